@@ -1,0 +1,78 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { installErrorHandler } from './http/errors-plugin.js';
+import { installAccess } from './http/access.js';
+import { installPrincipal } from './auth/principal-hook.js';
+import { registerIdentity } from './auth/identity.js';
+import { installMetrics } from './observability/metrics.js';
+import { registerWeb } from './http/web.js';
+import { configRoutes } from './modules/config/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { orgRoutes } from './modules/orgs/routes.js';
+import { projectRoutes } from './modules/projects/routes.js';
+import { permissionRoutes } from './modules/permissions/routes.js';
+import type { createTokenVerifier } from './auth/verify.js';
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  logger?: boolean | object;
+  /** Directory of the built console; null serves no console (API tests). */
+  webDist?: string | null;
+}
+
+/** Builds the whole server from its plugins and modules. */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: ctx.config.logLevel },
+    trustProxy: true,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: 'array' } },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  installErrorHandler(app);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${ctx.config.branding.title} platform API`, version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  installMetrics(app);
+  installPrincipal(app, ctx.db, ctx.verifier as ReturnType<typeof createTokenVerifier>, {
+    provisionUnknown: ctx.config.oidc.external,
+  });
+  installAccess(app, ctx.db);
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
+    try {
+      await ctx.database.ping();
+      return { status: 'ready', database: ctx.database.kind };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: ctx.database.kind });
+    }
+  });
+
+  await registerIdentity(app, ctx);
+  await app.register(configRoutes(ctx));
+  await app.register(userRoutes(ctx));
+  await app.register(orgRoutes(ctx));
+  await app.register(projectRoutes(ctx));
+  await app.register(permissionRoutes(ctx));
+  if (opts.webDist !== null) await registerWeb(app, opts.webDist);
+  return app;
+}

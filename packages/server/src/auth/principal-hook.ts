@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client.js';
+import { insertUser, userByUsername, type UserRow } from '../modules/users/store.js';
+import { bearerOf, type Principal } from './principal.js';
+import type { createTokenVerifier } from './verify.js';
+
+export const principalOf = (u: UserRow): Principal => ({
+  id: u.id,
+  username: u.username,
+  name: u.name,
+  email: u.email,
+  emailVerified: u.emailVerified,
+  systemRole: u.systemRole,
+});
+
+/**
+ * Resolves `request.principal` from the Bearer token. A user first seen in a token of an external
+ * issuer is created from its claims (the issuer vouches for them); with the embedded provider
+ * every user already exists, so an unknown name is an invalid token.
+ */
+export function installPrincipal(
+  app: FastifyInstance,
+  db: Db,
+  verifier: ReturnType<typeof createTokenVerifier>,
+  opts: { provisionUnknown: boolean },
+) {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const token = bearerOf(request);
+    if (!token) return;
+    const claims = await verifier.verifyClaims(token);
+    if (!claims) return;
+    let user = await userByUsername(db, claims.username);
+    if (!user && opts.provisionUnknown && claims.email) {
+      user = await insertUser(db, {
+        username: claims.username,
+        name: claims.name ?? claims.username,
+        email: claims.email,
+        emailVerified: claims.emailVerified ?? true,
+      });
+    }
+    if (user) request.principal = principalOf(user);
+  });
+}

@@ -1,0 +1,68 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import type { TokenVerifier } from './principal.js';
+import { APOLO_USER_CLAIM, IDENTITY_CLAIM } from './tokens.js';
+
+export interface VerifiedToken {
+  username: string;
+  email?: string;
+  name?: string;
+  emailVerified?: boolean;
+}
+
+/** The user name a token carries: our `identity` claim, the Apolo claim, or the OIDC standard ones. */
+export function usernameOf(claims: JWTPayload): string | null {
+  for (const c of [IDENTITY_CLAIM, APOLO_USER_CLAIM, 'preferred_username', 'nickname']) {
+    const v = claims[c];
+    if (typeof v === 'string' && v.length > 0) return v;
+  }
+  return null;
+}
+
+/**
+ * The API is a resource server: it checks a JWT access token's signature against the issuer's
+ * JWKS, its issuer and its audience. With the embedded provider the key set is local; with an
+ * external issuer (Keycloak, Auth0, ...) it is fetched from the issuer's discovery document.
+ */
+export function createTokenVerifier(opts: {
+  issuer: string;
+  audience: string;
+  jwks: { keys: JWK[] } | 'discover';
+}): TokenVerifier & { verifyClaims(token: string): Promise<VerifiedToken | null> } {
+  let getKey: JWTVerifyGetKey | undefined =
+    opts.jwks === 'discover' ? undefined : createLocalJWKSet(opts.jwks);
+  const keyGetter = async (): Promise<JWTVerifyGetKey> => {
+    if (getKey) return getKey;
+    const res = await fetch(`${opts.issuer}/.well-known/openid-configuration`);
+    if (!res.ok) throw new Error(`OIDC discovery failed at ${opts.issuer}: HTTP ${res.status}`);
+    const doc = (await res.json()) as { jwks_uri: string };
+    getKey = createRemoteJWKSet(new URL(doc.jwks_uri));
+    return getKey;
+  };
+  const verifyClaims = async (token: string): Promise<VerifiedToken | null> => {
+    try {
+      const { payload } = await jwtVerify(token, await keyGetter(), {
+        issuer: opts.issuer,
+        audience: opts.audience,
+      });
+      const username = usernameOf(payload);
+      if (!username) return null;
+      return {
+        username,
+        email: typeof payload.email === 'string' ? payload.email : undefined,
+        name: typeof payload.name === 'string' ? payload.name : undefined,
+        emailVerified:
+          typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
+      };
+    } catch {
+      return null;
+    }
+  };
+  return { verify: verifyClaims, verifyClaims };
+}

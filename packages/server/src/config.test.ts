@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has the embedded defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.dataDir).toMatch(/\.orrery$/);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.oidc).toEqual({
+      external: false,
+      issuer: 'http://127.0.0.1:8080/oidc',
+      clientId: 'orrery-console',
+      audience: 'http://127.0.0.1:8080',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ ORRERY_ADMIN_EMAIL: 'nope' }, 'ORRERY_ADMIN_EMAIL'],
+    [{ ORRERY_WHITE_LABELS: '{bad json' }, 'ORRERY_WHITE_LABELS'],
+    [{ OIDC_ISSUER: 'https://id.example.test' }, 'OIDC_CLIENT_ID'],
+  ])('stops on a bad value and names the variable: %j', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('uses an external issuer when one is configured', () => {
+    const c = loadConfig({
+      OIDC_ISSUER: 'https://id.example.test/realms/ml/',
+      OIDC_CLIENT_ID: 'console',
+    });
+    expect(c.oidc).toMatchObject({
+      external: true,
+      issuer: 'https://id.example.test/realms/ml',
+      clientId: 'console',
+    });
+  });
+});

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const WhiteLabel = z.object({
+  title: z.string().min(1),
+  logo_url: z.string().url().nullable().default(null),
+  powered_by: z.string().min(1).nullable().default(null),
+});
+
+const optionalUrl = z
+  .string()
+  .url()
+  .optional()
+  .transform((v) => v?.replace(/\/$/, ''));
+
+/** Every variable the server reads, with its default. The README's configuration table lists these. */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  ORRERY_DATA_DIR: z.string().min(1).default('./.orrery'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  ORRERY_PUBLIC_URL: optionalUrl,
+  ORRERY_ADMIN_EMAIL: z.string().email().default('admin@orrery.local'),
+  ORRERY_ADMIN_PASSWORD: z.string().min(8).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  ORRERY_MAIL_FROM: z.string().min(3).default('Orrery <no-reply@orrery.local>'),
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_AUDIENCE: z.string().min(1).optional(),
+  ORRERY_SUPPORT_EMAIL: z.string().email().optional(),
+  ORRERY_TITLE: z.string().min(1).default('Orrery'),
+  ORRERY_LOGO_URL: z.string().url().optional(),
+  ORRERY_WHITE_LABELS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return {};
+      try {
+        return z.record(z.string(), WhiteLabel).parse(JSON.parse(v));
+      } catch (e) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be JSON {"hostname": {"title", "logo_url"?, "powered_by"?}} (${(e as Error).message.split('\n')[0]})`,
+        });
+        return z.NEVER;
+      }
+    }),
+  ORRERY_CONFIG_FILE: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  adminEmail: string;
+  adminPassword?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  /** External OIDC issuer; when unset the embedded provider at `${publicUrl}/oidc` is used. */
+  oidc: { external: boolean; issuer: string; clientId: string; audience: string };
+  supportEmail: string | null;
+  branding: {
+    title: string;
+    logoUrl: string | null;
+    whiteLabels: Record<string, z.infer<typeof WhiteLabel>>;
+  };
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the environment, plus an optional JSON file (ORRERY_CONFIG_FILE) whose keys are the same
+ * variable names; the environment wins. A bad value stops the start with a message naming it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  let merged: Record<string, unknown> = { ...env };
+  if (env.ORRERY_CONFIG_FILE) {
+    try {
+      const file = JSON.parse(readFileSync(env.ORRERY_CONFIG_FILE, 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      const stringified = Object.fromEntries(
+        Object.entries(file).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      );
+      merged = { ...stringified, ...env };
+    } catch (e) {
+      throw new ConfigError(
+        `ORRERY_CONFIG_FILE: cannot read ${env.ORRERY_CONFIG_FILE}: ${(e as Error).message}`,
+      );
+    }
+  }
+  // Empty variables count as unset, as in most shells' `VAR= cmd`.
+  for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
+  const parsed = Env.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (!!e.OIDC_ISSUER !== !!e.OIDC_CLIENT_ID) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OIDC_CLIENT_ID: must be set together with OIDC_ISSUER',
+    );
+  }
+  const publicUrl =
+    e.ORRERY_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.ORRERY_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    adminEmail: e.ORRERY_ADMIN_EMAIL,
+    adminPassword: e.ORRERY_ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.ORRERY_MAIL_FROM,
+    oidc: e.OIDC_ISSUER
+      ? {
+          external: true,
+          issuer: e.OIDC_ISSUER,
+          clientId: e.OIDC_CLIENT_ID!,
+          audience: e.OIDC_AUDIENCE ?? publicUrl,
+        }
+      : {
+          external: false,
+          issuer: `${publicUrl}/oidc`,
+          clientId: 'orrery-console',
+          audience: e.OIDC_AUDIENCE ?? publicUrl,
+        },
+    supportEmail: e.ORRERY_SUPPORT_EMAIL ?? null,
+    branding: {
+      title: e.ORRERY_TITLE,
+      logoUrl: e.ORRERY_LOGO_URL ?? null,
+      whiteLabels: e.ORRERY_WHITE_LABELS,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}

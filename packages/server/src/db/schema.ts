@@ -1,0 +1,228 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: text('username').notNull().unique(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    /** scrypt$N$r$p$salt$hash; null for accounts of an external identity provider. */
+    passwordHash: text('password_hash'),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    systemRole: text('system_role'),
+    picture: text('picture'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_lower').on(sql`lower(${t.email})`)],
+);
+
+/** One-time links sent by mail: e-mail verification and password reset (stored hashed). */
+export const emailTokens = pgTable('email_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Storage of the embedded OpenID provider (sessions, grants, codes, refresh tokens). */
+export const oidcPayloads = pgTable(
+  'oidc_payloads',
+  {
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.type, t.id] }),
+    index('oidc_payloads_grant').on(t.grantId),
+    index('oidc_payloads_uid').on(t.uid),
+  ],
+);
+
+/** Signing keys of the embedded provider, shared by every replica. */
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  jwk: jsonb('jwk').notNull(),
+  createdAt: createdAt(),
+});
+
+export const organizations = pgTable('organizations', {
+  name: text('name').primaryKey(),
+  /** Decimal credits; null means unlimited. */
+  credits: numeric('credits', { precision: 20, scale: 4 }),
+  createdAt: createdAt(),
+});
+
+export const orgMembers = pgTable(
+  'org_members',
+  {
+    orgName: text('org_name')
+      .notNull()
+      .references(() => organizations.name, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    /** Per-user credit limit in this organization; null means unlimited. */
+    credits: numeric('credits', { precision: 20, scale: 4 }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgName, t.userId] }), index('org_members_user').on(t.userId)],
+);
+
+export const clusters = pgTable('clusters', {
+  name: text('name').primaryKey(),
+  location: text('location'),
+  logoUrl: text('logo_url'),
+  timezone: text('timezone').notNull().default('UTC'),
+  createdAt: createdAt(),
+});
+
+export const nodePools = pgTable(
+  'node_pools',
+  {
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    minSize: integer('min_size').notNull(),
+    maxSize: integer('max_size').notNull(),
+    idleSize: integer('idle_size').notNull().default(0),
+    cpu: doublePrecision('cpu').notNull(),
+    memory: bigint('memory', { mode: 'number' }).notNull(),
+    diskSize: bigint('disk_size', { mode: 'number' }).notNull(),
+    isPreemptible: boolean('is_preemptible').notNull().default(false),
+    cpuMinWatts: doublePrecision('cpu_min_watts').notNull().default(0),
+    cpuMaxWatts: doublePrecision('cpu_max_watts').notNull().default(0),
+    /** {nvidia?: {count, model, memory}, amd?: ..., intel?: ...} */
+    gpus: jsonb('gpus').notNull().default({}),
+  },
+  (t) => [primaryKey({ columns: [t.clusterName, t.name] })],
+);
+
+export const presets = pgTable(
+  'presets',
+  {
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    cpu: doublePrecision('cpu').notNull(),
+    memory: bigint('memory', { mode: 'number' }).notNull(),
+    creditsPerHour: numeric('credits_per_hour', { precision: 20, scale: 4 }).notNull(),
+    isPreemptible: boolean('is_preemptible').notNull().default(false),
+    schedulerEnabled: boolean('scheduler_enabled').notNull().default(false),
+    gpus: jsonb('gpus').notNull().default({}),
+    resourcePoolNames: jsonb('resource_pool_names').$type<string[]>().notNull().default([]),
+  },
+  (t) => [primaryKey({ columns: [t.clusterName, t.name] })],
+);
+
+export const clusterOrgs = pgTable(
+  'cluster_orgs',
+  {
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    orgName: text('org_name')
+      .notNull()
+      .references(() => organizations.name, { onDelete: 'cascade' }),
+    quotaTotalRunningJobs: integer('quota_total_running_jobs'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterName, t.orgName] })],
+);
+
+export const clusterMembers = pgTable(
+  'cluster_members',
+  {
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterName, t.userId] })],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    orgName: text('org_name')
+      .notNull()
+      .references(() => organizations.name, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    defaultRole: text('default_role').notNull().default('writer'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('projects_path').on(t.clusterName, t.orgName, t.name)],
+);
+
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.userId] }),
+    index('project_members_user').on(t.userId),
+  ],
+);
+
+/** Shares: a grant of one action on one URI (and below it) to one user. */
+export const permissions = pgTable(
+  'permissions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    uri: text('uri').notNull(),
+    action: text('action').notNull(),
+    grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.uri] }), index('permissions_uri').on(t.uri)],
+);

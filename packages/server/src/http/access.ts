@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Action } from '@orrery/contract';
+import { allows, grantsOf, type Grant } from '../auth/permissions.js';
+import { requireUser } from '../auth/principal.js';
+import type { Db } from '../db/client.js';
+import { forbidden, notFound } from './errors.js';
+
+/**
+ * What a route needs, declared on the route itself (`config.access`):
+ * - `public`: anyone, signed in or not;
+ * - `user`: any signed-in user (the handler narrows further with `authorize`);
+ * - `{ uri, action }`: the action on the resource URI computed from the request.
+ */
+export type Access =
+  'public' | 'user' | { uri: (request: FastifyRequest) => string; action: Action };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    grants(): Promise<Grant[]>;
+  }
+}
+
+/**
+ * The one authorization function. Anonymous → 401; nothing at all on the resource (another
+ * organization's, or one that does not exist) → 404, so existence does not leak; too weak → 403.
+ */
+export async function authorize(request: FastifyRequest, uri: string, action: Action) {
+  requireUser(request);
+  const grants = await request.grants();
+  if (!allows(grants, uri, 'read')) throw notFound();
+  if (!allows(grants, uri, action)) throw forbidden();
+}
+
+/** Routes of the API that were registered, with their access, for the tests to enumerate. */
+export const routeAccess = new Map<string, Access>();
+
+export function installAccess(app: FastifyInstance, db: Db) {
+  app.decorateRequest('grants', function (this: FastifyRequest) {
+    const self = this as FastifyRequest & { _grants?: Promise<Grant[]> };
+    self._grants ??= this.principal ? grantsOf(db, this.principal) : Promise.resolve([]);
+    return self._grants;
+  });
+  app.addHook('onRoute', (route) => {
+    if (!/^\/(api|apis)\//.test(route.url) || route.url.startsWith('/api/docs')) return;
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    for (const m of [route.method].flat())
+      if (m !== 'HEAD') routeAccess.set(`${m} ${route.url}`, access);
+  });
+  // Before validation: a caller without access learns nothing from validation messages.
+  app.addHook('preValidation', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access === 'public') return;
+    requireUser(request);
+    if (access !== 'user') await authorize(request, access.uri(request), access.action);
+  });
+}

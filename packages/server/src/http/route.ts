@@ -1,0 +1,10 @@
+import { ErrorBody } from '@orrery/contract';
+
+/** Error responses every authenticated route documents in OpenAPI. */
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+} as const;

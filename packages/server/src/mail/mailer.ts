@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  /** Links in the mail, logged when the mail goes to the outbox so an operator can follow them. */
+  links?: string[];
+}
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * SMTP when `SMTP_URL` is set; otherwise the outbox: one `.eml` file per mail under
+ * `<data dir>/outbox/` and a log line with its links. Both build the message with nodemailer.
+ */
+export function createMailer(opts: {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({
+          from: opts.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        });
+        opts.log.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  mkdirSync(opts.outboxDir, { recursive: true });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      });
+      const file = join(
+        opts.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_')}.eml`,
+      );
+      writeFileSync(file, info.message as Buffer);
+      opts.log.info(
+        { to: mail.to, subject: mail.subject, file, links: mail.links ?? [] },
+        'mail written to outbox',
+      );
+    },
+  };
+}

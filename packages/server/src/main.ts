@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createServer } from './server.js';
+import { openDatabase } from './db/client.js';
+import { loadSigningKeys } from './auth/keys.js';
+import { issueTokenForEmail } from './auth/issue.js';
+import { parseTtl } from './auth/tokens.js';
+import { callControl, listenControl } from './control.js';
+
+const USAGE = `Usage: orrery <command>
+
+  serve                                  start the server (default)
+  migrate                                apply database migrations and exit
+  token create --email E [--ttl 1h]      print a bearer token for the user with e-mail E
+`;
+
+async function serve(config: Config) {
+  const started = performance.now();
+  const server = await createServer(config);
+  const { app } = server;
+  await app.listen({ port: config.port, host: config.host });
+  const control =
+    server.ctx.database.kind === 'pglite'
+      ? await listenControl(config.dataDir, (command, args) =>
+          controlCommand(server.ctx, command, args),
+        )
+      : null;
+  const ms = Math.round(performance.now() - started);
+  app.log.info({ ms, database: server.ctx.database.kind }, 'ready');
+  process.stdout.write(`\n  Orrery is ready in ${ms} ms: open ${config.publicUrl}\n\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    control?.close();
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function controlCommand(
+  ctx: Awaited<ReturnType<typeof createServer>>['ctx'],
+  command: string,
+  args: Record<string, unknown>,
+) {
+  if (command === 'token') {
+    return { token: await issueTokenForEmail(ctx, String(args.email), Number(args.ttlSeconds)) };
+  }
+  throw new Error(`Unknown control command ${command}`);
+}
+
+async function tokenCreate(config: Config, argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { email: { type: 'string' }, ttl: { type: 'string', default: '1h' } },
+  });
+  if (!values.email) throw new ConfigError('token create: --email is required');
+  const ttlSeconds = parseTtl(values.ttl!);
+  // A running server on the embedded database answers through its control socket.
+  if (!config.databaseUrl) {
+    const viaServer = (await callControl(config.dataDir, 'token', {
+      email: values.email,
+      ttlSeconds,
+    })) as { token: string } | null;
+    if (viaServer) return viaServer.token;
+  }
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const keys = config.oidc.external ? [] : await loadSigningKeys(database.db);
+    return await issueTokenForEmail({ db: database.db, config, keys }, values.email, ttlSeconds);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main() {
+  const [command = 'serve', sub, ...rest] = process.argv.slice(2);
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate': {
+      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+      await database.close();
+      process.stdout.write('Migrations applied\n');
+      return;
+    }
+    case 'token':
+      if (sub !== 'create') break;
+      process.stdout.write(`${await tokenCreate(config, rest)}\n`);
+      return;
+    case 'help':
+    case '--help':
+      process.stdout.write(USAGE);
+      return;
+  }
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
+
+main().catch((e: Error) => {
+  process.stderr.write(`${e instanceof ConfigError ? e.message : `orrery: ${e.message}`}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Exists, Org, OrgCreate, PageQuery, paged, pageOf, orgUri } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { orgExists, orgsOfUser, orgWire } from './store.js';
+import { createOrg } from './service.js';
+
+const Params = z.object({ name: z.string().min(1) });
+
+export const orgRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/v1/orgs',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['orgs'],
+          querystring: PageQuery,
+          response: { 200: paged(Org), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const all = await orgsOfUser(ctx.db, requireUser(request).id);
+        const { page, size } = request.query;
+        return pageOf(
+          all.slice((page - 1) * size, page * size).map(orgWire),
+          all.length,
+          request.query,
+        );
+      },
+    );
+
+    app.post(
+      '/api/v1/orgs',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['orgs'], body: OrgCreate, response: { 201: Org, ...errorResponses } },
+      },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        await createOrg(ctx.db, caller, request.body.name);
+        const org = (await orgsOfUser(ctx.db, caller.id)).find(
+          (o) => o.name === request.body.name,
+        )!;
+        return reply.status(201).send(orgWire(org));
+      },
+    );
+
+    app.get(
+      '/api/v1/orgs/:name/exists',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['orgs'], params: Params, response: { 200: Exists, ...errorResponses } },
+      },
+      async (request) => ({ exists: await orgExists(ctx.db, request.params.name) }),
+    );
+
+    app.get(
+      '/api/v1/orgs/:name',
+      {
+        config: {
+          access: { uri: (r) => orgUri((r.params as { name: string }).name), action: 'read' },
+        },
+        schema: { tags: ['orgs'], params: Params, response: { 200: Org, ...errorResponses } },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const org = (await orgsOfUser(ctx.db, caller.id)).find(
+          (o) => o.name === request.params.name,
+        );
+        if (!org) throw notFound('Organization not found');
+        return orgWire(org);
+      },
+    );
+  };

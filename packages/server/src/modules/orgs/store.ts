@@ -1,0 +1,57 @@
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import type { OrgRole } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { organizations, orgMembers, projectMembers, projects } from '../../db/schema.js';
+
+export interface UserOrgView {
+  name: string;
+  role: OrgRole;
+  credits: string | null;
+  projectsCount: number;
+}
+
+/** The caller's organizations with their role, balance and how many of its projects they are in. */
+export async function orgsOfUser(db: Db, userId: string): Promise<UserOrgView[]> {
+  const rows = await db
+    .select({ name: organizations.name, role: orgMembers.role, credits: organizations.credits })
+    .from(orgMembers)
+    .innerJoin(organizations, eq(organizations.name, orgMembers.orgName))
+    .where(eq(orgMembers.userId, userId))
+    .orderBy(organizations.name);
+  if (rows.length === 0) return [];
+  const counts = await db
+    .select({ org: projects.orgName, n: count() })
+    .from(projectMembers)
+    .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+    .where(
+      and(
+        eq(projectMembers.userId, userId),
+        inArray(
+          projects.orgName,
+          rows.map((r) => r.name),
+        ),
+      ),
+    )
+    .groupBy(projects.orgName);
+  return rows.map((r) => ({
+    name: r.name,
+    role: r.role as OrgRole,
+    credits: r.credits === null ? null : String(Number(r.credits)),
+    projectsCount: counts.find((c) => c.org === r.name)?.n ?? 0,
+  }));
+}
+
+export async function orgExists(db: Db, name: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(organizations)
+    .where(eq(organizations.name, name));
+  return !!row;
+}
+
+export const orgWire = (o: UserOrgView) => ({
+  name: o.name,
+  role: o.role,
+  balance: { credits: o.credits },
+  projects_count: o.projectsCount,
+});

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PermissionList, PermissionQuery, SharedPermission } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { authorize } from '../../http/access.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { principalOf } from '../../auth/principal-hook.js';
+import { userByUsername } from '../users/store.js';
+import { userVisibleTo } from '../users/service.js';
+import { assertUri, permissionsOf, revoke, share, sharesOn } from './service.js';
+
+/** Role names arrive with `/` replaced by `:` (apolo-wire §9); users are plain names here. */
+const Params = z.object({
+  name: z
+    .string()
+    .min(1)
+    .transform((n) => n.replace(/:/g, '/')),
+});
+const DeleteQuery = z.object({ uri: z.string().min(1) });
+
+export const permissionRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/v1/users/:name/permissions',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['permissions'],
+          params: Params,
+          querystring: PermissionQuery,
+          response: { 200: PermissionList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await userVisibleTo(ctx.db, requireUser(request), request.params.name);
+        return permissionsOf(ctx.db, principalOf(user), request.query.uri);
+      },
+    );
+
+    app.post(
+      '/api/v1/users/:name/permissions',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['permissions'],
+          params: Params,
+          body: PermissionList.min(1),
+          response: { 201: PermissionList, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        request.body.forEach((p, i) => assertUri(p.uri, `${i}.uri`));
+        // Only who manages a resource may share it.
+        for (const p of request.body) await authorize(request, p.uri, 'manage');
+        const target = await userByUsername(ctx.db, request.params.name);
+        if (!target) throw notFound('User not found');
+        await share(ctx.db, caller, target.id, request.body);
+        return reply.status(201).send(request.body);
+      },
+    );
+
+    app.delete(
+      '/api/v1/users/:name/permissions',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['permissions'],
+          params: Params,
+          querystring: DeleteQuery,
+          response: { 204: z.null(), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        assertUri(request.query.uri);
+        await authorize(request, request.query.uri, 'manage');
+        const target = await userByUsername(ctx.db, request.params.name);
+        if (!target) throw notFound('User not found');
+        await revoke(ctx.db, target.id, request.query.uri);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/v1/users/:name/permissions/shared',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['permissions'],
+          params: Params,
+          querystring: DeleteQuery,
+          response: { 200: z.array(SharedPermission), ...errorResponses },
+        },
+      },
+      async (request) => {
+        await userVisibleTo(ctx.db, requireUser(request), request.params.name);
+        assertUri(request.query.uri);
+        await authorize(request, request.query.uri, 'manage');
+        const rows = await sharesOn(ctx.db, request.query.uri);
+        return rows.map((r) => ({
+          user: r.user,
+          uri: r.uri,
+          action: r.action as 'read' | 'write' | 'manage',
+        }));
+      },
+    );
+  };

@@ -1,0 +1,61 @@
+import { and, eq, like, or } from 'drizzle-orm';
+import { parseUri, type Action, type PermissionWire } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { permissions, users } from '../../db/schema.js';
+import { grantsOf, type Grant } from '../../auth/permissions.js';
+import type { Principal } from '../../auth/principal.js';
+import { invalid } from '../../http/errors.js';
+
+/** Grants written back as URIs, the way the Apolo CLI lists them (apolo-wire §9). */
+export function grantUris(grants: Grant[]): PermissionWire[] {
+  return grants.map((g) => ({
+    uri:
+      g.scheme === '*'
+        ? 'cluster://'
+        : `${g.scheme === 'project-scoped' ? 'project' : g.scheme}://${g.path.join('/')}`,
+    action: g.action,
+  }));
+}
+
+export async function permissionsOf(db: Db, user: Principal, uriPrefix?: string) {
+  const all = grantUris(await grantsOf(db, user));
+  return uriPrefix ? all.filter((p) => p.uri.startsWith(uriPrefix)) : all;
+}
+
+export function assertUri(uri: string, path = 'uri') {
+  if (!parseUri(uri)) throw invalid(path, `Invalid resource URI: ${uri}`);
+}
+
+export async function share(
+  db: Db,
+  granter: Principal,
+  userId: string,
+  list: { uri: string; action: Action }[],
+) {
+  await db.transaction(async (tx) => {
+    for (const p of list) {
+      await tx
+        .insert(permissions)
+        .values({ userId, uri: p.uri, action: p.action, grantedBy: granter.id })
+        .onConflictDoUpdate({
+          target: [permissions.userId, permissions.uri],
+          set: { action: p.action },
+        });
+    }
+  });
+}
+
+export async function revoke(db: Db, userId: string, uri: string) {
+  await db.delete(permissions).where(and(eq(permissions.userId, userId), eq(permissions.uri, uri)));
+}
+
+/** Shares given on the URI (or below it). */
+export async function sharesOn(db: Db, uri: string) {
+  return db
+    .select({ user: users.username, uri: permissions.uri, action: permissions.action })
+    .from(permissions)
+    .innerJoin(users, eq(users.id, permissions.userId))
+    .where(
+      or(eq(permissions.uri, uri), like(permissions.uri, `${uri.replace(/[%_\\]/g, '\\$&')}/%`)),
+    );
+}

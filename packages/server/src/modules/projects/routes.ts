@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  Exists,
+  isManagerRole,
+  PageQuery,
+  paged,
+  pageOf,
+  Project,
+  ProjectCreate,
+  ProjectExistsQuery,
+  projectUri,
+  orgUri,
+} from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { orgRoleOf } from '../../auth/permissions.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { projectByPath, projectExists, projectsIn, projectWire } from './store.js';
+import { assertProjectPlace, createProject } from './service.js';
+
+const InOrg = z.object({ cluster: z.string().min(1), org: z.string().min(1) });
+const OneProject = InOrg.extend({ project: z.string().min(1) });
+
+export const projectRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/v1/projects',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['projects'],
+          body: ProjectCreate,
+          response: { 201: Project, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        const b = request.body;
+        await createProject(ctx.db, caller, {
+          name: b.name,
+          orgName: b.org_name,
+          clusterName: b.cluster_name,
+          isDefault: b.is_default,
+          defaultRole: b.default_role,
+        });
+        const created = await projectByPath(ctx.db, b.cluster_name, b.org_name, b.name, caller.id);
+        return reply.status(201).send(projectWire(created!));
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/exists',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['projects'],
+          querystring: ProjectExistsQuery,
+          response: { 200: Exists, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        await assertProjectPlace(ctx.db, requireUser(request), q.cluster_name, q.org_name);
+        return { exists: await projectExists(ctx.db, q.cluster_name, q.org_name, q.name) };
+      },
+    );
+
+    app.get(
+      '/api/v1/clusters/:cluster/orgs/:org/projects',
+      {
+        config: {
+          access: { uri: (r) => orgUri((r.params as { org: string }).org), action: 'read' },
+        },
+        schema: {
+          tags: ['projects'],
+          params: InOrg,
+          querystring: PageQuery,
+          response: { 200: paged(Project), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const { cluster, org } = request.params;
+        const all = await projectsIn(ctx.db, cluster, org, caller.id);
+        // Organization managers see every project of the organization; others see their own.
+        const seesAll =
+          caller.systemRole === 'admin' || isManagerRole(await orgRoleOf(ctx.db, caller.id, org));
+        const visible = seesAll ? all : all.filter((p) => p.role !== null);
+        const { page, size } = request.query;
+        return pageOf(
+          visible.slice((page - 1) * size, page * size).map(projectWire),
+          visible.length,
+          request.query,
+        );
+      },
+    );
+
+    app.get(
+      '/api/v1/clusters/:cluster/orgs/:org/projects/:project',
+      {
+        config: {
+          access: {
+            uri: (r) => {
+              const p = r.params as z.infer<typeof OneProject>;
+              return projectUri(p.cluster, p.org, p.project);
+            },
+            action: 'read',
+          },
+        },
+        schema: {
+          tags: ['projects'],
+          params: OneProject,
+          response: { 200: Project, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, org, project } = request.params;
+        const found = await projectByPath(ctx.db, cluster, org, project, requireUser(request).id);
+        if (!found) throw notFound('Project not found');
+        return projectWire(found);
+      },
+    );
+  };

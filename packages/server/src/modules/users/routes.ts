@@ -1,0 +1,70 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ProfileUpdate, User, UserQuery } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { users } from '../../db/schema.js';
+import { requireUser } from '../../auth/principal.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { userByEmail, userByUsername } from './store.js';
+import { userVisibleTo, userWire } from './service.js';
+
+const Params = z.object({ name: z.string().min(1) });
+
+export const userRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/v1/users/:name',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['users'],
+          params: Params,
+          querystring: UserQuery,
+          response: { 200: User, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await userVisibleTo(ctx.db, requireUser(request), request.params.name);
+        return userWire(ctx.db, user, request.query.include);
+      },
+    );
+
+    app.put(
+      '/api/v1/users/:name/profile',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['users'],
+          params: Params,
+          body: ProfileUpdate,
+          response: { 200: User, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        if (caller.username !== request.params.name) throw notFound('User not found');
+        const body = request.body;
+        const current = await userByUsername(ctx.db, caller.username);
+        if (!current) throw notFound('User not found');
+        const changes: Partial<typeof users.$inferInsert> = {};
+        if (body.name !== undefined) changes.name = body.name;
+        if (body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase()) {
+          const other = await userByEmail(ctx.db, body.email);
+          if (other) throw conflict('This e-mail address is already in use', 'email');
+          // A new address must be verified again.
+          changes.email = body.email;
+          changes.emailVerified = false;
+        }
+        if (body.terms_accepted === true && !current.termsAcceptedAt)
+          changes.termsAcceptedAt = new Date();
+        if (body.terms_accepted === false) changes.termsAcceptedAt = null;
+        const [updated] = Object.keys(changes).length
+          ? await ctx.db.update(users).set(changes).where(eq(users.id, caller.id)).returning()
+          : [current];
+        return userWire(ctx.db, updated, ['system_role']);
+      },
+    );
+  };

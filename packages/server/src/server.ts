@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import pino from 'pino';
+import type { Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { loadSigningKeys, publicJwks } from './auth/keys.js';
+import { createTokenVerifier } from './auth/verify.js';
+import { createMailer } from './mail/mailer.js';
+import { bootstrapCluster } from './modules/clusters/bootstrap.js';
+import { bootstrapAdmin } from './modules/users/bootstrap.js';
+import { buildApp, type App, type BuildOptions } from './app.js';
+import type { AppContext } from './context.js';
+
+export interface Server {
+  app: App;
+  ctx: AppContext;
+  /** Drains in-flight requests, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything from configuration to a ready app: database and migrations, first-start data
+ * (local cluster, system admin), keys, the token verifier and the mailer.
+ */
+export async function createServer(
+  config: Config,
+  opts: BuildOptions & { inMemory?: boolean } = {},
+): Promise<Server> {
+  const log = pino({ level: config.logLevel });
+  if (!opts.inMemory) mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: opts.inMemory ? null : config.dataDir,
+  });
+  try {
+    await bootstrapCluster(database.db, config.dataDir);
+    const admin = await bootstrapAdmin(database.db, config.adminEmail, config.adminPassword);
+    if (admin.generatedPassword) {
+      // Printed once, on the console of the first start; never logged.
+      process.stdout.write(
+        `\n  System administrator created: ${config.adminEmail} (username ${admin.username})\n` +
+          `  Password: ${admin.generatedPassword}\n  It is shown only this once.\n\n`,
+      );
+    }
+    const keys = config.oidc.external ? [] : await loadSigningKeys(database.db);
+    const verifier = createTokenVerifier({
+      issuer: config.oidc.issuer,
+      audience: config.oidc.audience,
+      jwks: config.oidc.external ? 'discover' : publicJwks(keys),
+    });
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: join(config.dataDir, 'outbox'),
+      log,
+    });
+    const ctx: AppContext = { config, database, db: database.db, keys, verifier, mailer };
+    const app = await buildApp(ctx, opts);
+    let closed = false;
+    return {
+      app,
+      ctx,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+}

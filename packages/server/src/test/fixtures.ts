@@ -1,0 +1,35 @@
+import { expect } from 'vitest';
+import type { TestServer, TestUser } from './harness.js';
+
+/** Calls the API as a user (or anonymously) and returns status and parsed JSON body. */
+export async function call(
+  s: TestServer,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  url: string,
+  who?: TestUser | null,
+  payload?: unknown,
+) {
+  const res = await s.app.inject({
+    method,
+    url,
+    headers: who ? who.headers : {},
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+  const body = res.body
+    ? (JSON.parse(res.body) as Record<string, unknown> & { message?: string })
+    : null;
+  return { status: res.statusCode, body: body as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** An organization with a project in the local cluster, created through the API by its owner. */
+export async function tenancy(s: TestServer, org = 'acme', project = 'vision') {
+  const owner = await s.user();
+  expect((await call(s, 'POST', '/api/v1/orgs', owner, { name: org })).status).toBe(201);
+  const created = await call(s, 'POST', '/api/v1/projects', owner, {
+    name: project,
+    org_name: org,
+    cluster_name: 'default',
+  });
+  expect(created.status).toBe(201);
+  return { owner, org, project, cluster: 'default' };
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../config.js';
+import { createServer, type Server } from '../server.js';
+import { insertUser } from '../modules/users/store.js';
+import { hashPassword } from '../auth/passwords.js';
+import { issueTokenForEmail } from '../auth/issue.js';
+import { users } from '../db/schema.js';
+import { eq } from 'drizzle-orm';
+
+/**
+ * A real server for API tests: PGlite in memory, or — when TEST_DATABASE_URL points at a
+ * PostgreSQL server — a fresh database on it, dropped afterwards. Same suite, both engines.
+ */
+export interface TestServer extends Server {
+  config: Config;
+  /** Base URL when started with `listen: true`. */
+  url: string;
+  user(
+    opts?: Partial<{
+      username: string;
+      email: string;
+      name: string;
+      password: string;
+      verified: boolean;
+      terms: boolean;
+      systemRole: string;
+    }>,
+  ): Promise<TestUser>;
+  stop(): Promise<void>;
+}
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+async function freshPostgresDatabase(
+  base: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `orrery_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { listen?: boolean } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'orrery-test-'));
+  const pgdb = process.env.TEST_DATABASE_URL
+    ? await freshPostgresDatabase(process.env.TEST_DATABASE_URL)
+    : null;
+  const port = opts.listen ? 20000 + Math.floor(Math.random() * 20000) : 8080;
+  const config = loadConfig({
+    ORRERY_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    ORRERY_ADMIN_PASSWORD: 'admin-password-1',
+    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+    ...env,
+  });
+  const server = await createServer(config, { logger: false, webDist: null, inMemory: !pgdb });
+  if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
+  let n = 0;
+  const self: TestServer = {
+    ...server,
+    config,
+    url: config.publicUrl,
+    async user(o = {}) {
+      n += 1;
+      const username = o.username ?? `user${n}-${randomUUID().slice(0, 6)}`;
+      const email = o.email ?? `${username}@example.test`;
+      const password = o.password ?? 'correct horse battery';
+      const row = await insertUser(server.ctx.db, {
+        username,
+        email,
+        name: o.name ?? `User ${n}`,
+        emailVerified: o.verified ?? true,
+        passwordHash: await hashPassword(password),
+        termsAcceptedAt: o.terms === false ? null : new Date(),
+        systemRole: o.systemRole ?? null,
+      });
+      const token = await issueTokenForEmail(server.ctx, email, 3600);
+      return {
+        id: row.id,
+        username,
+        email,
+        password,
+        token,
+        headers: { authorization: `Bearer ${token}` },
+      };
+    },
+    async stop() {
+      await server.close();
+      await pgdb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return self;
+}
+
+/** Marks a user's e-mail as verified (tests of flows that need it). */
+export async function verifyEmail(s: TestServer, userId: string) {
+  await s.ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, userId));
+}

@@ -1,0 +1,100 @@
+// Shared by the npm scripts: only Node built-ins, because they run before dependencies exist.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+export function log(msg) {
+  process.stdout.write(`\x1b[36m▸ ${msg}\x1b[0m\n`);
+}
+
+/** Runs a command with inherited output; exits the script on failure. */
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts });
+  if (r.status !== 0) {
+    process.stderr.write(`\n✗ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})\n`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+export function start(cmd, args, opts = {}) {
+  return spawn(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts });
+}
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  let max = s.mtimeMs;
+  for (const e of readdirSync(path)) {
+    if (e === 'node_modules' || e === 'dist') continue;
+    max = Math.max(max, newest(join(path, e)));
+  }
+  return max;
+}
+
+/** npm install when node_modules is missing or older than the lock file. */
+export function ensureDependencies() {
+  const marker = join(ROOT, 'node_modules', '.package-lock.json');
+  if (
+    existsSync(marker) &&
+    statSync(marker).mtimeMs >= statSync(join(ROOT, 'package-lock.json')).mtimeMs
+  )
+    return;
+  log('Installing dependencies (npm ci)');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** Builds contract, server and console when their sources changed since the last build. */
+export function ensureBuilt({ force = false } = {}) {
+  const steps = [
+    {
+      name: 'contract',
+      src: ['packages/contract/src'],
+      out: 'packages/contract/dist/index.js',
+      cmd: ['npx', ['tsc', '-b', 'packages/contract']],
+    },
+    {
+      name: 'server',
+      src: ['packages/server/src', 'packages/contract/src'],
+      out: 'packages/server/dist/main.js',
+      cmd: ['npx', ['tsc', '-b', 'packages/server']],
+    },
+    {
+      name: 'console',
+      src: [
+        'packages/web/src',
+        'packages/web/index.html',
+        'packages/web/vite.config.ts',
+        'packages/contract/src',
+      ],
+      out: 'packages/web/dist/index.html',
+      cmd: ['npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: join(ROOT, 'packages/web') }],
+    },
+  ];
+  for (const s of steps) {
+    const built = newest(join(ROOT, s.out));
+    if (!force && built > 0 && s.src.every((p) => newest(join(ROOT, p)) <= built)) continue;
+    log(`Building ${s.name}`);
+    run(s.cmd[0], s.cmd[1], s.cmd[2]);
+  }
+}
+
+/** Installs Debian packages when running as root and the given file is absent. */
+export function ensureApt(packages, probe) {
+  if (existsSync(probe)) return true;
+  if (!isRoot) {
+    process.stdout.write(
+      `! ${probe} is missing; install ${packages.join(' ')} (apt-get) to run these tests\n`,
+    );
+    return false;
+  }
+  log(`Installing ${packages.join(' ')} from Debian`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+  return existsSync(probe);
+}

@@ -1,0 +1,73 @@
+// `npm test`: install what is missing (npm packages; Debian's chromium and postgresql when root),
+// then lint, typecheck, unit and API tests on PGlite, the API tests again on PostgreSQL, and the
+// browser tests against the production build.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ROOT, ensureApt, ensureBuilt, ensureDependencies, log, run } from './lib.mjs';
+import { postgresBin, startPostgres } from './postgres.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+ensureDependencies();
+const haveChromium = ensureApt(['chromium'], CHROMIUM);
+if (!postgresBin()) ensureApt(['postgresql'], '/usr/lib/postgresql');
+ensureBuilt();
+
+log('Lint');
+run('npx', ['eslint', '.', '--max-warnings', '0']);
+run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
+log('Typecheck');
+run('npm', ['run', 'typecheck', '--silent']);
+
+const reports = mkdtempSync(join(tmpdir(), 'orrery-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+function vitest(name, args, env = {}) {
+  log(name);
+  const out = join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  const r = spawnSync(
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    {
+      stdio: 'inherit',
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    },
+  );
+  if (existsSync(out)) {
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += j.numPassedTests;
+    totals.failed += j.numFailedTests;
+    totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+  }
+  return r.status ?? 1;
+}
+function finish(code) {
+  process.stdout.write(
+    `\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`,
+  );
+  process.exit(code);
+}
+
+if (vitest('Unit and API tests (PGlite)', [])) finish(1);
+
+const pg = startPostgres();
+if (pg) {
+  let code = 1;
+  try {
+    code = vitest('API tests (PostgreSQL)', ['--project', 'server'], { TEST_DATABASE_URL: pg.url });
+  } finally {
+    pg.stop();
+  }
+  if (code) finish(code);
+} else {
+  process.stdout.write('! PostgreSQL is not installed: API tests ran on PGlite only\n');
+}
+
+if (haveChromium) {
+  if (vitest('Browser tests (Chromium, production build)', ['--config', 'e2e/vitest.config.ts']))
+    finish(1);
+} else {
+  process.stdout.write('! Chromium is not installed: browser tests skipped\n');
+}
+finish(totals.failed ? 1 : 0);
