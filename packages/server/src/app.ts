@@ -14,6 +14,7 @@ import { installPrincipal } from './auth/principal-hook.js';
 import { registerIdentity } from './auth/identity.js';
 import { installMetrics } from './observability/metrics.js';
 import { registerWeb } from './http/web.js';
+import { requestSerializer } from './observability/redact.js';
 import { configRoutes } from './modules/config/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { orgRoutes } from './modules/orgs/routes.js';
@@ -32,7 +33,7 @@ export interface BuildOptions {
 /** Builds the whole server from its plugins and modules. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: opts.logger ?? { level: ctx.config.logLevel },
+    logger: opts.logger ?? { level: ctx.config.logLevel, serializers: { req: requestSerializer } },
     trustProxy: true,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,11 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { publicJwks } from './keys.js';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * The embedded OpenID provider, mounted under `/oidc` when no external issuer is configured.
+ * The embedded OpenID provider, mounted under `/oidc` when no external issuer is configured:
+ * oidc-provider for the protocol endpoints, plus our own server-rendered pages for sign-in,
+ * sign-up, e-mail verification and password reset. Loaded lazily, so a deployment with an
+ * external issuer never loads it.
  */
 export async function registerIdentity(app: FastifyInstance, ctx: AppContext) {
   if (ctx.config.oidc.external) return;
-  app.get('/oidc/jwks', async () => publicJwks(ctx.keys));
+  const [{ createProvider }, { mountProvider }, { installForms }, interactions, accounts, adapter] =
+    await Promise.all([
+      import('./oidc/provider.js'),
+      import('./oidc/mount.js'),
+      import('./oidc/forms.js'),
+      import('./oidc/interactions.js'),
+      import('./oidc/account-routes.js'),
+      import('./oidc/adapter.js'),
+    ]);
+  const provider = await createProvider(ctx, app.log);
+  const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log: app.log };
+
+  await app.register(mountProvider(provider));
+  await app.register(async (forms) => {
+    await installForms(forms, ctx.config);
+    await forms.register(interactions.interactionRoutes(ctx, provider, deps));
+    await forms.register(accounts.accountRoutes(ctx, deps));
+  });
+
+  // Expired sessions, codes and tokens are invisible to the provider; this reclaims their rows.
+  const prune = () =>
+    adapter.pruneExpired(ctx.db).catch((err: Error) => app.log.warn({ err }, 'oidc prune failed'));
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }

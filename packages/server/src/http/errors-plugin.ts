@@ -40,11 +40,9 @@ export function installErrorHandler(app: FastifyInstance) {
     return reply.status(status).send({ error: code, message: err.message });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({
-        error: 'not_found',
-        message: `No route ${request.method} ${request.url.split('?')[0]}`,
-      }),
+    reply.status(404).send({
+      error: 'not_found',
+      message: `No route ${request.method} ${request.url.split('?')[0]}`,
+    }),
   );
 }

@@ -80,16 +80,14 @@ export async function bootstrapCluster(db: Db, dataDir: string) {
       },
       { name: 'cpu-large', cpu: m.cpu, memory: half, creditsPerHour: String(0.1 * m.cpu) },
     ];
-    await tx
-      .insert(presets)
-      .values(
-        small.map((p) => ({
-          ...p,
-          clusterName: DEFAULT_CLUSTER,
-          resourcePoolNames: ['local'],
-          gpus: {},
-        })),
-      );
+    await tx.insert(presets).values(
+      small.map((p) => ({
+        ...p,
+        clusterName: DEFAULT_CLUSTER,
+        resourcePoolNames: ['local'],
+        gpus: {},
+      })),
+    );
     if (m.nvidia) {
       await tx.insert(presets).values({
         clusterName: DEFAULT_CLUSTER,

@@ -9,6 +9,8 @@ import { conflict, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { userByEmail, userByUsername } from './store.js';
 import { userVisibleTo, userWire } from './service.js';
+import { sendVerification } from '../accounts/service.js';
+import { brandingFor } from '../config/branding.js';
 
 const Params = z.object({ name: z.string().min(1) });
 
@@ -64,6 +66,14 @@ export const userRoutes =
         const [updated] = Object.keys(changes).length
           ? await ctx.db.update(users).set(changes).where(eq(users.id, caller.id)).returning()
           : [current];
+        if (changes.email) {
+          const title = brandingFor(ctx.config, request.hostname).title;
+          await sendVerification(
+            { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log: request.log },
+            updated,
+            title,
+          );
+        }
         return userWire(ctx.db, updated, ['system_role']);
       },
     );

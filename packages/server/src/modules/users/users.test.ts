@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { User } from '@orrery/contract';
 import { startTestServer, type TestServer } from '../../test/harness.js';
@@ -59,6 +61,15 @@ describe('users', () => {
     });
     expect(moved.body.email).toBe('new-address@example.test');
     expect(moved.body.email_verified).toBe(false);
+    const mails = readdirSync(join(s.config.dataDir, 'outbox')).filter((f) =>
+      f.includes('new-address'),
+    );
+    expect(mails).toHaveLength(1);
+    const mail = readFileSync(join(s.config.dataDir, 'outbox', mails[0]), 'utf8').replace(
+      /=\r?\n/g,
+      '',
+    );
+    expect(mail).toContain('/oidc/verify?token=3D');
   });
 
   it('hides other users (404) except from a system admin, and needs a caller (401)', async () => {

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+
+/** The real server process on the production build, with a fresh (or given) data directory. */
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'orrery-e2e-')),
+): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, ['packages/server/bin/orrery.js', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      ORRERY_DATA_DIR: dataDir,
+      ORRERY_ADMIN_PASSWORD: 'admin-password-1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready in 60 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+export const removeDataDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+
+/** Decodes quoted-printable soft breaks and escapes, as mail bodies are written. */
+const decodeQp = (s: string) =>
+  s
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** The newest link in the outbox mail sent to `to` whose URL contains `marker`. */
+export function linkFromOutbox(dataDir: string, to: string, marker: string): string {
+  const dir = join(dataDir, 'outbox');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .reverse();
+  for (const f of files) {
+    const mail = decodeQp(readFileSync(join(dir, f), 'utf8'));
+    if (!mail.toLowerCase().includes(`to: ${to.toLowerCase()}`)) continue;
+    const link = mail.match(/https?:\/\/\S+/g)?.find((l) => l.includes(marker));
+    if (link) return link;
+  }
+  throw new Error(`no mail to ${to} with a link containing ${marker} in ${dir}`);
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+
+export const OIDC_PREFIX = '/oidc';
+
+/**
+ * Hands every `/oidc` request that no Fastify route of ours claims (discovery, auth, token,
+ * jwks, session/end, ...) to oidc-provider's own request handler, the way its docs mount it
+ * under a path: the prefix is stripped from `url` and the full path kept in `originalUrl`,
+ * from which the provider derives the mount path of the URLs it advertises.
+ */
+export function mountProvider(provider: Provider) {
+  const callback = provider.callback();
+  const forward = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const req = request.raw as IncomingMessage & { originalUrl?: string };
+    const url = req.url ?? OIDC_PREFIX;
+    const rest = url.slice(OIDC_PREFIX.length);
+    req.originalUrl = url;
+    req.url = rest.startsWith('/') ? rest : `/${rest}`;
+    void callback(req, reply.raw);
+  };
+  return async (app: FastifyInstance) => {
+    // The provider reads request bodies itself: leave the stream untouched for any type.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    app.all(OIDC_PREFIX, forward);
+    app.all(`${OIDC_PREFIX}/*`, forward);
+  };
+}

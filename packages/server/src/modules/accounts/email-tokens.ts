@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { emailTokens } from '../../db/schema.js';
+
+export type EmailTokenKind = 'verify' | 'reset';
+
+export const TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
+  verify: 24 * 60 * 60 * 1000,
+  reset: 60 * 60 * 1000,
+};
+
+/** Only the hash is stored: a database dump does not hand out working links. */
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A random 32-byte token for a mailed link; returns the token to put in the link. */
+export async function issueEmailToken(db: Db, userId: string, kind: EmailTokenKind) {
+  const token = randomBytes(32).toString('base64url');
+  await db.insert(emailTokens).values({
+    tokenHash: hashOf(token),
+    userId,
+    kind,
+    expiresAt: new Date(Date.now() + TOKEN_TTL_MS[kind]),
+  });
+  return token;
+}
+
+const live = (token: string, kind: EmailTokenKind) =>
+  and(
+    eq(emailTokens.tokenHash, hashOf(token)),
+    eq(emailTokens.kind, kind),
+    gt(emailTokens.expiresAt, new Date()),
+  );
+
+/** The user of an unexpired token, used or not (verification links may be followed twice). */
+export async function userOfToken(db: Db, token: string, kind: EmailTokenKind) {
+  if (!token) return null;
+  const [row] = await db
+    .select({ userId: emailTokens.userId, usedAt: emailTokens.usedAt })
+    .from(emailTokens)
+    .where(live(token, kind));
+  return row ?? null;
+}
+
+/**
+ * Marks an unexpired, unused token used and returns its user, in one statement, so two
+ * concurrent uses of the same link cannot both succeed.
+ */
+export async function consumeEmailToken(db: Db, token: string, kind: EmailTokenKind) {
+  if (!token) return null;
+  const [row] = await db
+    .update(emailTokens)
+    .set({ usedAt: new Date() })
+    .where(and(live(token, kind), isNull(emailTokens.usedAt)))
+    .returning({ userId: emailTokens.userId });
+  return row?.userId ?? null;
+}
+
+/** After a password change, older reset links of the user stop working too. */
+export async function retireTokens(db: Db, userId: string, kind: EmailTokenKind) {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)),
+    );
+}

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
+import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './email-tokens.js';
+import { resetMail, verificationMail } from './mails.js';
+import {
+  MESSAGES,
+  normalizeEmail,
+  passwordError,
+  signUpErrors,
+  type FieldErrors,
+  type SignUpInput,
+} from './rules.js';
+
+export interface AccountDeps {
+  db: Db;
+  mailer: Mailer;
+  /** Base of the links in mails: `${publicUrl}/oidc/verify?token=...`. */
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}
+
+// Checking a password for an unknown address costs the same scrypt as for a known one, so the
+// answer time does not tell which addresses have accounts.
+let dummyHash: Promise<string> | undefined;
+
+/** The user with this e-mail and password, or null. */
+export async function authenticate(db: Db, email: string, password: string) {
+  const user = email ? await userByEmail(db, normalizeEmail(email)) : null;
+  dummyHash ??= hashPassword('not the password of anyone');
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
+  return user && ok ? user : null;
+}
+
+/** Unique-index violations of a concurrent sign-up, mapped onto the field they concern. */
+function uniqueViolation(e: unknown): FieldErrors | null {
+  for (let err = e as { code?: string; constraint?: string; cause?: unknown } | undefined; err;) {
+    if (err.code === '23505') {
+      return err.constraint?.includes('email')
+        ? { email: MESSAGES.emailTaken }
+        : { username: MESSAGES.usernameTaken };
+    }
+    err = err.cause as typeof err;
+  }
+  return null;
+}
+
+/**
+ * Creates an account with an unverified e-mail and mails the verification link. A mail that
+ * cannot be sent does not undo the account: the user is signed in and can ask again later.
+ */
+export async function signUp(
+  deps: AccountDeps,
+  input: SignUpInput,
+  title: string,
+): Promise<{ user: UserRow } | { errors: FieldErrors }> {
+  const values = { ...input, name: input.name.trim(), email: normalizeEmail(input.email) };
+  const errors = signUpErrors(values);
+  if (!errors.username && (await userByUsername(deps.db, values.username))) {
+    errors.username = MESSAGES.usernameTaken;
+  }
+  if (!errors.email && (await userByEmail(deps.db, values.email))) {
+    errors.email = MESSAGES.emailTaken;
+  }
+  if (Object.keys(errors).length) return { errors };
+  let user: UserRow;
+  try {
+    user = await insertUser(deps.db, {
+      username: values.username,
+      name: values.name,
+      email: values.email,
+      emailVerified: false,
+      passwordHash: await hashPassword(values.password),
+    });
+  } catch (e) {
+    const mapped = uniqueViolation(e);
+    if (mapped) return { errors: mapped };
+    throw e;
+  }
+  await sendVerification(deps, user, title).catch((err: Error) =>
+    deps.log.error({ err: { message: err.message }, userId: user.id }, 'verification mail failed'),
+  );
+  return { user };
+}
+
+export async function sendVerification(deps: AccountDeps, user: UserRow, title: string) {
+  const token = await issueEmailToken(deps.db, user.id, 'verify');
+  const url = `${deps.publicUrl}/oidc/verify?token=${token}`;
+  await deps.mailer.send(verificationMail({ to: user.email, name: user.name, title, url }));
+}
+
+/** Marks the e-mail of the link's user verified; following the link twice is fine. */
+export async function verifyEmail(db: Db, token: string): Promise<UserRow | null> {
+  const row = await userOfToken(db, token, 'verify');
+  if (!row) return null;
+  if (!row.usedAt) await consumeEmailToken(db, token, 'verify');
+  await db.update(users).set({ emailVerified: true }).where(eq(users.id, row.userId));
+  return userById(db, row.userId);
+}
+
+/** Mails a reset link when the address has an account; says nothing either way. */
+export async function requestPasswordReset(deps: AccountDeps, email: string, title: string) {
+  const user = await userByEmail(deps.db, normalizeEmail(email));
+  if (!user) return;
+  const token = await issueEmailToken(deps.db, user.id, 'reset');
+  const url = `${deps.publicUrl}/oidc/reset?token=${token}`;
+  await deps.mailer.send(resetMail({ to: user.email, name: user.name, title, url }));
+}
+
+/** Whether a reset link can still be used (to show its form, or an "expired" page). */
+export async function resetTokenUsable(db: Db, token: string) {
+  const row = await userOfToken(db, token, 'reset');
+  return !!row && !row.usedAt;
+}
+
+/**
+ * Sets a new password with a reset link. The link works once; a password change also retires
+ * the user's other reset links. A valid reset proves control of the mailbox, so it verifies it.
+ */
+export async function resetPassword(
+  db: Db,
+  token: string,
+  password: string,
+): Promise<'ok' | 'invalid' | { error: string }> {
+  const error = passwordError(password);
+  if (error) return (await resetTokenUsable(db, token)) ? { error } : 'invalid';
+  const userId = await consumeEmailToken(db, token, 'reset');
+  if (!userId) return 'invalid';
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), emailVerified: true })
+    .where(eq(users.id, userId));
+  await retireTokens(db, userId, 'reset');
+  return 'ok';
+}
