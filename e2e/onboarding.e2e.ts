@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, screenshot, watchErrors } from './support/browser.js';
 import {
@@ -35,6 +35,11 @@ describe('newcomer journey', () => {
     removeDataDir(server.dataDir);
   });
 
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await screenshot(page, `failed-${ctx.task.name.slice(0, 40)}`);
+  });
+
   const params = () => new URL(page.url()).searchParams;
 
   it('signs up on the provider’s page and comes back to the console', async () => {
@@ -43,7 +48,7 @@ describe('newcomer journey', () => {
     await screenshot(page, '01-auth');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    await page.getByLabel('Name').fill('Ada Lovelace');
+    await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
     await page.getByLabel('Username').fill('ada');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
@@ -113,8 +118,11 @@ describe('newcomer journey', () => {
   });
 
   it('switches to another project through the project popover', async () => {
-    await page.goto(`${server.url}/new-project?org=vision-lab&cluster=default`);
-    await page.getByLabel('Project name').fill('second');
+    await page.getByRole('banner').getByRole('button', { name: 'Project: first-model' }).click();
+    await page.getByRole('menuitem', { name: 'Create new project' }).click();
+    await page.waitForURL(/\/new-project/);
+    await screenshot(page, '08-new-project');
+    await page.getByLabel('Project name').fill('Second');
     await page.getByText('Will be created as "second"').waitFor();
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL((u) => u.searchParams.get('project') === 'second');
@@ -124,7 +132,7 @@ describe('newcomer journey', () => {
       .click();
     await page.getByRole('menuitem', { name: 'first-model' }).click();
     await page.waitForURL((u) => u.searchParams.get('project') === 'first-model');
-    await screenshot(page, '08-switched');
+    await screenshot(page, '09-switched');
   });
 
   it('logs out back to the sign-in page', async () => {

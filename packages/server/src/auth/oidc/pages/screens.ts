@@ -201,7 +201,11 @@ export function messagePage(
 }
 
 /** oidc-provider's `logoutSource`: `form` is its hidden form that carries the request. */
-export function logoutPage(brand: BrandingWire, providerForm: string): string {
+export function logoutPage(
+  brand: BrandingWire,
+  providerForm: string,
+  autoSubmit: string | null = null,
+): string {
   return layout(
     brand,
     `Sign out of ${brand.title}?`,
@@ -211,6 +215,7 @@ export function logoutPage(brand: BrandingWire, providerForm: string): string {
         '<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Sign out</button>' +
           '<button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>',
       ),
+      autoSubmit ? raw(`<script>${autoSubmit}</script>`) : null,
     ]),
   );
 }

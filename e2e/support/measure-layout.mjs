@@ -1,0 +1,50 @@
+// Used by `npm run bench`: time from navigation to the main layout rendered, for a signed-in user.
+import { chromium } from 'playwright-core';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function measureLayout(base, { email, password, token, org, project }, runs = 5) {
+  const me = await (
+    await fetch(`${base}/api/v1/config`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  if (!me.authorized) throw new Error('bench token not accepted');
+  const username = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).identity;
+  await fetch(`${base}/api/v1/users/${username}/profile`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ terms_accepted: true }),
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: FLAGS,
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(base);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('banner').waitFor({ timeout: 30000 });
+    const url = `${base}/?org=${org}&cluster=default&project=${project}`;
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = Date.now();
+      await page.goto(url);
+      await page.getByRole('banner').getByText(project).first().waitFor({ timeout: 30000 });
+      times.push(Date.now() - t0);
+    }
+    return times;
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,148 @@
+import { PAGE_DEFAULT, SIZE_DEFAULT, toCamel, toSnake } from '@orrery/contract';
+import type { Camel, ErrorBody, Paged } from '@orrery/contract';
+
+/** Path prefixes of the platform (console-shell §7); all relative to the console's origin. */
+export const API = {
+  core: '/api/v1',
+  admin: '/apis/admin/v1',
+  billing: '/apis/billing/v1',
+  appsV1: '/apis/apps/v1',
+  appsV2: '/apis/apps/v2',
+} as const;
+
+/** Tells the server the call comes from the browser console rather than the CLI. */
+export const BROWSER_MARKER = { name: 'X-Requested-With', value: 'orrery-console' } as const;
+
+/** Statuses that are the user's business, not a defect worth reporting. */
+export const UNREPORTED_STATUSES = new Set([400, 401, 403, 404, 409, 422, 429]);
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Partial<ErrorBody> | null,
+  ) {
+    super(body?.message ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+  }
+  get code() {
+    return this.body?.error;
+  }
+  /** Field errors of a 400, in the server's order. */
+  get fieldErrors() {
+    return this.body?.errors ?? [];
+  }
+}
+
+type TokenSource = () => string | null | undefined;
+type ErrorReporter = (error: ApiError, url: string) => void;
+
+let tokenSource: TokenSource = () => null;
+// No error-reporting service is configured by default; a deployment can plug one in.
+let reporter: ErrorReporter = () => {};
+
+export const setTokenSource = (source: TokenSource) => {
+  tokenSource = source;
+};
+export const setErrorReporter = (next: ErrorReporter) => {
+  reporter = next;
+};
+
+export type QueryValue = string | number | boolean | null | undefined | readonly string[];
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** camelCase object; sent as snake_case JSON. */
+  body?: unknown;
+  /** Wire (snake_case) query parameters; arrays repeat the key. */
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** Sends no Bearer header: the first configuration call happens before sign-in. */
+  anonymous?: boolean;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) value.forEach((v) => params.append(key, v));
+    else params.append(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}
+
+/** `Wire` is the snake_case response type from the contract; the result is its camelCase twin. */
+export async function request<Wire = unknown>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<Camel<Wire>> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    [BROWSER_MARKER.name]: BROWSER_MARKER.value,
+  };
+  const token = options.anonymous ? null : tokenSource();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(toSnake(options.body));
+  }
+  const url = buildUrl(path, options.query);
+  const res = await fetch(url, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+    credentials: 'include',
+    signal: options.signal,
+  });
+  const parsed = await readBody(res);
+  if (!res.ok) {
+    const error = new ApiError(res.status, (parsed as Partial<ErrorBody>) ?? null);
+    if (!UNREPORTED_STATUSES.has(res.status)) reporter(error, url);
+    throw error;
+  }
+  return toCamel(parsed) as Camel<Wire>;
+}
+
+const pageCache = new Map<string, Paged<unknown>>();
+
+export interface PageOptions {
+  page?: number;
+  size?: number;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** Skips the per-page cache, e.g. after a mutation. */
+  fresh?: boolean;
+}
+
+/** One page of a `{items, total, pages}` list; each page is cached by its full address. */
+export async function fetchPage<WireItem>(
+  path: string,
+  { page = PAGE_DEFAULT, size = SIZE_DEFAULT, query, signal, fresh }: PageOptions = {},
+): Promise<Paged<Camel<WireItem>>> {
+  const key = buildUrl(path, { ...query, page, size });
+  const cached = pageCache.get(key);
+  if (cached && !fresh) return cached as Paged<Camel<WireItem>>;
+  const result = await request<Paged<WireItem>>(path, {
+    query: { ...query, page, size },
+    signal,
+  });
+  const pageResult = result as unknown as Paged<Camel<WireItem>>;
+  pageCache.set(key, pageResult);
+  return pageResult;
+}
+
+/** Forgets cached pages whose address starts with `prefix` (all pages without one). */
+export function clearPageCache(prefix = '') {
+  for (const key of [...pageCache.keys()]) if (key.startsWith(prefix)) pageCache.delete(key);
+}

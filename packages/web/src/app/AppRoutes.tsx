@@ -1,0 +1,68 @@
+import { lazy } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { PENDING_AREAS } from '../features/areas/areas';
+import type { PendingArea } from '../features/areas/areas';
+import { PlatformContextProvider } from './context/PlatformContextProvider';
+import { FEATURES } from './features';
+import { LoginHintDialog } from './layout/LoginHintDialog';
+import { useAccount } from './session/account';
+
+const MainLayout = lazy(() => import('./layout/MainLayout'));
+const HomePage = lazy(() => import('../features/home/HomePage'));
+const CreateOrgPage = lazy(() => import('../features/orgs/CreateOrgPage'));
+const NewProjectPage = lazy(() => import('../features/projects/NewProjectPage'));
+const UserOnboardingPage = lazy(() => import('../features/onboarding/UserOnboardingPage'));
+const AreaPendingPage = lazy(() => import('../features/areas/AreaPendingPage'));
+const UnknownPath = lazy(() => import('../features/areas/UnknownPath'));
+
+function ContextLayout() {
+  return (
+    <PlatformContextProvider>
+      <Outlet />
+      <LoginHintDialog />
+    </PlatformContextProvider>
+  );
+}
+
+function PendingAreaRoute({ area }: { area: PendingArea }) {
+  const { user } = useAccount();
+  // The admin area redirects everyone without a system role (console-shell §2).
+  if (area.systemRoleOnly && !user.systemRole) return <Navigate to="/" replace />;
+  return <AreaPendingPage title={area.title} />;
+}
+
+/**
+ * The signed-in application. Without a cluster only organization pages and invitations are
+ * reachable (console-shell §1); everything else leads home, which shows the welcome message.
+ */
+export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
+  const reachable = (a: PendingArea) => hasCluster || !a.needsCluster;
+  return (
+    <Routes>
+      <Route element={<ContextLayout />}>
+        <Route path="/create-org" element={<CreateOrgPage />} />
+        <Route path="/user-onboarding" element={<UserOnboardingPage />} />
+        <Route
+          path="/new-project"
+          element={hasCluster ? <NewProjectPage /> : <Navigate to="/" replace />}
+        />
+        <Route path="/auth/*" element={<Navigate to="/" replace />} />
+        <Route element={<MainLayout hasCluster={hasCluster} />}>
+          <Route index element={<HomePage />} />
+          {PENDING_AREAS.map((area) => (
+            <Route
+              key={area.path}
+              path={`${area.path}/*`}
+              element={
+                reachable(area) ? <PendingAreaRoute area={area} /> : <Navigate to="/" replace />
+              }
+            />
+          ))}
+          {hasCluster &&
+            FEATURES.map((f) => <Route key={f.key} path={`${f.path}/*`} element={<f.page />} />)}
+          <Route path="*" element={<UnknownPath />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}

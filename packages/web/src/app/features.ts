@@ -1,0 +1,19 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+import type { Icon } from '@tabler/icons-react';
+
+export interface FeatureEntry {
+  /** Also the area's folder under src/features. */
+  key: string;
+  label: string;
+  path: string;
+  icon: Icon;
+  page: LazyExoticComponent<ComponentType>;
+}
+
+/**
+ * The side menu's areas, in menu order (console-shell §2: Apps, Files, Buckets, Disks, Images,
+ * Secrets, Jobs, Flows). Each area is added here by the issue that builds it, as
+ * `{ key, label, path, icon, page: lazy(() => import('../features/<key>/Page')) }`; the menu and
+ * the router both read this list, and areas that do not exist yet are not shown.
+ */
+export const FEATURES: FeatureEntry[] = [];

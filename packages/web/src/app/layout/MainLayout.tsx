@@ -1,0 +1,35 @@
+import { Suspense } from 'react';
+import { AppShell, Center, Loader } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Outlet } from 'react-router';
+import { SideMenu } from './SideMenu';
+import { TopBar } from './TopBar';
+
+export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
+  const [navOpened, { toggle }] = useDisclosure(false);
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <TopBar navOpened={navOpened} toggleNav={toggle} />
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <SideMenu hasCluster={hasCluster} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader />
+            </Center>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

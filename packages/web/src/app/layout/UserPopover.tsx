@@ -1,0 +1,106 @@
+import { Avatar, Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconCheck, IconLogout, IconPlus, IconShieldLock } from '@tabler/icons-react';
+import { isManagerRole } from '@orrery/contract';
+import { initials } from '../../ui/initials';
+import { ContextLink } from '../context/ContextLink';
+import { usePlatformContext } from '../context/platform-context';
+import { useAccount } from '../session/account';
+import { useSession } from '../session/session-context';
+import { LAYOUT_TEXTS } from './texts';
+
+export function UserPopover() {
+  const { user } = useAccount();
+  const { signOut } = useSession();
+  const { org, orgs, select } = usePlatformContext();
+  const isOrgManager = isManagerRole(org?.role);
+  const displayName = user.name || user.username;
+  return (
+    <Menu position="top-start" width={260}>
+      <Menu.Target>
+        <UnstyledButton aria-label={displayName} p="xs" w="100%">
+          <Group gap="sm" wrap="nowrap">
+            <Avatar src={user.picture} radius="xl" color="blue">
+              {initials(displayName)}
+            </Avatar>
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500} truncate>
+                {displayName}
+              </Text>
+              <Text size="xs" c="dimmed" truncate>
+                {org?.name ?? user.username}
+              </Text>
+            </Stack>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {/* Unverified users see no organization section until their e-mail is confirmed. */}
+        {user.emailVerified && (
+          <>
+            <Menu.Label>{LAYOUT_TEXTS.organizations}</Menu.Label>
+            {orgs.map((o) => (
+              <Menu.Item
+                key={o.name}
+                onClick={() => select({ org: o.name })}
+                leftSection={o.name === org?.name ? <IconCheck size={14} /> : <span />}
+                rightSection={
+                  <Badge size="xs" variant="light">
+                    {LAYOUT_TEXTS.projectsCount(o.projectsCount)}
+                  </Badge>
+                }
+              >
+                {o.name}
+              </Menu.Item>
+            ))}
+            {org && isOrgManager && (
+              <Menu.Item component={ContextLink} to="/org-settings/general">
+                {LAYOUT_TEXTS.settings}
+              </Menu.Item>
+            )}
+            {org && (
+              <Menu.Item component={ContextLink} to="/org-settings/users">
+                {LAYOUT_TEXTS.people}
+              </Menu.Item>
+            )}
+            {org && isOrgManager && (
+              <Menu.Item component={ContextLink} to="/org-billing/usage">
+                {LAYOUT_TEXTS.billing}
+              </Menu.Item>
+            )}
+            <Menu.Item
+              component={ContextLink}
+              to="/create-org"
+              leftSection={<IconPlus size={14} />}
+            >
+              {LAYOUT_TEXTS.createOrg}
+            </Menu.Item>
+            <Menu.Divider />
+          </>
+        )}
+        {user.systemRole && (
+          <>
+            <Menu.Item
+              component={ContextLink}
+              to="/admin/users"
+              leftSection={<IconShieldLock size={14} />}
+            >
+              {LAYOUT_TEXTS.administration}
+            </Menu.Item>
+            <Menu.Divider />
+          </>
+        )}
+        <Stack gap={0} px="sm" py={4}>
+          <Text size="sm" fw={500}>
+            {user.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {user.username}
+          </Text>
+        </Stack>
+        <Menu.Item leftSection={<IconLogout size={14} />} onClick={() => signOut()}>
+          {LAYOUT_TEXTS.logOut}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

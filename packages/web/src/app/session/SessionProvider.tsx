@@ -1,0 +1,111 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { User as OidcUser } from 'oidc-client-ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { setTokenSource } from '../../api/client';
+import { useAnonymousConfig } from '../../api/config';
+import type { PlatformConfig } from '../../api/types';
+import { notifyError } from '../../ui/notify';
+import { createUserManager, usernameOf } from './oidc';
+import { SessionContext } from './session-context';
+import type { AuthErrorInfo, Session, SignInOptions } from './session-context';
+import { ConfigFailureScreen, LoadingScreen } from './screens';
+import { SESSION_TEXTS } from './texts';
+
+/** Startup step 1: the configuration, fetched anonymously; nothing else can start without it. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const config = useAnonymousConfig();
+  if (config.isPending) return <LoadingScreen />;
+  if (config.isError) return <ConfigFailureScreen />;
+  return <TokenSession config={config.data}>{children}</TokenSession>;
+}
+
+/** Startup step 2: the token, kept by oidc-client-ts in localStorage and renewed silently. */
+function TokenSession({ config, children }: { config: PlatformConfig; children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const userManager = useMemo(
+    () => createUserManager({ issuer: config.issuer, clientId: config.clientId }),
+    [config.issuer, config.clientId],
+  );
+  const [oidcUser, setOidcUser] = useState<OidcUser | null | undefined>(undefined);
+  const [authError, setAuthError] = useState<AuthErrorInfo | null>(null);
+  const userRef = useRef<OidcUser | null | undefined>(undefined);
+  userRef.current = oidcUser;
+
+  useEffect(() => {
+    setTokenSource(() => userRef.current?.access_token);
+    return () => setTokenSource(() => null);
+  }, []);
+
+  useEffect(() => {
+    document.title = config.branding.title;
+  }, [config.branding.title]);
+
+  useEffect(() => {
+    let live = true;
+    const loaded = (user: OidcUser) => {
+      if (live) setOidcUser(user);
+    };
+    const unloaded = () => {
+      if (live) setOidcUser(null);
+    };
+    const expired = () => {
+      userManager.signinSilent().catch(() => userManager.removeUser());
+    };
+    userManager.events.addUserLoaded(loaded);
+    userManager.events.addUserUnloaded(unloaded);
+    userManager.events.addAccessTokenExpired(expired);
+    userManager
+      .getUser()
+      .then(async (user) => {
+        if (user && user.expired && user.refresh_token) {
+          user = await userManager.signinSilent().catch(() => null);
+        }
+        if (live) setOidcUser(user && !user.expired ? user : null);
+      })
+      .catch(() => live && setOidcUser(null));
+    return () => {
+      live = false;
+      userManager.events.removeUserLoaded(loaded);
+      userManager.events.removeUserUnloaded(unloaded);
+      userManager.events.removeAccessTokenExpired(expired);
+    };
+  }, [userManager]);
+
+  const session = useMemo<Session>(
+    () => ({
+      config,
+      userManager,
+      oidcUser,
+      username: usernameOf(oidcUser ?? null),
+      authError,
+      setAuthError,
+      signIn: ({ signup, loginHint, returnTo, prompt }: SignInOptions = {}) =>
+        userManager.signinRedirect({
+          state: { returnTo },
+          login_hint: loginHint,
+          prompt,
+          extraQueryParams: signup ? { screen: 'signup' } : undefined,
+        }),
+      signOut: async () => {
+        queryClient.clear();
+        try {
+          await userManager.signoutRedirect();
+        } catch {
+          await userManager.removeUser().catch(() => undefined);
+          notifyError(SESSION_TEXTS.somethingWentWrong);
+        }
+      },
+      refreshToken: async () => {
+        try {
+          return !!(await userManager.signinSilent());
+        } catch {
+          return false;
+        }
+      },
+    }),
+    [config, userManager, oidcUser, authError, queryClient],
+  );
+
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}

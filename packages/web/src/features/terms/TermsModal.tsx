@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { useAcceptTerms } from '../../api/users';
+import { notifyError } from '../../ui/notify';
+import { TERMS_TEXTS } from './texts';
+
+export interface TermsModalProps {
+  productTitle: string;
+  username: string | null | undefined;
+  name: string;
+  email: string;
+  onLogout: () => void;
+}
+
+/** Cannot be dismissed: the only ways out are agreeing or logging out. */
+export function TermsModal({ productTitle, username, name, email, onLogout }: TermsModalProps) {
+  const [ticked, setTicked] = useState(false);
+  const accept = useAcceptTerms();
+
+  const agree = () => {
+    if (!username) {
+      notifyError(TERMS_TEXTS.missingUsername);
+      return;
+    }
+    accept.mutate(
+      { username, name, email },
+      { onError: (error) => notifyError(error.message || TERMS_TEXTS.failed) },
+    );
+  };
+
+  return (
+    <Modal
+      opened
+      onClose={() => undefined}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      title={TERMS_TEXTS.title}
+      centered
+    >
+      <Stack>
+        <Text>{TERMS_TEXTS.intro(productTitle)}</Text>
+        <Checkbox
+          label={TERMS_TEXTS.checkbox}
+          checked={ticked}
+          onChange={(e) => setTicked(e.currentTarget.checked)}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onLogout}>
+            {TERMS_TEXTS.logOut}
+          </Button>
+          <Button disabled={!ticked} loading={accept.isPending} onClick={agree}>
+            {TERMS_TEXTS.agree}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

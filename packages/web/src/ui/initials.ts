@@ -1,0 +1,8 @@
+/** At most two initials in avatars (console-shell §9). */
+export const initials = (name: string) =>
+  name
+    .split(/[\s._-]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0].toUpperCase())
+    .join('');

@@ -1,0 +1,6 @@
+import { notifications } from '@mantine/notifications';
+
+export const notifyError = (message: string) =>
+  notifications.show({ color: 'red', title: 'Error', message });
+
+export const notifySuccess = (message: string) => notifications.show({ color: 'green', message });
