@@ -1,12 +1,12 @@
 // `npm run bench`: prints start-to-ready time, /api/v1/config throughput next to a bare Fastify,
 // the console's initial JS/CSS gzip bytes and the time to render the main layout. Figures only.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { ROOT, ensureBuilt, ensureDependencies, log } from './lib.mjs';
+import { initialSize } from '../packages/web/scripts/initial-size.mjs';
 
 ensureDependencies();
 ensureBuilt();
@@ -125,16 +125,7 @@ row(
 
 // 3. What the browser downloads before the first screen.
 log('Console bundle');
-const dist = join(ROOT, 'packages/web/dist');
-const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const assets = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(js|css))"/g)];
-let js = 0;
-let css = 0;
-for (const [, path, ext] of assets) {
-  const size = gzipSync(readFileSync(join(dist, path))).length;
-  if (ext === 'js') js += size;
-  else css += size;
-}
+const { js, css } = initialSize();
 row('initial console JS (gzip)', `${(js / 1024).toFixed(1)} KB`, '≤ 200 KB');
 row('initial console CSS (gzip)', `${(css / 1024).toFixed(1)} KB`);
 

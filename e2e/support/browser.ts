@@ -1,19 +1,6 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export const launch = (): Promise<Browser> =>
-  chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+export { launch } from './chromium.mjs';
 
 /** Fails the test on any uncaught error in the page, the class of bug a production build hides. */
 export function watchErrors(page: Page): string[] {

@@ -1,16 +1,5 @@
 // Used by `npm run bench`: time from navigation to the main layout rendered, for a signed-in user.
-import { chromium } from 'playwright-core';
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launch } from './chromium.mjs';
 
 export async function measureLayout(base, { email, password, token, org, project }, runs = 5) {
   const me = await (
@@ -23,10 +12,7 @@ export async function measureLayout(base, { email, password, token, org, project
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ terms_accepted: true }),
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: FLAGS,
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage();
     await page.goto(base);

@@ -6,7 +6,7 @@ import { defineConfig } from 'vite';
 const contractSource = fileURLToPath(new URL('../contract/src/index.ts', import.meta.url));
 
 const API_SERVER = 'http://127.0.0.1:8080';
-const PROXIED = ['/api', '/apis', '/oidc', '/healthz', '/auth-api'];
+const PROXIED = ['/api', '/apis', '/oidc', '/docs', '/healthz', '/readyz', '/metrics'];
 
 export default defineConfig({
   plugins: [react()],

@@ -14,6 +14,7 @@ import { installPrincipal } from './auth/principal-hook.js';
 import { registerIdentity } from './auth/identity.js';
 import { installMetrics } from './observability/metrics.js';
 import { registerWeb } from './http/web.js';
+import { registerDocs } from './http/docs.js';
 import { requestSerializer } from './observability/redact.js';
 import { configRoutes } from './modules/config/routes.js';
 import { userRoutes } from './modules/users/routes.js';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(orgRoutes(ctx));
   await app.register(projectRoutes(ctx));
   await app.register(permissionRoutes(ctx));
+  await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;
 }

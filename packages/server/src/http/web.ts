@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
-const API_PREFIX = /^\/(api|apis|oidc|metrics|healthz|readyz)(\/|$|\?)/;
+const API_PREFIX = /^\/(api|apis|oidc|docs|metrics|healthz|readyz)(\/|$|\?)/;
 
 /**
  * Serves the built console, with the SPA fallback: any other GET that accepts HTML gets

@@ -1,8 +1,9 @@
-import { Button, Menu, Stack, Text } from '@mantine/core';
-import { IconChevronDown, IconServer2 } from '@tabler/icons-react';
+import { Menu } from '@mantine/core';
+import { IconServer2 } from '@tabler/icons-react';
 import { ContextLink } from '../context/ContextLink';
 import { usePlatformContext } from '../context/platform-context';
 import { LAYOUT_TEXTS } from './texts';
+import { SwitcherButton } from './SwitcherButton';
 
 export function ClusterPopover() {
   const { cluster, clusters, select } = usePlatformContext();
@@ -11,22 +12,11 @@ export function ClusterPopover() {
   return (
     <Menu position="bottom-start" width={240}>
       <Menu.Target>
-        <Button
-          variant="subtle"
-          color="gray"
-          leftSection={<IconServer2 size={16} />}
-          rightSection={<IconChevronDown size={14} />}
-          aria-label={`${LAYOUT_TEXTS.cluster}: ${name}`}
-        >
-          <Stack gap={0} align="flex-start">
-            <Text size="xs" c="dimmed" lh={1}>
-              {LAYOUT_TEXTS.cluster}
-            </Text>
-            <Text size="sm" fw={500} lh={1.3}>
-              {name}
-            </Text>
-          </Stack>
-        </Button>
+        <SwitcherButton
+          label={LAYOUT_TEXTS.cluster}
+          value={name}
+          icon={<IconServer2 size={16} />}
+        />
       </Menu.Target>
       <Menu.Dropdown>
         {cluster && (

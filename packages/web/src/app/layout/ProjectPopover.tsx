@@ -1,9 +1,10 @@
-import { Button, Menu, Stack, Text } from '@mantine/core';
-import { IconChevronDown, IconFolder, IconPlus } from '@tabler/icons-react';
+import { Menu } from '@mantine/core';
+import { IconFolder, IconPlus } from '@tabler/icons-react';
 import { isManagerRole } from '@orrery/contract';
 import { ContextLink } from '../context/ContextLink';
 import { usePlatformContext } from '../context/platform-context';
 import { LAYOUT_TEXTS } from './texts';
+import { SwitcherButton } from './SwitcherButton';
 
 export function ProjectPopover() {
   const { project, projects, select } = usePlatformContext();
@@ -12,22 +13,7 @@ export function ProjectPopover() {
   return (
     <Menu position="bottom-start" width={240}>
       <Menu.Target>
-        <Button
-          variant="subtle"
-          color="gray"
-          leftSection={<IconFolder size={16} />}
-          rightSection={<IconChevronDown size={14} />}
-          aria-label={`${LAYOUT_TEXTS.project}: ${name}`}
-        >
-          <Stack gap={0} align="flex-start">
-            <Text size="xs" c="dimmed" lh={1}>
-              {LAYOUT_TEXTS.project}
-            </Text>
-            <Text size="sm" fw={500} lh={1.3}>
-              {name}
-            </Text>
-          </Stack>
-        </Button>
+        <SwitcherButton label={LAYOUT_TEXTS.project} value={name} icon={<IconFolder size={16} />} />
       </Menu.Target>
       <Menu.Dropdown>
         {project && isManagerRole(project.role) && (
