@@ -66,6 +66,7 @@ describe('server plumbing', () => {
     expect(deep.body).toContain('<title>console</title>');
     const asset = await s.app.inject('/assets/app-1.js');
     expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await s.app.inject('/assets/app-2.js')).statusCode).toBe(404);
     const api = await s.app.inject('/api/v1/nothing-here');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({

@@ -3,11 +3,11 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
+import { responseSerializer } from './http/serializer.js';
 import { installErrorHandler } from './http/errors-plugin.js';
 import { installAccess } from './http/access.js';
 import { installPrincipal } from './auth/principal-hook.js';
@@ -29,6 +29,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Directory of the built console; null serves no console (API tests). */
   webDist?: string | null;
+  /** Check every response against its schema (tests); production only serializes. */
+  validateResponses?: boolean;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -41,7 +43,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     ajv: { customOptions: { coerceTypes: 'array' } },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer({ validate: opts.validateResponses ?? false }));
 
   installErrorHandler(app);
   await app.register(fastifySwagger, {

@@ -27,7 +27,8 @@ export async function registerWeb(app: FastifyInstance, dist = WEB_DIST) {
     },
   });
   app.get('/*', { config: { access: 'public' } }, (request, reply) => {
-    if (API_PREFIX.test(request.url)) {
+    // A missing file (an asset of another build) is a 404, not the console page.
+    if (API_PREFIX.test(request.url) || /\.[a-z0-9]+$/i.test(request.url.split('?')[0])) {
       return reply
         .status(404)
         .send({ error: 'not_found', message: `No route GET ${request.url.split('?')[0]}` });

@@ -81,7 +81,12 @@ export async function startTestServer(
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     ...env,
   });
-  const server = await createServer(config, { logger: false, webDist: null, inMemory: !pgdb });
+  const server = await createServer(config, {
+    logger: false,
+    webDist: null,
+    inMemory: !pgdb,
+    validateResponses: true,
+  });
   if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
   let n = 0;
   const self: TestServer = {

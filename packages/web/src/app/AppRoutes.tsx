@@ -6,9 +6,10 @@ import { PlatformContextProvider } from './context/PlatformContextProvider';
 import { FEATURES } from './features';
 import { LoginHintDialog } from './layout/LoginHintDialog';
 import { useAccount } from './session/account';
+// The layout and home page ship with this chunk: every signed-in page load shows them.
+import MainLayout from './layout/MainLayout';
+import HomePage from '../features/home/HomePage';
 
-const MainLayout = lazy(() => import('./layout/MainLayout'));
-const HomePage = lazy(() => import('../features/home/HomePage'));
 const CreateOrgPage = lazy(() => import('../features/orgs/CreateOrgPage'));
 const NewProjectPage = lazy(() => import('../features/projects/NewProjectPage'));
 const UserOnboardingPage = lazy(() => import('../features/onboarding/UserOnboardingPage'));

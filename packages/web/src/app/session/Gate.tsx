@@ -11,12 +11,14 @@ import { CALLBACK_PATH } from './oidc';
 import { AuthErrorScreen, LoadingScreen } from './screens';
 import type { AuthErrorInfo } from './session-context';
 import { useSession } from './session-context';
+import { usePreloaded } from './preload';
 
 const CallbackPage = lazy(() => import('../../features/auth/CallbackPage'));
 const LoginRoutes = lazy(() => import('../../features/auth/LoginRoutes'));
 const TermsScreen = lazy(() => import('../../features/terms/TermsScreen'));
 const OnboardingRoutes = lazy(() => import('../../features/onboarding/OnboardingRoutes'));
-const AppRoutes = lazy(() => import('../AppRoutes'));
+const loadAppRoutes = () => import('../AppRoutes');
+const LazyAppRoutes = lazy(loadAppRoutes);
 
 const MISSING_USERNAME: AuthErrorInfo = {
   code: 'invalid_token',
@@ -47,6 +49,7 @@ function StartupGate() {
   const hasToken = session.oidcUser === undefined ? undefined : !!session.oidcUser;
   const profile = useProfile(session.username);
   const config = useSessionConfig(!!hasToken && !!session.username);
+  const PreloadedAppRoutes = usePreloaded(loadAppRoutes, !!hasToken);
 
   // The identity provider reports errors as `?error=…&error_description=…`.
   const urlError = params.get('error');
@@ -131,15 +134,21 @@ function StartupGate() {
   }
   if (screen === 'loading' || (!account && screen !== 'login')) return <LoadingScreen />;
 
+  const inApp = screen === 'no-cluster' || screen === 'app';
+  if (inApp && PreloadedAppRoutes) {
+    return (
+      <AccountContext.Provider value={account}>
+        <PreloadedAppRoutes hasCluster={screen === 'app'} />
+      </AccountContext.Provider>
+    );
+  }
   return (
     <AccountContext.Provider value={account}>
       <Suspense fallback={<LoadingScreen />}>
         {screen === 'login' && <LoginRoutes />}
         {screen === 'terms' && <TermsScreen />}
         {screen === 'onboarding' && <OnboardingRoutes />}
-        {(screen === 'no-cluster' || screen === 'app') && (
-          <AppRoutes hasCluster={screen === 'app'} />
-        )}
+        {inApp && <LazyAppRoutes hasCluster={screen === 'app'} />}
       </Suspense>
     </AccountContext.Provider>
   );
