@@ -3,6 +3,8 @@ import {
   bigint,
   boolean,
   doublePrecision,
+  foreignKey,
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -225,4 +227,58 @@ export const permissions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.uri] }), index('permissions_uri').on(t.uri)],
+);
+
+/** A project's resources go with the project. */
+const inProject = (t: {
+  clusterName: AnyPgColumn;
+  orgName: AnyPgColumn;
+  projectName: AnyPgColumn;
+}) =>
+  foreignKey({
+    columns: [t.clusterName, t.orgName, t.projectName],
+    foreignColumns: [projects.clusterName, projects.orgName, projects.name],
+  }).onDelete('cascade');
+
+/** Secrets of a project: values encrypted with AES-256-GCM, never stored or logged in clear. */
+export const secrets = pgTable(
+  'secrets',
+  {
+    clusterName: text('cluster_name').notNull(),
+    orgName: text('org_name').notNull(),
+    projectName: text('project_name').notNull(),
+    key: text('key').notNull(),
+    /** base64 of iv (12 bytes) ‖ auth tag (16 bytes) ‖ ciphertext. */
+    sealed: text('sealed').notNull(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clusterName, t.orgName, t.projectName, t.key] }), inProject(t)],
+);
+
+/** Disks of a project: a directory with a size limit on the local runtime, a PVC on Kubernetes. */
+export const disks = pgTable(
+  'disks',
+  {
+    id: text('id').primaryKey(),
+    clusterName: text('cluster_name').notNull(),
+    orgName: text('org_name').notNull(),
+    projectName: text('project_name').notNull(),
+    name: text('name'),
+    storage: bigint('storage', { mode: 'number' }).notNull(),
+    usedBytes: bigint('used_bytes', { mode: 'number' }),
+    status: text('status').notNull().default('Pending'),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Seconds a disk may stay unused before it is deleted; null keeps it. */
+    lifeSpan: doublePrecision('life_span'),
+    lastUsage: timestamp('last_usage', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('disks_name')
+      .on(t.clusterName, t.orgName, t.projectName, t.name)
+      .where(sql`${t.name} is not null`),
+    index('disks_project').on(t.clusterName, t.orgName, t.projectName),
+    inProject(t),
+  ],
 );
