@@ -10,3 +10,6 @@ export * from './users.js';
 export * from './orgs.js';
 export * from './projects.js';
 export * from './permissions.js';
+export * from './storage.js';
+export * from './disks.js';
+export * from './secrets.js';

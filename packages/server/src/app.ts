@@ -21,6 +21,9 @@ import { userRoutes } from './modules/users/routes.js';
 import { orgRoutes } from './modules/orgs/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { permissionRoutes } from './modules/permissions/routes.js';
+import { diskRoutes } from './modules/disks/routes.js';
+import { secretRoutes } from './modules/secrets/routes.js';
+import { storageRoutes } from './modules/storage/routes.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -77,6 +80,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(orgRoutes(ctx));
   await app.register(projectRoutes(ctx));
   await app.register(permissionRoutes(ctx));
+  await app.register(diskRoutes(ctx));
+  await app.register(secretRoutes(ctx));
+  await app.register(storageRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

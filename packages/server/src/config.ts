@@ -52,6 +52,13 @@ const Env = z.object({
         return z.NEVER;
       }
     }),
+  ORRERY_SECRETS_KEY: z
+    .string()
+    .regex(
+      /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/,
+      'must be 64 hex characters or base64 of 32 bytes',
+    )
+    .optional(),
   ORRERY_CONFIG_FILE: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -75,6 +82,8 @@ export interface Config {
     whiteLabels: Record<string, z.infer<typeof WhiteLabel>>;
   };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** Key sealing secret values (hex or base64 of 32 bytes); unset: `<dataDir>/secrets.key`. */
+  secretsKey?: string;
 }
 
 export class ConfigError extends Error {}
@@ -146,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       whiteLabels: e.ORRERY_WHITE_LABELS,
     },
     logLevel: e.LOG_LEVEL,
+    secretsKey: e.ORRERY_SECRETS_KEY,
   };
 }

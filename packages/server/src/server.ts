@@ -11,11 +11,14 @@ import { bootstrapAdmin } from './modules/users/bootstrap.js';
 import { buildApp, type App, type BuildOptions } from './app.js';
 import type { AppContext } from './context.js';
 
+/** How long a shutdown waits for in-flight requests. */
+const DRAIN_MS = 10_000;
+
 export interface Server {
   app: App;
   ctx: AppContext;
-  /** Drains in-flight requests, then closes the database. */
-  close(): Promise<void>;
+  /** Drains in-flight requests (cutting those still open after the deadline), then closes the database. */
+  close(drainMs?: number): Promise<void>;
 }
 
 /**
@@ -60,10 +63,17 @@ export async function createServer(
     return {
       app,
       ctx,
-      close: async () => {
+      close: async (drainMs = DRAIN_MS) => {
         if (closed) return;
         closed = true;
-        await app.close();
+        // A client that stops reading keeps its response in flight forever; after the deadline
+        // its connection is cut so that shutdown always ends.
+        const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(cut);
+        }
         await database.close();
       },
     };

@@ -118,7 +118,7 @@ export async function startTestServer(
       };
     },
     async stop() {
-      await server.close();
+      await server.close(500);
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

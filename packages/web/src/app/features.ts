@@ -1,5 +1,7 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Icon } from '@tabler/icons-react';
+import { SECRETS_FEATURE } from '../features/secrets/feature';
+import { DISKS_FEATURE } from '../features/disks/feature';
 
 export interface FeatureEntry {
   /** Also the area's folder under src/features. */
@@ -16,4 +18,4 @@ export interface FeatureEntry {
  * `{ key, label, path, icon, page: lazy(() => import('../features/<key>/Page')) }`; the menu and
  * the router both read this list, and areas that do not exist yet are not shown.
  */
-export const FEATURES: FeatureEntry[] = [];
+export const FEATURES: FeatureEntry[] = [DISKS_FEATURE, SECRETS_FEATURE];

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { eq, max } from 'drizzle-orm';
+import { diskTaken } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../auth/principal.js';
+import { nodePools } from '../../db/schema.js';
+import { HttpError, conflict, invalid, notFound } from '../../http/errors.js';
+import { projectExists } from '../projects/store.js';
+import {
+  deleteDiskRow,
+  diskById,
+  insertDisk,
+  setDiskStatus,
+  setLastUsage,
+  setUsedBytes,
+  type DiskView,
+  type ProjectPlace,
+} from './store.js';
+import { forgetMeasure, makeVolume, removeVolume, usedBytes, volumeDir } from './volume.js';
+
+export type DiskContext = Pick<AppContext, 'db' | 'config'>;
+
+/**
+ * Whether a workload uses a disk. Until the jobs module exists nothing does; the jobs module
+ * replaces the check with `setDiskInUseCheck` so that deleting a mounted disk answers 409.
+ */
+let inUseCheck: (id: string) => Promise<boolean> = async () => false;
+export const setDiskInUseCheck = (check: (id: string) => Promise<boolean>) => {
+  inUseCheck = check;
+};
+export const isDiskInUse = (id: string) => inUseCheck(id);
+
+/** The largest disk a node of the cluster has: a disk must fit on one node. */
+async function maxDiskSize(ctx: DiskContext, cluster: string): Promise<number | null> {
+  const [row] = await ctx.db
+    .select({ size: max(nodePools.diskSize) })
+    .from(nodePools)
+    .where(eq(nodePools.clusterName, cluster));
+  return row?.size ?? null;
+}
+
+export async function createDisk(
+  ctx: DiskContext,
+  caller: Principal,
+  p: ProjectPlace,
+  d: { storage: number; lifeSpan: number | null; name: string | null },
+): Promise<DiskView> {
+  if (!(await projectExists(ctx.db, p.cluster, p.org, p.project))) {
+    throw notFound('Project not found');
+  }
+  const limit = await maxDiskSize(ctx, p.cluster);
+  if (limit !== null && d.storage > limit) {
+    throw invalid('storage', `Storage must be at most ${limit} bytes, the disk size of a node`);
+  }
+  const id = `disk-${randomUUID()}`;
+  const row = await insertDisk(ctx.db, {
+    id,
+    clusterName: p.cluster,
+    orgName: p.org,
+    projectName: p.project,
+    name: d.name,
+    storage: d.storage,
+    usedBytes: 0,
+    status: 'Pending',
+    ownerId: caller.id,
+    lifeSpan: d.lifeSpan,
+  });
+  if (!row) throw conflict(diskTaken(d.name ?? id), 'name');
+  const made = await makeVolume(volumeDir(ctx.config.dataDir, row));
+  await setDiskStatus(ctx.db, id, made ? 'Ready' : 'Broken');
+  return (await diskById(ctx.db, id))!;
+}
+
+/**
+ * Refreshes a disk's used bytes (from the cache unless `fresh`) and notices a directory that
+ * vanished under a Ready disk.
+ */
+export async function withUsage(ctx: DiskContext, d: DiskView, fresh: boolean) {
+  const dir = volumeDir(ctx.config.dataDir, d);
+  const bytes = await usedBytes(dir, d.id, fresh);
+  if (bytes === null) {
+    if (d.status === 'Ready') {
+      await setDiskStatus(ctx.db, d.id, 'Broken');
+      return { ...d, status: 'Broken' };
+    }
+    return d;
+  }
+  if (bytes !== d.usedBytes) await setUsedBytes(ctx.db, d.id, bytes);
+  return { ...d, usedBytes: bytes };
+}
+
+/** Removes a disk's directory and record; 409 while a workload uses it. */
+export async function deleteDisk(
+  ctx: DiskContext,
+  d: { id: string } & Parameters<typeof volumeDir>[1],
+) {
+  if (await isDiskInUse(d.id)) throw conflict(`Disk ${d.id} is in use`);
+  await removeVolume(volumeDir(ctx.config.dataDir, d));
+  await deleteDiskRow(ctx.db, d.id);
+  forgetMeasure(d.id);
+}
+
+async function requireDisk(ctx: DiskContext, id: string) {
+  const d = await diskById(ctx.db, id);
+  if (!d) throw notFound(`Disk ${id} not found`);
+  return d;
+}
+
+/** For the jobs module: a workload mounted the disk now (its lifespan counts from here). */
+export async function markDiskUsed(ctx: DiskContext, id: string, at = new Date()) {
+  await requireDisk(ctx, id);
+  await setLastUsage(ctx.db, id, at);
+}
+
+/** For the runtimes: the directory to bind-mount for a disk. */
+export async function diskVolumePath(ctx: DiskContext, id: string) {
+  return volumeDir(ctx.config.dataDir, await requireDisk(ctx, id));
+}
+
+/**
+ * For code that writes into a disk through Orrery (storage API, job outputs): refuses a write of
+ * `bytes` that would take the disk beyond its storage.
+ */
+export async function assertDiskWrite(ctx: DiskContext, id: string, bytes: number) {
+  const d = await requireDisk(ctx, id);
+  const used = (await usedBytes(volumeDir(ctx.config.dataDir, d), id, true)) ?? 0;
+  if (used + bytes > d.storage) {
+    throw new HttpError(
+      'unprocessable',
+      `Not enough space on disk ${d.name ?? d.id}: ${Math.max(0, d.storage - used)} bytes free`,
+    );
+  }
+}

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { DEFAULT_STORAGE_OP, STORAGE_OPS, StorageQuery, type StorageOp } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { principalOf } from '../../auth/principal-hook.js';
+import { userByUsername } from '../users/store.js';
+import { createFsBackend } from '../../blob/fs.js';
+import type { BlobBackend } from '../../blob/backend.js';
+import { blob, illegal } from './errors.js';
+import { visibleAction } from './access.js';
+import { keyOf, rawPathOf, resolvePath, segmentsOf, STORAGE_PREFIX, uriOf } from './paths.js';
+import { getDiskUsage, getFileStatus, listStatus, open, type OpContext } from './ops-read.js';
+import { create, mkdirs, remove, rename, write } from './ops-write.js';
+
+const METHODS_OF: Record<StorageOp, string[]> = {
+  LISTSTATUS: ['GET'],
+  GETFILESTATUS: ['GET'],
+  GETDISKUSAGE: ['GET'],
+  OPEN: ['GET', 'HEAD'],
+  CREATE: ['PUT'],
+  MKDIRS: ['PUT'],
+  WRITE: ['PATCH'],
+  DELETE: ['DELETE'],
+  RENAME: ['POST'],
+};
+
+/** `?op=NAME` (any case), a bare `?NAME`, or the method's default (apolo-wire §4). */
+export function opOf(request: FastifyRequest): StorageOp {
+  const q = request.query as Record<string, unknown>;
+  const named =
+    typeof q.op === 'string'
+      ? q.op.toUpperCase()
+      : Object.keys(q)
+          .map((k) => k.toUpperCase())
+          .find((k) => (STORAGE_OPS as readonly string[]).includes(k));
+  // HEAD answers OPEN's headers whatever the query says.
+  const op = request.method === 'HEAD' ? 'OPEN' : (named ?? DEFAULT_STORAGE_OP[request.method]);
+  if (!(STORAGE_OPS as readonly string[]).includes(op)) throw illegal('Illegal operation');
+  if (!METHODS_OF[op as StorageOp].includes(request.method)) throw illegal('Illegal operation');
+  return op as StorageOp;
+}
+
+const opOrNull = (request: FastifyRequest) => {
+  try {
+    return opOf(request);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Files of every project (apolo-wire §4), at `/api/v1/storage/ORG/PROJECT/PATH?op=…`, stored by
+ * the file backend under `CLUSTER/ORG/PROJECT/PATH`. Bodies are streamed both ways: an upload
+ * goes from the socket to a temporary file, a download from the file to the socket.
+ */
+export const storageRoutes =
+  (ctx: AppContext, backend?: BlobBackend): FastifyPluginAsync =>
+  async (app) => {
+    const files = backend ?? createFsBackend(join(ctx.config.dataDir, 'storage'), { jailDepth: 3 });
+    // In this plugin only: every body, whatever its type, reaches the handler as the raw stream
+    // (uploads keep their own content type; the CLI sends octet-stream, also with no body).
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+    // "Open in new tab" cannot set a header, so GET op=OPEN alone may carry the token in the
+    // query. Only there: a read link, whose token the logger redacts (observability/redact.ts).
+    app.addHook('onRequest', async (request) => {
+      const token = (request.query as { token?: unknown }).token;
+      if (request.principal || request.method !== 'GET' || typeof token !== 'string') return;
+      if (opOrNull(request) !== 'OPEN') return;
+      const claims = await ctx.verifier.verify(token);
+      const user = claims && (await userByUsername(ctx.db, claims.username));
+      if (user) request.principal = principalOf(user);
+    });
+
+    // Project directories are made on first use (a project's files start empty).
+    const ready = new Set<string>();
+
+    app.route({
+      method: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      url: `${STORAGE_PREFIX}/*`,
+      exposeHeadRoute: false,
+      config: { access: 'user' },
+      schema: { tags: ['storage'], querystring: StorageQuery },
+      handler: async (request, reply) => {
+        requireUser(request);
+        const op = opOf(request);
+        const grants = await request.grants();
+        const segments = segmentsOf(rawPathOf(request.url));
+        const path = await resolvePath(ctx.db, segments, grants);
+        const root = keyOf({ ...path, rest: [] });
+        if (!ready.has(root.join('/')) && visibleAction(grants, uriOf({ ...path, rest: [] }))) {
+          await blob(() => files.mkdirs(root));
+          ready.add(root.join('/'));
+        }
+        const c: OpContext = { backend: files, request, reply, path, grants };
+        switch (op) {
+          case 'LISTSTATUS':
+            return listStatus(c);
+          case 'GETFILESTATUS':
+            return getFileStatus(c);
+          case 'GETDISKUSAGE':
+            return getDiskUsage(c);
+          case 'OPEN':
+            return open(c);
+          case 'CREATE':
+            return create(c);
+          case 'WRITE':
+            return write(c);
+          case 'MKDIRS':
+            return mkdirs(c);
+          case 'DELETE':
+            return remove(c);
+          case 'RENAME':
+            return rename(c, ctx.db);
+        }
+      },
+    });
+  };

@@ -1,0 +1,66 @@
+import type { Camel, DiskWire } from '@orrery/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { API, request } from './client';
+
+/** apolo-wire §6: the disk API; the console always names the cluster it works in. */
+export type Disk = Camel<DiskWire>;
+
+export interface DiskPlace {
+  clusterName: string;
+  orgName: string;
+  projectName: string;
+}
+
+const DISKS = `${API.core}/disk`;
+const scope = (p: DiskPlace) => ({
+  cluster_name: p.clusterName,
+  org_name: p.orgName,
+  project_name: p.projectName,
+});
+
+export const diskKeys = {
+  list: (p: DiskPlace) => ['disks', p.clusterName, p.orgName, p.projectName] as const,
+};
+
+export const listDisks = (p: DiskPlace, signal?: AbortSignal) =>
+  request<DiskWire[]>(DISKS, { query: scope(p), signal });
+
+export interface DiskCreation {
+  storage: number;
+  lifeSpan: number | null;
+  name: string | null;
+}
+
+export const createDisk = (p: DiskPlace, d: DiskCreation) =>
+  request<DiskWire>(DISKS, { method: 'POST', body: { ...d, ...p } });
+
+export const deleteDisk = (p: DiskPlace, id: string) =>
+  request<null>(`${DISKS}/${encodeURIComponent(id)}`, { method: 'DELETE', query: scope(p) });
+
+/**
+ * The spec sets no polling interval for disks (workloads §4, §9), so the list refreshes when the
+ * window regains focus and after every change made here.
+ */
+export const useDisks = (p: DiskPlace | null) =>
+  useQuery({
+    queryKey: p ? diskKeys.list(p) : ['disks', 'none'],
+    queryFn: ({ signal }) => listDisks(p!, signal),
+    enabled: !!p,
+    refetchOnWindowFocus: true,
+  });
+
+export function useCreateDisk(p: DiskPlace) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (d: DiskCreation) => createDisk(p, d),
+    onSuccess: () => client.invalidateQueries({ queryKey: diskKeys.list(p) }),
+  });
+}
+
+export function useDeleteDisk(p: DiskPlace) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteDisk(p, id),
+    onSuccess: () => client.invalidateQueries({ queryKey: diskKeys.list(p) }),
+  });
+}

@@ -1,0 +1,39 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// Under jsdom `import.meta.url` is not a file URL; the directory name is.
+const SRC = join(import.meta.dirname, '..');
+const MANTINE_STYLES = join(SRC, '../../../node_modules/@mantine/core/styles');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.tsx?$/.test(name) && !/\.test\./.test(name) ? [path] : [];
+  });
+}
+
+/**
+ * The console imports Mantine's stylesheets one component at a time (app/styles.ts) to keep the
+ * first download small; a component used without its sheet renders unstyled. This catches it.
+ */
+describe('Mantine stylesheets', () => {
+  it('imports the sheet of every Mantine component the console uses', () => {
+    const styles = readFileSync(join(SRC, 'app/styles.ts'), 'utf8');
+    const used = new Set<string>();
+    for (const file of sources(SRC)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(
+        /import \{([^}]+)\} from '@mantine\/core'/g,
+      )) {
+        for (const name of m[1].split(',').map((n) => n.replace(/\btype\b/, '').trim())) {
+          if (/^[A-Z]/.test(name)) used.add(name);
+        }
+      }
+    }
+    const missing = [...used].filter(
+      (c) => existsSync(join(MANTINE_STYLES, `${c}.css`)) && !styles.includes(`styles/${c}.css`),
+    );
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useDeleteDisk, type Disk, type DiskPlace } from '../../api/disks';
+import { messageOf } from '../../ui/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { diskLabel } from './format';
+import { DISK_TEXTS } from './texts';
+
+/** Deleting loses the data on the disk, so it is always confirmed. */
+export function DeleteDiskDialog(props: {
+  place: DiskPlace;
+  disk: Disk | null;
+  onClose(): void;
+  onDeleted?(disk: Disk): void;
+}) {
+  const remove = useDeleteDisk(props.place);
+  const { disk } = props;
+  const confirm = async () => {
+    if (!disk) return;
+    try {
+      await remove.mutateAsync(disk.id);
+      notifySuccess(DISK_TEXTS.deleted(diskLabel(disk)));
+      props.onDeleted?.(disk);
+      props.onClose();
+    } catch (error) {
+      notifyError(messageOf(error, DISK_TEXTS.loadFailed));
+    }
+  };
+  return (
+    <Modal opened={!!disk} onClose={props.onClose} title={DISK_TEXTS.confirmTitle} centered>
+      <Stack>
+        <Text>{disk ? DISK_TEXTS.confirmText(diskLabel(disk)) : null}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            {DISK_TEXTS.cancel}
+          </Button>
+          <Button color="red" onClick={confirm} loading={remove.isPending}>
+            {DISK_TEXTS.delete}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,51 @@
+import { Badge, Code, Drawer, Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { Disk } from '../../api/disks';
+import { formatLifespan } from '../../ui/lifespan';
+import { formatSize } from '../../ui/sizes';
+import { diskLabel, formatDate, STATUS_COLOR } from './format';
+import { DISK_TEXTS } from './texts';
+
+const T = DISK_TEXTS.drawer;
+
+/** workloads §2: ID, URI, status, owner, storage, lifespan, created. */
+export function DiskDrawer({ disk, onClose }: { disk: Disk | null; onClose(): void }) {
+  const rows: [string, ReactNode][] = disk
+    ? [
+        [T.id, <Code key="id">{disk.id}</Code>],
+        [T.uri, <Code key="uri">{disk.uri}</Code>],
+        [
+          T.status,
+          <Badge key="status" color={STATUS_COLOR[disk.status]} variant="light">
+            {disk.status}
+          </Badge>,
+        ],
+        [T.owner, disk.owner],
+        [T.storage, formatSize(disk.storage)],
+        [T.used, disk.usedBytes === null ? DISK_TEXTS.unknownUsage : formatSize(disk.usedBytes)],
+        [T.lifespan, disk.lifeSpan === null ? T.noLifespan : formatLifespan(disk.lifeSpan)],
+        [T.lastUsage, disk.lastUsage ? formatDate(disk.lastUsage) : T.never],
+        [T.created, formatDate(disk.createdAt)],
+      ]
+    : [];
+  return (
+    <Drawer opened={!!disk} onClose={onClose} position="right" title={disk ? diskLabel(disk) : ''}>
+      <Stack>
+        <Table variant="vertical" withTableBorder>
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={120}>{label}</Table.Th>
+                <Table.Td>
+                  <Text size="sm" style={{ wordBreak: 'break-all' }} component="div">
+                    {value}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Drawer>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Stack, Title } from '@mantine/core';
+import { IconDatabase, IconPlus } from '@tabler/icons-react';
+import { useDisks, type Disk, type DiskPlace } from '../../api/disks';
+import { usePlatformContext } from '../../app/context/platform-context';
+import { EmptyState } from '../../ui/EmptyState';
+import { messageOf } from '../../ui/errors';
+import { CreateDiskDialog } from './CreateDiskDialog';
+import { DeleteDiskDialog } from './DeleteDiskDialog';
+import { DiskDrawer } from './DiskDrawer';
+import { DisksTable } from './DisksTable';
+import { DISK_TEXTS } from './texts';
+
+/** The Disks area (workloads §2): the current project's disks. */
+export default function DisksPage() {
+  const { names } = usePlatformContext();
+  if (!names.org || !names.cluster || !names.project) {
+    return <EmptyState title={DISK_TEXTS.empty} description={DISK_TEXTS.missingProject} />;
+  }
+  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
+  return <Disks key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />;
+}
+
+function Disks({ place }: { place: DiskPlace }) {
+  const disks = useDisks(place);
+  const [creating, setCreating] = useState(false);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Disk | null>(null);
+  const list = disks.data ?? [];
+  // The drawer follows the list, so a refetch shows fresh usage and a deleted disk closes it.
+  const open = list.find((d) => d.id === openId) ?? null;
+
+  let body;
+  if (disks.isPending) body = <Loader aria-label={DISK_TEXTS.title} />;
+  else if (disks.isError)
+    body = <Alert color="red">{messageOf(disks.error, DISK_TEXTS.loadFailed)}</Alert>;
+  else if (list.length === 0)
+    body = (
+      <EmptyState
+        icon={<IconDatabase size={24} />}
+        title={DISK_TEXTS.empty}
+        description={DISK_TEXTS.emptyHint}
+      />
+    );
+  else
+    body = (
+      <DisksTable
+        disks={list}
+        selected={openId}
+        onOpen={(d) => setOpenId(d.id)}
+        onDelete={setDeleting}
+      />
+    );
+
+  return (
+    <Stack p="md">
+      <Group justify="space-between">
+        <Title order={2}>{DISK_TEXTS.title}</Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          {DISK_TEXTS.create}
+        </Button>
+      </Group>
+      {body}
+      <DiskDrawer disk={open} onClose={() => setOpenId(null)} />
+      <CreateDiskDialog place={place} opened={creating} onClose={() => setCreating(false)} />
+      <DeleteDiskDialog place={place} disk={deleting} onClose={() => setDeleting(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { ActionIcon, Badge, Table, Text, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import type { Disk } from '../../api/disks';
+import { diskLabel, formatDate, STATUS_COLOR, usageOf } from './format';
+import { DISK_TEXTS } from './texts';
+
+const C = DISK_TEXTS.columns;
+
+/** workloads §2: Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. */
+export function DisksTable(props: {
+  disks: Disk[];
+  selected: string | null;
+  onOpen(disk: Disk): void;
+  onDelete(disk: Disk): void;
+}) {
+  return (
+    <Table highlightOnHover striped verticalSpacing="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{C.name}</Table.Th>
+          <Table.Th>{C.usage}</Table.Th>
+          <Table.Th>{C.owner}</Table.Th>
+          <Table.Th>{C.status}</Table.Th>
+          <Table.Th>{C.created}</Table.Th>
+          <Table.Th aria-label={C.actions} />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {props.disks.map((d) => (
+          <Table.Tr
+            key={d.id}
+            onClick={() => props.onOpen(d)}
+            style={{ cursor: 'pointer' }}
+            bg={props.selected === d.id ? 'var(--mantine-primary-color-light)' : undefined}
+          >
+            <Table.Td>
+              {d.name ?? (
+                <Text c="dimmed" size="sm" component="span">
+                  {DISK_TEXTS.unnamed}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>{usageOf(d)}</Table.Td>
+            <Table.Td>{d.owner}</Table.Td>
+            <Table.Td>
+              <Badge color={STATUS_COLOR[d.status]} variant="light">
+                {d.status}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{formatDate(d.createdAt)}</Table.Td>
+            <Table.Td>
+              <Tooltip label={DISK_TEXTS.delete}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={DISK_TEXTS.deleteLabel(diskLabel(d))}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    props.onDelete(d);
+                  }}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Tooltip>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

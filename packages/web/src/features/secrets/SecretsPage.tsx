@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import type { Secret, SecretScope } from '../../api/secrets';
+import { useSecrets } from '../../api/secrets';
+import { EmptyState } from '../../ui/EmptyState';
+import { CreateSecretDialog } from './CreateSecretDialog';
+import { DeleteSecretDialog } from './DeleteSecretDialog';
+import { useCanManageSecrets, useSecretScope } from './scope';
+import { SECRET_TEXTS } from './texts';
+
+/** `?create=1` opens the create dialog (workloads §2: "can be opened with a create action"). */
+export const CREATE_PARAM = 'create';
+
+export default function SecretsPage() {
+  const scope = useSecretScope();
+  if (!scope) {
+    return <EmptyState icon={<IconLock size={24} />} title={SECRET_TEXTS.noProject} />;
+  }
+  return <SecretsOfProject scope={scope} />;
+}
+
+function SecretsOfProject({ scope }: { scope: SecretScope }) {
+  const canManage = useCanManageSecrets();
+  const secrets = useSecrets(scope);
+  const [params, setParams] = useSearchParams();
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const creating = canManage && params.get(CREATE_PARAM) === '1';
+  const setCreating = (open: boolean) =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      if (open) next.set(CREATE_PARAM, '1');
+      else next.delete(CREATE_PARAM);
+      return next;
+    });
+
+  const createButton = canManage && (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+      {SECRET_TEXTS.create}
+    </Button>
+  );
+
+  return (
+    <Stack p="md">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={2}>{SECRET_TEXTS.title}</Title>
+          <Text c="dimmed">{SECRET_TEXTS.intro}</Text>
+        </Stack>
+        {(secrets.data?.length ?? 0) > 0 && createButton}
+      </Group>
+      {secrets.isPending ? (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      ) : secrets.isError ? (
+        <EmptyState title={SECRET_TEXTS.somethingWentWrong} />
+      ) : secrets.data.length === 0 ? (
+        <EmptyState
+          icon={<IconLock size={24} />}
+          title={SECRET_TEXTS.empty}
+          description={canManage ? SECRET_TEXTS.emptyHintManager : SECRET_TEXTS.emptyHintReader}
+          action={createButton}
+        />
+      ) : (
+        <SecretsTable secrets={secrets.data} canManage={canManage} onDelete={setDeleting} />
+      )}
+      <CreateSecretDialog scope={scope} opened={creating} onClose={() => setCreating(false)} />
+      {canManage && (
+        <DeleteSecretDialog scope={scope} secretKey={deleting} onClose={() => setDeleting(null)} />
+      )}
+    </Stack>
+  );
+}
+
+function SecretsTable({
+  secrets,
+  canManage,
+  onDelete,
+}: {
+  secrets: Secret[];
+  canManage: boolean;
+  onDelete: (key: string) => void;
+}) {
+  return (
+    <Table striped highlightOnHover>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{SECRET_TEXTS.columnKey}</Table.Th>
+          <Table.Th>{SECRET_TEXTS.columnOwner}</Table.Th>
+          {canManage && <Table.Th w={80}>{SECRET_TEXTS.columnActions}</Table.Th>}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {secrets.map((s) => (
+          <Table.Tr key={s.key}>
+            <Table.Td ff="monospace">{s.key}</Table.Td>
+            <Table.Td>{s.owner}</Table.Td>
+            {canManage && (
+              <Table.Td>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={SECRET_TEXTS.deleteLabel(s.key)}
+                  onClick={() => onDelete(s.key)}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Table.Td>
+            )}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

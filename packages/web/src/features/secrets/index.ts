@@ -1,0 +1,7 @@
+/** What other areas (apps, jobs) use from the secrets area. */
+export { AddEnvSecretModal, type EnvSecret } from './AddEnvSecretModal';
+export { ChooseSecretPathModal, type ChosenSecretPath } from './ChooseSecretPathModal';
+export { CreateSecretDialog } from './CreateSecretDialog';
+export { SecretPicker } from './SecretPicker';
+export { secretFullUri, secretPath, useCanManageSecrets, useSecretScope } from './scope';
+export { SECRET_TEXTS } from './texts';
