@@ -34,6 +34,7 @@ export async function createServer(
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
+    onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
   });
   try {
     await bootstrapCluster(database.db, config.dataDir);

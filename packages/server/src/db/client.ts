@@ -22,12 +22,16 @@ const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 export async function openDatabase(opts: {
   url?: string;
   dataDir: string | null;
+  /** Told when an idle PostgreSQL connection is lost (server restart, admin termination). */
+  onConnectionError?: (error: Error) => void;
 }): Promise<Database> {
   if (opts.url) {
     const pg = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.default.Pool({ connectionString: opts.url, max: 10 });
+    // Without a listener a lost idle connection would crash the process; the pool replaces it.
+    pool.on('error', (error) => opts.onConnectionError?.(error));
     const db = drizzle(pool, { schema }) as unknown as Db;
     await migrate(drizzle(pool, { schema }), { migrationsFolder: MIGRATIONS });
     return {
