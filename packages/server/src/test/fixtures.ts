@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { projectMembers, projects } from '../db/schema.js';
 import type { TestServer, TestUser } from './harness.js';
 
 /** Calls the API as a user (or anonymously) and returns status and parsed JSON body. */
@@ -32,4 +34,20 @@ export async function tenancy(s: TestServer, org = 'acme', project = 'vision') {
   });
   expect(created.status).toBe(201);
   return { owner, org, project, cluster: 'default' };
+}
+
+/** Makes a new user a member of a project with a role, as the project-members area will. */
+export async function projectMember(
+  s: TestServer,
+  role: 'reader' | 'writer' | 'manager',
+  org = 'acme',
+  project = 'vision',
+) {
+  const u = await s.user();
+  const [p] = await s.ctx.db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  await s.ctx.db.insert(projectMembers).values({ projectId: p.id, userId: u.id, role });
+  return u;
 }

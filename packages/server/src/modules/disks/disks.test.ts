@@ -1,24 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
-import { projectMembers, projects } from '../../db/schema.js';
+import { call, projectMember, tenancy } from '../../test/fixtures.js';
+
 import { diskVolumePath } from './service.js';
 
 const Q = 'org_name=acme&project_name=vision';
 const GB = 10 ** 9;
-
-/** Makes a user a member of acme/vision with a role, as the project-members area will. */
-async function member(s: TestServer, role: 'reader' | 'writer' | 'manager') {
-  const u = await s.user();
-  const [p] = await s.ctx.db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.orgName, 'acme'), eq(projects.name, 'vision')));
-  await s.ctx.db.insert(projectMembers).values({ projectId: p.id, userId: u.id, role });
-  return u;
-}
 
 describe('disks', () => {
   let s: TestServer;
@@ -112,9 +100,9 @@ describe('disks', () => {
   });
 
   it('lets readers read, writers create and delete their own, managers delete any', async () => {
-    const reader = await member(s, 'reader');
-    const writer = await member(s, 'writer');
-    const manager = await member(s, 'manager');
+    const reader = await projectMember(s, 'reader');
+    const writer = await projectMember(s, 'writer');
+    const manager = await projectMember(s, 'manager');
     const r = await create(reader, { storage: GB, name: 'by-reader' });
     expect(r.status).toBe(403);
     expect((await call(s, 'GET', `/api/v1/disk?${Q}`, reader)).status).toBe(200);

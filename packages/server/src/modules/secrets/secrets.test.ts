@@ -1,23 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
-import { projectMembers, projects, secrets } from '../../db/schema.js';
+import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { secrets } from '../../db/schema.js';
 
 const Q = 'org_name=acme&project_name=vision';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
-
-/** Makes a user a member of acme/vision with a role, as the project-members area will. */
-async function member(s: TestServer, role: 'reader' | 'writer' | 'manager') {
-  const u = await s.user();
-  const [p] = await s.ctx.db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.orgName, 'acme'), eq(projects.name, 'vision')));
-  await s.ctx.db.insert(projectMembers).values({ projectId: p.id, userId: u.id, role });
-  return u;
-}
 
 describe('secrets', () => {
   let s: TestServer;
@@ -131,7 +120,7 @@ describe('secrets', () => {
   it('lets readers and writers read, and only managers create and delete', async () => {
     expect((await create(owner, 'shared', b64('v'))).status).toBe(201);
     for (const role of ['reader', 'writer'] as const) {
-      const u = await member(s, role);
+      const u = await projectMember(s, role);
       const list = await call(s, 'GET', `/api/v1/secrets?${Q}`, u);
       expect(list.status, role).toBe(200);
       expect(
@@ -144,7 +133,7 @@ describe('secrets', () => {
       expect(denied.body.error, role).toBe('forbidden');
       expect((await call(s, 'DELETE', `/api/v1/secrets/shared?${Q}`, u)).status, role).toBe(403);
     }
-    const manager = await member(s, 'manager');
+    const manager = await projectMember(s, 'manager');
     expect((await create(manager, 'by-manager', b64('v'))).status).toBe(201);
     expect((await call(s, 'DELETE', `/api/v1/secrets/shared?${Q}`, manager)).status).toBe(204);
   });
