@@ -12,6 +12,7 @@ const CHROMIUM = '/usr/bin/chromium';
 ensureDependencies();
 const haveChromium = ensureApt(['chromium'], CHROMIUM);
 if (!postgresBin()) ensureApt(['postgresql'], '/usr/lib/postgresql');
+ensureApt(['docker-registry'], '/usr/bin/docker-registry');
 ensureBuilt();
 
 log('Lint');

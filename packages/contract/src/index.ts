@@ -13,3 +13,5 @@ export * from './permissions.js';
 export * from './storage.js';
 export * from './disks.js';
 export * from './secrets.js';
+export * from './buckets.js';
+export * from './images.js';

@@ -24,6 +24,8 @@ import { permissionRoutes } from './modules/permissions/routes.js';
 import { diskRoutes } from './modules/disks/routes.js';
 import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
+import { bucketRoutes } from './modules/buckets/routes.js';
+import { imageRoutes } from './modules/images/routes.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -83,6 +85,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(diskRoutes(ctx));
   await app.register(secretRoutes(ctx));
   await app.register(storageRoutes(ctx));
+  await app.register(bucketRoutes(ctx));
+  await app.register(imageRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

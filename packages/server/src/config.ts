@@ -59,6 +59,25 @@ const Env = z.object({
       'must be 64 hex characters or base64 of 32 bytes',
     )
     .optional(),
+  ORRERY_REGISTRY_URL: optionalUrl,
+  ORRERY_S3_ENDPOINT: optionalUrl,
+  ORRERY_S3_REGION: z.string().min(1).default('us-east-1'),
+  ORRERY_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  ORRERY_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  ORRERY_S3_STORAGE_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 a-z, 0-9, ., -)')
+    .optional(),
+  ORRERY_S3_SHARE_KEYS: z
+    .string()
+    .regex(/^(true|false|1|0)$/i, 'must be true or false')
+    .default('false')
+    .transform((v) => /^(true|1)$/i.test(v)),
+  ORRERY_S3_FORCE_PATH_STYLE: z
+    .string()
+    .regex(/^(true|false|1|0)$/i, 'must be true or false')
+    .default('true')
+    .transform((v) => /^(true|1)$/i.test(v)),
   ORRERY_CONFIG_FILE: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -84,6 +103,22 @@ export interface Config {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   /** Key sealing secret values (hex or base64 of 32 bytes); unset: `<dataDir>/secrets.key`. */
   secretsKey?: string;
+  /** An external OCI registry behind `/v2/`; unset: Debian's docker-registry, supervised. */
+  registryUrl?: string;
+  /** An S3-compatible endpoint (ORRERY_S3_*): buckets live there, and files too with a bucket. */
+  s3?: {
+    endpoint: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    storageBucket?: string;
+    forcePathStyle: boolean;
+    /**
+     * Whether bucket credentials may carry the endpoint's own key pair. That pair opens every
+     * bucket on the endpoint, other tenants' included, so only a single-tenant deployment may.
+     */
+    shareKeys: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +158,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  OIDC_CLIENT_ID: must be set together with OIDC_ISSUER',
     );
   }
+  const s3Keys = [e.ORRERY_S3_ACCESS_KEY_ID, e.ORRERY_S3_SECRET_ACCESS_KEY];
+  if (e.ORRERY_S3_ENDPOINT && !s3Keys.every(Boolean)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.ORRERY_S3_ACCESS_KEY_ID ? 'ORRERY_S3_SECRET_ACCESS_KEY' : 'ORRERY_S3_ACCESS_KEY_ID'}: must be set together with ORRERY_S3_ENDPOINT`,
+    );
+  }
+  if (!e.ORRERY_S3_ENDPOINT && (e.ORRERY_S3_STORAGE_BUCKET || s3Keys.some(Boolean))) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.ORRERY_S3_STORAGE_BUCKET ? 'ORRERY_S3_STORAGE_BUCKET' : 'ORRERY_S3_ACCESS_KEY_ID'}: needs ORRERY_S3_ENDPOINT`,
+    );
+  }
   const publicUrl =
     e.ORRERY_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`;
   return {
@@ -156,5 +202,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     secretsKey: e.ORRERY_SECRETS_KEY,
+    registryUrl: e.ORRERY_REGISTRY_URL,
+    ...(e.ORRERY_S3_ENDPOINT
+      ? {
+          s3: {
+            endpoint: e.ORRERY_S3_ENDPOINT,
+            region: e.ORRERY_S3_REGION,
+            accessKeyId: e.ORRERY_S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.ORRERY_S3_SECRET_ACCESS_KEY!,
+            storageBucket: e.ORRERY_S3_STORAGE_BUCKET,
+            forcePathStyle: e.ORRERY_S3_FORCE_PATH_STYLE,
+            shareKeys: e.ORRERY_S3_SHARE_KEYS,
+          },
+        }
+      : {}),
   };
 }

@@ -282,3 +282,72 @@ export const disks = pgTable(
     inProject(t),
   ],
 );
+
+/**
+ * Buckets of a project: made by Orrery on the cluster's S3 endpoint (`provider_bucket_name` is
+ * the name there), or imported with the provider's own credentials (sealed like secrets).
+ */
+export const buckets = pgTable(
+  'buckets',
+  {
+    id: text('id').primaryKey(),
+    clusterName: text('cluster_name').notNull(),
+    orgName: text('org_name').notNull(),
+    projectName: text('project_name').notNull(),
+    name: text('name'),
+    provider: text('provider').notNull(),
+    providerBucketName: text('provider_bucket_name').notNull(),
+    imported: boolean('imported').notNull().default(false),
+    public: boolean('public').notNull().default(false),
+    /** Imported buckets only: the provider credentials, sealed with the secrets key. */
+    sealedCredentials: text('sealed_credentials'),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('buckets_name')
+      .on(t.clusterName, t.orgName, t.projectName, t.name)
+      .where(sql`${t.name} is not null`),
+    index('buckets_project').on(t.clusterName, t.orgName, t.projectName),
+    inProject(t),
+  ],
+);
+
+/** Persistent credentials to some buckets of a project, for use outside the platform. */
+export const bucketCredentials = pgTable(
+  'bucket_credentials',
+  {
+    id: text('id').primaryKey(),
+    clusterName: text('cluster_name').notNull(),
+    orgName: text('org_name').notNull(),
+    projectName: text('project_name').notNull(),
+    name: text('name'),
+    readOnly: boolean('read_only').notNull().default(false),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('bucket_credentials_name')
+      .on(t.clusterName, t.orgName, t.projectName, t.name)
+      .where(sql`${t.name} is not null`),
+    index('bucket_credentials_project').on(t.clusterName, t.orgName, t.projectName),
+    inProject(t),
+  ],
+);
+
+/** Which buckets a set of persistent credentials opens; a deleted bucket leaves them. */
+export const bucketCredentialBuckets = pgTable(
+  'bucket_credential_buckets',
+  {
+    credentialId: text('credential_id')
+      .notNull()
+      .references(() => bucketCredentials.id, { onDelete: 'cascade' }),
+    bucketId: text('bucket_id')
+      .notNull()
+      .references(() => buckets.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.credentialId, t.bucketId] }),
+    index('bucket_credential_buckets_bucket').on(t.bucketId),
+  ],
+);

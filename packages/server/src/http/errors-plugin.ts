@@ -5,6 +5,8 @@ import { HttpError } from './errors.js';
 /** Maps every failure onto `{error, message, errors?}` with the right status. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    // A route may have set another type (a static file) before failing: the error body is JSON.
+    reply.type('application/json; charset=utf-8');
     if (err instanceof HttpError) return reply.status(err.status).send(err.body());
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = err.validation.map((v) => ({

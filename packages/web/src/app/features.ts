@@ -2,6 +2,8 @@ import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Icon } from '@tabler/icons-react';
 import { SECRETS_FEATURE } from '../features/secrets/feature';
 import { DISKS_FEATURE } from '../features/disks/feature';
+import { IMAGES_FEATURE } from '../features/images/feature';
+import { FILES_FEATURE } from '../features/files/feature';
 
 export interface FeatureEntry {
   /** Also the area's folder under src/features. */
@@ -18,4 +20,9 @@ export interface FeatureEntry {
  * `{ key, label, path, icon, page: lazy(() => import('../features/<key>/Page')) }`; the menu and
  * the router both read this list, and areas that do not exist yet are not shown.
  */
-export const FEATURES: FeatureEntry[] = [DISKS_FEATURE, SECRETS_FEATURE];
+export const FEATURES: FeatureEntry[] = [
+  FILES_FEATURE,
+  DISKS_FEATURE,
+  IMAGES_FEATURE,
+  SECRETS_FEATURE,
+];

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStatusList, FileStatusResponse, StorageUsage } from '@orrery/contract';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { tenancy } from '../../test/fixtures.js';
+import { STORAGE_BACKENDS, storageEnv } from '../../test/s3rver.js';
 
 const MiB = 1024 * 1024;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-describe('storage operations over HTTP', () => {
+describe.each(STORAGE_BACKENDS)('storage operations over HTTP (%s backend)', (kind) => {
   let s: TestServer;
   let owner: TestUser;
   /** A storage call as the project's owner, the way the Apolo SDK makes it. */
@@ -26,11 +27,16 @@ describe('storage operations over HTTP', () => {
   const put = (path: string, body: BodyInit) =>
     st('PUT', path, 'op=CREATE', { body, headers: { 'content-type': 'application/octet-stream' } });
 
+  let backend: Awaited<ReturnType<typeof storageEnv>>;
   beforeAll(async () => {
-    s = await startTestServer({}, { listen: true });
+    backend = await storageEnv(kind);
+    s = await startTestServer(backend.env, { listen: true });
     ({ owner } = await tenancy(s));
   });
-  afterAll(() => s.stop());
+  afterAll(async () => {
+    await s.stop();
+    await backend.stop();
+  });
 
   it('makes directories and describes them', async () => {
     expect((await st('PUT', 'd/e', 'op=MKDIRS')).status).toBe(201);

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  BucketScopeQuery,
+  PersistentCredentials,
+  PersistentCredentialsCreate,
+  PersistentCredentialsList,
+} from '@orrery/contract';
+import { requireUser } from '../../auth/principal.js';
+import { allows } from '../../auth/permissions.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import {
+  bucketsIn,
+  credentialsByIdOrName,
+  credentialsIn,
+  deleteCredentialsRow,
+  type ProjectPlace,
+} from './store.js';
+import { createCredentials, type BucketContext } from './service.js';
+import { bucketUriOf, credentialsWire, sendList } from './wire.js';
+import { BUCKETS_BASE as BASE, fromQuery, placeOf, placeOfQuery, projectBlobs } from './scope.js';
+
+const OneCredentials = z.object({ credentials: z.string().min(1) });
+
+/** Persistent credentials to a project's buckets (apolo-wire §7), at `…/persistent_credentials`. */
+export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  /** The project's buckets the caller may read: credentials show only when all theirs are. */
+  const readable = async (request: FastifyRequest, p: ProjectPlace) => {
+    const grants = await request.grants();
+    return (await bucketsIn(bc.db, p)).filter((b) => allows(grants, bucketUriOf(b), 'read'));
+  };
+
+  api.get(
+    `${BASE}/persistent_credentials`,
+    {
+      config: { access: { uri: fromQuery, action: 'read' } },
+      schema: {
+        tags: ['buckets'],
+        querystring: BucketScopeQuery,
+        response: { 200: PersistentCredentialsList },
+      },
+    },
+    async (request, reply) => {
+      const p = placeOfQuery(request.query);
+      const known = await readable(request, p);
+      // Only credentials to buckets the caller may read, all of them.
+      const all = (await credentialsIn(bc.db, p)).filter((c) =>
+        c.bucketIds.every((id) => known.some((b) => b.id === id)),
+      );
+      return sendList(
+        request,
+        reply,
+        all.map((c) => credentialsWire(bc, c, known)),
+      );
+    },
+  );
+
+  api.post(
+    `${BASE}/persistent_credentials`,
+    {
+      config: { access: { uri: (r) => projectBlobs(placeOf(r.query, r.body)), action: 'write' } },
+      schema: {
+        tags: ['buckets'],
+        querystring: BucketScopeQuery.partial(),
+        body: PersistentCredentialsCreate.extend(BucketScopeQuery.partial().shape),
+        response: { 201: PersistentCredentials, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const p = placeOf(request.query, request.body);
+      const row = await createCredentials(bc, requireUser(request), p, {
+        name: b.name,
+        bucketIds: b.bucket_ids,
+        readOnly: b.read_only,
+      });
+      const created = (await credentialsByIdOrName(bc.db, p, row.id))!;
+      return reply.status(201).send(credentialsWire(bc, created, await bucketsIn(bc.db, p)));
+    },
+  );
+
+  api.get(
+    `${BASE}/persistent_credentials/:credentials`,
+    {
+      config: { access: { uri: fromQuery, action: 'read' } },
+      schema: {
+        tags: ['buckets'],
+        params: OneCredentials,
+        querystring: BucketScopeQuery,
+        response: { 200: PersistentCredentials, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const p = placeOfQuery(request.query);
+      const found = await credentialsByIdOrName(bc.db, p, request.params.credentials);
+      const known = await readable(request, p);
+      if (!found || !found.bucketIds.every((id) => known.some((b) => b.id === id))) {
+        throw notFound(`Bucket credentials ${request.params.credentials} not found`);
+      }
+      return credentialsWire(bc, found, known);
+    },
+  );
+
+  api.delete(
+    `${BASE}/persistent_credentials/:credentials`,
+    {
+      config: { access: { uri: fromQuery, action: 'write' } },
+      schema: {
+        tags: ['buckets'],
+        params: OneCredentials,
+        querystring: BucketScopeQuery,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const p = placeOfQuery(request.query);
+      const found = await credentialsByIdOrName(bc.db, p, request.params.credentials);
+      if (!found) throw notFound(`Bucket credentials ${request.params.credentials} not found`);
+      await deleteCredentialsRow(bc.db, found.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,191 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CreateBucketCommand, DeleteBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  BUCKETS_NEED_S3,
+  bucketTaken,
+  credentialsTaken,
+  type BucketProvider,
+} from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../auth/principal.js';
+import { HttpError, conflict, notFound } from '../../http/errors.js';
+import { isNotFound, Objects, s3Client, type S3Settings } from '../../blob/s3-objects.js';
+import { projectExists } from '../projects/store.js';
+import { seal, unseal } from '../secrets/key.js';
+import {
+  bucketsByIds,
+  deleteBucketRow,
+  insertBucket,
+  insertCredentials,
+  type BucketView,
+  type ProjectPlace,
+} from './store.js';
+
+export interface BucketContext extends Pick<AppContext, 'db' | 'config'> {
+  /** Key sealing the credentials of imported buckets (the secrets key). */
+  sealKey: Buffer;
+}
+
+const clients = new WeakMap<S3Settings, S3Client>();
+const clientOf = (s3: S3Settings) => {
+  if (!clients.has(s3)) clients.set(s3, s3Client(s3));
+  return clients.get(s3)!;
+};
+
+function requireS3(ctx: BucketContext): S3Settings {
+  if (!ctx.config.s3) throw new HttpError('unprocessable', BUCKETS_NEED_S3);
+  return ctx.config.s3;
+}
+
+/** AWS when the endpoint is Amazon's, else a self-hosted S3 (MinIO, s3rver, Ceph…). */
+export const providerOf = (s3: S3Settings): BucketProvider =>
+  /(^|\.)amazonaws\.com(\.cn)?$/.test(new URL(s3.endpoint).hostname) ? 'aws' : 'minio';
+
+/** A valid, unique S3 bucket name: org, project and name, then 8 random hex characters. */
+export function providerBucketName(p: ProjectPlace, name: string | null) {
+  const base = `${p.org}-${p.project}-${name ?? 'bucket'}`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .slice(0, 54)
+    .replace(/-+$/, '');
+  return `${base}-${randomBytes(4).toString('hex')}`;
+}
+
+async function requireProject(ctx: BucketContext, p: ProjectPlace) {
+  if (!(await projectExists(ctx.db, p.cluster, p.org, p.project))) {
+    throw notFound('Project not found');
+  }
+}
+
+/** Records the bucket, then creates it at the provider (the record goes if that fails). */
+export async function createBucket(
+  ctx: BucketContext,
+  caller: Principal,
+  p: ProjectPlace,
+  name: string | null,
+) {
+  const s3 = requireS3(ctx);
+  await requireProject(ctx, p);
+  const id = `bucket-${randomUUID()}`;
+  const row = await insertBucket(ctx.db, {
+    id,
+    clusterName: p.cluster,
+    orgName: p.org,
+    projectName: p.project,
+    name,
+    provider: providerOf(s3),
+    providerBucketName: providerBucketName(p, name),
+    ownerId: caller.id,
+  });
+  if (!row) throw conflict(bucketTaken(name ?? id), 'name');
+  try {
+    await clientOf(s3).send(new CreateBucketCommand({ Bucket: row.providerBucketName }));
+  } catch (e) {
+    await deleteBucketRow(ctx.db, id);
+    throw e;
+  }
+  return row;
+}
+
+/** Records a bucket that lives elsewhere, with the credentials its provider gave. */
+export async function importBucket(
+  ctx: BucketContext,
+  caller: Principal,
+  p: ProjectPlace,
+  b: { name: string; provider: BucketProvider; bucket: string; credentials: object },
+) {
+  await requireProject(ctx, p);
+  const id = `bucket-${randomUUID()}`;
+  const row = await insertBucket(ctx.db, {
+    id,
+    clusterName: p.cluster,
+    orgName: p.org,
+    projectName: p.project,
+    name: b.name,
+    provider: b.provider,
+    providerBucketName: b.bucket,
+    imported: true,
+    sealedCredentials: seal(ctx.sealKey, Buffer.from(JSON.stringify(b.credentials)), id),
+    ownerId: caller.id,
+  });
+  if (!row) throw conflict(bucketTaken(b.name), 'name');
+  return row;
+}
+
+/**
+ * Deletes a bucket Orrery made, with everything in it, at the provider; an imported bucket is
+ * only forgotten. Credentials lose the bucket (rows cascade).
+ */
+export async function deleteBucket(ctx: BucketContext, b: BucketView) {
+  if (!b.imported && ctx.config.s3) {
+    const client = clientOf(ctx.config.s3);
+    const objects = new Objects(client, b.providerBucketName);
+    try {
+      for (let batch = await objects.first('', 1000); batch.length;) {
+        await objects.deleteMany(batch.map((o) => o.key));
+        batch = await objects.first('', 1000);
+      }
+      await client.send(new DeleteBucketCommand({ Bucket: b.providerBucketName }));
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+  await deleteBucketRow(ctx.db, b.id);
+}
+
+/** What a holder needs to reach a bucket at its provider (apolo-wire §7 credential keys). */
+export function providerCredentials(ctx: BucketContext, b: BucketView): Record<string, string> {
+  if (b.imported && b.sealedCredentials) {
+    const given = JSON.parse(unseal(ctx.sealKey, b.sealedCredentials, b.id).toString('utf8'));
+    return { bucket_name: b.providerBucketName, ...(given as Record<string, string>) };
+  }
+  const s3 = requireS3(ctx);
+  const where = {
+    bucket_name: b.providerBucketName,
+    endpoint_url: s3.endpoint,
+    region_name: s3.region,
+  };
+  // Credentials made while sharing was allowed lose their keys once it is not.
+  if (!s3.shareKeys) return where;
+  return { ...where, access_key_id: s3.accessKeyId, secret_access_key: s3.secretAccessKey };
+}
+
+export const KEYS_NOT_SHARED =
+  'Credentials to buckets on this endpoint would carry its own key pair, which opens every bucket ' +
+  'there, other projects’ included. Set ORRERY_S3_SHARE_KEYS=true only for a single-tenant deployment.';
+
+export async function createCredentials(
+  ctx: BucketContext,
+  caller: Principal,
+  p: ProjectPlace,
+  c: { name: string | null; bucketIds: string[]; readOnly: boolean },
+) {
+  await requireProject(ctx, p);
+  const ids = [...new Set(c.bucketIds)];
+  const found = (await bucketsByIds(ctx.db, ids)).filter(
+    (b) => b.clusterName === p.cluster && b.orgName === p.org && b.projectName === p.project,
+  );
+  const missing = ids.find((id) => !found.some((b) => b.id === id));
+  if (missing) throw notFound(`Bucket ${missing} not found`);
+  if (found.some((b) => !b.imported) && !requireS3(ctx).shareKeys) {
+    throw new HttpError('unprocessable', KEYS_NOT_SHARED, [
+      { path: 'bucket_ids', message: KEYS_NOT_SHARED },
+    ]);
+  }
+  const id = `bucket-credentials-${randomUUID()}`;
+  const row = await insertCredentials(
+    ctx.db,
+    {
+      id,
+      clusterName: p.cluster,
+      orgName: p.org,
+      projectName: p.project,
+      name: c.name,
+      readOnly: c.readOnly,
+      ownerId: caller.id,
+    },
+    ids,
+  );
+  if (!row) throw conflict(credentialsTaken(c.name ?? id), 'name');
+  return row;
+}

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  blobUri,
+  type BucketProvider,
+  type BucketWire,
+  type PersistentCredentialsWire,
+} from '@orrery/contract';
+import { providerCredentials, type BucketContext } from './service.js';
+import type { BucketView, CredentialsView } from './store.js';
+
+/** The URI of a bucket in the permission engine: by name when it has one, else by id. */
+export const bucketUriOf = (b: BucketView) =>
+  blobUri(b.clusterName, b.orgName, b.projectName, b.name ?? b.id);
+
+export const bucketWire = (b: BucketView): BucketWire => ({
+  id: b.id,
+  name: b.name,
+  // A deleted account leaves its buckets without an owner; the wire wants a string.
+  owner: b.owner ?? '',
+  org_name: b.orgName,
+  project_name: b.projectName,
+  cluster_name: b.clusterName,
+  provider: b.provider as BucketProvider,
+  created_at: b.createdAt.toISOString(),
+  imported: b.imported,
+  public: b.public,
+  uri: bucketUriOf(b),
+});
+
+/** Credentials with what each of their buckets needs; `known` holds those buckets. */
+export function credentialsWire(
+  ctx: BucketContext,
+  c: CredentialsView,
+  known: BucketView[],
+): PersistentCredentialsWire {
+  const its = c.bucketIds
+    .map((id) => known.find((b) => b.id === id))
+    .filter((b): b is BucketView => !!b);
+  return {
+    id: c.id,
+    name: c.name,
+    owner: c.owner ?? '',
+    org_name: c.orgName,
+    project_name: c.projectName,
+    cluster_name: c.clusterName,
+    read_only: c.readOnly,
+    bucket_ids: its.map((b) => b.id),
+    credentials: its.map((b) => ({
+      bucket_id: b.id,
+      provider: b.provider as BucketProvider,
+      credentials: providerCredentials(ctx, b),
+    })),
+  };
+}
+
+/** A list as NDJSON when the caller asks for it (the CLI does), else as a JSON array. */
+export function sendList<T>(request: FastifyRequest, reply: FastifyReply, items: T[]) {
+  if ((request.headers.accept ?? '').includes('application/x-ndjson')) {
+    const lines = items.map((i) => `${JSON.stringify(i)}\n`).join('');
+    return reply.type('application/x-ndjson').send(lines);
+  }
+  return reply.send(items);
+}

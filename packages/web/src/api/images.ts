@@ -1,0 +1,51 @@
+import type { Camel, ImageDetailsWire, ImageListWire } from '@orrery/contract';
+import { useQuery } from '@tanstack/react-query';
+import { API, request } from './client';
+
+/**
+ * Images (workloads §2, §7): the project's repositories behind Orrery's registry, read through
+ * `/api/v1/images` with the console's Bearer token.
+ */
+export type ImageList = Camel<ImageListWire>;
+export type ImageRepo = ImageList['images'][number];
+export type ImageDetails = Camel<ImageDetailsWire>;
+export type ImageTag = ImageDetails['tags'][number];
+
+export interface ImagePlace {
+  clusterName: string;
+  orgName: string;
+  projectName: string;
+}
+
+const IMAGES = `${API.core}/images`;
+const scope = (p: ImagePlace) => ({
+  cluster_name: p.clusterName,
+  org_name: p.orgName,
+  project_name: p.projectName,
+});
+
+export const imageKeys = {
+  list: (p: ImagePlace) => ['images', p.clusterName, p.orgName, p.projectName] as const,
+  details: (p: ImagePlace, name: string) => [...imageKeys.list(p), 'tags', name] as const,
+};
+
+export const listImages = (p: ImagePlace, signal?: AbortSignal) =>
+  request<ImageListWire>(IMAGES, { query: scope(p), signal });
+
+export const imageDetails = (p: ImagePlace, name: string, signal?: AbortSignal) =>
+  request<ImageDetailsWire>(`${IMAGES}/tags`, { query: { ...scope(p), name }, signal });
+
+export const useImages = (p: ImagePlace | null) =>
+  useQuery({
+    queryKey: p ? imageKeys.list(p) : ['images', 'none'],
+    queryFn: ({ signal }) => listImages(p!, signal),
+    enabled: !!p,
+    refetchOnWindowFocus: true,
+  });
+
+export const useImageDetails = (p: ImagePlace, name: string | null) =>
+  useQuery({
+    queryKey: imageKeys.details(p, name ?? ''),
+    queryFn: ({ signal }) => imageDetails(p, name!, signal),
+    enabled: !!name,
+  });

@@ -1,0 +1,157 @@
+import type { Action, FileStatus as FileStatusWire } from '@orrery/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
+
+/**
+ * The Storage API (docs/files.md, workloads §7 Storage): `/api/v1/storage/ORG/PROJECT/PATH?op=…`.
+ * Paths here are project-relative lists of segments; `[]` is the project's root.
+ */
+export type FileStatus = FileStatusWire;
+export type StorageAction = Action;
+
+export interface StoragePlace {
+  clusterName: string;
+  orgName: string;
+  projectName: string;
+}
+
+const STORAGE = `${API.core}/storage`;
+
+/** `/ORG/PROJECT/a/b`, as the RENAME destination and GETFILESTATUS name it. */
+export const absolutePath = (p: StoragePlace, path: string[]) =>
+  `/${[p.orgName, p.projectName, ...path].join('/')}`;
+
+/** The request path, every segment encoded on its own (the server refuses `%2f`). */
+export const storageUrl = (p: StoragePlace, path: string[]) =>
+  `${STORAGE}${absolutePath(p, path).split('/').map(encodeURIComponent).join('/')}`;
+
+export const storageKeys = {
+  all: (p: StoragePlace) => ['storage', p.clusterName, p.orgName, p.projectName] as const,
+  list: (p: StoragePlace, path: string[]) =>
+    [...storageKeys.all(p), 'list', path.join('/')] as const,
+  status: (p: StoragePlace, path: string[]) =>
+    [...storageKeys.all(p), 'status', path.join('/')] as const,
+};
+
+export const listStatus = async (p: StoragePlace, path: string[], signal?: AbortSignal) =>
+  (
+    await request<{ FileStatuses: { FileStatus: FileStatus[] } }>(storageUrl(p, path), {
+      query: { op: 'LISTSTATUS' },
+      signal,
+    })
+  ).FileStatuses.FileStatus;
+
+export const getFileStatus = async (p: StoragePlace, path: string[], signal?: AbortSignal) =>
+  (
+    await request<{ FileStatus: FileStatus }>(storageUrl(p, path), {
+      query: { op: 'GETFILESTATUS' },
+      signal,
+    })
+  ).FileStatus;
+
+export const makeDirs = (p: StoragePlace, path: string[]) =>
+  request<null>(storageUrl(p, path), { method: 'PUT', query: { op: 'MKDIRS' } });
+
+export const deletePath = (p: StoragePlace, path: string[], recursive: boolean) =>
+  request<null>(storageUrl(p, path), {
+    method: 'DELETE',
+    query: { op: 'DELETE', recursive: recursive ? 'true' : 'false' },
+  });
+
+export const renamePath = (p: StoragePlace, from: string[], to: string[]) =>
+  request<null>(storageUrl(p, from), {
+    method: 'POST',
+    query: { op: 'RENAME', destination: absolutePath(p, to) },
+  });
+
+/**
+ * The op=OPEN link of "open in new tab" and of previews: a plain link cannot send a header, so
+ * the token rides in the query (accepted by the server on GET op=OPEN only).
+ */
+export const openUrl = (p: StoragePlace, path: string[], token: string | null | undefined) =>
+  buildUrl(storageUrl(p, path), { op: 'OPEN', token: token ?? undefined });
+
+/** Grants `action` on a storage URI to a user (workloads §7: POST users/{name}/permissions). */
+export const sharePermission = (username: string, uri: string, action: StorageAction) =>
+  request(`${API.core}/users/${encodeURIComponent(username)}/permissions`, {
+    method: 'POST',
+    body: [{ uri, action }],
+  });
+
+export interface UploadOptions {
+  /** The bearer token, from the same session the client's token source reads. */
+  token: string | null | undefined;
+  onProgress?: (loaded: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * PUT op=CREATE of one file with its own content type. XMLHttpRequest rather than `fetch`
+ * because only it reports upload progress over HTTP/1.1. Headers are the client's: the browser
+ * marker and the bearer token. Rejects with an ApiError like `request`, or an AbortError.
+ */
+export function uploadFile(
+  p: StoragePlace,
+  path: string[],
+  file: Blob,
+  { token, onProgress, signal }: UploadOptions,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const abortError = () => new DOMException('Upload cancelled', 'AbortError');
+    if (signal?.aborted) return reject(abortError());
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', buildUrl(storageUrl(p, path), { op: 'CREATE' }));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader(BROWSER_MARKER.name, BROWSER_MARKER.value);
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
+    xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return resolve();
+      let body: ApiError['body'] = null;
+      try {
+        body = JSON.parse(xhr.responseText) as ApiError['body'];
+      } catch {
+        body = xhr.responseText ? { message: xhr.responseText } : null;
+      }
+      reject(new ApiError(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new ApiError(0, null));
+    xhr.onabort = () => reject(abortError());
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+/** A folder's entries; the spec sets no polling, so it refreshes on focus and after changes. */
+export const useListing = (p: StoragePlace, path: string[], enabled = true) =>
+  useQuery({
+    queryKey: storageKeys.list(p, path),
+    queryFn: ({ signal }) => listStatus(p, path, signal),
+    enabled,
+    refetchOnWindowFocus: true,
+  });
+
+/** The folder itself: its `permission` decides whether the area is read-only. */
+export const useFileStatus = (p: StoragePlace, path: string[], enabled = true) =>
+  useQuery({
+    queryKey: storageKeys.status(p, path),
+    queryFn: ({ signal }) => getFileStatus(p, path, signal),
+    enabled,
+  });
+
+/** Mutations of the storage area; each refreshes every cached listing of the project. */
+export function useStorageMutation<V>(p: StoragePlace, fn: (v: V) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => client.invalidateQueries({ queryKey: storageKeys.all(p) }),
+  });
+}
+
+export const useShare = () =>
+  useMutation({
+    mutationFn: (v: { username: string; uri: string; action: StorageAction }) =>
+      sharePermission(v.username, v.uri, v.action),
+  });

@@ -1,0 +1,86 @@
+import { ActionIcon, Button, Group, Paper, Text } from '@mantine/core';
+import { IconEdit, IconExternalLink, IconShare, IconTrash, IconX } from '@tabler/icons-react';
+import type { FileStatus } from '../../api/storage';
+import { isFolder } from './paths';
+import { FILE_TEXTS } from './texts';
+
+const T = FILE_TEXTS.actions;
+
+/**
+ * The bottom bar of the selected item (workloads §2): share, open in new tab (files only),
+ * rename and delete. Changes need write permission on the item, sharing needs manage.
+ */
+export function ActionBar(props: {
+  entry: FileStatus;
+  openUrl: string;
+  onShare(): void;
+  onRename(): void;
+  onDelete(): void;
+  onClear(): void;
+}) {
+  const { entry } = props;
+  const canWrite = entry.permission !== 'read';
+  return (
+    <Paper
+      withBorder
+      shadow="md"
+      p="sm"
+      pos="sticky"
+      bottom={16}
+      role="toolbar"
+      aria-label={T.label}
+      style={{ zIndex: 10 }}
+    >
+      {/* Left-aligned: the details drawer covers the right side of the page. */}
+      <Group gap="xs" wrap="nowrap">
+        <ActionIcon variant="subtle" color="gray" aria-label={T.close} onClick={props.onClear}>
+          <IconX size={16} />
+        </ActionIcon>
+        <Text size="sm" fw={600} truncate maw={240}>
+          {entry.path}
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconShare size={14} />}
+          disabled={entry.permission !== 'manage'}
+          onClick={props.onShare}
+        >
+          {T.share}
+        </Button>
+        {!isFolder(entry) && (
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={props.openUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            leftSection={<IconExternalLink size={14} />}
+          >
+            {T.open}
+          </Button>
+        )}
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconEdit size={14} />}
+          disabled={!canWrite}
+          onClick={props.onRename}
+        >
+          {T.rename}
+        </Button>
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          leftSection={<IconTrash size={14} />}
+          disabled={!canWrite}
+          onClick={props.onDelete}
+        >
+          {T.delete}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,70 @@
+import { Drawer, Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { FileStatus } from '../../api/storage';
+import { formatSize } from '../../ui/sizes';
+import { FilePreview } from './FilePreview';
+import { extensionOf, formatModified, isFolder, storageValue } from './paths';
+import { FILE_TEXTS } from './texts';
+
+const T = FILE_TEXTS.drawer;
+
+/**
+ * Details of the selected item (workloads §2): preview, Saved in, Extension, Modified and size.
+ * It leaves the page usable (no overlay, no focus trap) so the action bar stays in reach.
+ */
+export function FileDrawer(props: {
+  entry: FileStatus | null;
+  folder: string[];
+  openUrl: string | null;
+  onClose(): void;
+}) {
+  const { entry } = props;
+  const rows: [string, ReactNode][] = entry
+    ? [
+        [T.savedIn, storageValue(props.folder)],
+        [T.type, isFolder(entry) ? FILE_TEXTS.folder : FILE_TEXTS.file],
+        [T.extension, (!isFolder(entry) && extensionOf(entry.path)) || T.noExtension],
+        [T.modified, formatModified(entry.modificationTime)],
+        ...(isFolder(entry) ? [] : [[T.size, formatSize(entry.length)] as [string, ReactNode]]),
+      ]
+    : [];
+  return (
+    <Drawer
+      opened={!!entry}
+      onClose={props.onClose}
+      position="right"
+      title={entry?.path}
+      withOverlay={false}
+      trapFocus={false}
+      lockScroll={false}
+      closeOnClickOutside={false}
+      shadow="md"
+      styles={{ title: { wordBreak: 'break-all', fontWeight: 600 } }}
+    >
+      <Stack>
+        {entry && !isFolder(entry) && props.openUrl && (
+          <FilePreview
+            key={props.openUrl}
+            name={entry.path}
+            url={props.openUrl}
+            size={entry.length}
+          />
+        )}
+        <Table variant="vertical" withTableBorder>
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={120}>{label}</Table.Th>
+                <Table.Td>
+                  <Text size="sm" style={{ wordBreak: 'break-all' }} component="div">
+                    {value}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Drawer>
+  );
+}

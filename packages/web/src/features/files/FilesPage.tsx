@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { Alert, Loader, Stack, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconFolderOpen } from '@tabler/icons-react';
+import type { FileStatus, StoragePlace } from '../../api/storage';
+import { openUrl, useFileStatus, useListing } from '../../api/storage';
+import { usePlatformContext } from '../../app/context/platform-context';
+import { EmptyState } from '../../ui/EmptyState';
+import { messageOf } from '../../ui/errors';
+import { ActionBar } from './ActionBar';
+import { FileDialogs, type FileDialog } from './FileDialogs';
+import { FileDrawer } from './FileDrawer';
+import { FileGrid } from './FileGrid';
+import { FilesToolbar } from './FilesToolbar';
+import { FolderBreadcrumbs } from './FolderBreadcrumbs';
+import { filterEntries, isFolder } from './paths';
+import { SEARCH_DEBOUNCE_MS, FILE_TEXTS as T } from './texts';
+import { UploadList } from './UploadList';
+import { useClickCount } from './useClickCount';
+import { useFolderPath } from './useFolderPath';
+import { useStorageToken } from './useStorageToken';
+import { useUploads } from './useUploads';
+
+/** The Files area (workloads §2): the current project's storage, one folder at a time. */
+export default function FilesPage() {
+  const { names } = usePlatformContext();
+  if (!names.org || !names.cluster || !names.project) {
+    return <EmptyState title={T.title} description={T.missingProject} />;
+  }
+  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
+  return <Files key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />;
+}
+
+function Files({ place }: { place: StoragePlace }) {
+  const [path, go] = useFolderPath();
+  const token = useStorageToken();
+  // Uploads outlive a change of folder; everything else belongs to the open folder.
+  const uploads = useUploads(place, token);
+  return (
+    <Stack p="md" gap="md">
+      <Title order={2}>{T.title}</Title>
+      <Folder
+        key={path.join('/')}
+        place={place}
+        path={path}
+        token={token}
+        go={go}
+        onUpload={(files) => uploads.start(files, path)}
+      />
+      <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onDismiss={uploads.dismiss} />
+    </Stack>
+  );
+}
+
+function Folder(props: {
+  place: StoragePlace;
+  path: string[];
+  token: string | null;
+  go(path: string[]): void;
+  onUpload(files: File[]): void;
+}) {
+  const { place, path, go } = props;
+  const listing = useListing(place, path);
+  const status = useFileStatus(place, path);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<FileDialog>(null);
+  // Until the folder's permission is known, nothing may be added to it.
+  const readOnly = status.data?.permission !== 'write' && status.data?.permission !== 'manage';
+
+  const entries = listing.data ?? [];
+  const entry = entries.find((e) => e.path === selected) ?? null;
+  const link = entry ? openUrl(place, [...path, entry.path], props.token) : null;
+  const select = (e: FileStatus) => setSelected(e.path);
+  const countClick = useClickCount<FileStatus>(select, (e) =>
+    isFolder(e) ? go([...path, e.path]) : select(e),
+  );
+
+  let body;
+  if (listing.isPending) body = <Loader aria-label={T.title} />;
+  else if (listing.isError)
+    body = <Alert color="red">{messageOf(listing.error, T.loadFailed)}</Alert>;
+  else {
+    const shown = filterEntries(entries, debounced);
+    const empty =
+      entries.length === 0 ? (
+        <EmptyState
+          icon={<IconFolderOpen size={24} />}
+          title={T.empty}
+          description={readOnly ? T.emptyReadOnly : T.emptyHint}
+        />
+      ) : shown.length === 0 ? (
+        <EmptyState title={T.noMatches(debounced.trim())} />
+      ) : null;
+    body = (
+      <FileGrid
+        entries={shown}
+        selected={selected}
+        showUp={path.length > 0}
+        canDrop={!readOnly}
+        empty={empty}
+        onUp={() => go(path.slice(0, -1))}
+        onClick={countClick}
+        onDropFiles={props.onUpload}
+      />
+    );
+  }
+
+  return (
+    <>
+      <FolderBreadcrumbs path={path} root={place.projectName} onGo={go} />
+      <FilesToolbar
+        search={search}
+        readOnly={readOnly}
+        onSearch={setSearch}
+        onAddFolder={() => setDialog('add')}
+        onUpload={props.onUpload}
+      />
+      {body}
+      {entry && link && (
+        <ActionBar
+          entry={entry}
+          openUrl={link}
+          onShare={() => setDialog('share')}
+          onRename={() => setDialog('rename')}
+          onDelete={() => setDialog('delete')}
+          onClear={() => setSelected(null)}
+        />
+      )}
+      <FileDrawer entry={entry} folder={path} openUrl={link} onClose={() => setSelected(null)} />
+      <FileDialogs
+        place={place}
+        folder={path}
+        dialog={dialog}
+        entry={entry}
+        onClose={() => setDialog(null)}
+        onRenamed={setSelected}
+        onDeleted={() => setSelected(null)}
+      />
+    </>
+  );
+}

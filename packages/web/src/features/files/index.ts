@@ -1,0 +1,3 @@
+/** What other areas (jobs, apps) use from the files area. */
+export { ChooseFilesPathModal, chosenPath, type ChosenFilesPath } from './ChooseFilesPathModal';
+export { fullUri, splitPath, storageValue } from './paths';

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Alert, Badge, Code, Group, Loader, Stack, Table, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconBrandDocker, IconSearch } from '@tabler/icons-react';
+import { useImages, type ImagePlace } from '../../api/images';
+import { usePlatformContext } from '../../app/context/platform-context';
+import { EmptyState } from '../../ui/EmptyState';
+import { messageOf } from '../../ui/errors';
+import { ImageDrawer } from './ImageDrawer';
+import { imageReference, matches } from './format';
+import { IMAGE_TEXTS } from './texts';
+
+/** workloads §9: search waits 400 ms after the last keystroke. */
+export const SEARCH_DEBOUNCE_MS = 400;
+const MAX_TAG_BADGES = 5;
+
+/** The Images area (workloads §2): the current project's images, with search and a drawer. */
+export default function ImagesPage() {
+  const { names } = usePlatformContext();
+  if (!names.org || !names.cluster || !names.project) {
+    return <EmptyState title={IMAGE_TEXTS.empty} description={IMAGE_TEXTS.missingProject} />;
+  }
+  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
+  return (
+    <Images key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />
+  );
+}
+
+function Images({ place }: { place: ImagePlace }) {
+  const images = useImages(place);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [openName, setOpenName] = useState<string | null>(null);
+  const data = images.data;
+  const list = (data?.images ?? []).filter((i) => matches(i, debounced));
+  const open = data?.images.find((i) => i.name === openName) ?? null;
+
+  let body;
+  if (images.isPending) body = <Loader aria-label={IMAGE_TEXTS.title} />;
+  else if (images.isError)
+    body = <Alert color="red">{messageOf(images.error, IMAGE_TEXTS.loadFailed)}</Alert>;
+  else if (data && !data.available)
+    body = (
+      <Alert color="yellow" title={IMAGE_TEXTS.unavailable}>
+        {data.message}
+      </Alert>
+    );
+  else if (list.length === 0)
+    body = (
+      <EmptyState
+        icon={<IconBrandDocker size={24} />}
+        title={IMAGE_TEXTS.empty}
+        description={debounced ? undefined : IMAGE_TEXTS.emptyHint}
+      />
+    );
+  else
+    body = (
+      <Table highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{IMAGE_TEXTS.columns.name}</Table.Th>
+            <Table.Th>{IMAGE_TEXTS.columns.tags}</Table.Th>
+            <Table.Th>{IMAGE_TEXTS.columns.image}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {list.map((i) => (
+            <Table.Tr
+              key={i.repository}
+              style={{ cursor: 'pointer' }}
+              aria-selected={i.name === openName}
+              onClick={() => setOpenName(i.name)}
+            >
+              <Table.Td fw={500}>{i.name}</Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {i.tags.slice(0, MAX_TAG_BADGES).map((t) => (
+                    <Badge key={t} variant="light" tt="none">
+                      {t}
+                    </Badge>
+                  ))}
+                  {i.tags.length > MAX_TAG_BADGES && (
+                    <Badge variant="outline">+{i.tags.length - MAX_TAG_BADGES}</Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Code>{imageReference(data!.registryHost, i)}</Code>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    );
+
+  return (
+    <Stack p="md">
+      <Group justify="space-between">
+        <Title order={2}>{IMAGE_TEXTS.title}</Title>
+        <TextInput
+          aria-label={IMAGE_TEXTS.search}
+          placeholder={IMAGE_TEXTS.search}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={280}
+        />
+      </Group>
+      {body}
+      <ImageDrawer place={place} image={open} onClose={() => setOpenName(null)} />
+    </Stack>
+  );
+}

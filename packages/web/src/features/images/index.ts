@@ -1,0 +1,2 @@
+export { ChooseImageFlow, ChooseImageModal, ChooseImageTagModal } from './ChooseImageModal';
+export type { ImageChoice } from './ChooseImageModal';
