@@ -83,18 +83,25 @@ export function ensureBuilt({ force = false } = {}) {
   }
 }
 
-/** Installs Debian packages when running as root and the given file is absent. */
-export function ensureApt(packages, probe) {
-  if (existsSync(probe)) return true;
-  if (!isRoot) {
-    process.stdout.write(
-      `! ${probe} is missing; install ${packages.join(' ')} (apt-get) to run these tests\n`,
-    );
-    return false;
+/**
+ * Installs the Debian packages whose probe (a file, or a function) says they are absent, as root,
+ * in one apt-get run.
+ * Returns which probes exist afterwards.
+ */
+export function ensureApt(wanted) {
+  const has = (probe) => (typeof probe === 'function' ? probe() : existsSync(probe));
+  const missing = wanted.filter(([, probe]) => !has(probe));
+  if (missing.length && isRoot) {
+    const packages = missing.map(([pkg]) => pkg);
+    log(`Installing ${packages.join(' ')} from Debian`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    run('apt-get', ['update', '-q'], { env });
+    run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
   }
-  log(`Installing ${packages.join(' ')} from Debian`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-q'], { env });
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
-  return existsSync(probe);
+  const present = Object.fromEntries(wanted.map(([pkg, probe]) => [pkg, has(probe)]));
+  for (const [pkg] of wanted) {
+    if (!present[pkg])
+      process.stdout.write(`! ${pkg} is missing: install it (apt-get) to run its tests\n`);
+  }
+  return present;
 }

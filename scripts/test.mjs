@@ -10,9 +10,12 @@ import { postgresBin, startPostgres } from './postgres.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 ensureDependencies();
-const haveChromium = ensureApt(['chromium'], CHROMIUM);
-if (!postgresBin()) ensureApt(['postgresql'], '/usr/lib/postgresql');
-ensureApt(['docker-registry'], '/usr/bin/docker-registry');
+const apt = ensureApt([
+  ['chromium', CHROMIUM],
+  ['postgresql', () => !!postgresBin()],
+  ['docker-registry', '/usr/bin/docker-registry'],
+]);
+const haveChromium = apt.chromium;
 ensureBuilt();
 
 log('Lint');
