@@ -1,4 +1,5 @@
-import { Badge, Code, Drawer, Stack, Table, Text } from '@mantine/core';
+import { Badge, Code, Drawer, Stack } from '@mantine/core';
+import { DetailsTable } from '../../ui/DetailsTable';
 import type { ReactNode } from 'react';
 import type { Disk } from '../../api/disks';
 import { formatLifespan } from '../../ui/lifespan';
@@ -31,20 +32,7 @@ export function DiskDrawer({ disk, onClose }: { disk: Disk | null; onClose(): vo
   return (
     <Drawer opened={!!disk} onClose={onClose} position="right" title={disk ? diskLabel(disk) : ''}>
       <Stack>
-        <Table variant="vertical" withTableBorder>
-          <Table.Tbody>
-            {rows.map(([label, value]) => (
-              <Table.Tr key={label}>
-                <Table.Th w={120}>{label}</Table.Th>
-                <Table.Td>
-                  <Text size="sm" style={{ wordBreak: 'break-all' }} component="div">
-                    {value}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DetailsTable rows={rows} />
       </Stack>
     </Drawer>
   );

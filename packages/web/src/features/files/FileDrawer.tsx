@@ -1,4 +1,5 @@
-import { Drawer, Stack, Table, Text } from '@mantine/core';
+import { Drawer, Stack } from '@mantine/core';
+import { DetailsTable } from '../../ui/DetailsTable';
 import type { ReactNode } from 'react';
 import type { FileStatus } from '../../api/storage';
 import { formatSize } from '../../ui/sizes';
@@ -50,20 +51,7 @@ export function FileDrawer(props: {
             size={entry.length}
           />
         )}
-        <Table variant="vertical" withTableBorder>
-          <Table.Tbody>
-            {rows.map(([label, value]) => (
-              <Table.Tr key={label}>
-                <Table.Th w={120}>{label}</Table.Th>
-                <Table.Td>
-                  <Text size="sm" style={{ wordBreak: 'break-all' }} component="div">
-                    {value}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DetailsTable rows={rows} />
       </Stack>
     </Drawer>
   );
