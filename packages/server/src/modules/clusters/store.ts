@@ -6,24 +6,67 @@ export type ClusterRow = typeof clusters.$inferSelect;
 export type NodePoolRow = typeof nodePools.$inferSelect;
 export type PresetRow = typeof presets.$inferSelect;
 
-/** Clusters with their pools, presets and linked organizations, in one round of queries. */
+interface CatalogEntry {
+  cluster: ClusterRow;
+  pools: NodePoolRow[];
+  presets: PresetRow[];
+}
+
+/**
+ * Clusters with their node pools and presets change only by an administrator's hand, yet every
+ * signed-in `GET /config` reads them: they are kept per database for a few seconds. A change
+ * made here calls `invalidateCatalog`; other replicas see it when their copy expires.
+ */
+export const CATALOG_TTL_MS = 5_000;
+const catalogs = new WeakMap<Db, { at: number; entries: Promise<Map<string, CatalogEntry>> }>();
+
+async function readCatalog(db: Db): Promise<Map<string, CatalogEntry>> {
+  const [cs, pools, ps] = await Promise.all([
+    db.select().from(clusters),
+    db.select().from(nodePools),
+    db.select().from(presets),
+  ]);
+  return new Map(
+    cs.map((c) => [
+      c.name,
+      {
+        cluster: c,
+        pools: pools.filter((p) => p.clusterName === c.name),
+        presets: ps
+          .filter((p) => p.clusterName === c.name)
+          .sort((a, b) => a.cpu - b.cpu || a.memory - b.memory),
+      },
+    ]),
+  );
+}
+
+function catalog(db: Db, now = Date.now()) {
+  let held = catalogs.get(db);
+  if (!held || now - held.at > CATALOG_TTL_MS) {
+    held = { at: now, entries: readCatalog(db) };
+    // A failed read is not kept.
+    held.entries.catch(() => catalogs.delete(db));
+    catalogs.set(db, held);
+  }
+  return held.entries;
+}
+
+export const invalidateCatalog = (db: Db) => void catalogs.delete(db);
+
+/** Clusters with their pools, presets and linked organizations. */
 export async function loadClusters(db: Db, names: string[]) {
   if (names.length === 0) return [];
-  const [cs, pools, ps, links] = await Promise.all([
-    db.select().from(clusters).where(inArray(clusters.name, names)),
-    db.select().from(nodePools).where(inArray(nodePools.clusterName, names)),
-    db.select().from(presets).where(inArray(presets.clusterName, names)),
+  const [entries, links] = await Promise.all([
+    catalog(db),
     db.select().from(clusterOrgs).where(inArray(clusterOrgs.clusterName, names)),
   ]);
-  return cs
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((c) => ({
-      cluster: c,
-      pools: pools.filter((p) => p.clusterName === c.name),
-      presets: ps
-        .filter((p) => p.clusterName === c.name)
-        .sort((a, b) => a.cpu - b.cpu || a.memory - b.memory),
-      orgs: links.filter((l) => l.clusterName === c.name).map((l) => l.orgName),
-    }));
+  return [...names]
+    .sort((a, b) => a.localeCompare(b))
+    .flatMap((name) => {
+      const e = entries.get(name);
+      if (!e) return [];
+      const orgs = links.filter((l) => l.clusterName === name).map((l) => l.orgName);
+      return [{ ...e, orgs }];
+    });
 }
 export type LoadedCluster = Awaited<ReturnType<typeof loadClusters>>[number];

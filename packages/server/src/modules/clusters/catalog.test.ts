@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { presets } from '../../db/schema.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { CATALOG_TTL_MS, invalidateCatalog, loadClusters } from './store.js';
+
+describe('cluster catalog', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.stop());
+
+  const presetCpu = async () =>
+    (await loadClusters(s.ctx.db, ['default']))[0].presets.find((p) => p.name === 'cpu-small')!.cpu;
+
+  it('serves a change made elsewhere after its TTL, and at once after an invalidation', async () => {
+    const before = await presetCpu();
+    await s.ctx.db.update(presets).set({ cpu: 0.25 }).where(eq(presets.name, 'cpu-small'));
+    expect(await presetCpu()).toBe(before);
+    invalidateCatalog(s.ctx.db);
+    expect(await presetCpu()).toBe(0.25);
+
+    await s.ctx.db.update(presets).set({ cpu: 0.3 }).where(eq(presets.name, 'cpu-small'));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + CATALOG_TTL_MS + 1);
+    try {
+      expect(await presetCpu()).toBe(0.3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('returns only the clusters asked for, with no unknown names', async () => {
+    expect((await loadClusters(s.ctx.db, ['nope', 'default'])).map((c) => c.cluster.name)).toEqual([
+      'default',
+    ]);
+  });
+});
