@@ -4,6 +4,7 @@ import { SECRETS_FEATURE } from '../features/secrets/feature';
 import { DISKS_FEATURE } from '../features/disks/feature';
 import { IMAGES_FEATURE } from '../features/images/feature';
 import { FILES_FEATURE } from '../features/files/feature';
+import { BUCKETS_FEATURE } from '../features/buckets/feature';
 
 export interface FeatureEntry {
   /** Also the area's folder under src/features. */
@@ -22,6 +23,7 @@ export interface FeatureEntry {
  */
 export const FEATURES: FeatureEntry[] = [
   FILES_FEATURE,
+  BUCKETS_FEATURE,
   DISKS_FEATURE,
   IMAGES_FEATURE,
   SECRETS_FEATURE,

@@ -14,5 +14,4 @@ export const diskLabel = (d: Disk) => d.name ?? d.id;
 export const usageOf = (d: Disk) =>
   `${d.usedBytes === null ? DISK_TEXTS.unknownUsage : formatSize(d.usedBytes)} / ${formatSize(d.storage)}`;
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const formatDate = (iso: string) => dateTime.format(new Date(iso));
+export { formatDate } from '../../ui/dates';

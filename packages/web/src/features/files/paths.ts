@@ -97,8 +97,4 @@ export function filterEntries(entries: FileStatus[], search: string): FileStatus
     );
 }
 
-export const formatModified = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleString(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
+export { formatUnixSeconds as formatModified } from '../../ui/dates';

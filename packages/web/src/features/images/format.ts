@@ -1,7 +1,6 @@
 import type { ImageRepo } from '../../api/images';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const formatDate = (iso: string) => dateTime.format(new Date(iso));
+export { formatDate } from '../../ui/dates';
 
 /** Case-insensitive search on the image's name and its tags. */
 export function matches(image: ImageRepo, search: string) {

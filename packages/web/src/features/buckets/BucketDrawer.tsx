@@ -1,0 +1,105 @@
+import { Alert, Badge, Button, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconFolderOpen, IconKey, IconTrash } from '@tabler/icons-react';
+import { useBucketCredentials, type Bucket, type BucketPlace } from '../../api/buckets';
+import { messageOf } from '../../ui/errors';
+import { BucketDetails } from './BucketDetails';
+import { bucketLabel } from './format';
+import { BUCKET_TEXTS } from './texts';
+
+const T = BUCKET_TEXTS.drawer;
+
+/** workloads §2: the credentials naming this bucket, then its details and actions. */
+export function BucketDrawer(props: {
+  place: BucketPlace;
+  bucket: Bucket | null;
+  onClose(): void;
+  onOpen(bucket: Bucket): void;
+  onCreateCredentials(bucket: Bucket): void;
+  onDelete(bucket: Bucket): void;
+}) {
+  const { bucket } = props;
+  return (
+    <Drawer
+      opened={!!bucket}
+      onClose={props.onClose}
+      position="right"
+      size="lg"
+      title={bucket ? bucketLabel(bucket) : ''}
+    >
+      {bucket && (
+        <Stack>
+          <Group gap="xs">
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconFolderOpen size={14} />}
+              onClick={() => props.onOpen(bucket)}
+            >
+              {T.open}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconKey size={14} />}
+              onClick={() => props.onCreateCredentials(bucket)}
+            >
+              {BUCKET_TEXTS.createCredentials}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              leftSection={<IconTrash size={14} />}
+              aria-label={BUCKET_TEXTS.deleteLabel(bucketLabel(bucket))}
+              onClick={() => props.onDelete(bucket)}
+            >
+              {BUCKET_TEXTS.delete}
+            </Button>
+          </Group>
+          <Credentials place={props.place} bucket={bucket} />
+          <BucketDetails bucket={bucket} />
+        </Stack>
+      )}
+    </Drawer>
+  );
+}
+
+function Credentials({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
+  const credentials = useBucketCredentials(place);
+  const mine = (credentials.data ?? []).filter((c) => c.bucketIds.includes(bucket.id));
+  let body;
+  if (credentials.isPending) body = <Loader size="sm" aria-label={T.credentials} />;
+  else if (credentials.isError)
+    body = <Alert color="red">{messageOf(credentials.error, BUCKET_TEXTS.loadFailed)}</Alert>;
+  else if (mine.length === 0)
+    body = (
+      <Text size="sm" c="dimmed">
+        {T.noCredentials}
+      </Text>
+    );
+  else
+    body = (
+      <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {mine.map((c) => (
+          <Group key={c.id} component="li" gap="xs" wrap="nowrap">
+            <IconKey size={14} aria-hidden />
+            <Text size="sm" truncate>
+              {c.name ?? c.id}
+            </Text>
+            <Badge size="sm" variant="light" color={c.readOnly ? 'gray' : 'blue'} tt="none">
+              {c.readOnly ? T.readOnly : T.readWrite}
+            </Badge>
+            <Text size="xs" c="dimmed">
+              {c.owner}
+            </Text>
+          </Group>
+        ))}
+      </Stack>
+    );
+  return (
+    <Stack gap="xs">
+      <Title order={5}>{T.credentials}</Title>
+      {body}
+    </Stack>
+  );
+}

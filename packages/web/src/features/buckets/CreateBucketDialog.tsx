@@ -1,0 +1,93 @@
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { BucketName } from '@orrery/contract';
+import { ApiError } from '../../api/client';
+import { useCreateBucket, type BucketPlace } from '../../api/buckets';
+import { messageOf } from '../../ui/errors';
+import { notifySuccess } from '../../ui/notify';
+import { bucketLabel } from './format';
+import { BUCKET_TEXTS } from './texts';
+
+const T = BUCKET_TEXTS.form;
+
+/** The server's rule (contract BucketName); an empty name lets the server use the ID. */
+export function bucketNameError(name: string): string | null {
+  if (!name) return null;
+  const parsed = BucketName.safeParse(name);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
+}
+
+export function CreateBucketDialog(props: {
+  place: BucketPlace;
+  opened: boolean;
+  onClose(): void;
+}) {
+  const [name, setName] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [serverNameError, setServerNameError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const create = useCreateBucket(props.place);
+  const trimmed = name.trim();
+  const nameError = (submitted ? bucketNameError(trimmed) : null) ?? serverNameError;
+
+  const close = () => {
+    setName('');
+    setSubmitted(false);
+    setServerNameError(null);
+    setFailure(null);
+    props.onClose();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setFailure(null);
+    if (bucketNameError(trimmed)) return;
+    try {
+      const bucket = await create.mutateAsync(trimmed || null);
+      notifySuccess(T.created(bucketLabel(bucket)));
+      close();
+    } catch (error) {
+      const onName =
+        error instanceof ApiError ? error.fieldErrors.find((e) => e.path === 'name') : undefined;
+      // Field errors go to their field (workloads §8); anything else, like the 422 of a
+      // deployment without an S3 endpoint, is the server's message above the buttons.
+      if (onName) setServerNameError(onName.message);
+      else setFailure(messageOf(error, BUCKET_TEXTS.loadFailed));
+    }
+  };
+
+  return (
+    <Modal opened={props.opened} onClose={close} title={T.title} size={480} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label={T.name}
+            data-autofocus
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setServerNameError(null);
+            }}
+            error={nameError}
+            description={T.nameHint}
+          />
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure}
+            </Alert>
+          )}
+        </Stack>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={close}>
+            {BUCKET_TEXTS.cancel}
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            {T.submit}
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}
