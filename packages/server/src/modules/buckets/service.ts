@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CreateBucketCommand, DeleteBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import {
   BUCKETS_NEED_S3,
   bucketTaken,
@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpError, conflict, notFound } from '../../http/errors.js';
-import { isNotFound, Objects, s3Client, type S3Settings } from '../../blob/s3-objects.js';
+import type { S3Settings } from '../../blob/s3-objects.js';
 import { projectExists } from '../projects/store.js';
 import { seal, unseal } from '../secrets/key.js';
 import {
@@ -26,9 +26,11 @@ export interface BucketContext extends Pick<AppContext, 'db' | 'config'> {
   sealKey: Buffer;
 }
 
+// The AWS SDK loads on first use: a server without S3 never pays its start-up cost.
+const sdk = () => Promise.all([import('@aws-sdk/client-s3'), import('../../blob/s3-objects.js')]);
 const clients = new WeakMap<S3Settings, S3Client>();
-const clientOf = (s3: S3Settings) => {
-  if (!clients.has(s3)) clients.set(s3, s3Client(s3));
+const clientOf = async (s3: S3Settings) => {
+  if (!clients.has(s3)) clients.set(s3, (await sdk())[1].s3Client(s3));
   return clients.get(s3)!;
 };
 
@@ -79,7 +81,8 @@ export async function createBucket(
   });
   if (!row) throw conflict(bucketTaken(name ?? id), 'name');
   try {
-    await clientOf(s3).send(new CreateBucketCommand({ Bucket: row.providerBucketName }));
+    const [{ CreateBucketCommand }] = await sdk();
+    await (await clientOf(s3)).send(new CreateBucketCommand({ Bucket: row.providerBucketName }));
   } catch (e) {
     await deleteBucketRow(ctx.db, id);
     throw e;
@@ -118,7 +121,8 @@ export async function importBucket(
  */
 export async function deleteBucket(ctx: BucketContext, b: BucketView) {
   if (!b.imported && ctx.config.s3) {
-    const client = clientOf(ctx.config.s3);
+    const [{ DeleteBucketCommand }, { isNotFound, Objects }] = await sdk();
+    const client = await clientOf(ctx.config.s3);
     const objects = new Objects(client, b.providerBucketName);
     try {
       for (let batch = await objects.first('', 1000); batch.length;) {

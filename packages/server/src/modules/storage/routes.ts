@@ -6,7 +6,6 @@ import { requireUser } from '../../auth/principal.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { userByUsername } from '../users/store.js';
 import { createFsBackend } from '../../blob/fs.js';
-import { s3StorageBackend } from '../../blob/s3.js';
 import type { BlobBackend } from '../../blob/backend.js';
 import { blob, illegal } from './errors.js';
 import { visibleAction } from './access.js';
@@ -58,9 +57,12 @@ const opOrNull = (request: FastifyRequest) => {
 export const storageRoutes =
   (ctx: AppContext, backend?: BlobBackend): FastifyPluginAsync =>
   async (app) => {
+    // The S3 backend (and the AWS SDK) loads only when files live on S3.
     const files =
       backend ??
-      s3StorageBackend(ctx.config) ??
+      (ctx.config.s3?.storageBucket
+        ? (await import('../../blob/s3.js')).s3StorageBackend(ctx.config)
+        : null) ??
       createFsBackend(join(ctx.config.dataDir, 'storage'), { jailDepth: 3 });
     // In this plugin only: every body, whatever its type, reaches the handler as the raw stream
     // (uploads keep their own content type; the CLI sends octet-stream, also with no body).
