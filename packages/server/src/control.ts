@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -10,6 +10,35 @@ import { join } from 'node:path';
 export type ControlHandler = (command: string, args: Record<string, unknown>) => Promise<unknown>;
 
 export const controlSocketPath = (dataDir: string) => join(dataDir, 'control.sock');
+const pidPath = (dataDir: string) => join(dataDir, 'server.pid');
+
+/**
+ * The serving process claims the data directory before it opens the embedded database, so that
+ * the CLI never opens it a second time (PGlite admits one process).
+ */
+export function claimDataDir(dataDir: string) {
+  writeFileSync(pidPath(dataDir), String(process.pid));
+  return () => {
+    if (
+      existsSync(pidPath(dataDir)) &&
+      readFileSync(pidPath(dataDir), 'utf8') === String(process.pid)
+    ) {
+      unlinkSync(pidPath(dataDir));
+    }
+  };
+}
+
+/** Whether a live server process holds the data directory. */
+export function serverHolds(dataDir: string): boolean {
+  if (!existsSync(pidPath(dataDir))) return false;
+  const pid = Number(readFileSync(pidPath(dataDir), 'utf8'));
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function listenControl(dataDir: string, handle: ControlHandler): Promise<Server> {
   const path = controlSocketPath(dataDir);

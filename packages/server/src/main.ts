@@ -5,7 +5,8 @@ import { openDatabase } from './db/client.js';
 import { loadSigningKeys } from './auth/keys.js';
 import { issueTokenForEmail } from './auth/issue.js';
 import { parseTtl } from './auth/tokens.js';
-import { callControl, listenControl } from './control.js';
+import { callControl, claimDataDir, listenControl, serverHolds } from './control.js';
+import { mkdirSync } from 'node:fs';
 
 const USAGE = `Usage: orrery <command>
 
@@ -16,6 +17,12 @@ const USAGE = `Usage: orrery <command>
 
 async function serve(config: Config) {
   const started = performance.now();
+  let release = () => {};
+  if (!config.databaseUrl) {
+    mkdirSync(config.dataDir, { recursive: true });
+    release = claimDataDir(config.dataDir);
+    process.on('exit', () => release());
+  }
   const server = await createServer(config);
   const { app } = server;
   await app.listen({ port: config.port, host: config.host });
@@ -59,13 +66,22 @@ async function tokenCreate(config: Config, argv: string[]) {
   });
   if (!values.email) throw new ConfigError('token create: --email is required');
   const ttlSeconds = parseTtl(values.ttl!);
-  // A running server on the embedded database answers through its control socket.
+  // A running server on the embedded database answers through its control socket; one that is
+  // still starting is waited for rather than sharing its database.
   if (!config.databaseUrl) {
-    const viaServer = (await callControl(config.dataDir, 'token', {
-      email: values.email,
-      ttlSeconds,
-    })) as { token: string } | null;
-    if (viaServer) return viaServer.token;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const viaServer = (await callControl(config.dataDir, 'token', {
+        email: values.email,
+        ttlSeconds,
+      })) as { token: string } | null;
+      if (viaServer) return viaServer.token;
+      if (!serverHolds(config.dataDir)) break;
+      if (Date.now() > deadline) {
+        throw new Error('the server holding the data directory does not answer');
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
