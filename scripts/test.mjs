@@ -14,6 +14,9 @@ const apt = ensureApt([
   ['chromium', CHROMIUM],
   ['postgresql', () => !!postgresBin()],
   ['docker-registry', '/usr/bin/docker-registry'],
+  // The real Docker client against /v2/: dockerd on a private socket, an image of busybox.
+  ['docker.io', '/usr/sbin/dockerd'],
+  ['busybox-static', '/bin/busybox'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();
