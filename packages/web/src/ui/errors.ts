@@ -7,3 +7,9 @@ export const firstFieldError = (error: unknown): string | null =>
 /** The server's own message when it sent one, else the given fallback. */
 export const messageOf = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.body?.message ? error.body.message : fallback;
+
+/** The server's message for one field of a 400/409, if it named that field. */
+export const fieldErrorOf = (error: unknown, path: string): string | null =>
+  error instanceof ApiError
+    ? (error.fieldErrors.find((e) => e.path === path)?.message ?? null)
+    : null;

@@ -2,9 +2,8 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { BucketName } from '@orrery/contract';
-import { ApiError } from '../../api/client';
 import { useCreateBucket, type BucketPlace } from '../../api/buckets';
-import { messageOf } from '../../ui/errors';
+import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
 import { BUCKET_TEXTS } from './texts';
@@ -49,11 +48,10 @@ export function CreateBucketDialog(props: {
       notifySuccess(T.created(bucketLabel(bucket)));
       close();
     } catch (error) {
-      const onName =
-        error instanceof ApiError ? error.fieldErrors.find((e) => e.path === 'name') : undefined;
+      const onName = fieldErrorOf(error, 'name');
       // Field errors go to their field (workloads §8); anything else, like the 422 of a
       // deployment without an S3 endpoint, is the server's message above the buttons.
-      if (onName) setServerNameError(onName.message);
+      if (onName) setServerNameError(onName);
       else setFailure(messageOf(error, BUCKET_TEXTS.loadFailed));
     }
   };

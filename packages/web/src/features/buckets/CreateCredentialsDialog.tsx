@@ -11,9 +11,8 @@ import {
   Stack,
   TextInput,
 } from '@mantine/core';
-import { ApiError } from '../../api/client';
 import { useCreateBucketCredentials, type Bucket, type BucketPlace } from '../../api/buckets';
-import { messageOf } from '../../ui/errors';
+import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
 import { BUCKET_TEXTS } from './texts';
@@ -77,11 +76,10 @@ function CredentialsForm(props: {
       notifySuccess(T.created(created.name ?? trimmed));
       props.onClose();
     } catch (error) {
-      const onName =
-        error instanceof ApiError ? error.fieldErrors.find((e) => e.path === 'name') : undefined;
+      const onName = fieldErrorOf(error, 'name');
       // A name taken goes to the name; anything else (like the 422 about shared keys) is shown
       // as the server wrote it.
-      if (onName) setServerNameError(onName.message);
+      if (onName) setServerNameError(onName);
       else setFailure(messageOf(error, BUCKET_TEXTS.loadFailed));
     }
   };
