@@ -1,12 +1,13 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Modal, Stack, TextInput } from '@mantine/core';
 import { BucketName } from '@orrery/contract';
 import { useCreateBucket, type BucketPlace } from '../../api/buckets';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
 import { BUCKET_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 const T = BUCKET_TEXTS.form;
 
@@ -77,14 +78,14 @@ export function CreateBucketDialog(props: {
             </Alert>
           )}
         </Stack>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={close}>
-            {BUCKET_TEXTS.cancel}
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {T.submit}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={BUCKET_TEXTS.cancel}
+          onCancel={close}
+          confirmLabel={T.submit}
+          type="submit"
+          loading={create.isPending}
+          mt="lg"
+        />
       </form>
     </Modal>
   );

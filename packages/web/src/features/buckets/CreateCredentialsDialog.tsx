@@ -1,21 +1,12 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Group,
-  Input,
-  Modal,
-  SegmentedControl,
-  Select,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Input, Modal, SegmentedControl, Select, Stack, TextInput } from '@mantine/core';
 import { useCreateBucketCredentials, type Bucket, type BucketPlace } from '../../api/buckets';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
 import { BUCKET_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 const T = BUCKET_TEXTS.credentialsForm;
 type Access = 'read-only' | 'read-write';
@@ -125,14 +116,14 @@ function CredentialsForm(props: {
           </Alert>
         )}
       </Stack>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={props.onClose}>
-          {BUCKET_TEXTS.cancel}
-        </Button>
-        <Button type="submit" loading={create.isPending}>
-          {T.submit}
-        </Button>
-      </Group>
+      <DialogActions
+        cancelLabel={BUCKET_TEXTS.cancel}
+        onCancel={props.onClose}
+        confirmLabel={T.submit}
+        type="submit"
+        loading={create.isPending}
+        mt="lg"
+      />
     </form>
   );
 }

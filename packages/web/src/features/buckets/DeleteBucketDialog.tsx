@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useDeleteBucket, type Bucket, type BucketPlace } from '../../api/buckets';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
 import { BUCKET_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 /** Deleting a bucket Orrery made deletes its objects, so it is always confirmed. */
 export function DeleteBucketDialog(props: {
@@ -31,14 +32,14 @@ export function DeleteBucketDialog(props: {
         <Text>
           {bucket ? BUCKET_TEXTS.confirmText(bucketLabel(bucket), bucket.imported) : null}
         </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            {BUCKET_TEXTS.cancel}
-          </Button>
-          <Button color="red" onClick={confirm} loading={remove.isPending}>
-            {BUCKET_TEXTS.delete}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={BUCKET_TEXTS.cancel}
+          onCancel={props.onClose}
+          confirmLabel={BUCKET_TEXTS.delete}
+          color="red"
+          onClick={confirm}
+          loading={remove.isPending}
+        />
       </Stack>
     </Modal>
   );

@@ -1,12 +1,13 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { ApiError } from '../../api/client';
 import { useCreateDisk, type DiskPlace } from '../../api/disks';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { messageOf } from '../../ui/errors';
 import { diskNameOf, validateDiskForm, type DiskFormErrors, type DiskFormValues } from './rules';
 import { DEFAULT_STORAGE_UNIT, DISK_TEXTS, STORAGE_UNITS, type StorageUnit } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 const T = DISK_TEXTS.form;
 const EMPTY: DiskFormValues = { storage: '', unit: DEFAULT_STORAGE_UNIT, name: '', lifespan: '' };
@@ -100,14 +101,14 @@ export function CreateDiskDialog(props: { place: DiskPlace; opened: boolean; onC
             description={T.lifespanHint}
           />
         </Stack>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={close}>
-            {DISK_TEXTS.cancel}
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {T.submit}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={DISK_TEXTS.cancel}
+          onCancel={close}
+          confirmLabel={T.submit}
+          type="submit"
+          loading={create.isPending}
+          mt="lg"
+        />
       </form>
     </Modal>
   );

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useDeleteDisk, type Disk, type DiskPlace } from '../../api/disks';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { diskLabel } from './format';
 import { DISK_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 /** Deleting loses the data on the disk, so it is always confirmed. */
 export function DeleteDiskDialog(props: {
@@ -29,14 +30,14 @@ export function DeleteDiskDialog(props: {
     <Modal opened={!!disk} onClose={props.onClose} title={DISK_TEXTS.confirmTitle} centered>
       <Stack>
         <Text>{disk ? DISK_TEXTS.confirmText(diskLabel(disk)) : null}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            {DISK_TEXTS.cancel}
-          </Button>
-          <Button color="red" onClick={confirm} loading={remove.isPending}>
-            {DISK_TEXTS.delete}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={DISK_TEXTS.cancel}
+          onCancel={props.onClose}
+          confirmLabel={DISK_TEXTS.delete}
+          color="red"
+          onClick={confirm}
+          loading={remove.isPending}
+        />
       </Stack>
     </Modal>
   );

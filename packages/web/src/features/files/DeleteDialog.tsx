@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import type { FileStatus } from '../../api/storage';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { isFolder } from './paths';
 import { DIALOG_WIDTH, FILE_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 const T = FILE_TEXTS.deleteDialog;
 
@@ -34,14 +35,14 @@ export function DeleteDialog(props: {
         <Text style={{ wordBreak: 'break-word' }}>
           {isFolder(entry) ? T.folderText(entry.path) : T.fileText(entry.path)}
         </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            {FILE_TEXTS.cancel}
-          </Button>
-          <Button color="red" onClick={confirm} loading={busy}>
-            {T.submit}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={FILE_TEXTS.cancel}
+          onCancel={props.onClose}
+          confirmLabel={T.submit}
+          color="red"
+          onClick={confirm}
+          loading={busy}
+        />
       </Stack>
     </Modal>
   );

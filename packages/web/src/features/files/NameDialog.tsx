@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { messageOf } from '../../ui/errors';
 import { notifyError } from '../../ui/notify';
 import { nameError } from './paths';
 import { DIALOG_WIDTH, FILE_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 /**
  * One name, validated (workloads §5: required, min 1) before `onSubmit`; add folder and rename
@@ -49,14 +50,13 @@ export function NameDialog(props: {
             onChange={(e) => setName(e.currentTarget.value)}
             error={error}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              {FILE_TEXTS.cancel}
-            </Button>
-            <Button type="submit" loading={busy}>
-              {props.submit}
-            </Button>
-          </Group>
+          <DialogActions
+            cancelLabel={FILE_TEXTS.cancel}
+            onCancel={props.onClose}
+            confirmLabel={props.submit}
+            type="submit"
+            loading={busy}
+          />
         </Stack>
       </form>
     </Modal>

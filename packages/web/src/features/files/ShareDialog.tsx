@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Input, Modal, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { Input, Modal, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { useShare, type StorageAction } from '../../api/storage';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { DIALOG_WIDTH, FILE_TEXTS, PERMISSIONS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 const T = FILE_TEXTS.shareDialog;
 
@@ -53,14 +54,13 @@ export function ShareDialog(props: { name: string; uri: string; onClose(): void 
               data={PERMISSIONS.map((p) => ({ value: p, label: p }))}
             />
           </Input.Wrapper>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              {FILE_TEXTS.cancel}
-            </Button>
-            <Button type="submit" loading={share.isPending}>
-              {T.submit}
-            </Button>
-          </Group>
+          <DialogActions
+            cancelLabel={FILE_TEXTS.cancel}
+            onCancel={props.onClose}
+            confirmLabel={T.submit}
+            type="submit"
+            loading={share.isPending}
+          />
         </Stack>
       </form>
     </Modal>

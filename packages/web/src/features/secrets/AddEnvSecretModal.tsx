@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import type { SecretScope } from '../../api/secrets';
 import { SecretPicker } from './SecretPicker';
 import { secretFullUri, secretPath } from './scope';
 import { SECRET_DIALOG_WIDTH, SECRET_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 export interface EnvSecret {
   /** The environment variable's name (empty when the form asks for none). */
@@ -56,14 +57,13 @@ export function AddEnvSecretModal({
           onChange={(e) => setName(e.currentTarget.value)}
         />
         <SecretPicker scope={scope} value={key} onChange={setKey} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {SECRET_TEXTS.cancel}
-          </Button>
-          <Button disabled={!ready} onClick={add}>
-            {SECRET_TEXTS.envAdd}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={SECRET_TEXTS.cancel}
+          onCancel={close}
+          confirmLabel={SECRET_TEXTS.envAdd}
+          disabled={!ready}
+          onClick={add}
+        />
       </Stack>
     </Modal>
   );

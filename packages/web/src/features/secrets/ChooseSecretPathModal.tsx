@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import type { SecretScope } from '../../api/secrets';
 import { SecretPicker } from './SecretPicker';
 import { secretFullUri, secretPath } from './scope';
 import { SECRET_DIALOG_WIDTH, SECRET_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 export interface ChosenSecretPath {
   key: string;
@@ -42,14 +43,13 @@ export function ChooseSecretPathModal({
     >
       <Stack>
         <SecretPicker scope={scope} value={key} onChange={setKey} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {SECRET_TEXTS.cancel}
-          </Button>
-          <Button disabled={!key} onClick={apply}>
-            {SECRET_TEXTS.pathApply}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={SECRET_TEXTS.cancel}
+          onCancel={onClose}
+          confirmLabel={SECRET_TEXTS.pathApply}
+          disabled={!key}
+          onClick={apply}
+        />
       </Stack>
     </Modal>
   );

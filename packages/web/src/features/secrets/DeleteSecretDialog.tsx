@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import type { SecretScope } from '../../api/secrets';
 import { useDeleteSecret } from '../../api/secrets';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { SECRET_DIALOG_WIDTH, SECRET_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 /** Asks before deleting: jobs and apps that use the secret lose it. */
 export function DeleteSecretDialog({
@@ -39,14 +40,14 @@ export function DeleteSecretDialog({
     >
       <Stack>
         <Text>{SECRET_TEXTS.deleteConfirm(secretKey ?? '')}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {SECRET_TEXTS.cancel}
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={confirm}>
-            {SECRET_TEXTS.delete}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={SECRET_TEXTS.cancel}
+          onCancel={onClose}
+          confirmLabel={SECRET_TEXTS.delete}
+          color="red"
+          loading={remove.isPending}
+          onClick={confirm}
+        />
       </Stack>
     </Modal>
   );

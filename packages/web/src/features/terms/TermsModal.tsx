@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Checkbox, Modal, Stack, Text } from '@mantine/core';
 import { useAcceptTerms } from '../../api/users';
 import { notifyError } from '../../ui/notify';
 import { TERMS_TEXTS } from './texts';
+import { DialogActions } from '../../ui/DialogActions';
 
 export interface TermsModalProps {
   productTitle: string;
@@ -45,14 +46,14 @@ export function TermsModal({ productTitle, username, name, email, onLogout }: Te
           checked={ticked}
           onChange={(e) => setTicked(e.currentTarget.checked)}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onLogout}>
-            {TERMS_TEXTS.logOut}
-          </Button>
-          <Button disabled={!ticked} loading={accept.isPending} onClick={agree}>
-            {TERMS_TEXTS.agree}
-          </Button>
-        </Group>
+        <DialogActions
+          cancelLabel={TERMS_TEXTS.logOut}
+          onCancel={onLogout}
+          confirmLabel={TERMS_TEXTS.agree}
+          disabled={!ticked}
+          loading={accept.isPending}
+          onClick={agree}
+        />
       </Stack>
     </Modal>
   );
