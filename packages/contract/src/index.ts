@@ -15,3 +15,4 @@ export * from './disks.js';
 export * from './secrets.js';
 export * from './buckets.js';
 export * from './images.js';
+export * from './jobs.js';

@@ -351,3 +351,101 @@ export const bucketCredentialBuckets = pgTable(
     index('bucket_credential_buckets_bucket').on(t.bucketId),
   ],
 );
+
+/**
+ * Jobs (DESIGN.md "Workloads"): the service's record of what was asked and what happened. The
+ * request (container, volumes, env, preset resources) is kept whole in `spec` so a rerun and a
+ * restart reconciliation start exactly the same thing.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    clusterName: text('cluster_name').notNull(),
+    orgName: text('org_name').notNull(),
+    projectName: text('project_name').notNull(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept as written: the owner's name outlives a deleted account in the history. */
+    owner: text('owner').notNull(),
+    name: text('name'),
+    description: text('description'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    presetName: text('preset_name'),
+    status: text('status').notNull(),
+    reason: text('reason'),
+    statusDescription: text('status_description'),
+    exitCode: integer('exit_code'),
+    restarts: integer('restarts').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** The container as the job JSON shows it (image, resources, env, volumes, http, ...). */
+    container: jsonb('container').notNull(),
+    restartPolicy: text('restart_policy').notNull().default('never'),
+    priority: text('priority').notNull().default('normal'),
+    schedulerEnabled: boolean('scheduler_enabled').notNull().default(false),
+    passConfig: boolean('pass_config').notNull().default(false),
+    privileged: boolean('privileged').notNull().default(false),
+    preemptible: boolean('preemptible').notNull().default(false),
+    waitForJobsQuota: boolean('wait_for_jobs_quota').notNull().default(false),
+    maxRunTimeMinutes: integer('max_run_time_minutes'),
+    scheduleTimeout: doublePrecision('schedule_timeout'),
+    energyScheduleName: text('energy_schedule_name'),
+    pricePerHour: numeric('price_per_hour', { precision: 20, scale: 4 }).notNull().default('0'),
+    totalPrice: numeric('total_price', { precision: 20, scale: 4 }).notNull().default('0'),
+    /** Up to when the running time has been charged. */
+    billedUntil: timestamp('billed_until', { withTimezone: true }),
+    runtime: text('runtime').notNull(),
+    materialized: boolean('materialized').notNull().default(false),
+    logsRemoved: boolean('logs_removed').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('jobs_project_created').on(t.clusterName, t.orgName, t.projectName, t.createdAt),
+    index('jobs_status').on(t.status),
+    index('jobs_name').on(t.clusterName, t.orgName, t.projectName, t.name),
+    inProject(t),
+  ],
+);
+
+/** Every status transition of a job, in order (the `statuses` of the job JSON). */
+export const jobStatuses = pgTable(
+  'job_statuses',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    status: text('status').notNull(),
+    reason: text('reason'),
+    description: text('description'),
+    exitCode: integer('exit_code'),
+    transitionTime: timestamp('transition_time', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
+);
+
+/**
+ * Metered usage: one row per charged interval of a resource, against the organization, the
+ * project and the user. Billing reads these; balances are updated in the same transaction.
+ */
+export const usageRecords = pgTable(
+  'usage_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    category: text('category').notNull(),
+    clusterName: text('cluster_name').notNull(),
+    orgName: text('org_name').notNull(),
+    projectName: text('project_name').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** e.g. the job URI. */
+    resourceUri: text('resource_uri').notNull(),
+    presetName: text('preset_name'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
+    credits: numeric('credits', { precision: 20, scale: 4 }).notNull(),
+  },
+  (t) => [
+    index('usage_org_time').on(t.orgName, t.startedAt),
+    index('usage_resource').on(t.resourceUri),
+  ],
+);

@@ -1,0 +1,134 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * The runtime driver interface (DESIGN.md "Workloads"). The jobs service owns the state machine,
+ * history, quotas and credits; a driver only starts, observes and stops what it is told to run.
+ * Everything here is resolved by the service beforehand: volumes are host paths, secrets are
+ * plain values, the preset is a set of limits.
+ */
+export type RuntimeName = 'process' | 'docker';
+
+export interface JobMount {
+  /** Absolute host path (a storage folder, a disk directory, or a file holding one secret). */
+  hostPath: string;
+  /** Absolute path inside the job. */
+  dstPath: string;
+  readOnly: boolean;
+}
+
+export interface JobLimits {
+  cpu: number;
+  /** Bytes. */
+  memory: number;
+  shm: boolean;
+  gpu?: { vendor: 'nvidia' | 'amd' | 'intel'; count: number; model?: string };
+}
+
+export interface JobSpec {
+  /** The job id; drivers name their process/container after it so they can find it again. */
+  id: string;
+  image: string;
+  entrypoint?: string;
+  /** One shell-quoted string, as the CLI sends it. */
+  command?: string;
+  workingDir?: string;
+  /** Plain env and the already-decrypted secret env, merged. */
+  env: Record<string, string>;
+  mounts: JobMount[];
+  limits: JobLimits;
+  /** The port the job serves HTTP on; the driver publishes it on 127.0.0.1. */
+  httpPort?: number;
+  tty: boolean;
+  privileged: boolean;
+}
+
+/** What a driver observes about one job. */
+export type ObservedState =
+  | { state: 'starting'; reason?: string }
+  | { state: 'running'; startedAt: Date }
+  | { state: 'exited'; exitCode: number; finishedAt: Date; reason?: string }
+  /** The driver knows nothing of this job (e.g. lost with the machine). */
+  | { state: 'missing' };
+
+export interface LogOptions {
+  since?: Date;
+  /** Keep the stream open while the job runs. */
+  follow: boolean;
+  /** Prefix each line with an RFC 3339 timestamp. */
+  timestamps: boolean;
+}
+
+export interface StatsSample {
+  /** Cores in use (1.0 = one full core). */
+  cpu: number;
+  memoryBytes: number;
+  gpuDutyCycle?: number;
+  gpuMemoryBytes?: number;
+  timestamp: number;
+}
+
+export interface PoolCapacity {
+  name: string;
+  cpu: number;
+  memory: number;
+  diskSize: number;
+  gpu?: { vendor: 'nvidia' | 'amd' | 'intel'; count: number; model?: string; memory?: number };
+  /** What is free for new jobs right now, after the jobs this driver runs. */
+  availableCpu: number;
+  availableMemory: number;
+}
+
+export interface ExecOptions {
+  command: string[];
+  tty: boolean;
+  stdin: boolean;
+}
+
+export interface ExecSession {
+  stdin?: NodeJS.WritableStream;
+  stdout: Readable;
+  stderr?: Readable;
+  resize?(rows: number, cols: number): void;
+  exitCode: Promise<number>;
+}
+
+export interface SaveProgress {
+  status?: string;
+  id?: string;
+  progressDetail?: { current?: number; total?: number };
+  aux?: { Tag: string; Digest: string; Size: number };
+  error?: string;
+  errorDetail?: { message: string };
+  details?: Record<string, unknown>;
+}
+
+export interface RuntimeDriver {
+  readonly name: RuntimeName;
+  /** A sentence for the log and the job page when the driver runs jobs without isolation. */
+  readonly warning?: string;
+  /** Start the job; resolves once it has been handed to the runtime (not when it is running). */
+  start(spec: JobSpec): Promise<void>;
+  /** Stop the job (SIGTERM, then SIGKILL after a grace period) and free its resources. */
+  kill(id: string): Promise<void>;
+  observe(id: string): Promise<ObservedState>;
+  /** Called once per state change the driver notices; the service also polls `observe`. */
+  onChange(listener: (id: string) => void): () => void;
+  /** Ids of every job the driver holds, running or exited but not yet removed. */
+  list(): Promise<string[]>;
+  /** Forget an exited job (its logs stay readable through `logs`). */
+  remove(id: string): Promise<void>;
+  logs(id: string, options: LogOptions): Promise<Readable>;
+  /** Samples about once a second while the job runs; ends when it stops. */
+  stats(id: string, signal: AbortSignal): AsyncIterable<StatsSample>;
+  /** Host address of the job's HTTP port, or null when it is not listening (yet). */
+  endpoint(id: string): Promise<{ host: string; port: number } | null>;
+  capacity(): Promise<PoolCapacity[]>;
+  exec?(id: string, options: ExecOptions): Promise<ExecSession>;
+  /** Commit the job's filesystem as `image` and push it (docker only). */
+  save?(
+    id: string,
+    image: string,
+    auth: { username: string; password: string },
+  ): AsyncIterable<SaveProgress>;
+  close(): Promise<void>;
+}
