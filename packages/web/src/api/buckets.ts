@@ -1,6 +1,13 @@
-import type { BucketWire, Camel, PersistentCredentialsWire } from '@orrery/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { API, request } from './client';
+import type {
+  BucketObjectListWire,
+  BucketObjectWire,
+  BucketWire,
+  Camel,
+  PersistentCredentialsWire,
+} from '@orrery/contract';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { API, buildUrl, request } from './client';
+import { putFile, type UploadOptions } from './upload';
 
 /** apolo-wire §7: buckets and persistent credentials; the console always names the cluster. */
 export type Bucket = Camel<BucketWire>;
@@ -25,6 +32,10 @@ export const bucketKeys = {
   one: (p: BucketPlace, id: string) => [...bucketKeys.list(p), 'one', id] as const,
   credentials: (p: BucketPlace) =>
     ['bucket-credentials', p.clusterName, p.orgName, p.projectName] as const,
+  objects: (p: BucketPlace, bucket: string) =>
+    ['bucket-objects', p.clusterName, p.orgName, p.projectName, bucket] as const,
+  folder: (p: BucketPlace, bucket: string, prefix: string) =>
+    [...bucketKeys.objects(p, bucket), prefix] as const,
 };
 
 export const listBuckets = (p: BucketPlace, signal?: AbortSignal) =>
@@ -101,5 +112,77 @@ export function useCreateBucketCredentials(p: BucketPlace) {
   return useMutation({
     mutationFn: (c: CredentialsCreation) => createBucketCredentials(p, c),
     onSuccess: () => client.invalidateQueries({ queryKey: bucketKeys.credentials(p) }),
+  });
+}
+
+/**
+ * Orrery's object API (docs/buckets.md). `bucket` is the bucket's name, or its id when it has
+ * none: the bucket's permission URI names it so, which makes a grant on one bucket work here.
+ */
+export type BucketObject = Camel<BucketObjectWire>;
+export type BucketObjectPage = Camel<BucketObjectListWire>;
+
+const objectsUrl = (bucket: string) => `${BUCKETS}/${encodeURIComponent(bucket)}/objects`;
+/** Every segment of the key encoded on its own, so that `/` still separates them. */
+const objectUrl = (bucket: string, key: string) =>
+  `${objectsUrl(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
+
+/** One page of a "folder": the prefixes and objects right below `prefix`. */
+export const listObjects = (
+  p: BucketPlace,
+  bucket: string,
+  prefix: string,
+  continuationToken?: string,
+  signal?: AbortSignal,
+) =>
+  request<BucketObjectListWire>(objectsUrl(bucket), {
+    query: { ...scope(p), prefix, delimiter: '/', continuation_token: continuationToken },
+    signal,
+  });
+
+/** A GET link of an object (open in a new tab, previews, download): the token rides along. */
+export const objectLink = (
+  p: BucketPlace,
+  bucket: string,
+  key: string,
+  token: string | null | undefined,
+) => buildUrl(objectUrl(bucket, key), { ...scope(p), token: token ?? undefined });
+
+export const uploadObject = (
+  p: BucketPlace,
+  bucket: string,
+  key: string,
+  file: Blob,
+  options: UploadOptions,
+) => putFile(buildUrl(objectUrl(bucket, key), scope(p)), file, options);
+
+/** A folder is an empty object whose key ends in `/`. */
+export const addFolder = (p: BucketPlace, bucket: string, prefix: string) =>
+  request<BucketObjectWire>(objectUrl(bucket, `${prefix}/`), { method: 'PUT', query: scope(p) });
+
+/** Deletes an object, or with a key ending in `/` a folder and everything below it. */
+export const deleteObjects = (p: BucketPlace, bucket: string, key: string) =>
+  request<{ deleted: number }>(objectUrl(bucket, key), { method: 'DELETE', query: scope(p) });
+
+/** A folder's pages, a thousand entries each; the next one loads when asked. */
+export const useBucketFolder = (p: BucketPlace, bucket: string, prefix: string) =>
+  useInfiniteQuery({
+    queryKey: bucketKeys.folder(p, bucket, prefix),
+    queryFn: ({ pageParam, signal }) => listObjects(p, bucket, prefix, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextContinuationToken ?? undefined,
+    refetchOnWindowFocus: true,
+  });
+
+/** A change to a bucket's objects; every cached folder of the bucket is refetched after it. */
+export function useObjectsMutation<V>(
+  p: BucketPlace,
+  bucket: string,
+  fn: (v: V) => Promise<unknown>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => client.invalidateQueries({ queryKey: bucketKeys.objects(p, bucket) }),
   });
 }

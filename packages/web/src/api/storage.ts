@@ -1,6 +1,7 @@
 import type { Action, FileStatus as FileStatusWire } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
+import { API, buildUrl, request } from './client';
+import { putFile, type UploadOptions } from './upload';
 
 /**
  * The Storage API (docs/files.md, workloads §7 Storage): `/api/v1/storage/ORG/PROJECT/PATH?op=…`.
@@ -78,51 +79,12 @@ export const sharePermission = (username: string, uri: string, action: StorageAc
     body: [{ uri, action }],
   });
 
-export interface UploadOptions {
-  /** The bearer token, from the same session the client's token source reads. */
-  token: string | null | undefined;
-  onProgress?: (loaded: number, total: number) => void;
-  signal?: AbortSignal;
-}
-
 /**
- * PUT op=CREATE of one file with its own content type. XMLHttpRequest rather than `fetch`
- * because only it reports upload progress over HTTP/1.1. Headers are the client's: the browser
- * marker and the bearer token. Rejects with an ApiError like `request`, or an AbortError.
+ * PUT op=CREATE of one file with its own content type, reporting progress (api/upload.ts).
+ * Rejects with an ApiError like `request`, or an AbortError.
  */
-export function uploadFile(
-  p: StoragePlace,
-  path: string[],
-  file: Blob,
-  { token, onProgress, signal }: UploadOptions,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const abortError = () => new DOMException('Upload cancelled', 'AbortError');
-    if (signal?.aborted) return reject(abortError());
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', buildUrl(storageUrl(p, path), { op: 'CREATE' }));
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader(BROWSER_MARKER.name, BROWSER_MARKER.value);
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
-    xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return resolve();
-      let body: ApiError['body'] = null;
-      try {
-        body = JSON.parse(xhr.responseText) as ApiError['body'];
-      } catch {
-        body = xhr.responseText ? { message: xhr.responseText } : null;
-      }
-      reject(new ApiError(xhr.status, body));
-    };
-    xhr.onerror = () => reject(new ApiError(0, null));
-    xhr.onabort = () => reject(abortError());
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(file);
-  });
-}
+export const uploadFile = (p: StoragePlace, path: string[], file: Blob, options: UploadOptions) =>
+  putFile(buildUrl(storageUrl(p, path), { op: 'CREATE' }), file, options);
 
 /** A folder's entries; the spec sets no polling, so it refreshes on focus and after changes. */
 export const useListing = (p: StoragePlace, path: string[], enabled = true) =>

@@ -18,6 +18,7 @@ import { bucketByIdOrName, bucketsIn } from './store.js';
 import { createBucket, deleteBucket, importBucket, type BucketContext } from './service.js';
 import { bucketWire, sendList } from './wire.js';
 import { credentialRoutes } from './credentials.js';
+import { objectRoutes } from './objects.js';
 import {
   BUCKETS_BASE as BASE,
   fromBody,
@@ -150,4 +151,5 @@ export const bucketRoutes =
     );
 
     credentialRoutes(app, bc);
+    await app.register(objectRoutes(ctx, bc, one));
   };

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpError, conflict, notFound } from '../../http/errors.js';
-import type { S3Settings } from '../../blob/s3-objects.js';
+import type { Objects as ObjectStore, S3Settings } from '../../blob/s3-objects.js';
 import { projectExists } from '../projects/store.js';
 import { seal, unseal } from '../secrets/key.js';
 import {
@@ -27,14 +27,15 @@ export interface BucketContext extends Pick<AppContext, 'db' | 'config'> {
 }
 
 // The AWS SDK loads on first use: a server without S3 never pays its start-up cost.
-const sdk = () => Promise.all([import('@aws-sdk/client-s3'), import('../../blob/s3-objects.js')]);
+export const sdk = () =>
+  Promise.all([import('@aws-sdk/client-s3'), import('../../blob/s3-objects.js')]);
 const clients = new WeakMap<S3Settings, S3Client>();
-const clientOf = async (s3: S3Settings) => {
+export const clientOf = async (s3: S3Settings) => {
   if (!clients.has(s3)) clients.set(s3, (await sdk())[1].s3Client(s3));
   return clients.get(s3)!;
 };
 
-function requireS3(ctx: BucketContext): S3Settings {
+export function requireS3(ctx: BucketContext): S3Settings {
   if (!ctx.config.s3) throw new HttpError('unprocessable', BUCKETS_NEED_S3);
   return ctx.config.s3;
 }
@@ -116,6 +117,20 @@ export async function importBucket(
 }
 
 /**
+ * Deletes every object whose key starts with `prefix`, a batch at a time, and counts them. It
+ * lists from the start each time rather than paging, because the listing shrinks as it goes.
+ */
+export async function deleteUnder(objects: ObjectStore, prefix: string) {
+  let deleted = 0;
+  for (let batch = await objects.first(prefix, 1000); batch.length;) {
+    await objects.deleteMany(batch.map((o) => o.key));
+    deleted += batch.length;
+    batch = await objects.first(prefix, 1000);
+  }
+  return deleted;
+}
+
+/**
  * Deletes a bucket Orrery made, with everything in it, at the provider; an imported bucket is
  * only forgotten. Credentials lose the bucket (rows cascade).
  */
@@ -123,12 +138,8 @@ export async function deleteBucket(ctx: BucketContext, b: BucketView) {
   if (!b.imported && ctx.config.s3) {
     const [{ DeleteBucketCommand }, { isNotFound, Objects }] = await sdk();
     const client = await clientOf(ctx.config.s3);
-    const objects = new Objects(client, b.providerBucketName);
     try {
-      for (let batch = await objects.first('', 1000); batch.length;) {
-        await objects.deleteMany(batch.map((o) => o.key));
-        batch = await objects.first('', 1000);
-      }
+      await deleteUnder(new Objects(client, b.providerBucketName), '');
       await client.send(new DeleteBucketCommand({ Bucket: b.providerBucketName }));
     } catch (e) {
       if (!isNotFound(e)) throw e;

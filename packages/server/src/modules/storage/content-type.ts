@@ -23,3 +23,11 @@ export function contentTypeOf(name: string): string {
   if (TEXT.has(ext)) return 'text/plain; charset=utf-8';
   return TYPES[ext] ?? 'application/octet-stream';
 }
+
+/** User files are served from the console's origin: never let one run as a page there. */
+export const inlineFileHeaders = (name: string) => ({
+  'content-type': contentTypeOf(name),
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': 'sandbox',
+  'referrer-policy': 'no-referrer',
+});

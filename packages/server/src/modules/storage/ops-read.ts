@@ -7,7 +7,7 @@ import type { BlobBackend, Entry } from '../../blob/backend.js';
 import { blob, httpOf, notFoundErr, StorageError } from './errors.js';
 import { grantsBelow, requireVisible } from './access.js';
 import { keyOf, uriOf, wirePath, type StoragePath } from './paths.js';
-import { contentTypeOf } from './content-type.js';
+import { inlineFileHeaders } from './content-type.js';
 
 export interface OpContext {
   backend: BlobBackend;
@@ -132,27 +132,30 @@ export async function open({ backend, path, request, reply }: OpContext) {
     if (head) return reply.send();
     throw new StorageError('bad_request', 'Is a directory', 'EISDIR');
   }
-  // User files are served from the console's origin: never let one run as a page there.
-  reply.headers({
-    'content-type': contentTypeOf(entry.name),
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': 'sandbox',
-    'referrer-policy': 'no-referrer',
-  });
-  const range = parseRange(request.headers.range, entry.size);
+  reply.headers(inlineFileHeaders(entry.name));
+  const ranged = rangeOf(request, reply, entry.size);
+  if (!ranged) return reply;
+  if (head) return reply.send();
+  if (ranged.length === 0) return reply.send('');
+  return reply.send(await blob(() => backend.read(keyOf(path), ranged.range)));
+}
+
+/**
+ * The request's Range against a body of `size` bytes: sets status 206, Content-Range and
+ * Content-Length and says what to send, or answers 416 itself and returns null.
+ */
+export function rangeOf(request: FastifyRequest, reply: FastifyReply, size: number) {
+  const range = parseRange(request.headers.range, size);
   if (range === 'unsatisfiable') {
-    return reply
+    void reply
       .status(416)
-      .header('content-range', `bytes */${entry.size}`)
+      .header('content-range', `bytes */${size}`)
       .type('application/json')
       .send({ error: 'bad_request', message: 'Requested range not satisfiable' });
+    return null;
   }
-  if (range) {
-    reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${entry.size}`);
-  }
-  const length = range ? range.end - range.start + 1 : entry.size;
+  if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+  const length = range ? range.end - range.start + 1 : size;
   reply.header('content-length', String(length));
-  if (head) return reply.send();
-  if (length === 0) return reply.send('');
-  return reply.send(await blob(() => backend.read(keyOf(path), range ?? undefined)));
+  return { range: range ?? undefined, length };
 }

@@ -3,8 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_STORAGE_OP, STORAGE_OPS, StorageQuery, type StorageOp } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { principalOf } from '../../auth/principal-hook.js';
-import { userByUsername } from '../users/store.js';
+import { acceptQueryToken } from '../../auth/query-token.js';
 import { createFsBackend } from '../../blob/fs.js';
 import type { BlobBackend } from '../../blob/backend.js';
 import { blob, illegal } from './errors.js';
@@ -69,16 +68,8 @@ export const storageRoutes =
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-    // "Open in new tab" cannot set a header, so GET op=OPEN alone may carry the token in the
-    // query. Only there: a read link, whose token the logger redacts (observability/redact.ts).
-    app.addHook('onRequest', async (request) => {
-      const token = (request.query as { token?: unknown }).token;
-      if (request.principal || request.method !== 'GET' || typeof token !== 'string') return;
-      if (opOrNull(request) !== 'OPEN') return;
-      const claims = await ctx.verifier.verify(token);
-      const user = claims && (await userByUsername(ctx.db, claims.username));
-      if (user) request.principal = principalOf(user);
-    });
+    // "Open in new tab" cannot set a header: GET op=OPEN alone may carry the token in the query.
+    acceptQueryToken(app, ctx, (request) => opOrNull(request) === 'OPEN');
 
     // Project directories are made on first use (a project's files start empty).
     const ready = new Set<string>();

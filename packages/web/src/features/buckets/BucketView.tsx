@@ -1,43 +1,64 @@
-import { Alert, Anchor, Group, Loader, Stack, Title } from '@mantine/core';
-import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
-import { useParams, useSearchParams } from 'react-router';
-import { useBucket, type BucketPlace } from '../../api/buckets';
+import { useState } from 'react';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconArrowLeft, IconFolderOpen } from '@tabler/icons-react';
+import { useParams } from 'react-router';
+import {
+  addFolder,
+  bucketKeys,
+  deleteObjects,
+  objectLink,
+  uploadObject,
+  useBucket,
+  useBucketFolder,
+  useObjectsMutation,
+  type Bucket,
+  type BucketPlace,
+} from '../../api/buckets';
+import type { FileStatus } from '../../api/storage';
 import { ContextLink } from '../../app/context/ContextLink';
+import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
-import { BucketDetails } from './BucketDetails';
+import { notifySuccess } from '../../ui/notify';
+import { ActionBar } from '../files/ActionBar';
+import { DeleteDialog } from '../files/DeleteDialog';
+import { FileDrawer } from '../files/FileDrawer';
+import { FileGrid } from '../files/FileGrid';
+import { FilesToolbar } from '../files/FilesToolbar';
+import { FolderBreadcrumbs } from '../files/FolderBreadcrumbs';
+import { NameDialog } from '../files/NameDialog';
+import { filterEntries, isFolder } from '../files/paths';
+import { FILE_TEXTS } from '../files/texts';
+import { UploadList } from '../files/UploadList';
+import { useClickCount } from '../files/useClickCount';
+import { useFolderPath } from '../files/useFolderPath';
+import { useStorageToken } from '../files/useStorageToken';
+import { useUploads } from '../files/useUploads';
 import { bucketLabel } from './format';
+import { entriesOf, prefixOf } from './objects';
 import { ProviderLogo } from './ProviderLogo';
-import { BUCKET_TEXTS } from './texts';
+import { BUCKET_TEXTS, SEARCH_DEBOUNCE_MS } from './texts';
 
 const T = BUCKET_TEXTS.view;
 
 /**
- * `/buckets/:bucketId?bucketName=…` (workloads §7). The server has no object listing yet, so this
- * shows the bucket itself and says so instead of pretending to list objects.
+ * `/buckets/:bucketId/:bucketName` (workloads §2): the bucket's objects in the files area's
+ * browser, one folder (key prefix) at a time, the folder in `?path=` as on the Files page.
  */
 export function BucketView({ place }: { place: BucketPlace }) {
-  const { bucketId = '' } = useParams();
-  const [params] = useSearchParams();
+  const { bucketId = '', bucketName } = useParams();
   const bucket = useBucket(place, bucketId);
-  const title = bucket.data ? bucketLabel(bucket.data) : (params.get('bucketName') ?? bucketId);
+  const title = bucket.data ? bucketLabel(bucket.data) : (bucketName ?? bucketId);
 
   let body;
   if (bucket.isPending) body = <Loader aria-label={BUCKET_TEXTS.title} />;
   else if (bucket.isError) body = <Alert color="red">{messageOf(bucket.error, T.notFound)}</Alert>;
   else if (bucket.data.provider === 'gcp')
     body = <Alert color="red">{BUCKET_TEXTS.gcpNotViewable}</Alert>;
-  else
-    body = (
-      <>
-        <Alert color="blue" icon={<IconInfoCircle size={18} />}>
-          {T.objectsPending}
-        </Alert>
-        <BucketDetails bucket={bucket.data} />
-      </>
-    );
+  else body = <Objects place={place} bucket={bucket.data} />;
 
   return (
-    <Stack p="md" maw={900}>
+    <Stack p="md" gap="md">
       <Anchor component={ContextLink} to="/buckets" size="sm">
         <Group gap={4}>
           <IconArrowLeft size={14} />
@@ -50,5 +71,161 @@ export function BucketView({ place }: { place: BucketPlace }) {
       </Group>
       {body}
     </Stack>
+  );
+}
+
+function Objects({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
+  // The name, as the bucket's permission URI has it (api/buckets.ts).
+  const name = bucketLabel(bucket);
+  const [path, go] = useFolderPath();
+  const token = useStorageToken();
+  // Uploads outlive a change of folder; everything else belongs to the open folder.
+  const uploads = useUploads(
+    (folder, file, options) =>
+      uploadObject(place, name, prefixOf(folder) + file.name, file, { ...options, token }),
+    bucketKeys.objects(place, name),
+  );
+  return (
+    <>
+      <Folder
+        key={path.join('/')}
+        place={place}
+        bucket={name}
+        path={path}
+        token={token}
+        go={go}
+        onUpload={(files) => uploads.start(files, path)}
+      />
+      <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onDismiss={uploads.dismiss} />
+    </>
+  );
+}
+
+function Folder(props: {
+  place: BucketPlace;
+  bucket: string;
+  path: string[];
+  token: string | null;
+  go(path: string[]): void;
+  onUpload(files: File[]): void;
+}) {
+  const { place, bucket, path, go } = props;
+  const prefix = prefixOf(path);
+  const folder = useBucketFolder(place, bucket, prefix);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'add' | 'delete' | null>(null);
+  const mkdir = useObjectsMutation(place, bucket, (folderName: string) =>
+    addFolder(place, bucket, prefix + folderName),
+  );
+  const remove = useObjectsMutation(place, bucket, (e: FileStatus) =>
+    deleteObjects(place, bucket, prefix + e.path + (isFolder(e) ? '/' : '')),
+  );
+
+  const pages = folder.data?.pages ?? [];
+  // Until the caller's permission is known, nothing may be added to the bucket.
+  const readOnly = pages[0]?.permission !== 'write' && pages[0]?.permission !== 'manage';
+  const entries = entriesOf(pages, prefix);
+  const entry = entries.find((e) => e.path === selected) ?? null;
+  const link =
+    entry && !isFolder(entry) ? objectLink(place, bucket, prefix + entry.path, props.token) : null;
+  const select = (e: FileStatus) => setSelected(e.path);
+  const countClick = useClickCount<FileStatus>(select, (e) =>
+    isFolder(e) ? go([...path, e.path]) : select(e),
+  );
+
+  let body;
+  if (folder.isPending) body = <Loader aria-label={BUCKET_TEXTS.title} />;
+  else if (folder.isError)
+    body = <Alert color="red">{messageOf(folder.error, BUCKET_TEXTS.loadFailed)}</Alert>;
+  else {
+    const shown = filterEntries(entries, debounced);
+    const empty =
+      entries.length === 0 ? (
+        <EmptyState
+          icon={<IconFolderOpen size={24} />}
+          title={path.length ? FILE_TEXTS.empty : T.empty}
+          description={readOnly ? T.emptyReadOnly : FILE_TEXTS.emptyHint}
+        />
+      ) : shown.length === 0 ? (
+        <EmptyState title={FILE_TEXTS.noMatches(debounced.trim())} />
+      ) : null;
+    body = (
+      <>
+        <FileGrid
+          entries={shown}
+          selected={selected}
+          showUp={path.length > 0}
+          canDrop={!readOnly}
+          empty={empty}
+          onUp={() => go(path.slice(0, -1))}
+          onClick={countClick}
+          onDropFiles={props.onUpload}
+        />
+        {folder.hasNextPage && (
+          <Center>
+            <Button
+              variant="default"
+              loading={folder.isFetchingNextPage}
+              onClick={() => void folder.fetchNextPage()}
+            >
+              {T.more}
+            </Button>
+          </Center>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <FolderBreadcrumbs path={path} root={bucket} onGo={go} />
+      <FilesToolbar
+        search={search}
+        readOnly={readOnly}
+        onSearch={setSearch}
+        onAddFolder={() => setDialog('add')}
+        onUpload={props.onUpload}
+      />
+      {body}
+      {entry && (
+        <ActionBar
+          entry={entry}
+          openUrl={link ?? ''}
+          downloadUrl={link ?? undefined}
+          onDelete={() => setDialog('delete')}
+          onClear={() => setSelected(null)}
+        />
+      )}
+      <FileDrawer
+        entry={entry}
+        savedIn={`${bucket}/${prefix}`}
+        openUrl={link}
+        onClose={() => setSelected(null)}
+      />
+      {dialog === 'add' && (
+        <NameDialog
+          title={FILE_TEXTS.addFolderDialog.title}
+          label={FILE_TEXTS.addFolderDialog.name}
+          submit={FILE_TEXTS.addFolderDialog.submit}
+          onClose={() => setDialog(null)}
+          onSubmit={async (folderName) => {
+            await mkdir.mutateAsync(folderName);
+            notifySuccess(FILE_TEXTS.addFolderDialog.created(folderName));
+          }}
+        />
+      )}
+      {dialog === 'delete' && entry && (
+        <DeleteDialog
+          entry={entry}
+          onClose={() => setDialog(null)}
+          onDelete={async (e) => {
+            await remove.mutateAsync(e);
+            setSelected(null);
+          }}
+        />
+      )}
+    </>
   );
 }

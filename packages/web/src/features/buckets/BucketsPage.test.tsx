@@ -131,6 +131,16 @@ describe('Buckets page', () => {
     stubFetch([
       { url: LIST, body: [bucket()] },
       { url: `/api/v1/buckets/buckets/${ID}?${SCOPE}`, body: bucket() },
+      {
+        url: `/api/v1/buckets/buckets/datasets/objects?${SCOPE}&prefix=&delimiter=%2F`,
+        body: {
+          prefix: '',
+          folders: [],
+          objects: [],
+          next_continuation_token: null,
+          permission: 'manage',
+        },
+      },
     ]);
     const { url } = renderPage();
     const card = await screen.findByRole('button', { name: 'Bucket datasets' });
@@ -140,10 +150,8 @@ describe('Buckets page', () => {
     fireEvent.click(card);
     act(() => vi.advanceTimersByTime(300));
     vi.useRealTimers();
-    expect(url()).toBe(
-      `/buckets/${ID}?bucketName=datasets&org=acme&cluster=default&project=vision`,
-    );
-    expect(await screen.findByText(/comes with the blob API/)).toBeTruthy();
+    expect(url()).toBe(`/buckets/${ID}/datasets?org=acme&cluster=default&project=vision`);
+    expect(await screen.findByText('This bucket is empty')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 

@@ -29,7 +29,7 @@ export default function BucketsPage() {
   return (
     <Routes>
       <Route index element={<Buckets key={key} place={place} />} />
-      <Route path=":bucketId" element={<BucketView key={key} place={place} />} />
+      <Route path=":bucketId/:bucketName?" element={<BucketView key={key} place={place} />} />
     </Routes>
   );
 }

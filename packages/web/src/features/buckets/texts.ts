@@ -41,9 +41,9 @@ export const BUCKET_TEXTS = {
   view: {
     back: 'All buckets',
     notFound: 'Bucket not found',
-    objectsPending:
-      'Browsing the objects of a bucket comes with the blob API, which Orrery does not serve yet. ' +
-      'Use any S3 client with credentials to this bucket in the meantime.',
+    empty: 'This bucket is empty',
+    emptyReadOnly: 'There is nothing in this bucket yet.',
+    more: 'Load more',
   },
   delete: 'Delete',
   deleteLabel: (name: string) => `Delete bucket ${name}`,

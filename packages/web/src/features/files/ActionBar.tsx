@@ -1,5 +1,12 @@
 import { ActionIcon, Button, Group, Paper, Text } from '@mantine/core';
-import { IconEdit, IconExternalLink, IconShare, IconTrash, IconX } from '@tabler/icons-react';
+import {
+  IconDownload,
+  IconEdit,
+  IconExternalLink,
+  IconShare,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react';
 import type { FileStatus } from '../../api/storage';
 import { isFolder } from './paths';
 import { FILE_TEXTS } from './texts';
@@ -7,14 +14,16 @@ import { FILE_TEXTS } from './texts';
 const T = FILE_TEXTS.actions;
 
 /**
- * The bottom bar of the selected item (workloads §2): share, open in new tab (files only),
- * rename and delete. Changes need write permission on the item, sharing needs manage.
+ * The bottom bar of the selected item (workloads §2): share, open in new tab and download (files
+ * only), rename and delete; an area leaves out what it cannot do. Changes need write permission
+ * on the item, sharing needs manage.
  */
 export function ActionBar(props: {
   entry: FileStatus;
   openUrl: string;
-  onShare(): void;
-  onRename(): void;
+  downloadUrl?: string;
+  onShare?(): void;
+  onRename?(): void;
   onDelete(): void;
   onClear(): void;
 }) {
@@ -39,15 +48,17 @@ export function ActionBar(props: {
         <Text size="sm" fw={600} truncate maw={240}>
           {entry.path}
         </Text>
-        <Button
-          size="xs"
-          variant="default"
-          leftSection={<IconShare size={14} />}
-          disabled={entry.permission !== 'manage'}
-          onClick={props.onShare}
-        >
-          {T.share}
-        </Button>
+        {props.onShare && (
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconShare size={14} />}
+            disabled={entry.permission !== 'manage'}
+            onClick={props.onShare}
+          >
+            {T.share}
+          </Button>
+        )}
         {!isFolder(entry) && (
           <Button
             size="xs"
@@ -61,15 +72,29 @@ export function ActionBar(props: {
             {T.open}
           </Button>
         )}
-        <Button
-          size="xs"
-          variant="default"
-          leftSection={<IconEdit size={14} />}
-          disabled={!canWrite}
-          onClick={props.onRename}
-        >
-          {T.rename}
-        </Button>
+        {!isFolder(entry) && props.downloadUrl && (
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={props.downloadUrl}
+            download={entry.path}
+            leftSection={<IconDownload size={14} />}
+          >
+            {T.download}
+          </Button>
+        )}
+        {props.onRename && (
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconEdit size={14} />}
+            disabled={!canWrite}
+            onClick={props.onRename}
+          >
+            {T.rename}
+          </Button>
+        )}
         <Button
           size="xs"
           color="red"

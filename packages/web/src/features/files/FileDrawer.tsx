@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { FileStatus } from '../../api/storage';
 import { formatSize } from '../../ui/sizes';
 import { FilePreview } from './FilePreview';
-import { extensionOf, formatModified, isFolder, storageValue } from './paths';
+import { extensionOf, formatModified, isFolder } from './paths';
 import { FILE_TEXTS } from './texts';
 
 const T = FILE_TEXTS.drawer;
@@ -15,17 +15,21 @@ const T = FILE_TEXTS.drawer;
  */
 export function FileDrawer(props: {
   entry: FileStatus | null;
-  folder: string[];
+  /** Where the item is, as the area names places (`storage:a/b`, `bucket/a/b/`). */
+  savedIn: string;
   openUrl: string | null;
   onClose(): void;
 }) {
   const { entry } = props;
   const rows: [string, ReactNode][] = entry
     ? [
-        [T.savedIn, storageValue(props.folder)],
+        [T.savedIn, props.savedIn],
         [T.type, isFolder(entry) ? FILE_TEXTS.folder : FILE_TEXTS.file],
         [T.extension, (!isFolder(entry) && extensionOf(entry.path)) || T.noExtension],
-        [T.modified, formatModified(entry.modificationTime)],
+        // A bucket's folder is only a key prefix: it has no time (0) to show.
+        ...(entry.modificationTime > 0
+          ? [[T.modified, formatModified(entry.modificationTime)] as [string, ReactNode]]
+          : []),
         ...(isFolder(entry) ? [] : [[T.size, formatSize(entry.length)] as [string, ReactNode]]),
       ]
     : [];

@@ -3,7 +3,7 @@ import { Alert, Loader, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFolderOpen } from '@tabler/icons-react';
 import type { FileStatus, StoragePlace } from '../../api/storage';
-import { openUrl, useFileStatus, useListing } from '../../api/storage';
+import { openUrl, storageKeys, uploadFile, useFileStatus, useListing } from '../../api/storage';
 import { usePlatformContext } from '../../app/context/platform-context';
 import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
@@ -13,7 +13,7 @@ import { FileDrawer } from './FileDrawer';
 import { FileGrid } from './FileGrid';
 import { FilesToolbar } from './FilesToolbar';
 import { FolderBreadcrumbs } from './FolderBreadcrumbs';
-import { filterEntries, isFolder } from './paths';
+import { filterEntries, isFolder, storageValue } from './paths';
 import { SEARCH_DEBOUNCE_MS, FILE_TEXTS as T } from './texts';
 import { UploadList } from './UploadList';
 import { useClickCount } from './useClickCount';
@@ -35,7 +35,11 @@ function Files({ place }: { place: StoragePlace }) {
   const [path, go] = useFolderPath();
   const token = useStorageToken();
   // Uploads outlive a change of folder; everything else belongs to the open folder.
-  const uploads = useUploads(place, token);
+  const uploads = useUploads(
+    (folder, file, options) =>
+      uploadFile(place, [...folder, file.name], file, { ...options, token }),
+    storageKeys.all(place),
+  );
   return (
     <Stack p="md" gap="md">
       <Title order={2}>{T.title}</Title>
@@ -128,7 +132,12 @@ function Folder(props: {
           onClear={() => setSelected(null)}
         />
       )}
-      <FileDrawer entry={entry} folder={path} openUrl={link} onClose={() => setSelected(null)} />
+      <FileDrawer
+        entry={entry}
+        savedIn={storageValue(path)}
+        openUrl={link}
+        onClose={() => setSelected(null)}
+      />
       <FileDialogs
         place={place}
         folder={path}

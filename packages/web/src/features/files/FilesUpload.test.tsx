@@ -1,39 +1,10 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../test/fetch';
+import { FakeXhr } from '../../test/xhr';
 import { renderSignedIn } from '../../test/render';
 import FilesPage from './FilesPage';
 import { entry, folderStatus, LIST, listing, ROUTE, signedIn, STATUS, url } from './test-fixtures';
-
-/** Records each upload the page starts; the test plays the network's part. */
-class FakeXhr {
-  static all: FakeXhr[] = [];
-  upload: { onprogress: ((e: Partial<ProgressEvent>) => void) | null } = { onprogress: null };
-  headers: Record<string, string> = {};
-  method = '';
-  url = '';
-  body: unknown = null;
-  status = 0;
-  responseText = '';
-  withCredentials = false;
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  open(method: string, target: string) {
-    this.method = method;
-    this.url = target;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: unknown) {
-    this.body = body;
-    FakeXhr.all.push(this);
-  }
-  abort() {
-    this.onabort?.();
-  }
-}
 
 const file = (name: string, size: number, type = 'text/plain') =>
   new File(['x'.repeat(size)], name, { type });

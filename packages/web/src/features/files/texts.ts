@@ -23,6 +23,7 @@ export const FILE_TEXTS = {
     label: 'Selected item',
     share: 'Share',
     open: 'Open in new tab',
+    download: 'Download',
     rename: 'Rename',
     delete: 'Delete',
     close: 'Clear selection',

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { storageKeys, uploadFile, type StoragePlace } from '../../api/storage';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { messageOf } from '../../ui/errors';
 import { FILE_TEXTS } from './texts';
 
@@ -17,21 +16,26 @@ export interface Upload {
   error?: string;
 }
 
-type Uploader = typeof uploadFile;
+/** Sends one file into a folder, reporting progress, until done or aborted. */
+export type Uploader = (
+  folder: string[],
+  file: File,
+  options: { onProgress(loaded: number, total: number): void; signal: AbortSignal },
+) => Promise<unknown>;
 
 /**
- * Uploads of this page: each file is its own PUT op=CREATE with a progress value and its own
- * cancel. A file shows in the listing only when its upload has finished (docs/files.md).
+ * Uploads of a page (Files, a bucket): each file is its own PUT with a progress value and its
+ * own cancel. A file shows in the listing only when its upload has finished (docs/files.md); then
+ * the queries under `refresh` are refetched.
  */
-export function useUploads(
-  place: StoragePlace,
-  token: string | null,
-  upload: Uploader = uploadFile,
-) {
+export function useUploads(upload: Uploader, refresh: QueryKey) {
   const client = useQueryClient();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const controllers = useRef(new Map<number, AbortController>());
   const nextId = useRef(1);
+  // Callers pass a new uploader closure on every render; `start` stays the same function.
+  const latest = useRef({ upload, refresh });
+  latest.current = { upload, refresh };
 
   useEffect(() => {
     const live = controllers.current;
@@ -56,14 +60,14 @@ export function useUploads(
           status: 'uploading',
         };
         setUploads((list) => [...list, entry]);
-        upload(place, [...folder, file.name], file, {
-          token,
-          signal: controller.signal,
-          onProgress: (loaded, total) => patch(id, { loaded, total }),
-        })
+        latest.current
+          .upload(folder, file, {
+            signal: controller.signal,
+            onProgress: (loaded, total) => patch(id, { loaded, total }),
+          })
           .then(() => {
             patch(id, { status: 'done', loaded: file.size });
-            return client.invalidateQueries({ queryKey: storageKeys.all(place) });
+            return client.invalidateQueries({ queryKey: latest.current.refresh });
           })
           .catch((error: unknown) => {
             if (error instanceof DOMException && error.name === 'AbortError') {
@@ -75,7 +79,7 @@ export function useUploads(
           .finally(() => controllers.current.delete(id));
       }
     },
-    [client, place, token, upload],
+    [client],
   );
 
   const cancel = useCallback((id: number) => controllers.current.get(id)?.abort(), []);

@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startS3rver, type TestS3 } from '../packages/server/src/test/s3rver.js';
+import { launch, screenshot, watchErrors } from './support/browser.js';
+import { removeDataDir, ROOT, startServer, type RunningServer } from './support/server.js';
+
+const ADMIN = { email: 'admin@orrery.local', password: 'admin-password-1' };
+const CONTEXT = 'org=acme&cluster=default&project=vision';
+
+/** Screenshots wait for the drawer and progress transitions to end (endless spinners aside). */
+const settled = (page: Page) =>
+  page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+
+/**
+ * Buckets in Debian's Chromium against the real server process, its buckets on an s3rver the
+ * test starts on loopback: create a bucket and credentials, open the bucket with a double click,
+ * add a folder, upload into it, download, and delete.
+ */
+describe('bucket object browser', () => {
+  let s3: TestS3;
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    s3 = await startS3rver();
+    // Credentials carry the endpoint's keys: allowed for this single-tenant test deployment.
+    server = await startServer({ ...s3.env, ORRERY_S3_SHARE_KEYS: 'true' });
+    const token = execFileSync(
+      process.execPath,
+      ['packages/server/bin/orrery.js', 'token', 'create', '--email', ADMIN.email],
+      { cwd: ROOT, env: { ...process.env, ORRERY_DATA_DIR: server.dataDir }, encoding: 'utf8' },
+    ).trim();
+    const api = (path: string, method: string, body: object) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await api('/api/v1/orgs', 'POST', { name: 'acme' })).status).toBe(201);
+    const project = { name: 'vision', org_name: 'acme', cluster_name: 'default' };
+    expect((await api('/api/v1/projects', 'POST', project)).status).toBe(201);
+    const terms = await api('/api/v1/users/admin/profile', 'PUT', { terms_accepted: true });
+    expect(terms.status).toBe(200);
+    browser = await launch();
+    page = await (await browser.newContext()).newPage();
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (server) removeDataDir(server.dataDir);
+    await s3?.stop();
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await screenshot(page, `failed-buckets-${ctx.task.name.slice(0, 40)}`);
+  });
+
+  it('signs in and creates a bucket with credentials', async () => {
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('banner').waitFor();
+    await page.goto(`${server.url}/buckets?${CONTEXT}`);
+    await page.getByText('No buckets found').waitFor();
+
+    await page.getByRole('button', { name: 'Create bucket' }).click();
+    const create = page.getByRole('dialog', { name: 'Create bucket' });
+    await create.getByLabel('Name').fill('training');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Bucket training was created').waitFor();
+
+    await page.getByRole('button', { name: 'Bucket training' }).click();
+    const drawer = page.getByRole('dialog', { name: 'training' });
+    await drawer.getByRole('button', { name: 'Create credentials' }).click();
+    const credentials = page.getByRole('dialog', { name: 'Create credentials' });
+    await credentials.getByLabel('Name').fill('laptop');
+    await credentials.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Bucket credentials laptop was created').waitFor();
+    await drawer.getByText('laptop').waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
+  it('opens the bucket with a double click, adds a folder and uploads into it', async () => {
+    await page.getByRole('button', { name: 'Bucket training' }).dblclick();
+    await page.waitForURL((u) => /^\/buckets\/bucket-[0-9a-f-]+\/training$/.test(u.pathname));
+    await page.getByText('This bucket is empty').waitFor();
+
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add folder' });
+    await dialog.getByLabel('Folder name').fill('images');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await page.getByText('Folder images was created').waitFor();
+
+    await page.getByRole('button', { name: 'Folder images' }).dblclick();
+    await page.waitForURL((u) => u.searchParams.get('path') === 'images');
+    await page.getByText('This folder is empty').waitFor();
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hello from the bucket\n'),
+    });
+    await page.getByRole('region', { name: 'Uploads' }).getByText('Uploaded').waitFor();
+    await page.getByRole('button', { name: 'File notes.txt' }).waitFor();
+    await settled(page);
+    await screenshot(page, 'buckets-folder');
+  });
+
+  it('shows the file’s details and downloads its bytes', async () => {
+    await page.getByRole('button', { name: 'File notes.txt' }).click();
+    const bar = page.getByRole('toolbar', { name: 'Selected item' });
+    const href = await bar.getByRole('link', { name: 'Download' }).getAttribute('href');
+    const body = await page.evaluate(async (url) => (await fetch(url!)).text(), href);
+    expect(body).toBe('hello from the bucket\n');
+    await page.getByText('training/images/').waitFor();
+    await page.getByText('hello from the bucket').waitFor();
+    await settled(page);
+    await screenshot(page, 'buckets-file-details');
+  });
+
+  it('deletes the file after confirmation', async () => {
+    await page
+      .getByRole('toolbar', { name: 'Selected item' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Delete' });
+    await dialog.getByText('File notes.txt will be deleted').waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('notes.txt was deleted').waitFor();
+    await page.getByText('This folder is empty').waitFor();
+    await page.getByRole('button', { name: 'Go to the parent folder' }).click();
+    await page.getByRole('button', { name: 'Folder images' }).waitFor();
+  });
+
+  it('ran without errors in the page', () => {
+    expect(errors).toEqual([]);
+  });
+});
