@@ -1,35 +1,21 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importBusybox } from '../packages/server/src/test/busybox-image.js';
+import { canRunDockerd, startDockerd, type Dockerd } from '../packages/server/src/test/dockerd.js';
 import { removeDataDir, ROOT, startServer, type RunningServer } from './support/server.js';
 
-const DOCKERD = '/usr/sbin/dockerd';
-const BUSYBOX = '/bin/busybox';
-const runnable =
-  existsSync(DOCKERD) &&
-  existsSync(BUSYBOX) &&
-  process.getuid?.() === 0 &&
-  existsSync('/usr/bin/docker-registry');
+const runnable = canRunDockerd && existsSync('/usr/bin/docker-registry');
 
 /**
  * The real Docker client against Orrery's /v2/: `docker login` with an Orrery token, `docker push`
- * and `docker pull` of an image built here from Debian's busybox-static, and a stranger refused.
+ * and `docker pull` of an image imported here from Debian's busybox-static, and a stranger refused.
  * Debian's dockerd runs on a private socket and data root, without networking of its own.
  */
 describe.skipIf(!runnable)('docker login, push and pull through Orrery', () => {
   let server: RunningServer;
-  let dockerd: ChildProcess;
-  const dir = mkdtempSync(join(tmpdir(), 'orrery-docker-'));
-  const env = {
-    ...process.env,
-    DOCKER_HOST: `unix://${dir}/docker.sock`,
-    DOCKER_CONFIG: join(dir, 'config'),
-    DOCKER_BUILDKIT: '0',
-  };
-  const docker = (args: string[], input?: string) =>
-    execFileSync('docker', args, { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  let dockerd: Dockerd;
+  const docker = (args: string[], input?: string) => dockerd.docker(args, input);
   const token = (email: string) =>
     execFileSync(
       process.execPath,
@@ -42,28 +28,8 @@ describe.skipIf(!runnable)('docker login, push and pull through Orrery', () => {
     ).trim();
 
   beforeAll(async () => {
-    dockerd = spawn(
-      DOCKERD,
-      [
-        `--host=unix://${dir}/docker.sock`,
-        `--data-root=${dir}/data`,
-        `--exec-root=${dir}/exec`,
-        `--pidfile=${dir}/docker.pid`,
-        '--bridge=none',
-        '--iptables=false',
-        '--ip6tables=false',
-      ],
-      { stdio: 'ignore' },
-    );
+    dockerd = await startDockerd();
     server = await startServer();
-    for (let i = 0; i < 100; i++) {
-      try {
-        docker(['version']);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
     const admin = {
       authorization: `Bearer ${token('admin@orrery.local')}`,
       'content-type': 'application/json',
@@ -78,24 +44,12 @@ describe.skipIf(!runnable)('docker login, push and pull through Orrery', () => {
       headers: admin,
       body: JSON.stringify({ name: 'vision', org_name: 'acme', cluster_name: 'default' }),
     });
-    const ctx = join(dir, 'ctx');
-    mkdirSync(ctx);
-    copyFileSync(BUSYBOX, join(ctx, 'busybox'));
-    writeFileSync(
-      join(ctx, 'Dockerfile'),
-      'FROM scratch\nCOPY busybox /bin/busybox\nCMD ["/bin/busybox", "true"]\n',
-    );
-    docker(['build', '-q', '-t', `${new URL(server.url).host}/acme/vision/hello:v1`, ctx]);
+    importBusybox(dockerd, `${new URL(server.url).host}/acme/vision/hello:v1`);
   });
   afterAll(async () => {
     await server?.stop();
     if (server) removeDataDir(server.dataDir);
-    if (dockerd?.exitCode === null) {
-      const exited = new Promise((r) => dockerd.once('exit', r));
-      dockerd.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await dockerd?.stop();
   });
 
   it('logs in with a token, pushes, and lists the image in the project', async () => {

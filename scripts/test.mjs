@@ -17,6 +17,8 @@ const apt = ensureApt([
   // The real Docker client against /v2/: dockerd on a private socket, an image of busybox.
   ['docker.io', '/usr/sbin/dockerd'],
   ['busybox-static', '/bin/busybox'],
+  // The process runtime's sandbox (volumes at their paths, read-only where asked).
+  ['bubblewrap', '/usr/bin/bwrap'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();

@@ -26,7 +26,15 @@ export type Snake<T> = T extends readonly (infer U)[]
       ? { [K in keyof T as K extends string ? CamelToSnake<K> : K]: Snake<T[K]> }
       : T;
 
-export const OPAQUE_KEYS = new Set(['env', 'secret_env', 'secretEnv', 'labels', 'annotations']);
+// `input`: a template's input JSON Schema (property names are wire names) and an app's input values.
+export const OPAQUE_KEYS = new Set([
+  'env',
+  'secret_env',
+  'secretEnv',
+  'labels',
+  'annotations',
+  'input',
+]);
 
 const snakeToCamel = (k: string) => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

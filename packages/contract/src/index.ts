@@ -16,3 +16,4 @@ export * from './secrets.js';
 export * from './buckets.js';
 export * from './images.js';
 export * from './jobs.js';
+export * from './templates.js';

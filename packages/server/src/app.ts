@@ -26,6 +26,9 @@ import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
 import { imageRoutes } from './modules/images/routes.js';
+import { templateRoutes } from './modules/templates/routes.js';
+import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
+import { installWebsocket } from './http/websocket.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -36,6 +39,8 @@ export interface BuildOptions {
   webDist?: string | null;
   /** Check every response against its schema (tests); production only serializes. */
   validateResponses?: boolean;
+  /** The jobs service's runtime and intervals (tests). */
+  jobs?: JobsOptions;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -87,6 +92,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(storageRoutes(ctx));
   await app.register(bucketRoutes(ctx));
   await app.register(imageRoutes(ctx));
+  await installWebsocket(app);
+  await app.register(jobsModule(ctx, opts.jobs));
+  await app.register(templateRoutes());
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

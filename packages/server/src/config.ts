@@ -78,6 +78,13 @@ const Env = z.object({
     .regex(/^(true|false|1|0)$/i, 'must be true or false')
     .default('true')
     .transform((v) => /^(true|1)$/i.test(v)),
+  ORRERY_RUNTIME: z.enum(['auto', 'process', 'docker']).default('auto'),
+  DOCKER_HOST: z
+    .string()
+    .regex(/^(unix|tcp|http|https):\/\//, 'must be a unix://, tcp://, http:// or https:// URL')
+    .optional(),
+  ORRERY_DOCKER_NETWORK: z.string().min(1).optional(),
+  ORRERY_KILL_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   ORRERY_CONFIG_FILE: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -118,6 +125,16 @@ export interface Config {
      * bucket on the endpoint, other tenants' included, so only a single-tenant deployment may.
      */
     shareKeys: boolean;
+  };
+  /** Where jobs run (runtime/select.ts): `auto` is docker when an engine answers, else process. */
+  runtime: {
+    kind: 'auto' | 'process' | 'docker';
+    /** The Docker engine's address; unset: /var/run/docker.sock. */
+    dockerHost?: string;
+    /** The network job containers join; unset: `bridge`, or a network `orrery` made without one. */
+    dockerNetwork?: string;
+    /** How long a killed job has between SIGTERM and SIGKILL. */
+    killGraceMs: number;
   };
 }
 
@@ -203,6 +220,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     secretsKey: e.ORRERY_SECRETS_KEY,
     registryUrl: e.ORRERY_REGISTRY_URL,
+    runtime: {
+      kind: e.ORRERY_RUNTIME,
+      dockerHost: e.DOCKER_HOST,
+      dockerNetwork: e.ORRERY_DOCKER_NETWORK,
+      killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
+    },
     ...(e.ORRERY_S3_ENDPOINT
       ? {
           s3: {

@@ -29,7 +29,26 @@ export function requireUser(request: FastifyRequest): Principal {
 
 export function bearerOf(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
-  if (!h) return null;
-  const m = /^Bearer\s+(.+)$/i.exec(h);
-  return m ? m[1].trim() : null;
+  if (h) {
+    const m = /^Bearer\s+(.+)$/i.exec(h);
+    return m ? m[1].trim() : null;
+  }
+  return wsBearerOf(request.headers['sec-websocket-protocol']);
+}
+
+export const WS_BEARER_PREFIX = 'bearer.';
+
+/**
+ * A browser cannot set headers on a WebSocket, so the console offers its token as one of the
+ * sub-protocols, `bearer.<token>` (a JWT is a valid protocol token); the server never selects it.
+ */
+export function wsBearerOf(protocols: string | string[] | undefined): string | null {
+  if (!protocols) return null;
+  for (const p of [protocols].flat().join(',').split(',')) {
+    const t = p.trim();
+    if (t.startsWith(WS_BEARER_PREFIX) && t.length > WS_BEARER_PREFIX.length) {
+      return t.slice(WS_BEARER_PREFIX.length);
+    }
+  }
+  return null;
 }

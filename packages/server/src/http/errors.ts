@@ -29,3 +29,12 @@ export const conflict = (message: string, path?: string) =>
   new HttpError('conflict', message, path ? [{ path, message }] : undefined);
 export const invalid = (path: string, message: string) =>
   new HttpError('validation', message, [{ path, message }]);
+
+/** A body checked in the handler (its schema depends on the query) fails like a route schema. */
+export function validationOf(error: { issues: { path: PropertyKey[]; message: string }[] }) {
+  const errors = error.issues.map((i) => ({
+    path: i.path.map(String).join('.'),
+    message: i.message,
+  }));
+  return new HttpError('validation', errors[0]?.message ?? 'Invalid request', errors);
+}

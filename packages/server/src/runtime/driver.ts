@@ -40,13 +40,15 @@ export interface JobSpec {
   httpPort?: number;
   tty: boolean;
   privileged: boolean;
+  /** Credentials for pulling the image from Orrery's own registry (the owner's token). */
+  registryAuth?: { username: string; password: string; serveraddress: string };
 }
 
 /** What a driver observes about one job. */
 export type ObservedState =
   | { state: 'starting'; reason?: string }
   | { state: 'running'; startedAt: Date }
-  | { state: 'exited'; exitCode: number; finishedAt: Date; reason?: string }
+  | { state: 'exited'; exitCode: number; finishedAt: Date; startedAt?: Date; reason?: string }
   /** The driver knows nothing of this job (e.g. lost with the machine). */
   | { state: 'missing' };
 

@@ -1,3 +1,4 @@
+import type { BuildOptions } from '../app.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,10 @@ export interface TestServer extends Server {
     }>,
   ): Promise<TestUser>;
   stop(): Promise<void>;
+  /** Stops the server but keeps its data directory and database, for `restartOf`. */
+  halt(): Promise<void>;
+  /** What a restarted server needs to find the same state. */
+  state: { dataDir: string; databaseUrl?: string; drop?: () => Promise<void> };
 }
 export interface TestUser {
   id: string;
@@ -66,12 +71,25 @@ async function freshPostgresDatabase(
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { listen?: boolean } = {},
+  opts: {
+    listen?: boolean;
+    jobs?: BuildOptions['jobs'];
+    /** Keep the database on disk (PGlite) so that a restart finds it. */
+    persistent?: boolean;
+    /** Start again on the state of a halted server (a restart). */
+    restartOf?: TestServer['state'];
+  } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'orrery-test-'));
-  const pgdb = process.env.TEST_DATABASE_URL
-    ? await freshPostgresDatabase(process.env.TEST_DATABASE_URL)
-    : null;
+  const dataDir = opts.restartOf?.dataDir ?? mkdtempSync(join(tmpdir(), 'orrery-test-'));
+  const pgdb = opts.restartOf
+    ? opts.restartOf.databaseUrl
+      ? { url: opts.restartOf.databaseUrl, drop: opts.restartOf.drop! }
+      : null
+    : process.env.TEST_DATABASE_URL
+      ? await freshPostgresDatabase(process.env.TEST_DATABASE_URL)
+      : null;
+  // A restart needs a database that outlives the process: PGlite on disk instead of in memory.
+  const persistent = !!opts.restartOf || !!opts.persistent;
   const port = opts.listen ? 20000 + Math.floor(Math.random() * 20000) : 8080;
   const config = loadConfig({
     ORRERY_DATA_DIR: dataDir,
@@ -84,8 +102,9 @@ export async function startTestServer(
   const server = await createServer(config, {
     logger: false,
     webDist: null,
-    inMemory: !pgdb,
+    inMemory: !pgdb && !persistent,
     validateResponses: true,
+    jobs: opts.jobs,
   });
   if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
   let n = 0;
@@ -116,6 +135,10 @@ export async function startTestServer(
         token,
         headers: { authorization: `Bearer ${token}` },
       };
+    },
+    state: { dataDir, databaseUrl: pgdb?.url, drop: pgdb?.drop },
+    async halt() {
+      await server.close(500);
     },
     async stop() {
       await server.close(500);

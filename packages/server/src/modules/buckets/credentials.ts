@@ -19,7 +19,8 @@ import {
   type ProjectPlace,
 } from './store.js';
 import { createCredentials, type BucketContext } from './service.js';
-import { bucketUriOf, credentialsWire, sendList } from './wire.js';
+import { bucketUriOf, credentialsWire } from './wire.js';
+import { sendList } from '../../http/ndjson.js';
 import { BUCKETS_BASE as BASE, fromQuery, placeOf, placeOfQuery, projectBlobs } from './scope.js';
 
 const OneCredentials = z.object({ credentials: z.string().min(1) });

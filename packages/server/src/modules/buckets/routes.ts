@@ -16,7 +16,8 @@ import { errorResponses } from '../../http/route.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { bucketByIdOrName, bucketsIn } from './store.js';
 import { createBucket, deleteBucket, importBucket, type BucketContext } from './service.js';
-import { bucketWire, sendList } from './wire.js';
+import { bucketWire } from './wire.js';
+import { sendList } from '../../http/ndjson.js';
 import { credentialRoutes } from './credentials.js';
 import { objectRoutes } from './objects.js';
 import {

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   blobUri,
   type BucketProvider,
@@ -51,13 +50,4 @@ export function credentialsWire(
       credentials: providerCredentials(ctx, b),
     })),
   };
-}
-
-/** A list as NDJSON when the caller asks for it (the CLI does), else as a JSON array. */
-export function sendList<T>(request: FastifyRequest, reply: FastifyReply, items: T[]) {
-  if ((request.headers.accept ?? '').includes('application/x-ndjson')) {
-    const lines = items.map((i) => `${JSON.stringify(i)}\n`).join('');
-    return reply.type('application/x-ndjson').send(lines);
-  }
-  return reply.send(items);
 }

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { wantsNdjson } from '../../http/ndjson.js';
 import type { Action, FileStatus } from '@orrery/contract';
 import { actionOn, type Grant } from '../../auth/permissions.js';
 import { authorize } from '../../http/access.js';
@@ -26,8 +27,6 @@ export const statusOf = (e: Entry, path: string, permission: Action): FileStatus
   ...(e.target !== undefined ? { target: e.target } : {}),
 });
 
-export const wantsNdjson = (request: FastifyRequest) =>
-  (request.headers.accept ?? '').includes('application/x-ndjson');
 
 /**
  * Awaits the first item of a stream of results, so that a failure at the start (ENOENT,

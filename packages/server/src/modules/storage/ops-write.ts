@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { authorize } from '../../http/access.js';
 import { blob, illegal, StorageError } from './errors.js';
-import { ndjson, primed, wantsNdjson, type OpContext } from './ops-read.js';
+import { wantsNdjson } from '../../http/ndjson.js';
+import { ndjson, primed, type OpContext } from './ops-read.js';
 import { destinationSegments, keyOf, resolvePath, uriOf, type StoragePath } from './paths.js';
 
 /** The raw request body, passed through by the plugin's content-type parser (none: empty). */

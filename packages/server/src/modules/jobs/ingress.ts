@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import replyFrom from '@fastify/reply-from';
+import { WebSocket } from 'ws';
+import { allows } from '../../auth/permissions.js';
+import type { AppContext } from '../../context.js';
+import { userByUsername } from '../users/store.js';
+import { principalOf } from '../../auth/principal-hook.js';
+import { grantsOf } from '../../auth/permissions.js';
+import { jobUri } from '@orrery/contract';
+import { containerOf, jobById, type JobRow } from './store.js';
+import type { JobsService } from './service.js';
+import { ingressPath } from './wire.js';
+
+/** The query parameter the console adds when it opens a job's URL in a new tab. */
+export const INGRESS_TOKEN_PARAM = 'orrery_token';
+const COOKIE = 'orrery_job_token';
+
+const cookieOf = (request: FastifyRequest) => {
+  const raw = request.headers.cookie ?? '';
+  for (const part of raw.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === COOKIE) return decodeURIComponent(v.join('='));
+  }
+  return null;
+};
+
+/**
+ * HTTP ingress (issue 4): a job's HTTP port is reached at `/ingress/{id}/…` through the server,
+ * WebSocket upgrades included. `/jobs/{id}` belongs to the console's job page, hence the prefix.
+ * With `requires_auth` the caller needs read permission on the job: a Bearer token (CLI,
+ * scripts), or the console's token handed over once in `?orrery_token=` and then kept in an
+ * HttpOnly cookie scoped to this job's path. Neither reaches the job.
+ */
+export async function registerIngress(app: FastifyInstance, ctx: AppContext, jobs: JobsService) {
+  await app.register(replyFrom, { undici: { connections: 32 } });
+
+  const allowed = async (request: FastifyRequest, j: JobRow, token: string | null) => {
+    if (!containerOf(j).http?.requires_auth) return true;
+    let principal = request.principal;
+    if (!principal && token) {
+      const claims = await ctx.verifier.verify(token);
+      const user = claims && (await userByUsername(ctx.db, claims.username));
+      if (user) principal = principalOf(user);
+    }
+    if (!principal) return false;
+    const grants = await grantsOf(ctx.db, principal);
+    return allows(grants, jobUri(j.clusterName, j.orgName, j.projectName, j.id), 'read');
+  };
+
+  type Routed =
+    | { refuse: number; message: string }
+    | { redirect: string; cookie: string }
+    | { target: { host: string; port: number } };
+
+  /** Where a request goes: the job's port, a redirect that stores the token, or a refusal. */
+  const route = async (request: FastifyRequest): Promise<Routed> => {
+    const { id } = request.params as { id: string };
+    const j = await jobById(ctx.db, id);
+    if (!j || !containerOf(j).http) {
+      return { refuse: 404, message: 'No such job, or it serves no HTTP' };
+    }
+    const query = request.query as Record<string, string | undefined>;
+    const handed = query[INGRESS_TOKEN_PARAM];
+    if (!(await allowed(request, j, handed ?? cookieOf(request)))) {
+      return { refuse: 401, message: 'Sign in to reach this job' };
+    }
+    if (handed) {
+      // Keep the token in a cookie for this job only, and drop it from the address bar.
+      const url = new URL(request.url, 'http://x');
+      url.searchParams.delete(INGRESS_TOKEN_PARAM);
+      const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+      return {
+        redirect: url.pathname + url.search,
+        cookie: `${COOKIE}=${encodeURIComponent(handed)}; Path=${ingressPath(j.id)}; HttpOnly; SameSite=Lax${secure}`,
+      };
+    }
+    const target = await jobs.driver.endpoint(j.id);
+    if (!target || j.status !== 'running') {
+      return { refuse: 502, message: 'The job is not serving HTTP yet' };
+    }
+    return { target };
+  };
+
+  const rest = (request: FastifyRequest) => {
+    const { id } = request.params as { id: string };
+    const prefix = `/ingress/${id}`;
+    const path = request.url.slice(prefix.length) || '/';
+    return path.startsWith('/') ? path : `/${path}`;
+  };
+
+  const proxy = async (request: FastifyRequest, reply: FastifyReply) => {
+    const r = await route(request);
+    if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
+    if ('redirect' in r) return reply.header('set-cookie', r.cookie).redirect(r.redirect, 303);
+    return reply.from(`http://${r.target.host}:${r.target.port}${rest(request)}`, {
+      rewriteRequestHeaders: (_req, headers) => {
+        const { authorization: _a, cookie, ...others } = headers;
+        const kept = (cookie ?? '')
+          .split(';')
+          .filter((c) => c.trim() && !c.trim().startsWith(`${COOKIE}=`))
+          .join(';');
+        return { ...others, ...(kept ? { cookie: kept } : {}) };
+      },
+    });
+  };
+
+  // WebSocket upgrades are GET requests: the GET route carries both handlers.
+  app.route({
+    method: 'GET',
+    url: '/ingress/:id/*',
+    config: { access: 'public' },
+    handler: proxy,
+    wsHandler: async (socket, request) => {
+      const r = await route(request).catch(() => ({ refuse: 500, message: 'Ingress failed' }));
+      if (!('target' in r)) {
+        socket.close(1008, 'refuse' in r ? r.message : 'Open the job from the console first');
+        return;
+      }
+      const upstream = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
+      const pending: Parameters<WebSocket['send']>[0][] = [];
+      socket.on('message', (data, binary) => {
+        if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });
+        else pending.push(data);
+      });
+      upstream.on('open', () => pending.splice(0).forEach((d) => upstream.send(d)));
+      upstream.on('message', (data, binary) => socket.send(data, { binary }));
+      upstream.on('close', (code) =>
+        socket.close(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
+      );
+      upstream.on('error', () => socket.close(1011, 'The job closed the connection'));
+      socket.on('close', () => upstream.close());
+    },
+  });
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/ingress/:id/*',
+    config: { access: 'public' },
+    handler: proxy,
+  });
+  app.get('/ingress/:id', { config: { access: 'public' } }, (request, reply) =>
+    reply.redirect(`${request.url.split('?')[0]}/`, 308),
+  );
+}

@@ -1,0 +1,267 @@
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
+import {
+  JobCapacity,
+  JobLogQuery,
+  JobSaveBody,
+  isFinalJobStatus,
+  jobUri,
+  type Action,
+  type JobStatus,
+  type JobTopSample,
+} from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { bearerOf, requireUser } from '../../auth/principal.js';
+import { authorize } from '../../http/access.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { loadClusters } from '../clusters/store.js';
+import { jobById, updateJob, type JobRow } from './store.js';
+import type { JobsService } from './service.js';
+
+const OneJob = z.object({ job: z.string().min(1) });
+const MIB = 2 ** 20;
+
+const topSample = (s: {
+  cpu: number;
+  memoryBytes: number;
+  gpuDutyCycle?: number;
+  gpuMemoryBytes?: number;
+  timestamp: number;
+}): JobTopSample => ({
+  cpu: s.cpu,
+  memory: s.memoryBytes / MIB,
+  memory_bytes: s.memoryBytes,
+  timestamp: s.timestamp,
+  ...(s.gpuDutyCycle === undefined ? {} : { gpu_duty_cycle: s.gpuDutyCycle }),
+  ...(s.gpuMemoryBytes === undefined
+    ? {}
+    : { gpu_memory: s.gpuMemoryBytes / MIB, gpu_memory_bytes: s.gpuMemoryBytes }),
+});
+
+/** Closes a socket with an error the CLI shows (1011 = server error). */
+const closeWith = (socket: WebSocket, e: unknown) =>
+  socket.close(1011, (e instanceof Error ? e.message : String(e)).slice(0, 120));
+
+/**
+ * Monitoring at the cluster's `monitoring_url` (apolo-wire §3): logs over HTTP and WebSocket,
+ * live `top`, `save`, `capacity`, and `exec` where the runtime supports it.
+ */
+export const monitoringRoutes =
+  (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
+  async (app) => {
+    const driver = jobs.driver;
+    const jobFor = async (request: FastifyRequest, id: string, action: Action): Promise<JobRow> => {
+      const found = await jobById(ctx.db, id);
+      if (!found) throw notFound(`Job ${id} not found`);
+      await authorize(
+        request,
+        jobUri(found.clusterName, found.orgName, found.projectName, found.id),
+        action,
+      );
+      return found;
+    };
+    const finished = (j: JobRow) => isFinalJobStatus(j.status as JobStatus);
+    const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> =>
+      driver.logs(j.id, {
+        since: q.since ? new Date(q.since) : undefined,
+        follow: !finished(j),
+        timestamps: q.timestamps ?? false,
+      });
+
+    app.get(
+      '/api/v1/jobs/capacity',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['monitoring'], response: { 200: JobCapacity, ...errorResponses } },
+      },
+      async () => {
+        // How many more jobs of each preset fit now (apolo config show).
+        const pools = await driver.capacity();
+        const [cluster] = await loadClusters(ctx.db, ['default']);
+        const out: Record<string, number> = {};
+        for (const p of cluster?.presets ?? []) {
+          out[p.name] = pools.reduce(
+            (n, pool) =>
+              n +
+              Math.floor(
+                Math.min(
+                  pool.availableCpu / p.cpu,
+                  p.memory > 0 ? pool.availableMemory / p.memory : Infinity,
+                ),
+              ),
+            0,
+          );
+        }
+        return out;
+      },
+    );
+
+    app.get(
+      '/api/v1/jobs/:job/log',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['monitoring'], params: OneJob, querystring: JobLogQuery },
+      },
+      async (request, reply) => {
+        const j = await jobFor(request, request.params.job, 'read');
+        if (j.logsRemoved) throw notFound('The logs of this job were removed');
+        const stream = await logsOf(j, request.query);
+        request.raw.on('close', () => stream.destroy());
+        return reply.type('text/plain; charset=utf-8').send(stream);
+      },
+    );
+
+    app.delete(
+      '/api/v1/jobs/:job/log',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['monitoring'],
+          params: OneJob,
+          response: { 204: z.null(), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const j = await jobFor(request, request.params.job, 'write');
+        await updateJob(ctx.db, j.id, { logsRemoved: true });
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/v1/jobs/:job/log_ws',
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob, querystring: JobLogQuery },
+      },
+      async (socket, request) => {
+        try {
+          const params = request.params as z.infer<typeof OneJob>;
+          const j = await jobFor(request, params.job, 'read');
+          const stream = await logsOf(j, request.query as z.infer<typeof JobLogQuery>);
+          socket.on('close', () => stream.destroy());
+          stream.on('data', (chunk: Buffer) => socket.send(chunk, { binary: true }));
+          stream.on('end', () => socket.close(1000));
+          stream.on('error', (e) => closeWith(socket, e));
+        } catch (e) {
+          closeWith(socket, e);
+        }
+      },
+    );
+
+    app.get(
+      '/api/v1/jobs/:job/top',
+      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      async (socket, request) => {
+        const abort = new AbortController();
+        socket.on('close', () => abort.abort());
+        try {
+          const params = request.params as z.infer<typeof OneJob>;
+          const j = await jobFor(request, params.job, 'read');
+          if (j.status === 'running') {
+            for await (const s of driver.stats(j.id, abort.signal)) {
+              if (socket.readyState !== socket.OPEN) break;
+              socket.send(JSON.stringify(topSample(s)));
+            }
+          }
+          // No frame before the close tells the CLI the job is not running.
+          if (socket.readyState === socket.OPEN) socket.close(1000);
+        } catch (e) {
+          if (!abort.signal.aborted) closeWith(socket, e);
+        }
+      },
+    );
+
+    app.post(
+      '/api/v1/jobs/:job/save',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['monitoring'], params: OneJob, body: JobSaveBody },
+      },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        const j = await jobFor(request, request.params.job, 'write');
+        if (!driver.save) {
+          throw new HttpError(
+            'bad_request',
+            `The ${driver.name} runtime cannot save a job's image`,
+          );
+        }
+        if (j.status !== 'running')
+          throw new HttpError('conflict', 'Only a running job can be saved');
+        const token = bearerOf(request);
+        const image = request.body.container.image;
+        reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        try {
+          for await (const line of driver.save(j.id, image, {
+            username: caller.username,
+            password: token ?? '',
+          })) {
+            reply.raw.write(`${JSON.stringify(line)}\r\n`);
+          }
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e);
+          reply.raw.write(`${JSON.stringify({ error: message, errorDetail: { message } })}\r\n`);
+        }
+        reply.raw.end();
+        return reply.hijack();
+      },
+    );
+
+    app.post(
+      '/api/v1/jobs/:job/kill',
+      {
+        config: { access: 'user' },
+        schema: { params: OneJob, response: { 204: z.null(), ...errorResponses } },
+      },
+      async (request, reply) => {
+        const j = await jobFor(request, request.params.job, 'write');
+        await jobs.kill(j);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // exec: binary frames, first byte the channel (0 stdin, 1 stdout, 2 stderr, 3 exit, 4 resize).
+    app.get(
+      '/api/v1/jobs/:job/exec',
+      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      async (socket, request) => {
+        try {
+          const params = request.params as z.infer<typeof OneJob>;
+          const q = request.query as Record<string, string | undefined>;
+          const j = await jobFor(request, params.job, 'write');
+          if (!driver.exec) throw new Error(`The ${driver.name} runtime cannot exec`);
+          if (j.status !== 'running') throw new Error('The job is not running');
+          const session = await driver.exec(j.id, {
+            command: ['/bin/sh', '-c', q.cmd ?? 'sh'],
+            tty: q.tty === '1' || q.tty === 'true',
+            stdin: q.stdin === '1' || q.stdin === 'true',
+          });
+          const frame = (channel: number, data: Buffer) =>
+            socket.send(Buffer.concat([Buffer.from([channel]), data]), { binary: true });
+          session.stdout.on('data', (d: Buffer) => frame(1, d));
+          session.stderr?.on('data', (d: Buffer) => frame(2, d));
+          socket.on('message', (data: Buffer) => {
+            if (data[0] === 0) session.stdin?.write(data.subarray(1));
+            if (data[0] === 4) {
+              const size = JSON.parse(data.subarray(1).toString()) as {
+                height: number;
+                width: number;
+              };
+              session.resize?.(size.height, size.width);
+            }
+          });
+          const code = await session.exitCode;
+          frame(3, Buffer.from(JSON.stringify({ exit_code: code })));
+          socket.close(1000);
+        } catch (e) {
+          closeWith(socket, e);
+        }
+      },
+    );
+  };

@@ -1,0 +1,50 @@
+import { resolve, sep } from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { RuntimeDriver } from '../../runtime/driver.js';
+import { createDriver } from '../../runtime/select.js';
+import { loadSecretsKey } from '../secrets/key.js';
+import { registerIngress } from './ingress.js';
+import { monitoringRoutes } from './monitoring.js';
+import { jobRoutes } from './routes.js';
+import { JobsService, type JobsServiceOptions } from './service.js';
+
+export interface JobsOptions extends JobsServiceOptions {
+  /** A driver made by the caller (tests); otherwise ORRERY_RUNTIME picks one. */
+  driver?: RuntimeDriver;
+}
+
+/** Storage folders are bind-mounted from the filesystem backend; on S3 there is no host path. */
+const storageDirOf = (ctx: AppContext) => (segments: string[]) => {
+  if (ctx.config.s3?.storageBucket) return null;
+  const root = resolve(ctx.config.dataDir, 'storage');
+  const dir = resolve(root, ...segments);
+  if (dir !== root && !dir.startsWith(root + sep)) return null;
+  return dir;
+};
+
+/** Jobs: the service with its runtime, the jobs and monitoring APIs, and the HTTP ingress. */
+export const jobsModule =
+  (ctx: AppContext, opts: JobsOptions = {}): FastifyPluginAsync =>
+  async (app) => {
+    const driver = opts.driver ?? (await createDriver(ctx.config, app.log));
+    const sealKey = loadSecretsKey({
+      configured: ctx.config.secretsKey,
+      dataDir: ctx.config.dataDir,
+    });
+    const service = new JobsService(
+      ctx,
+      driver,
+      { sealKey, storageDir: storageDirOf(ctx) },
+      app.log,
+      opts,
+    );
+    await app.register(jobRoutes(ctx, service));
+    await app.register(monitoringRoutes(ctx, service));
+    await registerIngress(app, ctx, service);
+    app.addHook('onReady', () => service.start());
+    app.addHook('onClose', async () => {
+      await service.stop();
+      await driver.close();
+    });
+  };

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  Job,
+  JobCreate,
+  JobCreateFromPreset,
+  JobList,
+  JobListQuery,
+  JobMaxRunTime,
+  jobUri,
+  type Action,
+} from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { authorize } from '../../http/access.js';
+import { notFound, validationOf } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { sendList } from '../../http/ndjson.js';
+import { historyOf, jobById, jobByIdOrName, listJobs, type JobRow } from './store.js';
+import { readableJobs } from './scope.js';
+import type { JobsService } from './service.js';
+import { jobWire } from './wire.js';
+
+const OneJob = z.object({ job: z.string().min(1) });
+const str = (v: unknown) => (typeof v === 'string' && v && !v.includes('/') ? v : '-');
+
+/** Access is checked before validation: the URI comes from the raw body. */
+function bodyUri(request: FastifyRequest) {
+  const b = (request.body ?? {}) as Record<string, unknown>;
+  return jobUri(str(b.cluster_name ?? 'default'), str(b.org_name), str(b.project_name));
+}
+
+/** Jobs API (apolo-wire §2): create, list, get, kill, extend. */
+export const jobRoutes =
+  (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
+  async (app) => {
+    const wire = async (rows: JobRow[]) => {
+      const history = await historyOf(
+        ctx.db,
+        rows.map((r) => r.id),
+      );
+      return rows.map((r) =>
+        jobWire(r, history.get(r.id) ?? [], {
+          publicUrl: ctx.config.publicUrl,
+          warning: r.runtime === jobs.driver.name ? jobs.driver.warning : undefined,
+        }),
+      );
+    };
+
+    /** The job a path names, if the caller may `action` it; 404 when they may not read it. */
+    const jobFor = async (request: FastifyRequest, idOrName: string, action: Action) => {
+      // A name is looked up among the projects the caller can read, newest job first.
+      const found =
+        (await jobById(ctx.db, idOrName)) ??
+        (await jobByIdOrName(
+          ctx.db,
+          idOrName,
+          (await readableJobs(ctx.db, await request.grants())).places,
+        ));
+      if (!found) throw notFound(`Job ${idOrName} not found`);
+      await authorize(
+        request,
+        jobUri(found.clusterName, found.orgName, found.projectName, found.id),
+        action,
+      );
+      return found;
+    };
+
+    app.post(
+      '/api/v1/jobs',
+      {
+        config: { access: { uri: bodyUri, action: 'write' } },
+        schema: {
+          tags: ['jobs'],
+          querystring: z.object({ from_preset: z.string().optional() }),
+          body: z.unknown(),
+          response: { 202: Job, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        // `?from_preset` (the CLI's `run`) has a flat body; without it the SDK nests a container.
+        const fromPreset = request.query.from_preset !== undefined;
+        const parsed = fromPreset
+          ? JobCreateFromPreset.safeParse(request.body)
+          : JobCreate.safeParse(request.body);
+        if (!parsed.success) throw validationOf(parsed.error);
+        const created = await jobs.create(
+          caller,
+          await request.grants(),
+          fromPreset
+            ? { kind: 'preset', body: parsed.data as z.infer<typeof JobCreateFromPreset> }
+            : { kind: 'container', body: parsed.data as z.infer<typeof JobCreate> },
+        );
+        const [out] = await wire([created]);
+        return reply.status(202).send(out);
+      },
+    );
+
+    app.get(
+      '/api/v1/jobs',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['jobs'],
+          querystring: JobListQuery,
+          response: { 200: JobList, ...errorResponses },
+        },
+      },
+      async (
+        request: FastifyRequest<{ Querystring: z.infer<typeof JobListQuery> }>,
+        reply: FastifyReply,
+      ) => {
+        const q = request.query;
+        const readable = await readableJobs(ctx.db, await request.grants());
+        const after = q.cursor ? await jobById(ctx.db, q.cursor) : undefined;
+        const rows = await listJobs(ctx.db, {
+          readable,
+          place: { cluster: q.cluster_name, org: q.org_name, projects: q.project_name },
+          statuses: q.status,
+          name: q.name,
+          owners: q.owner,
+          tags: q.tag,
+          since: q.since ? new Date(q.since) : undefined,
+          until: q.until ? new Date(q.until) : undefined,
+          q: q.q,
+          reverse: q.reverse ?? false,
+          limit: q.limit ?? 10_000,
+          after: after ?? undefined,
+          materialized: q.materialized,
+          logsRemoved: q.logs_removed,
+        });
+        return sendList(request, reply, await wire(rows), (jobs) => ({ jobs }));
+      },
+    );
+
+    app.get(
+      '/api/v1/jobs/:job',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['jobs'], params: OneJob, response: { 200: Job, ...errorResponses } },
+      },
+      async (request) => {
+        const found = await jobFor(request, request.params.job, 'read');
+        return (await wire([found]))[0]!;
+      },
+    );
+
+    app.delete(
+      '/api/v1/jobs/:job',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['jobs'],
+          params: OneJob,
+          response: { 204: z.null(), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await jobs.kill(await jobFor(request, request.params.job, 'write'));
+        return reply.status(204).send(null);
+      },
+    );
+
+    // Orrery: rerun on the server, so "only the owner reruns" holds for every client.
+    app.post(
+      '/api/v1/jobs/:job/rerun',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['jobs'], params: OneJob, response: { 202: Job, ...errorResponses } },
+      },
+      async (request, reply) => {
+        const found = await jobFor(request, request.params.job, 'read');
+        const created = await jobs.rerun(requireUser(request), await request.grants(), found);
+        return reply.status(202).send((await wire([created]))[0]!);
+      },
+    );
+
+    app.put(
+      '/api/v1/jobs/:job/max_run_time_minutes',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['jobs'],
+          params: OneJob,
+          body: JobMaxRunTime,
+          response: { 204: z.null(), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const found = await jobFor(request, request.params.job, 'write');
+        const b = request.body;
+        await jobs.extend(
+          found,
+          'max_run_time_minutes' in b
+            ? { set: b.max_run_time_minutes }
+            : { add: b.additional_max_run_time_minutes },
+        );
+        return reply.status(204).send(null);
+      },
+    );
+  };

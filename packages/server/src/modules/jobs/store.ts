@@ -1,0 +1,234 @@
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  lt,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { FINAL_JOB_STATUSES, type JobContainer, type JobStatus } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { jobs, jobStatuses } from '../../db/schema.js';
+
+export type JobRow = typeof jobs.$inferSelect;
+export type JobInsert = typeof jobs.$inferInsert;
+export type JobStatusRow = typeof jobStatuses.$inferSelect;
+export const containerOf = (j: JobRow) => j.container as JobContainer;
+
+export interface ProjectPlace {
+  cluster: string;
+  org: string;
+  project: string;
+}
+
+/** A status change as the service decides it; the store records it in the job and its history. */
+export interface Transition {
+  status: JobStatus;
+  reason?: string | null;
+  description?: string | null;
+  exitCode?: number | null;
+  at?: Date;
+}
+
+export async function insertJob(db: Db, values: JobInsert, first: Transition) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(jobs)
+      .values({ ...values, status: first.status, reason: first.reason ?? null })
+      .returning();
+    await tx.insert(jobStatuses).values({
+      jobId: row!.id,
+      seq: 0,
+      status: first.status,
+      reason: first.reason ?? null,
+      description: first.description ?? null,
+      transitionTime: row!.createdAt,
+    });
+    return row!;
+  });
+}
+
+export async function jobById(db: Db, id: string) {
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+  return row ?? null;
+}
+
+/** A job by id, or the newest job of that name in one of the given projects. */
+export async function jobByIdOrName(db: Db, idOrName: string, places?: ProjectPlace[]) {
+  const byId = await jobById(db, idOrName);
+  if (byId) return byId;
+  if (!places || places.length === 0) return null;
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.name, idOrName), or(...places.map(inPlace))))
+    .orderBy(desc(jobs.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export const inPlace = (p: ProjectPlace) =>
+  and(eq(jobs.clusterName, p.cluster), eq(jobs.orgName, p.org), eq(jobs.projectName, p.project));
+
+export async function historyOf(db: Db, ids: string[]) {
+  if (ids.length === 0) return new Map<string, JobStatusRow[]>();
+  const rows = await db
+    .select()
+    .from(jobStatuses)
+    .where(inArray(jobStatuses.jobId, ids))
+    .orderBy(asc(jobStatuses.jobId), asc(jobStatuses.seq));
+  const out = new Map<string, JobStatusRow[]>();
+  for (const r of rows) {
+    const list = out.get(r.jobId) ?? [];
+    list.push(r);
+    out.set(r.jobId, list);
+  }
+  return out;
+}
+
+/**
+ * Records a transition unless the job already reached a final status (a kill racing an exit must
+ * not turn `cancelled` into `failed`). Returns the updated row, or null when nothing changed.
+ */
+export async function transition(
+  db: Db,
+  id: string,
+  t: Transition,
+  extra: Partial<JobInsert> = {},
+) {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(jobs).where(eq(jobs.id, id)).for('update');
+    if (!current || FINAL_JOB_STATUSES.includes(current.status as JobStatus)) return null;
+    const sameState =
+      current.status === t.status &&
+      (current.reason ?? null) === (t.reason ?? null) &&
+      (current.statusDescription ?? null) === (t.description ?? null);
+    const at = t.at ?? new Date();
+    const [row] = await tx
+      .update(jobs)
+      .set({
+        ...extra,
+        status: t.status,
+        reason: t.reason ?? null,
+        statusDescription: t.description ?? null,
+        exitCode: t.exitCode ?? current.exitCode,
+      })
+      .where(eq(jobs.id, id))
+      .returning();
+    if (!sameState) {
+      const [{ next }] = (await tx
+        .select({ next: sql<number>`coalesce(max(${jobStatuses.seq}), -1) + 1` })
+        .from(jobStatuses)
+        .where(eq(jobStatuses.jobId, id))) as [{ next: number }];
+      await tx.insert(jobStatuses).values({
+        jobId: id,
+        seq: Number(next),
+        status: t.status,
+        reason: t.reason ?? null,
+        description: t.description ?? null,
+        exitCode: t.exitCode ?? null,
+        transitionTime: at,
+      });
+    }
+    return row!;
+  });
+}
+
+export const updateJob = (db: Db, id: string, values: Partial<JobInsert>) =>
+  db.update(jobs).set(values).where(eq(jobs.id, id));
+
+export const unfinishedJobs = (db: Db) =>
+  db
+    .select()
+    .from(jobs)
+    .where(notInArray(jobs.status, [...FINAL_JOB_STATUSES]))
+    .orderBy(asc(jobs.createdAt));
+
+export interface ListFilter {
+  /** Projects whose jobs the caller may read, and single jobs shared with them. */
+  readable: { places: ProjectPlace[]; ids: string[]; all: boolean };
+  /** The query's own narrowing to a cluster, organization and projects. */
+  place: { cluster?: string; org?: string; projects: string[] };
+  statuses: JobStatus[];
+  name?: string;
+  owners: string[];
+  tags: string[];
+  since?: Date;
+  until?: Date;
+  q?: string;
+  reverse: boolean;
+  limit: number;
+  after?: JobRow;
+  materialized?: boolean;
+  logsRemoved?: boolean;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One page of jobs, oldest first (newest first with `reverse`), as platform-api orders them. */
+export async function listJobs(db: Db, f: ListFilter) {
+  const scope: SQL[] = [];
+  if (!f.readable.all) {
+    scope.push(...f.readable.places.map((p) => inPlace(p)!));
+    if (f.readable.ids.length > 0) scope.push(inArray(jobs.id, f.readable.ids));
+    if (scope.length === 0) return [];
+  }
+  const where = [
+    f.readable.all ? undefined : or(...scope),
+    f.place.cluster ? eq(jobs.clusterName, f.place.cluster) : undefined,
+    f.place.org ? eq(jobs.orgName, f.place.org) : undefined,
+    f.place.projects.length ? inArray(jobs.projectName, f.place.projects) : undefined,
+    f.statuses.length ? inArray(jobs.status, f.statuses) : undefined,
+    f.name ? eq(jobs.name, f.name) : undefined,
+    f.owners.length ? inArray(jobs.owner, f.owners) : undefined,
+    ...f.tags.map((t) => sql`${jobs.tags} @> ${JSON.stringify([t])}::jsonb`),
+    f.since ? gte(jobs.createdAt, f.since) : undefined,
+    f.until ? lte(jobs.createdAt, f.until) : undefined,
+    f.q
+      ? or(ilike(jobs.id, `%${escapeLike(f.q)}%`), ilike(jobs.name, `%${escapeLike(f.q)}%`))
+      : undefined,
+    f.materialized === undefined ? undefined : eq(jobs.materialized, f.materialized),
+    f.logsRemoved === undefined ? undefined : eq(jobs.logsRemoved, f.logsRemoved),
+    f.after
+      ? f.reverse
+        ? or(
+            lt(jobs.createdAt, f.after.createdAt),
+            and(eq(jobs.createdAt, f.after.createdAt), lt(jobs.id, f.after.id)),
+          )
+        : or(
+            gt(jobs.createdAt, f.after.createdAt),
+            and(eq(jobs.createdAt, f.after.createdAt), gt(jobs.id, f.after.id)),
+          )
+      : undefined,
+  ];
+  const order = f.reverse
+    ? [desc(jobs.createdAt), desc(jobs.id)]
+    : [asc(jobs.createdAt), asc(jobs.id)];
+  return db
+    .select()
+    .from(jobs)
+    .where(and(...where))
+    .orderBy(...order)
+    .limit(f.limit);
+}
+
+/** Jobs holding resources now: handed to the runtime and not finished. */
+export const activeJobs = (db: Db, cluster?: string) =>
+  db
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.materialized, true),
+        notInArray(jobs.status, [...FINAL_JOB_STATUSES]),
+        cluster ? eq(jobs.clusterName, cluster) : undefined,
+      ),
+    );

@@ -1,0 +1,76 @@
+import { isFinalJobStatus, jobUri, type JobStatus, type JobWire } from '@orrery/contract';
+import { containerOf, type JobRow, type JobStatusRow } from './store.js';
+
+const iso = (d: Date) => d.toISOString();
+const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);
+
+/** Where a job's HTTP port is reached through the server's ingress. */
+export const ingressPath = (id: string) => `/ingress/${id}/`;
+
+/** The job JSON of platform-api (apolo-wire §2) from a record and its transitions. */
+export function jobWire(
+  j: JobRow,
+  statuses: JobStatusRow[],
+  opts: { publicUrl: string; warning?: string },
+): JobWire {
+  const status = j.status as JobStatus;
+  const container = containerOf(j);
+  const end = j.finishedAt ?? new Date();
+  const runTime = j.startedAt ? Math.max(0, (end.getTime() - j.startedAt.getTime()) / 1000) : 0;
+  const http = container.http ? `${opts.publicUrl}${ingressPath(j.id)}` : undefined;
+  return {
+    id: j.id,
+    owner: j.owner,
+    cluster_name: j.clusterName,
+    org_name: j.orgName,
+    project_name: j.projectName,
+    uri: jobUri(j.clusterName, j.orgName, j.projectName, j.id),
+    namespace: `${j.orgName}--${j.projectName}`,
+    status,
+    history: {
+      status,
+      reason: j.reason,
+      description: j.statusDescription,
+      created_at: iso(j.createdAt),
+      // The CLI asserts started_at while running and finished_at once finished.
+      started_at: j.startedAt ? iso(j.startedAt) : undefined,
+      finished_at: isFinalJobStatus(status) ? iso(j.finishedAt ?? j.createdAt) : undefined,
+      run_time_seconds: Math.round(runTime * 1000) / 1000,
+      restarts: j.restarts,
+      exit_code: opt(j.exitCode),
+    },
+    statuses: statuses.map((s) => ({
+      status: s.status as JobStatus,
+      transition_time: iso(s.transitionTime),
+      reason: s.reason,
+      description: s.description,
+      exit_code: opt(s.exitCode),
+    })),
+    container,
+    scheduler_enabled: j.schedulerEnabled,
+    pass_config: j.passConfig,
+    preemptible_node: j.preemptible,
+    is_preemptible: j.preemptible,
+    is_preemptible_node_required: false,
+    privileged: j.privileged,
+    materialized: j.materialized,
+    being_dropped: false,
+    logs_removed: j.logsRemoved,
+    restart_policy: j.restartPolicy as JobWire['restart_policy'],
+    priority: j.priority as JobWire['priority'],
+    total_price_credits: j.totalPrice,
+    price_credits_per_hour: j.pricePerHour,
+    name: opt(j.name),
+    preset_name: opt(j.presetName),
+    description: opt(j.description),
+    tags: j.tags,
+    schedule_timeout: opt(j.scheduleTimeout),
+    max_run_time_minutes: opt(j.maxRunTimeMinutes),
+    energy_schedule_name: opt(j.energyScheduleName),
+    http_url: http,
+    http_url_named: http,
+    internal_hostname: container.http ? `${j.id}.${j.orgName}--${j.projectName}` : undefined,
+    runtime: j.runtime,
+    runtime_warning: opts.warning,
+  };
+}

@@ -1,0 +1,236 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRY_BINARY, superviseRegistry } from '../modules/images/supervisor.js';
+import { importBusybox } from '../test/busybox-image.js';
+import { canRunDockerd, startDockerd, type Dockerd } from '../test/dockerd.js';
+import { loadConfig } from '../config.js';
+import { DockerDriver } from './docker.js';
+import type { JobSpec, ObservedState, SaveProgress } from './driver.js';
+import { createDriver } from './select.js';
+
+const IMAGE = 'busybox:orrery';
+let n = 0;
+
+function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
+  return {
+    id: `job-${++n}-${Date.now().toString(36)}`,
+    image: IMAGE,
+    command,
+    env: {},
+    mounts: [],
+    limits: { cpu: 0.5, memory: 128 * 2 ** 20, shm: false },
+    tty: false,
+    privileged: false,
+    ...extra,
+  };
+}
+
+/**
+ * Real containers on a dockerd of the test's own (Debian's docker.io on a private socket, no
+ * default bridge), from an image made of Debian's busybox-static.
+ */
+describe.skipIf(!canRunDockerd)('DockerDriver', () => {
+  let dockerd: Dockerd;
+  let driver: DockerDriver;
+  const dataDir = mkdtempSync(join(tmpdir(), 'orrery-docker-driver-'));
+  // A subnet of its own, so it cannot collide with another test daemon's network on this host.
+  const network = `orrery-test-${process.pid}`;
+  const subnet = `10.${200 + (process.pid % 50)}.${process.pid % 250}.0/24`;
+
+  const until = async <T extends ObservedState['state']>(id: string, state: T) => {
+    for (let i = 0; ; i++) {
+      const s = await driver.observe(id);
+      if (s.state === state) return s as Extract<ObservedState, { state: T }>;
+      if (i > 400) throw new Error(`${id} is ${JSON.stringify(s)}, not ${state}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  beforeAll(async () => {
+    dockerd = await startDockerd();
+    importBusybox(dockerd, IMAGE);
+    dockerd.docker(['network', 'create', '--subnet', subnet, network]);
+    driver = await DockerDriver.connect({
+      dataDir,
+      dockerHost: dockerd.host,
+      network,
+      killGraceMs: 1000,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await driver?.close();
+    await dockerd?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs a container with the job limits, env and mounts, and reports its exit code', async () => {
+    const vol = join(dataDir, 'vol');
+    mkdirSync(vol);
+    writeFileSync(join(vol, 'in.txt'), 'data\n');
+    const s = spec('cat /data/in.txt; echo "$GREETING"; echo x > /data/x || exit 7', {
+      env: { GREETING: 'hello' },
+      mounts: [{ hostPath: vol, dstPath: '/data', readOnly: true }],
+      limits: { cpu: 0.5, memory: 64 * 2 ** 20, shm: true },
+    });
+    const changed = new Promise((r) => driver.onChange((id) => id === s.id && r(id)));
+    const t0 = Date.now();
+    await driver.start(s);
+    const startMs = Date.now() - t0;
+    expect(await until(s.id, 'exited')).toMatchObject({ exitCode: 7 });
+    await changed;
+    const info = JSON.parse(dockerd.docker(['inspect', `orrery-job-${s.id}`]))[0];
+    expect(info.HostConfig).toMatchObject({
+      NanoCpus: 5e8,
+      Memory: 64 * 2 ** 20,
+      ShmSize: 64 * 2 ** 20,
+    });
+    expect(info.Mounts[0]).toMatchObject({ Source: vol, Destination: '/data', RW: false });
+    const log = await text(await driver.logs(s.id, { follow: false, timestamps: false }));
+    // stdout and stderr are two streams: their order in the log is the engine's.
+    expect(log.split('\n').sort()).toEqual([
+      '',
+      "/bin/sh: can't create /data/x: Read-only file system",
+      'data',
+      'hello',
+    ]);
+    expect(startMs).toBeLessThan(5000);
+  });
+
+  it('is the runtime `auto` picks when the engine answers', async () => {
+    const lines: string[] = [];
+    const config = loadConfig({
+      ORRERY_DATA_DIR: dataDir,
+      DOCKER_HOST: dockerd.host,
+      ORRERY_DOCKER_NETWORK: network,
+    });
+    const picked = await createDriver(config, { info: (m: string) => lines.push(m) });
+    await picked.close();
+    expect(picked.name).toBe('docker');
+    expect(lines).toEqual([
+      `Jobs run on the docker runtime: a Docker engine answers at ${dockerd.host}`,
+    ]);
+  });
+
+  it('ends a job whose image cannot be pulled, saying why in its log', async () => {
+    const s = spec('true', { image: 'registry.invalid/none/such:v1' });
+    await driver.start(s);
+    expect(await until(s.id, 'exited')).toMatchObject({ exitCode: 125, reason: 'ErrImagePull' });
+    const log = await text(await driver.logs(s.id, { follow: false, timestamps: false }));
+    expect(log).toMatch(/^ErrImagePull: .*registry\.invalid/);
+  });
+
+  it('fails the start of a container that cannot run, leaving nothing behind', async () => {
+    const s = spec('true', { entrypoint: 'x', workingDir: 'relative' });
+    await expect(driver.start(s)).rejects.toThrow();
+    expect(await driver.observe(s.id)).toEqual({ state: 'missing' });
+  });
+
+  it('keeps logs, with timestamps and since, after the container is removed', async () => {
+    const s = spec('echo one; sleep 1; echo two');
+    await driver.start(s);
+    const follow = text(await driver.logs(s.id, { follow: true, timestamps: false }));
+    await until(s.id, 'exited');
+    expect(await follow).toBe('one\ntwo\n');
+    await driver.remove(s.id);
+    expect(await driver.observe(s.id)).toEqual({ state: 'missing' });
+    expect(await driver.list()).not.toContain(s.id);
+    const stamped = await text(await driver.logs(s.id, { follow: false, timestamps: true }));
+    const lines = stamped.trim().split('\n');
+    expect(lines.map((l) => l.slice(25))).toEqual(['one', 'two']);
+    const since = new Date(new Date(lines[1].slice(0, 24)).getTime());
+    expect(await text(await driver.logs(s.id, { follow: false, timestamps: false, since }))).toBe(
+      'two\n',
+    );
+  });
+
+  it('kills a running job, and publishes its HTTP port on 127.0.0.1', async () => {
+    const s = spec('echo served > /tmp/index.html && exec httpd -f -p 8080 -h /tmp', {
+      httpPort: 8080,
+    });
+    await driver.start(s);
+    await until(s.id, 'running');
+    let endpoint = await driver.endpoint(s.id);
+    for (let i = 0; !endpoint && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      endpoint = await driver.endpoint(s.id);
+    }
+    expect(endpoint?.host).toBe('127.0.0.1');
+    const res = await fetch(`http://127.0.0.1:${endpoint!.port}/index.html`);
+    expect(await res.text()).toBe('served\n');
+    await driver.kill(s.id);
+    expect((await driver.observe(s.id)).state).toBe('exited');
+    expect(await driver.endpoint(s.id)).toBeNull();
+  });
+
+  it('samples stats, execs, and counts running jobs against the engine capacity', async () => {
+    const [idle] = await driver.capacity();
+    expect(idle.cpu).toBeGreaterThan(0);
+    expect(idle.memory).toBeGreaterThan(0);
+    const s = spec('sleep 60', { env: { ANSWER: '42' } });
+    await driver.start(s);
+    await until(s.id, 'running');
+    const [busy] = await driver.capacity();
+    expect(idle.availableCpu - busy.availableCpu).toBeCloseTo(0.5);
+    const abort = new AbortController();
+    const samples = [];
+    for await (const sample of driver.stats(s.id, abort.signal)) {
+      samples.push(sample);
+      if (samples.length === 2) abort.abort();
+    }
+    expect(samples[1].memoryBytes).toBeGreaterThan(0);
+    const session = await driver.exec(s.id, {
+      command: ['sh', '-c', 'echo $ANSWER; echo err >&2; exit 3'],
+      tty: false,
+      stdin: false,
+    });
+    const [out, err, code] = await Promise.all([
+      text(session.stdout),
+      text(session.stderr!),
+      session.exitCode,
+    ]);
+    expect([out, err, code]).toEqual(['42\n', 'err\n', 3]);
+    // A new server finds the job by its label.
+    const later = await DockerDriver.connect({ dataDir, dockerHost: dockerd.host, network });
+    try {
+      expect(await later.list()).toContain(s.id);
+      expect((await later.observe(s.id)).state).toBe('running');
+    } finally {
+      await later.close();
+    }
+    await driver.kill(s.id);
+  });
+
+  it.skipIf(!existsSync(REGISTRY_BINARY))(
+    'saves the container as an image, pushed with NDJSON progress ending in aux',
+    async () => {
+      const registry = superviseRegistry({ dataDir, log: pino({ level: 'silent' }) });
+      try {
+        const url = await registry.url();
+        const s = spec('echo made > /tmp/made; sleep 60');
+        await driver.start(s);
+        await until(s.id, 'running');
+        const image = `${new URL(url!).host}/acme/vision/saved:v1`;
+        const progress: SaveProgress[] = [];
+        for await (const p of driver.save(s.id, image, { username: 'u', password: 'p' })) {
+          progress.push(p);
+        }
+        expect(progress[0]).toMatchObject({
+          status: 'CommitStarted',
+          details: { image, container: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        });
+        expect(progress[1]).toEqual({ status: 'CommitFinished' });
+        expect(progress.filter((p) => p.error)).toEqual([]);
+        expect(progress.at(-1)?.aux).toMatchObject({ Tag: 'v1', Digest: expect.any(String) });
+        const tags = await fetch(`${url}/v2/acme/vision/saved/tags/list`);
+        expect(await tags.json()).toMatchObject({ tags: ['v1'] });
+        await driver.kill(s.id);
+      } finally {
+        await registry.stop();
+      }
+    },
+  );
+});

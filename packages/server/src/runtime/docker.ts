@@ -1,0 +1,538 @@
+import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { describeMachine } from '../modules/clusters/bootstrap.js';
+import { JobListeners, POOL_NAME, shellCommand, shellSplit, usedBy } from './common.js';
+import { containerLog, demuxBuffer, demuxStream, ndjson } from './docker/streams.js';
+import type {
+  ExecOptions,
+  ExecSession,
+  JobSpec,
+  LogOptions,
+  ObservedState,
+  PoolCapacity,
+  RuntimeDriver,
+  SaveProgress,
+  StatsSample,
+} from './driver.js';
+import { LogFile } from './log-file.js';
+import { listening } from './ports.js';
+
+export interface DockerDriverOptions {
+  dataDir: string;
+  /** unix:///path, tcp://host:port or http(s)://host:port; unset: /var/run/docker.sock. */
+  dockerHost?: string;
+  /** The network containers join; `host` shares the host's (the job's port is its endpoint). */
+  network?: string;
+  /** Between SIGTERM and SIGKILL; default 10 s. */
+  killGraceMs?: number;
+}
+
+const LABEL = 'orrery.job';
+const NAME_PREFIX = 'orrery-job-';
+/** Made when the engine has no `bridge` network (a dockerd started with --bridge=none). */
+const FALLBACK_NETWORK = 'orrery';
+
+export function dockerClient(dockerHost?: string): Docker {
+  if (!dockerHost) return new Docker({ socketPath: '/var/run/docker.sock' });
+  const url = new URL(dockerHost);
+  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname });
+  return new Docker({
+    host: url.hostname,
+    port: Number(url.port) || (url.protocol === 'https:' ? 2376 : 2375),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+  });
+}
+
+/** Whether a Docker engine answers at the address within 2 s. */
+export async function dockerAnswers(dockerHost?: string): Promise<boolean> {
+  try {
+    const timeout = new Promise((_, reject) => setTimeout(reject, 2000).unref());
+    await Promise.race([dockerClient(dockerHost).ping(), timeout]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Jobs as containers `orrery-job-<id>` labelled `orrery.job=<id>`, so a new server finds them
+ * again. Logs come from the engine while the container exists, and are copied to the job's log
+ * file (log-file.ts) when it ends, so they outlive `remove`.
+ */
+export class DockerDriver implements RuntimeDriver {
+  readonly name = 'docker';
+  private readonly listeners = new JobListeners();
+  /** Jobs whose image is being pulled, or whose container could not be made: (id → outcome). */
+  private readonly pending = new Map<string, ObservedState>();
+  private events?: NodeJS.ReadableStream;
+  private readonly archiving = new Map<string, Promise<void>>();
+
+  private constructor(
+    private readonly docker: Docker,
+    private readonly opts: DockerDriverOptions,
+    private readonly network: string,
+    private readonly machine: {
+      cpu: number;
+      memory: number;
+      rootDir: string;
+      nvidia: ReturnType<typeof describeMachine>['nvidia'];
+    },
+  ) {}
+
+  /** Connects, finds (or makes) the network, and starts following the engine's events. */
+  static async connect(opts: DockerDriverOptions): Promise<DockerDriver> {
+    const docker = dockerClient(opts.dockerHost);
+    const info = await docker.info();
+    const network = await ensureNetwork(docker, opts.network);
+    const driver = new DockerDriver(docker, opts, network, {
+      cpu: info.NCPU,
+      memory: info.MemTotal,
+      rootDir: info.DockerRootDir,
+      // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
+      nvidia: describeMachine(opts.dataDir).nvidia,
+    });
+    await driver.followEvents();
+    return driver;
+  }
+
+  async start(spec: JobSpec): Promise<void> {
+    const existing = await this.inspect(spec.id);
+    if (existing?.State.Running) throw new Error(`Job ${spec.id} is already running`);
+    if (existing) await this.remove(spec.id);
+    if (spec.limits.gpu && spec.limits.gpu.vendor !== 'nvidia') {
+      throw new Error(`The docker runtime passes NVIDIA GPUs only, not ${spec.limits.gpu.vendor}`);
+    }
+    const create = async () => {
+      const container = await this.docker.createContainer(await this.containerSpec(spec));
+      // A container that cannot start (no such command, a bad mount) is not left behind.
+      await container.start().catch(async (e: Error) => {
+        await container.remove({ force: true }).catch(() => undefined);
+        throw e;
+      });
+    };
+    const present = await this.docker
+      .getImage(spec.image)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      );
+    // With the image at hand a failure is the caller's to report; a pull may take minutes, so
+    // then the job stays `starting` (Pulling) and a failure ends it, told in its log.
+    if (present) return create();
+    const pulling: ObservedState = { state: 'starting', reason: 'Pulling' };
+    this.pending.set(spec.id, pulling);
+    void (async () => {
+      let reason = 'ErrImagePull';
+      try {
+        await this.pull(spec.image, spec.registryAuth);
+        // Killed or removed meanwhile.
+        if (this.pending.get(spec.id) !== pulling) return;
+        reason = 'ContainerCannotRun';
+        await create();
+        this.pending.delete(spec.id);
+      } catch (e) {
+        const finishedAt = new Date();
+        await new LogFile(this.jobDir(spec.id))
+          .append([{ time: finishedAt.getTime(), text: `${reason}: ${(e as Error).message}\n` }])
+          .catch(() => undefined);
+        this.pending.set(spec.id, { state: 'exited', exitCode: 125, finishedAt, reason });
+        this.listeners.emit(spec.id);
+      }
+    })();
+  }
+
+  private async pull(image: string, auth?: JobSpec['registryAuth']) {
+    const body = await this.docker.pull(image, auth ? { authconfig: auth } : {});
+    for await (const line of ndjson<SaveProgress>(body)) {
+      if (line.error) throw new Error(`pull of ${image} failed: ${line.error}`);
+    }
+  }
+
+  private async containerSpec(spec: JobSpec): Promise<Docker.ContainerCreateOptions> {
+    const { Config } = await this.docker.getImage(spec.image).inspect();
+    const hostNet = this.network === 'host';
+    const port = spec.httpPort ? `${spec.httpPort}/tcp` : undefined;
+    // The command is one shell-quoted string. With an entrypoint both run under `sh -c`; a bare
+    // command is split into the image entrypoint's arguments when it has one (as Kubernetes
+    // does), else it runs under `sh -c` too.
+    const command = shellCommand(spec);
+    const process: Pick<Docker.ContainerCreateOptions, 'Entrypoint' | 'Cmd'> = spec.entrypoint
+      ? { Entrypoint: ['/bin/sh', '-c', command], Cmd: [] }
+      : spec.command
+        ? { Cmd: Config.Entrypoint?.length ? shellSplit(spec.command) : ['/bin/sh', '-c', command] }
+        : {};
+    return {
+      name: NAME_PREFIX + spec.id,
+      Image: spec.image,
+      ...process,
+      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+      WorkingDir: spec.workingDir,
+      Tty: spec.tty,
+      Labels: {
+        [LABEL]: spec.id,
+        'orrery.cpu': String(spec.limits.cpu),
+        'orrery.memory': String(spec.limits.memory),
+        ...(spec.httpPort ? { 'orrery.http-port': String(spec.httpPort) } : {}),
+      },
+      ExposedPorts: port && !hostNet ? { [port]: {} } : undefined,
+      HostConfig: {
+        NanoCpus: Math.round(spec.limits.cpu * 1e9),
+        Memory: spec.limits.memory,
+        // Without `shm` the engine's 64 MB default; with it, as much as the memory limit.
+        ShmSize: spec.limits.shm ? spec.limits.memory : undefined,
+        Mounts: spec.mounts.map((m) => ({
+          Type: 'bind' as const,
+          Source: m.hostPath,
+          Target: m.dstPath,
+          ReadOnly: m.readOnly,
+        })),
+        DeviceRequests: spec.limits.gpu
+          ? [{ Driver: 'nvidia', Count: spec.limits.gpu.count, Capabilities: [['gpu']] }]
+          : undefined,
+        NetworkMode: this.network,
+        PortBindings:
+          port && !hostNet ? { [port]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
+        Privileged: spec.privileged,
+      },
+    };
+  }
+
+  async kill(id: string): Promise<void> {
+    const c = await this.inspect(id);
+    this.pending.delete(id);
+    if (!c) return;
+    if (c.State.Running) {
+      await this.container(id)
+        .stop({ t: Math.ceil((this.opts.killGraceMs ?? 10_000) / 1000) })
+        .catch(ignore(304, 404));
+    }
+    await this.archive(id);
+  }
+
+  async observe(id: string): Promise<ObservedState> {
+    const c = await this.inspect(id);
+    if (!c) return this.pending.get(id) ?? { state: 'missing' };
+    const s = c.State;
+    if (s.Status === 'created') return { state: 'starting', reason: 'ContainerCreating' };
+    if (s.Running || s.Restarting) return { state: 'running', startedAt: new Date(s.StartedAt) };
+    return {
+      state: 'exited',
+      exitCode: s.ExitCode,
+      finishedAt: new Date(s.FinishedAt),
+      startedAt: new Date(s.StartedAt),
+      ...(s.OOMKilled ? { reason: 'OOMKilled' } : {}),
+    };
+  }
+
+  onChange(listener: (id: string) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async list(): Promise<string[]> {
+    const cs = await this.docker.listContainers({ all: true, filters: { label: [LABEL] } });
+    return [...new Set([...cs.map((c) => c.Labels[LABEL]), ...this.pending.keys()])];
+  }
+
+  async remove(id: string): Promise<void> {
+    this.pending.delete(id);
+    if (!(await this.inspect(id))) return;
+    await this.archive(id);
+    await this.container(id).remove({ force: true }).catch(ignore(404));
+  }
+
+  async logs(id: string, options: LogOptions): Promise<Readable> {
+    const file = new LogFile(this.jobDir(id));
+    const c = await this.inspect(id);
+    if (!c || (await this.archived(id)) === c.Id) return file.read(options);
+    const query = {
+      stdout: true,
+      stderr: true,
+      timestamps: options.timestamps,
+      since: options.since ? options.since.getTime() / 1000 : 0,
+    };
+    const container = this.container(id);
+    const body = options.follow
+      ? await container.logs({ ...query, follow: true })
+      : await container.logs({ ...query, follow: false });
+    // Earlier runs of the job (restarts) were archived when their container went.
+    return Readable.from(
+      (async function* () {
+        yield* file.read({ ...options, follow: false });
+        yield* containerLog(body, c.Config.Tty);
+      })(),
+    );
+  }
+
+  async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+    // dockerode passes `abortSignal` on to the request; its types leave it out.
+    const body = (await this.container(id)
+      .stats({ stream: true, abortSignal: abort } as { stream: true })
+      .catch(ignore(404))) as NodeJS.ReadableStream | undefined;
+    if (!body) return;
+    try {
+      for await (const s of ndjson<EngineStats>(body)) {
+        if (abort.aborted) return;
+        const cpuDelta = s.cpu_stats.cpu_usage.total_usage - s.precpu_stats.cpu_usage.total_usage;
+        const systemDelta =
+          (s.cpu_stats.system_cpu_usage ?? 0) - (s.precpu_stats.system_cpu_usage ?? 0);
+        const cpus = s.cpu_stats.online_cpus ?? this.machine.cpu;
+        // The page cache counts in `usage` but the kernel reclaims it; docker stats leaves it out.
+        const cache = s.memory_stats.stats?.inactive_file ?? s.memory_stats.stats?.cache ?? 0;
+        if (!s.memory_stats.usage) return; // the container stopped
+        yield {
+          cpu: systemDelta > 0 ? (cpuDelta / systemDelta) * cpus : 0,
+          memoryBytes: Math.max(0, s.memory_stats.usage - cache),
+          timestamp: new Date(s.read).getTime() / 1000,
+        };
+      }
+    } catch (e) {
+      if (!abort.aborted) throw e;
+    } finally {
+      (body as Readable).destroy?.();
+    }
+  }
+
+  async endpoint(id: string): Promise<{ host: string; port: number } | null> {
+    const c = await this.inspect(id);
+    const port = Number(c?.Config.Labels?.['orrery.http-port']);
+    if (!c?.State.Running || !port) return null;
+    if (this.network === 'host')
+      return (await listening(port)) ? { host: '127.0.0.1', port } : null;
+    const published = Number(c.NetworkSettings.Ports?.[`${port}/tcp`]?.[0]?.HostPort);
+    // The engine's proxy accepts on the published port before the job listens: ask the job.
+    const ip = c.NetworkSettings.Networks?.[this.network]?.IPAddress;
+    if (!published || !ip || !(await listening(port, 500, ip))) return null;
+    return { host: '127.0.0.1', port: published };
+  }
+
+  async capacity(): Promise<PoolCapacity[]> {
+    const running = await this.docker.listContainers({ filters: { label: [LABEL] } });
+    const used = usedBy(
+      running.map((c) => ({
+        cpu: Number(c.Labels['orrery.cpu']) || 0,
+        memory: Number(c.Labels['orrery.memory']) || 0,
+        shm: false,
+      })),
+    );
+    const m = this.machine;
+    const disk =
+      (await statfs(m.rootDir).catch(() => null)) ??
+      (await statfs(this.opts.dataDir).catch(() => null));
+    return [
+      {
+        name: POOL_NAME,
+        cpu: m.cpu,
+        memory: m.memory,
+        diskSize: disk ? disk.bavail * disk.bsize : 0,
+        ...(m.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.nvidia } } : {}),
+        availableCpu: m.cpu - used.cpu,
+        availableMemory: m.memory - used.memory,
+      },
+    ];
+  }
+
+  async exec(id: string, options: ExecOptions): Promise<ExecSession> {
+    const exec = await this.container(id).exec({
+      Cmd: options.command,
+      AttachStdin: options.stdin,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: options.tty,
+    });
+    const duplex = (await exec.start({
+      hijack: true,
+      stdin: options.stdin,
+      Tty: options.tty,
+    })) as NodeJS.ReadWriteStream;
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const ended = new Promise<void>((resolve) => {
+      if (options.tty) {
+        duplex.pipe(stdout);
+        duplex.on('end', resolve);
+        duplex.on('close', resolve);
+      } else {
+        demuxStream(
+          duplex,
+          (type, payload) => (type === 2 ? stderr : stdout).write(payload),
+          () => {
+            stdout.end();
+            stderr.end();
+            resolve();
+          },
+        );
+      }
+    });
+    return {
+      stdin: options.stdin ? duplex : undefined,
+      stdout,
+      stderr: options.tty ? undefined : stderr,
+      resize: options.tty
+        ? (rows, cols) => void exec.resize({ h: rows, w: cols }).catch(() => undefined)
+        : undefined,
+      exitCode: ended.then(async () => (await exec.inspect()).ExitCode ?? 0),
+    };
+  }
+
+  /**
+   * Commit then push (apolo-wire §3 save): CommitStarted, CommitFinished, then the engine's push
+   * progress as it comes, ending with the `aux` digest; failures as `error` objects.
+   */
+  async *save(
+    id: string,
+    image: string,
+    auth: { username: string; password: string },
+  ): AsyncIterable<SaveProgress> {
+    const c = await this.inspect(id);
+    if (!c) {
+      yield failure(`Job ${id} has no container`);
+      return;
+    }
+    const { repo, tag, registry } = parseImage(image);
+    yield { status: 'CommitStarted', details: { container: c.Id, image } };
+    try {
+      await this.container(id).commit({ repo, tag });
+    } catch (e) {
+      yield failure(`Commit failed: ${(e as Error).message}`);
+      return;
+    }
+    yield { status: 'CommitFinished' };
+    try {
+      const body = await this.docker.getImage(`${repo}:${tag}`).push({
+        authconfig: { ...auth, serveraddress: registry },
+      });
+      yield* ndjson<SaveProgress>(body);
+    } catch (e) {
+      yield failure(`Push failed: ${(e as Error).message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    (this.events as unknown as { destroy?(): void } | undefined)?.destroy?.();
+    this.listeners.clear();
+    await Promise.all(this.archiving.values());
+  }
+
+  /** Notifies listeners of the job's container events; copies the log when it dies. */
+  private async followEvents() {
+    this.events = await this.docker.getEvents({
+      filters: { type: ['container'], label: [LABEL], event: ['start', 'die', 'oom', 'destroy'] },
+    });
+    void (async () => {
+      try {
+        for await (const e of ndjson<EngineEvent>(this.events!)) {
+          const id = e.Actor?.Attributes?.[LABEL];
+          if (!id) continue;
+          if (e.Action === 'die') await this.archive(id).catch(() => undefined);
+          this.listeners.emit(id);
+        }
+      } catch {
+        // The stream ends with close(), or with the engine: the service also polls `observe`.
+      }
+    })();
+  }
+
+  /**
+   * Copies the stopped container's log to the job's log file once (the file's `container` names
+   * the container it holds, a restarted job's next container appends).
+   */
+  private archive(id: string): Promise<void> {
+    const running = this.archiving.get(id);
+    if (running) return running;
+    const task = (async () => {
+      const c = await this.inspect(id);
+      if (!c || c.State.Running || (await this.archived(id)) === c.Id) return;
+      const body = await this.container(id).logs({
+        stdout: true,
+        stderr: true,
+        timestamps: true,
+        follow: false,
+      });
+      // Each entry (a frame; a line of a TTY's output) starts with its RFC 3339 time and a space.
+      const entries = c.Config.Tty
+        ? body.toString('utf8').split(/(?<=\n)/)
+        : demuxBuffer(body).map((frame) => frame.toString('utf8'));
+      const lines = entries.filter(Boolean).map((entry) => {
+        const space = entry.indexOf(' ');
+        return { time: Date.parse(entry.slice(0, space)) || 0, text: entry.slice(space + 1) };
+      });
+      const dir = this.jobDir(id);
+      await mkdir(dir, { recursive: true });
+      await new LogFile(dir).append(lines);
+      await writeFile(join(dir, 'container'), c.Id);
+    })().finally(() => this.archiving.delete(id));
+    this.archiving.set(id, task);
+    return task;
+  }
+
+  private async archived(id: string): Promise<string | null> {
+    return readFile(join(this.jobDir(id), 'container'), 'utf8').catch(() => null);
+  }
+
+  private jobDir(id: string) {
+    if (!/^[\w.-]+$/.test(id)) throw new Error(`Bad job id ${id}`);
+    return join(this.opts.dataDir, 'jobs', id);
+  }
+
+  private container(id: string) {
+    return this.docker.getContainer(NAME_PREFIX + id);
+  }
+
+  private async inspect(id: string): Promise<Docker.ContainerInspectInfo | null> {
+    return (await this.container(id).inspect().catch(ignore(404))) ?? null;
+  }
+}
+
+/** The network to join: the configured one (made if missing), else `bridge`, else our own. */
+async function ensureNetwork(docker: Docker, configured?: string): Promise<string> {
+  const names = new Set((await docker.listNetworks()).map((n) => n.Name));
+  const wanted = configured ?? (names.has('bridge') ? 'bridge' : FALLBACK_NETWORK);
+  if (!names.has(wanted)) {
+    await docker.createNetwork({
+      Name: wanted,
+      Driver: 'bridge',
+      Labels: { 'orrery.network': '' },
+    });
+  }
+  return wanted;
+}
+
+/** `registry/path/name:tag` into the commit's repo and tag and the push's server address. */
+export function parseImage(image: string): { repo: string; tag: string; registry: string } {
+  const slash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  const [repo, tag] =
+    colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
+  const first = repo.split('/')[0];
+  const registry = /[.:]/.test(first) || first === 'localhost' ? first : 'docker.io';
+  return { repo, tag, registry };
+}
+
+const failure = (message: string): SaveProgress => ({ error: message, errorDetail: { message } });
+
+/** Swallows engine errors with these HTTP statuses (not found, not modified). */
+function ignore(...codes: number[]) {
+  return (e: { statusCode?: number }) => {
+    if (e.statusCode !== undefined && codes.includes(e.statusCode)) return undefined;
+    throw e;
+  };
+}
+
+interface EngineEvent {
+  Action: string;
+  Actor?: { Attributes?: Record<string, string> };
+}
+
+interface EngineStats {
+  read: string;
+  cpu_stats: {
+    cpu_usage: { total_usage: number };
+    system_cpu_usage?: number;
+    online_cpus?: number;
+  };
+  precpu_stats: { cpu_usage: { total_usage: number }; system_cpu_usage?: number };
+  memory_stats: { usage?: number; stats?: { cache?: number; inactive_file?: number } };
+}

@@ -1,0 +1,261 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobSpec, ObservedState, RuntimeDriver } from './driver.js';
+import { ProcessDriver } from './process.js';
+import { allProcesses, tree } from './process/proc.js';
+import { BWRAP } from './process/sandbox.js';
+
+const sandboxed = existsSync(BWRAP);
+const dataDir = mkdtempSync(join(tmpdir(), 'orrery-process-'));
+let n = 0;
+
+function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
+  return {
+    id: `job-${++n}-${Date.now().toString(36)}`,
+    image: 'ubuntu:24.04',
+    command,
+    env: {},
+    mounts: [],
+    limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false },
+    tty: false,
+    privileged: false,
+    ...extra,
+  };
+}
+
+async function until<T extends ObservedState['state']>(
+  driver: RuntimeDriver,
+  id: string,
+  state: T,
+  timeoutMs = 10_000,
+): Promise<Extract<ObservedState, { state: T }>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await driver.observe(id);
+    if (s.state === state) return s as Extract<ObservedState, { state: T }>;
+    if (Date.now() > deadline) throw new Error(`${id} is ${JSON.stringify(s)}, not ${state}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const logOf = async (driver: RuntimeDriver, id: string, timestamps = false) =>
+  text(await driver.logs(id, { follow: false, timestamps }));
+
+describe('ProcessDriver', () => {
+  let driver: ProcessDriver;
+  const started: string[] = [];
+  const run = async (s: JobSpec, d: RuntimeDriver = driver) => {
+    started.push(s.id);
+    await d.start(s);
+    return s.id;
+  };
+
+  beforeAll(() => {
+    driver = new ProcessDriver({ dataDir, killGraceMs: 2000 });
+  });
+  afterAll(async () => {
+    for (const id of started) await driver.kill(id);
+    await driver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`says whether it sandboxes (bubblewrap ${sandboxed ? 'installed' : 'missing'})`, () => {
+    expect(driver.warning === undefined).toBe(sandboxed);
+  });
+
+  it('runs a command and reports its exit code', async () => {
+    const ok = await run(spec('echo hello'));
+    const bad = await run(spec('echo oops >&2; exit 3'));
+    expect(await until(driver, ok, 'exited')).toMatchObject({ exitCode: 0 });
+    expect(await until(driver, bad, 'exited')).toMatchObject({ exitCode: 3 });
+    expect(await logOf(driver, ok)).toBe('hello\n');
+    expect(await logOf(driver, bad)).toBe('oops\n');
+    expect(await driver.list()).toEqual(expect.arrayContaining([ok, bad]));
+  });
+
+  it('passes env and a free port in PORT, and reaches the job there', async () => {
+    const server = `${JSON.stringify(process.execPath)} -e "require('http').createServer((q, r) => r.end(process.env.GREETING)).listen(process.env.PORT, '127.0.0.1')"`;
+    const id = await run(spec(server, { env: { GREETING: 'hi there' }, httpPort: 80 }));
+    await until(driver, id, 'running');
+    let endpoint = await driver.endpoint(id);
+    for (let i = 0; !endpoint && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      endpoint = await driver.endpoint(id);
+    }
+    expect(endpoint?.host).toBe('127.0.0.1');
+    expect(endpoint?.port).not.toBe(80);
+    const res = await fetch(`http://127.0.0.1:${endpoint!.port}/`);
+    expect(await res.text()).toBe('hi there');
+    await driver.kill(id);
+    expect(await driver.endpoint(id)).toBeNull();
+  });
+
+  it.skipIf(!sandboxed)(
+    'mounts volumes at their paths, read-only where asked (needs /usr/bin/bwrap)',
+    async () => {
+      const rw = join(dataDir, 'vol-rw');
+      const ro = join(dataDir, 'vol-ro');
+      mkdirSync(rw);
+      mkdirSync(ro);
+      writeFileSync(join(ro, 'input.txt'), 'data\n');
+      const id = await run(
+        spec(
+          'cat /var/storage/ro/input.txt; echo out > /mnt/results/out.txt; echo x > /var/storage/ro/x || echo refused; echo x > /etc/x || echo host refused; pwd',
+          {
+            workingDir: '/mnt/results',
+            mounts: [
+              { hostPath: ro, dstPath: '/var/storage/ro', readOnly: true },
+              { hostPath: rw, dstPath: '/mnt/results', readOnly: false },
+            ],
+          },
+        ),
+      );
+      expect(await until(driver, id, 'exited')).toMatchObject({ exitCode: 0 });
+      const log = await logOf(driver, id);
+      expect(log).toMatch(/^data\n/);
+      expect(log).toContain('Read-only file system\nrefused\n');
+      expect(log).toContain('host refused\n/mnt/results\n');
+      expect(readFileSync(join(rw, 'out.txt'), 'utf8')).toBe('out\n');
+      expect(existsSync(join(ro, 'x'))).toBe(false);
+    },
+  );
+
+  it.skipIf(!sandboxed)('hides the server data directory (needs /usr/bin/bwrap)', async () => {
+    // Outside /tmp, which jobs do not share anyway.
+    const secretDir = mkdtempSync('/var/tmp/orrery-process-');
+    writeFileSync(join(secretDir, 'secrets.key'), 'k');
+    const other = new ProcessDriver({ dataDir: secretDir });
+    try {
+      const id = await run(spec(`ls -A ${secretDir}; echo listed`), other);
+      await until(other, id, 'exited');
+      expect(await logOf(other, id)).toBe('listed\n');
+    } finally {
+      await other.close();
+      rmSync(secretDir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves logs with since, timestamps and follow, also after the job is removed', async () => {
+    const id = await run(spec('echo one; sleep 1.2; echo two; sleep 0.3; printf three'));
+    const follow = text(await driver.logs(id, { follow: true, timestamps: true }));
+    await until(driver, id, 'exited');
+    const lines = (await follow).split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((l) => l.slice(25))).toEqual(['one', 'two', 'three']);
+    const times = lines.map((l) => new Date(l.slice(0, 24)).getTime());
+    expect(times[1] - times[0]).toBeGreaterThan(900);
+    const since = new Date(times[1]);
+    expect(await text(await driver.logs(id, { follow: false, timestamps: false, since }))).toBe(
+      'two\nthree',
+    );
+    await driver.remove(id);
+    expect(await driver.observe(id)).toEqual({ state: 'missing' });
+    expect(await driver.list()).not.toContain(id);
+    expect(await logOf(driver, id)).toBe('one\ntwo\nthree');
+  });
+
+  it('kills the whole process tree, SIGKILL after the grace period for a stubborn one', async () => {
+    // Everything ignores SIGTERM: the shell and, inheriting that, both sleeps.
+    const id = await run(spec('trap "" TERM; sleep 300 & sleep 300 & wait'));
+    await until(driver, id, 'running');
+    const wrapper = Number(readFileSync(join(dataDir, 'jobs', id, 'wrapper.pid'), 'utf8'));
+    let pids: number[] = [];
+    for (let i = 0; pids.filter((p) => p).length < 3 && i < 100; i++) {
+      pids = (await tree(wrapper)).map((p) => p.pid);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const t0 = Date.now();
+    await driver.kill(id);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
+    const alive = new Set((await allProcesses()).map((p) => p.pid));
+    expect(pids.filter((p) => alive.has(p))).toEqual([]);
+    expect(await driver.observe(id)).toMatchObject({ state: 'exited', exitCode: 137 });
+  });
+
+  it('kills a job the moment it runs with SIGTERM, reporting the command exit code', async () => {
+    const id = await run(spec('trap "echo bye; exit 5" TERM; sleep 300 & wait'));
+    await until(driver, id, 'running');
+    const t0 = Date.now();
+    await driver.kill(id);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(await driver.observe(id)).toMatchObject({ state: 'exited', exitCode: 5 });
+    expect(await logOf(driver, id)).toBe('bye\n');
+  });
+
+  it('reports a job that outlived its server, then its exit code', async () => {
+    const id = await run(spec('sleep 1; exit 4'));
+    await until(driver, id, 'running');
+    const later = new ProcessDriver({ dataDir });
+    try {
+      expect(await later.list()).toContain(id);
+      expect((await later.observe(id)).state).toBe('running');
+      const changed = new Promise((r) => later.onChange((c) => c === id && r(c)));
+      expect(await until(later, id, 'exited')).toMatchObject({ exitCode: 4 });
+      await changed;
+    } finally {
+      await later.close();
+    }
+  });
+
+  it('samples cpu and memory of the process tree', async () => {
+    const id = await run(spec('while :; do :; done'));
+    await until(driver, id, 'running');
+    const abort = new AbortController();
+    const samples = [];
+    for await (const s of driver.stats(id, abort.signal)) {
+      samples.push(s);
+      if (samples.length === 2) abort.abort();
+    }
+    expect(samples).toHaveLength(2);
+    expect(samples[1].memoryBytes).toBeGreaterThan(0);
+    // A busy loop, on a machine shared with others: some of a core, never more than one.
+    expect(samples[1].cpu).toBeGreaterThan(0.05);
+    expect(samples[1].cpu).toBeLessThan(1.2);
+    await driver.kill(id);
+  });
+
+  it('reports this machine as one pool, less what running jobs take', async () => {
+    const [idle] = await driver.capacity();
+    expect(idle).toMatchObject({ name: 'local' });
+    expect(idle.cpu).toBeGreaterThan(0);
+    expect(idle.memory).toBeGreaterThan(0);
+    expect(idle.diskSize).toBeGreaterThan(0);
+    const id = await run(spec('sleep 30'));
+    await until(driver, id, 'running');
+    const [busy] = await driver.capacity();
+    expect(idle.availableCpu - busy.availableCpu).toBeCloseTo(0.5);
+    expect(idle.availableMemory - busy.availableMemory).toBe(256 * 2 ** 20);
+    await driver.kill(id);
+  });
+
+  it('execs a command beside the job, with its environment', async () => {
+    const id = await run(spec('sleep 30', { env: { ANSWER: '42' }, workingDir: '/tmp' }));
+    await until(driver, id, 'running');
+    const session = await driver.exec!(id, {
+      command: ['sh', '-c', 'echo $ANSWER; pwd; echo x > /etc/x || true'],
+      tty: false,
+      stdin: false,
+    });
+    const [out, code] = await Promise.all([text(session.stdout), session.exitCode]);
+    expect(code).toBe(0);
+    expect(out).toBe(sandboxed ? '42\n/tmp\n' : `42\n${join(dataDir, 'jobs', id, 'tmp')}\n`);
+    await driver.kill(id);
+  });
+
+  it('without bubblewrap runs unsandboxed, says so, and refuses volumes', async () => {
+    const bare = new ProcessDriver({ dataDir, sandbox: false });
+    try {
+      expect(bare.warning).toMatch(/unsandboxed/);
+      const id = await run(spec('echo $HOME'), bare);
+      await until(bare, id, 'exited');
+      expect(await logOf(bare, id)).toBe(`${join(dataDir, 'jobs', id, 'tmp')}\n`);
+      const mount = { hostPath: dataDir, dstPath: '/data', readOnly: true };
+      await expect(bare.start(spec('true', { mounts: [mount] }))).rejects.toThrow(/bubblewrap/);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { RuntimeDriver } from './driver.js';
+import { DockerDriver, dockerAnswers } from './docker.js';
+import { ProcessDriver } from './process.js';
+
+/** The driver ORRERY_RUNTIME asks for; `auto` is docker when an engine answers, else process. */
+export async function createDriver(
+  config: Config,
+  log: Pick<FastifyBaseLogger, 'info'>,
+): Promise<RuntimeDriver> {
+  const { kind, dockerHost, dockerNetwork, killGraceMs } = config.runtime;
+  const where = dockerHost ?? 'unix:///var/run/docker.sock';
+  let docker = kind === 'docker';
+  let why = `ORRERY_RUNTIME=${kind}`;
+  if (kind === 'auto') {
+    docker = await dockerAnswers(dockerHost);
+    why = docker ? `a Docker engine answers at ${where}` : `no Docker engine answers at ${where}`;
+  }
+  const driver: RuntimeDriver = docker
+    ? await DockerDriver.connect({
+        dataDir: config.dataDir,
+        dockerHost,
+        network: dockerNetwork,
+        killGraceMs,
+      })
+    : new ProcessDriver({ dataDir: config.dataDir, dockerHost, killGraceMs });
+  log.info(`Jobs run on the ${driver.name} runtime: ${why}`);
+  return driver;
+}

@@ -1,0 +1,87 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const DOCKERD = '/usr/sbin/dockerd';
+export const BUSYBOX = '/bin/busybox';
+
+/** Debian's docker.io and busybox-static are installed and we may run a daemon (root). */
+export const canRunDockerd = existsSync(DOCKERD) && existsSync(BUSYBOX) && process.getuid?.() === 0;
+
+export interface Dockerd {
+  /** `unix://…/docker.sock` */
+  host: string;
+  /** The environment for the docker CLI: DOCKER_HOST, a private DOCKER_CONFIG, no BuildKit. */
+  env: NodeJS.ProcessEnv;
+  /** Runs the docker CLI against this daemon; throws with its stderr on failure. */
+  docker(args: string[], input?: string | Buffer): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A dockerd of its own: private socket, data and exec roots in a temporary directory, and no
+ * default bridge or iptables rules, so it touches nothing of the host's networking and can run
+ * next to other daemons. Resolves once it answers.
+ */
+export async function startDockerd(): Promise<Dockerd> {
+  const dir = mkdtempSync(join(tmpdir(), 'orrery-dockerd-'));
+  const host = `unix://${dir}/docker.sock`;
+  const env = {
+    ...process.env,
+    DOCKER_HOST: host,
+    DOCKER_CONFIG: join(dir, 'config'),
+    DOCKER_BUILDKIT: '0',
+  };
+  const daemon: ChildProcess = spawn(
+    DOCKERD,
+    [
+      `--host=${host}`,
+      `--data-root=${dir}/data`,
+      `--exec-root=${dir}/exec`,
+      `--pidfile=${dir}/docker.pid`,
+      '--bridge=none',
+      '--iptables=false',
+      '--ip6tables=false',
+    ],
+    { stdio: 'ignore' },
+  );
+  const docker = (args: string[], input?: string | Buffer) =>
+    execFileSync('docker', args, { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  const stop = async () => {
+    if (daemon.exitCode === null && daemon.signalCode === null) {
+      // Networks' bridges outlive the daemon otherwise; their containers have to go first.
+      try {
+        const containers = docker(['ps', '-aq']).split('\n').filter(Boolean);
+        if (containers.length > 0) docker(['rm', '-f', ...containers]);
+        docker(['network', 'prune', '-f']);
+      } catch {
+        // A daemon that does not answer made nothing to clean up.
+      }
+      const exited = new Promise((r) => daemon.once('exit', r));
+      daemon.kill('SIGTERM');
+      await exited;
+    }
+    // dockerd leaves its network namespace file mounted in the exec root.
+    const mounts = readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' ')[1])
+      .filter((m) => m?.startsWith(dir + '/'))
+      .reverse();
+    for (const m of mounts) execFileSync('umount', ['-l', m]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; ; i++) {
+    try {
+      docker(['version']);
+      break;
+    } catch (e) {
+      if (i >= 150 || daemon.exitCode !== null) {
+        await stop();
+        throw new Error(`dockerd did not answer: ${(e as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return { host, env, docker, stop };
+}
