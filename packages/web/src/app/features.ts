@@ -5,6 +5,7 @@ import { DISKS_FEATURE } from '../features/disks/feature';
 import { IMAGES_FEATURE } from '../features/images/feature';
 import { FILES_FEATURE } from '../features/files/feature';
 import { BUCKETS_FEATURE } from '../features/buckets/feature';
+import { JOBS_FEATURE } from '../features/jobs/feature';
 
 export interface FeatureEntry {
   /** Also the area's folder under src/features. */
@@ -27,4 +28,5 @@ export const FEATURES: FeatureEntry[] = [
   DISKS_FEATURE,
   IMAGES_FEATURE,
   SECRETS_FEATURE,
+  JOBS_FEATURE,
 ];

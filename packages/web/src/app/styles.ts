@@ -40,6 +40,8 @@ import '@mantine/core/styles/NavLink.css';
 import '@mantine/core/styles/Notification.css';
 import '@mantine/core/styles/Progress.css';
 import '@mantine/core/styles/Tooltip.css';
+// SegmentedControl places its indicator with FloatingIndicator, whose sheet it needs too.
+import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/Stack.css';

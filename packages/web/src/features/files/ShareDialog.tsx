@@ -9,8 +9,9 @@ import { DialogActions } from '../../ui/DialogActions';
 const T = FILE_TEXTS.shareDialog;
 
 /**
- * Share a file or folder with a user (workloads §5): a username of at least one character and a
- * permission of read, write or manage, read by default.
+ * Share a resource with a user (workloads §5): a username of at least one character and a
+ * permission of read, write or manage, read by default. Any permission URI works: files share
+ * `storage://…`, the job page shares `job://CLUSTER/ORG/PROJECT/ID`.
  */
 export function ShareDialog(props: { name: string; uri: string; onClose(): void }) {
   const share = useShare();

@@ -1,0 +1,266 @@
+import type {
+  Camel,
+  JobCreateFromPreset,
+  JobStatus,
+  JobTopSample,
+  JobWire,
+} from '@orrery/contract';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
+
+/**
+ * Jobs (apolo-wire §2, §3; docs/jobs.md): the platform-api job calls plus the monitoring calls
+ * (`log`, `top`, `save`) under the cluster's `monitoring_url`.
+ */
+export type Job = Camel<JobWire>;
+export type { JobStatus };
+
+export interface JobPlace {
+  clusterName: string;
+  orgName: string;
+  projectName: string;
+}
+
+const JOBS = `${API.core}/jobs`;
+/** workloads §4, §9: infinite lists load 50 at a time. */
+export const JOBS_PAGE_SIZE = 50;
+/** workloads §4, §9: the job page refreshes every 10 s. */
+export const JOB_REFRESH_MS = 10_000;
+
+export interface JobFilter {
+  /** `null` is "all": no status parameter at all. */
+  status: JobStatus | null;
+  /** Sent as the server's literal, case-insensitive `q`; URL encoding is the only escaping. */
+  search: string;
+  tags: string[];
+}
+
+export const jobKeys = {
+  all: ['jobs'] as const,
+  list: (p: JobPlace, f: JobFilter) =>
+    ['jobs', 'list', p.clusterName, p.orgName, p.projectName, f] as const,
+  one: (id: string) => ['jobs', 'one', id] as const,
+};
+
+/** The list query of one page: newest first, resumed after the last job of the previous page. */
+export const listQuery = (p: JobPlace, f: JobFilter, cursor?: string) => ({
+  cluster_name: p.clusterName,
+  org_name: p.orgName,
+  project_name: p.projectName,
+  status: f.status ?? undefined,
+  q: f.search.trim() || undefined,
+  tag: f.tags,
+  reverse: 1,
+  limit: JOBS_PAGE_SIZE,
+  cursor,
+});
+
+export const listJobs = (p: JobPlace, f: JobFilter, cursor?: string, signal?: AbortSignal) =>
+  request<{ jobs: JobWire[] }>(JOBS, { query: listQuery(p, f, cursor), signal });
+
+export const getJob = (id: string, signal?: AbortSignal) =>
+  request<JobWire>(`${JOBS}/${encodeURIComponent(id)}`, { signal });
+
+export const killJob = (id: string) =>
+  request<null>(`${JOBS}/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+/**
+ * Rerun on the server (`POST /jobs/{id}/rerun`, Orrery's): it sends the same request again and
+ * holds the rule that only the owner reruns, whatever the client.
+ */
+export const rerunJob = (job: Job) =>
+  request<JobWire>(`${JOBS}/${encodeURIComponent(job.id)}/rerun`, { method: 'POST' });
+
+/**
+ * The job's URL for a new tab: a job behind `requires_auth` gets the console's token once in
+ * `orrery_token`, which the server turns into a cookie for that job only.
+ */
+export function openUrl(job: Job, token: string | null): string | undefined {
+  if (!job.httpUrl) return undefined;
+  if (!token || !job.container.http?.requiresAuth) return job.httpUrl;
+  const url = new URL(job.httpUrl);
+  url.searchParams.set('orrery_token', token);
+  return url.toString();
+}
+
+export function useJobList(p: JobPlace, f: JobFilter) {
+  return useInfiniteQuery({
+    queryKey: jobKeys.list(p, f),
+    queryFn: ({ pageParam, signal }) => listJobs(p, f, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    // A short page is the last one; a full one may have more after its last job.
+    getNextPageParam: (last) =>
+      last.jobs.length < JOBS_PAGE_SIZE ? undefined : last.jobs[last.jobs.length - 1]?.id,
+    refetchOnWindowFocus: true,
+  });
+}
+
+export const useJob = (id: string) =>
+  useQuery({
+    queryKey: jobKeys.one(id),
+    queryFn: ({ signal }) => getJob(id, signal),
+    refetchInterval: JOB_REFRESH_MS,
+    retry: false,
+  });
+
+export function useKillJob() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: killJob,
+    onSuccess: () => client.invalidateQueries({ queryKey: jobKeys.all }),
+  });
+}
+
+export function useRerunJob() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: rerunJob,
+    onSuccess: () => client.invalidateQueries({ queryKey: jobKeys.all }),
+  });
+}
+
+/* ---- Monitoring: calls that stream, so they use fetch/WebSocket directly with the token. ---- */
+
+const streamHeaders = (token: string | null | undefined, accept: string) => {
+  const headers: Record<string, string> = {
+    Accept: accept,
+    [BROWSER_MARKER.name]: BROWSER_MARKER.value,
+  };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+};
+
+async function failure(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = { message: text };
+  }
+  return new ApiError(res.status, body);
+}
+
+export interface LogOptions {
+  token: string | null | undefined;
+  timestamps: boolean;
+  signal: AbortSignal;
+  /** Each decoded piece of text as it arrives; lines may be split across pieces. */
+  onText(text: string): void;
+}
+
+/**
+ * `GET {monitoring}/{id}/log` (apolo-wire §3): chunked text that follows a running job and ends
+ * when it has finished and its log is drained.
+ */
+export async function streamLog(monitoringUrl: string, id: string, o: LogOptions) {
+  const url = buildUrl(`${monitoringUrl}/${encodeURIComponent(id)}/log`, {
+    timestamps: o.timestamps ? 1 : undefined,
+  });
+  const res = await fetch(url, {
+    headers: streamHeaders(o.token, 'text/plain'),
+    credentials: 'include',
+    signal: o.signal,
+  });
+  if (!res.ok) throw await failure(res);
+  if (!res.body) {
+    o.onText(await res.text());
+    return;
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    o.onText(decoder.decode(value, { stream: true }));
+  }
+  const rest = decoder.decode();
+  if (rest) o.onText(rest);
+}
+
+/** One line of the `save` NDJSON stream (commit, then docker push progress). */
+export interface SaveProgress {
+  status?: string;
+  id?: string;
+  progressDetail?: { current?: number; total?: number };
+  error?: string;
+  errorDetail?: { message?: string };
+  aux?: { Tag?: string; Digest?: string; Size?: number };
+}
+
+export interface SaveOptions {
+  token: string | null | undefined;
+  signal?: AbortSignal;
+  onProgress(line: SaveProgress): void;
+}
+
+/**
+ * `POST {monitoring}/{id}/save` (apolo-wire §3): an NDJSON stream; a line with `error` means the
+ * save failed even though the answer was 200, so it is thrown.
+ */
+export async function saveJobImage(
+  monitoringUrl: string,
+  id: string,
+  image: string,
+  o: SaveOptions,
+) {
+  const res = await fetch(`${monitoringUrl}/${encodeURIComponent(id)}/save`, {
+    method: 'POST',
+    headers: {
+      ...streamHeaders(o.token, 'application/x-ndjson'),
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ container: { image } }),
+    credentials: 'include',
+    signal: o.signal,
+  });
+  if (!res.ok) throw await failure(res);
+  const text = res.body ? null : await res.text();
+  let pending = text ?? '';
+  const handle = (line: string) => {
+    if (!line.trim()) return;
+    const progress = JSON.parse(line) as SaveProgress;
+    if (progress.error || progress.errorDetail) {
+      const message = progress.errorDetail?.message ?? progress.error ?? '';
+      throw new ApiError(res.status, { error: 'internal', message });
+    }
+    o.onProgress(progress);
+  };
+  if (res.body) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const lines = pending.split(/\r?\n/);
+      pending = done ? '' : (lines.pop() ?? '');
+      lines.forEach(handle);
+      if (done) break;
+    }
+  }
+  pending.split(/\r?\n/).forEach(handle);
+}
+
+/** The WebSocket sub-protocol of `top` (apolo-wire §3). */
+export const TOP_PROTOCOL = 'top.apolo.us';
+/**
+ * Browsers cannot set headers on a WebSocket, so the console offers its token as a second
+ * sub-protocol, `bearer.<token>` (docs/jobs.md); the server picks `top.apolo.us` in its answer.
+ */
+export const BEARER_PROTOCOL_PREFIX = 'bearer.';
+
+export const topProtocols = (token: string | null | undefined) =>
+  token ? [TOP_PROTOCOL, `${BEARER_PROTOCOL_PREFIX}${token}`] : [TOP_PROTOCOL];
+
+/** `ws(s)://…/{id}/top`, relative monitoring URLs resolved against the console's origin. */
+export function topUrl(monitoringUrl: string, id: string, origin = window.location.origin) {
+  const url = new URL(`${monitoringUrl}/${encodeURIComponent(id)}/top`, origin);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+export type TopSample = Camel<JobTopSample>;
+
+/** The monitoring base of a cluster; `monitoring_url` of the configuration, else this origin's. */
+export const monitoringBase = (monitoringUrl: string | null | undefined) =>
+  (monitoringUrl ?? JOBS).replace(/\/$/, '');

@@ -1,0 +1,181 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { Preset, toCamel } from '@orrery/contract';
+import { describe, expect, it, vi } from 'vitest';
+// The real built-in template, so that the page and the server cannot drift apart.
+import { jobTemplate } from '../../../../../server/src/modules/templates/job-template';
+import { world } from '../../../test/fixtures';
+import { stubFetch, type CannedResponse } from '../../../test/fetch';
+import { renderSignedIn } from '../../../test/render';
+import CreateJobPage from './CreateJobPage';
+
+const TEMPLATE_URL = '/apis/apps/v1/cluster/default/org/acme/project/vision/templates/job/latest';
+const CREATE_URL = '/api/v1/jobs?from_preset';
+const ROUTE = '/jobs/new?org=acme&cluster=default&project=vision';
+
+const preset = (name: string, cpu: number, memory: number) =>
+  toCamel(
+    Preset.parse({
+      name,
+      credits_per_hour: '1',
+      cpu,
+      memory,
+      memory_mb: memory / 2 ** 20,
+      scheduler_enabled: false,
+      preemptible_node: false,
+      is_preemptible: false,
+      is_preemptible_node_required: false,
+      resource_pool_names: [],
+      available_resource_pool_names: [],
+    }),
+  );
+
+function renderPage(responses: CannedResponse[]) {
+  const stub = stubFetch(responses);
+  const { user, sessionConfig } = world();
+  sessionConfig.clusters![0].resourcePresets = [
+    preset('cpu-tiny', 0.1, 2 ** 28),
+    preset('cpu-small', 1, 4e9),
+  ];
+  const view = renderSignedIn(<CreateJobPage />, { user, sessionConfig, route: ROUTE });
+  return { ...stub, ...view };
+}
+const withTemplate = (more: CannedResponse[] = []) =>
+  renderPage([{ url: TEMPLATE_URL, body: jobTemplate }, ...more]);
+const type = (label: RegExp, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create job' }));
+
+// The whole job form renders in jsdom: slow on a busy machine, hence the longer timeout.
+describe('Create new job page', { timeout: 20_000 }, () => {
+  it('says so when the job template is missing', async () => {
+    renderPage([{ url: TEMPLATE_URL, status: 404, body: { error: 'not_found', message: 'x' } }]);
+    expect(await screen.findByText('Required template job not found')).toBeTruthy();
+  });
+
+  it('says so when the job template has no inputs', async () => {
+    renderPage([{ url: TEMPLATE_URL, body: { ...jobTemplate, input: {} } }]);
+    expect(await screen.findByText('No job template found')).toBeTruthy();
+  });
+
+  it('renders the template with the fallback preset and refuses an empty image', async () => {
+    const { calls } = withTemplate();
+    expect(await screen.findByRole('heading', { name: 'Create new job' })).toBeTruthy();
+    await vi.waitFor(() =>
+      expect((screen.getByRole('combobox', { name: /Preset/ }) as HTMLInputElement).value).toMatch(
+        /^cpu-small/,
+      ),
+    );
+    submit();
+    expect(await screen.findByText('Please fill in all required fields')).toBeTruthy();
+    expect(screen.getByText('Required')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('sends the from_preset body and opens the new job', async () => {
+    const { calls, url } = withTemplate([
+      { method: 'POST', url: CREATE_URL, status: 202, body: { id: 'job-1' } },
+    ]);
+    await screen.findByLabelText(/^Image/);
+    type(/^Image/, 'ubuntu:24.04');
+    type(/^Name/, 'train-1');
+    type(/^Command/, 'echo hi');
+    type(/^Tags/, 'a, b, a');
+    fireEvent.click(screen.getByRole('checkbox', { name: /HTTP/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+    type(/^Name 1/, 'MODE');
+    type(/^Value 1/, 'fast');
+    fireEvent.click(screen.getByRole('button', { name: 'Add volume' }));
+    type(/^Resource/, 'storage:data');
+    type(/^Mount path/, '/data');
+    // The second volume has a path but no resource: it is skipped with the warning.
+    fireEvent.click(screen.getByRole('button', { name: 'Add volume' }));
+    fireEvent.change(screen.getAllByLabelText(/^Mount path/)[1], { target: { value: '/x' } });
+    submit();
+    expect(
+      await screen.findByText(
+        'One of the volumes was skipped because "path" or "resource" were missed',
+      ),
+    ).toBeTruthy();
+    await vi.waitFor(() =>
+      expect(url()).toBe('/jobs/job-1?org=acme&cluster=default&project=vision'),
+    );
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url).toBe(CREATE_URL);
+    expect(post.body).toEqual({
+      cluster_name: 'default',
+      org_name: 'acme',
+      project_name: 'vision',
+      preset_name: 'cpu-small',
+      image: 'ubuntu:24.04',
+      name: 'train-1',
+      tags: ['a', 'b'],
+      command: 'echo hi',
+      http: { port: 80, requires_auth: true, health_check_path: '/' },
+      env: { MODE: 'fast' },
+      secret_env: {},
+      volumes: [
+        {
+          src_storage_uri: 'storage://default/acme/vision/data',
+          dst_path: '/data',
+          read_only: true,
+        },
+      ],
+      disk_volumes: [],
+      secret_volumes: [],
+      tty: false,
+      resources: { shm: false },
+      max_run_time_minutes: 1440,
+      restart_policy: 'never',
+      priority: 'normal',
+      wait_for_jobs_quota: false,
+      pass_config: false,
+      privileged: false,
+    });
+  });
+
+  it('puts server field errors on their fields', async () => {
+    withTemplate([
+      {
+        method: 'POST',
+        url: CREATE_URL,
+        status: 400,
+        body: {
+          error: 'validation',
+          message: 'Bad',
+          errors: [
+            { path: 'working_dir', message: 'Must be an absolute path' },
+            { path: 'env.MODE', message: 'Invalid environment variable name' },
+          ],
+        },
+      },
+    ]);
+    await screen.findByLabelText(/^Image/);
+    type(/^Image/, 'ubuntu');
+    type(/^Working directory/, 'rel');
+    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+    type(/^Name 1/, 'MODE');
+    type(/^Value 1/, 'x');
+    submit();
+    expect(await screen.findByText('Must be an absolute path')).toBeTruthy();
+    expect(screen.getByText('Invalid environment variable name')).toBeTruthy();
+    expect(screen.queryByText('Bad')).toBeNull();
+  });
+
+  it('shows other errors as a toast', async () => {
+    withTemplate([
+      {
+        method: 'POST',
+        url: CREATE_URL,
+        status: 409,
+        body: { error: 'conflict', message: 'No credits left for acme' },
+      },
+    ]);
+    await screen.findByLabelText(/^Image/);
+    type(/^Image/, 'ubuntu');
+    submit();
+    const toast = await screen.findByText('No credits left for acme');
+    expect(
+      within(toast.closest('.mantine-Notification-root') as HTMLElement).getByText('Error'),
+    ).toBeTruthy();
+  });
+});

@@ -1,0 +1,123 @@
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { JOB_TEMPLATE, LATEST_VERSION } from '@orrery/contract';
+import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../api/client';
+import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
+import {
+  FORM_MESSAGES,
+  SchemaFields,
+  serverFieldErrors,
+  useSchemaForm,
+  type FormPlace,
+  type Preset,
+} from '../../../forms';
+import { EmptyState } from '../../../ui/EmptyState';
+import { messageOf } from '../../../ui/errors';
+import { notifyError } from '../../../ui/notify';
+import { useCreateJob, useTemplate, type Template } from './api';
+import { toJobBody, type JobFormValues } from './job-body';
+import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
+
+/**
+ * Create new job (workloads §2 Jobs): the form of the built-in `job` template, latest version,
+ * sent as `POST /jobs?from_preset`; the new job's page opens on success.
+ */
+export default function CreateJobPage() {
+  const { names, cluster } = usePlatformContext();
+  if (!names.cluster || !names.org || !names.project)
+    return <EmptyState title={T.title} description={T.missingProject} />;
+  const place = { clusterName: names.cluster, orgName: names.org, projectName: names.project };
+  return (
+    <TemplateLoader
+      key={`${place.clusterName}/${place.orgName}/${place.projectName}`}
+      place={place}
+      presets={cluster?.details?.resourcePresets ?? []}
+    />
+  );
+}
+
+/** A template without inputs is as good as none (workloads §2: "No job template found"). */
+const isEmpty = (t: Template) => !t.input || Object.keys(t.input.properties ?? {}).length === 0;
+
+function TemplateLoader({ place, presets }: { place: FormPlace; presets: Preset[] }) {
+  const template = useTemplate(place, JOB_TEMPLATE, LATEST_VERSION);
+  let body;
+  if (template.isPending) body = <Loader aria-label={T.loading} />;
+  else if (template.isError)
+    body = (
+      <Alert color="red">
+        {template.error instanceof ApiError && template.error.status === 404
+          ? T.templateMissing
+          : messageOf(template.error, T.somethingWentWrong)}
+      </Alert>
+    );
+  else if (isEmpty(template.data)) body = <Alert color="red">{T.noTemplate}</Alert>;
+  else return <JobForm template={template.data} place={place} presets={presets} />;
+  return <PageFrame>{body}</PageFrame>;
+}
+
+function PageFrame({ children, intro }: { children: React.ReactNode; intro?: string }) {
+  const link = useContextLink();
+  return (
+    <Stack p="md" maw={FORM_MAX_WIDTH} gap="md">
+      <Anchor component={Link} to={link('/jobs')} size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} />
+          {T.back}
+        </Group>
+      </Anchor>
+      <Title order={2}>{T.title}</Title>
+      {intro && <Text c="dimmed">{intro}</Text>}
+      {children}
+    </Stack>
+  );
+}
+
+function JobForm(props: { template: Template; place: FormPlace; presets: Preset[] }) {
+  const form = useSchemaForm(props.template.input);
+  const create = useCreateJob();
+  const navigate = useNavigate();
+  const link = useContextLink();
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!form.validate()) return notifyError(FORM_MESSAGES.fillRequired);
+    const { body, warning, toFormPath } = toJobBody(form.values as JobFormValues, props.place);
+    if (warning) notifications.show({ color: 'yellow', message: warning });
+    create.mutate(body, {
+      onSuccess: (job) => navigate(link(`/jobs/${encodeURIComponent(job.id)}`)),
+      onError: (error) => {
+        const onFields = serverFieldErrors(error, form.root, toFormPath);
+        if (Object.keys(onFields).length > 0) form.setErrors(onFields);
+        else notifyError(messageOf(error, T.somethingWentWrong));
+      },
+    });
+  };
+
+  return (
+    <PageFrame intro={props.template.description}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Paper withBorder p="lg">
+            <SchemaFields
+              form={form}
+              env={{ place: props.place, presets: props.presets, subject: 'job' }}
+            />
+          </Paper>
+          <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
+            <Group justify="flex-end">
+              <Button variant="default" component={Link} to={link('/jobs')}>
+                {T.cancel}
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                {T.submit}
+              </Button>
+            </Group>
+          </Paper>
+        </Stack>
+      </form>
+    </PageFrame>
+  );
+}

@@ -1,0 +1,17 @@
+import { JOB_TEXTS } from '@orrery/contract';
+
+/** Every text of the Create new job page (workloads §2 Jobs, §8). */
+export const CREATE_JOB_TEXTS = {
+  title: 'Create new job',
+  back: 'Jobs',
+  submit: 'Create job',
+  cancel: 'Cancel',
+  templateMissing: JOB_TEXTS.templateMissing,
+  noTemplate: JOB_TEXTS.noTemplate,
+  somethingWentWrong: 'Something went wrong',
+  missingProject: 'Choose a project to create a job in it.',
+  loading: 'Loading the job template',
+} as const;
+
+/** workloads §9: forms are at most 720 px wide. */
+export const FORM_MAX_WIDTH = 720;

@@ -1,0 +1,141 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Stack, Tooltip } from '@mantine/core';
+import {
+  IconDeviceFloppy,
+  IconExternalLink,
+  IconPlayerStop,
+  IconRefresh,
+  IconShare,
+} from '@tabler/icons-react';
+import { jobUri } from '@orrery/contract';
+import { useNavigate } from 'react-router';
+import { openUrl, useRerunJob, type Job } from '../../../api/jobs';
+import { useContextLink } from '../../../app/context/platform-context';
+import { messageOf } from '../../../ui/errors';
+import { notifyError, notifySuccess } from '../../../ui/notify';
+import { ShareDialog } from '../../files';
+import { KillJobDialog } from '../KillJobDialog';
+import { jobActions, jobLabel, type ActionState } from '../rules';
+import { JOBS_TEXTS } from '../texts';
+import { SaveImageDialog } from './SaveImageDialog';
+
+type Dialog = 'kill' | 'save' | 'share' | null;
+
+/** The job's actions with the state rules of workloads §4; a disabled one says why. */
+export function JobActions(props: {
+  job: Job;
+  username: string;
+  monitoringUrl: string;
+  registryHost: string;
+  token: string | null;
+}) {
+  const { job } = props;
+  const rules = jobActions(job, props.username);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const rerun = useRerunJob();
+  const navigate = useNavigate();
+  const link = useContextLink();
+
+  const doRerun = async () => {
+    try {
+      const created = await rerun.mutateAsync(job);
+      notifySuccess(JOBS_TEXTS.rerun(jobLabel(created)));
+      navigate(link(`/jobs/${created.id}`));
+    } catch (e) {
+      notifyError(messageOf(e, JOBS_TEXTS.rerunFailed));
+    }
+  };
+
+  return (
+    <Stack gap="xs">
+      <Action
+        rule={rules.kill}
+        label={JOBS_TEXTS.kill}
+        icon={<IconPlayerStop size={16} />}
+        color="red"
+        onClick={() => setDialog('kill')}
+      />
+      <Action
+        rule={rules.saveImage}
+        label={JOBS_TEXTS.actions.saveImage}
+        icon={<IconDeviceFloppy size={16} />}
+        onClick={() => setDialog('save')}
+      />
+      <Action
+        rule={rules.rerun}
+        label={JOBS_TEXTS.actions.rerun}
+        icon={<IconRefresh size={16} />}
+        onClick={doRerun}
+        loading={rerun.isPending}
+      />
+      <Action
+        rule={rules.open}
+        label={JOBS_TEXTS.actions.open}
+        icon={<IconExternalLink size={16} />}
+        href={openUrl(job, props.token)}
+      />
+      <Action
+        rule={{ enabled: true, why: null }}
+        label={JOBS_TEXTS.actions.share}
+        icon={<IconShare size={16} />}
+        onClick={() => setDialog('share')}
+      />
+      <KillJobDialog job={dialog === 'kill' ? job : null} onClose={() => setDialog(null)} />
+      {dialog === 'save' && (
+        <SaveImageDialog
+          job={job}
+          monitoringUrl={props.monitoringUrl}
+          registryHost={props.registryHost}
+          token={props.token}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'share' && (
+        <ShareDialog
+          name={jobLabel(job)}
+          uri={jobUri(job.clusterName, job.orgName, job.projectName, job.id)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function Action(props: {
+  rule: ActionState;
+  label: string;
+  icon: ReactNode;
+  color?: string;
+  onClick?: () => void;
+  href?: string;
+  loading?: boolean;
+}) {
+  const common = {
+    // The destructive action stands out; the others stay quiet.
+    variant: props.color ? ('light' as const) : ('default' as const),
+    justify: 'flex-start' as const,
+    fullWidth: true,
+    leftSection: props.icon,
+    color: props.color,
+    disabled: !props.rule.enabled,
+    loading: props.loading,
+  };
+  const button =
+    props.href && props.rule.enabled ? (
+      <Button {...common} component="a" href={props.href} target="_blank" rel="noreferrer">
+        {props.label}
+      </Button>
+    ) : (
+      <Button {...common} onClick={props.onClick}>
+        {props.label}
+      </Button>
+    );
+  // A disabled button fires no pointer events, so the tooltip needs a wrapper to explain itself.
+  return props.rule.why ? (
+    <Tooltip label={props.rule.why}>
+      <div>{button}</div>
+    </Tooltip>
+  ) : (
+    button
+  );
+}

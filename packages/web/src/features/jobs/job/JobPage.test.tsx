@@ -1,0 +1,233 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { GET, renderJob } from '../test-render';
+import { JOB_ID, jobWire, MONITORING, ROUTE_QUERY } from '../test-fixtures';
+
+const actionsPanel = async () => screen.findByRole('group', { name: 'Actions' });
+const enabledActions = async () => {
+  const panel = await actionsPanel();
+  return [...panel.querySelectorAll<HTMLElement>('button, a')]
+    .filter((b) => !(b as HTMLButtonElement).disabled && b.getAttribute('data-disabled') !== 'true')
+    .map((b) => b.textContent);
+};
+
+describe('Job page', () => {
+  it('titles the page with the name, else the id, and shows every detail', async () => {
+    renderJob(jobWire());
+    expect(await screen.findByRole('heading', { name: 'train', level: 2 })).toBeTruthy();
+    const details = screen.getByRole('region', { name: 'Job' });
+    expect(within(details).getByText(`job://default/acme/vision/${JOB_ID}`)).toBeTruthy();
+    expect(within(details).getByText('1d')).toBeTruthy();
+    const container = screen.getByRole('region', { name: 'Container' });
+    expect(within(container).getByText('python train.py')).toBeTruthy();
+    expect(within(container).getByText('0.5 CPU, 1 GiB, shm')).toBeTruthy();
+    const env = screen.getByRole('region', { name: 'Environment' });
+    expect(within(env).getByText('MODE')).toBeTruthy();
+    expect(within(env).getByText('from secret://default/acme/vision/token')).toBeTruthy();
+    const volumes = screen.getByRole('region', { name: 'Volumes' });
+    expect(within(volumes).getByText('read-only')).toBeTruthy();
+    const history = screen.getByRole('region', { name: 'History' });
+    expect(within(history).getByText('Creating')).toBeTruthy();
+    const side = screen.getByRole('complementary');
+    expect(within(side).getByText('cpu-small')).toBeTruthy();
+    expect(within(side).getByText('exp:1')).toBeTruthy();
+  });
+
+  it('refreshes the job every 10 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = renderJob(jobWire());
+    await screen.findByRole('heading', { name: 'train', level: 2 });
+    const gets = () => calls.filter((c) => c.url === GET).length;
+    expect(gets()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(9_000));
+    expect(gets()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await vi.waitFor(() => expect(gets()).toBe(2));
+  });
+
+  it('uses the id as the title of a job without a name', async () => {
+    renderJob(jobWire({ name: undefined }));
+    expect(await screen.findByRole('heading', { name: JOB_ID, level: 2 })).toBeTruthy();
+  });
+
+  it.each([
+    ['running', 'alice', true, ['Kill', 'Save image', 'Open', 'Share']],
+    ['pending', 'alice', true, ['Kill', 'Open', 'Share']],
+    ['succeeded', 'alice', true, ['Rerun', 'Open', 'Share']],
+    ['succeeded', 'bob', true, ['Open', 'Share']],
+    ['failed', 'alice', true, ['Rerun', 'Share']],
+    ['cancelled', 'alice', true, ['Rerun', 'Share']],
+    ['succeeded', 'alice', false, ['Rerun', 'Share']],
+  ] as const)('enables the actions of a %s job of %s (URL: %s)', async (status, owner, url, on) => {
+    renderJob(
+      jobWire({ status, owner, http_url: url ? 'http://localhost:8080/jobs/x' : undefined }),
+    );
+    expect(await enabledActions()).toEqual(on);
+  });
+
+  it('opens the job URL in a new tab with the token handed over once', async () => {
+    renderJob(jobWire({ status: 'running', http_url: 'http://localhost:8080/ingress/job-1/' }));
+    const open = await within(await actionsPanel()).findByRole('link', { name: 'Open' });
+    expect(open.getAttribute('target')).toBe('_blank');
+    expect(open.getAttribute('href')).toBe(
+      'http://localhost:8080/ingress/job-1/?orrery_token=token-alice',
+    );
+  });
+
+  it('reruns on the server, says so and opens the new job', async () => {
+    const job = jobWire({ status: 'succeeded' });
+    const { calls, url } = renderJob(job, '', [
+      {
+        method: 'POST',
+        url: `/api/v1/jobs/${job.id}/rerun`,
+        status: 202,
+        body: jobWire({ id: 'job-new', status: 'pending' }),
+      },
+      { url: '/api/v1/jobs/job-new', body: jobWire({ id: 'job-new', status: 'pending' }) },
+    ]);
+    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Rerun' }));
+    expect(await screen.findByText('Job train rerun')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    await vi.waitFor(() => expect(url()).toBe(`/jobs/job-new?${ROUTE_QUERY}`));
+  });
+
+  it('kills after confirmation', async () => {
+    const { calls } = renderJob(jobWire(), '', [{ method: 'DELETE', url: GET, status: 204 }]);
+    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Kill' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Kill' }),
+    );
+    expect(await screen.findByText('Job killed')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('shares the job URI with the share dialog', async () => {
+    const { calls } = renderJob(jobWire(), '', [
+      { method: 'POST', url: '/api/v1/users/bob/permissions', status: 201, body: [] },
+    ]);
+    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Share' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText(/Username/), { target: { value: 'bob' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Share' }));
+    expect(await screen.findByText('Granted permission for bob')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual([
+      { uri: `job://default/acme/vision/${JOB_ID}`, action: 'read' },
+    ]);
+  });
+
+  it.each([
+    [
+      'says "Image saved" after the NDJSON stream ends',
+      '{"status":"CommitStarted","details":{"container":"abc"}}\r\n{"status":"CommitFinished"}\r\n{"aux":{"Tag":"v1","Digest":"sha256:1","Size":1}}\r\n',
+      'Image saved',
+    ],
+    [
+      'shows the stream’s error',
+      '{"status":"CommitStarted"}\r\n{"error":"push denied","errorDetail":{"message":"push denied"}}\r\n',
+      'push denied',
+    ],
+  ])('saves the image of a running job: %s', async (_, ndjson, outcome) => {
+    const view = renderJob(jobWire());
+    const json = view.fetchMock.getMockImplementation()!;
+    const saves: { url: string; body: unknown }[] = [];
+    view.fetchMock.mockImplementation(async (input, init = {}) => {
+      if (!String(input).endsWith('/save')) return json(input, init);
+      saves.push({ url: String(input), body: JSON.parse(String(init.body)) });
+      return new Response(ndjson, { headers: { 'Content-Type': 'application/x-ndjson' } });
+    });
+    fireEvent.click(
+      await within(await actionsPanel()).findByRole('button', { name: 'Save image' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const name = within(dialog).getByLabelText(/Image name/);
+    fireEvent.change(name, { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Required')).toBeTruthy();
+    expect(saves).toHaveLength(0);
+    fireEvent.change(name, { target: { value: 'trained' } });
+    fireEvent.change(within(dialog).getByLabelText(/Tag/), { target: { value: 'v1' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await screen.findAllByText(outcome)).length).toBeGreaterThan(0);
+    expect(saves[0]).toEqual({
+      url: `${MONITORING}/${JOB_ID}/save`,
+      body: { container: { image: 'localhost:8080/acme/vision/trained:v1' } },
+    });
+  });
+
+  it('redirects an unknown tab, and Outputs without outputs, to the overview', async () => {
+    const first = renderJob(jobWire(), '/nonsense');
+    await vi.waitFor(() => expect(first.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
+    first.unmount();
+    const readOnly = jobWire({
+      container: { ...jobWire().container, volumes: [jobWire().container.volumes[0]] },
+    });
+    const second = renderJob(readOnly, '/outputs');
+    await vi.waitFor(() => expect(second.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
+    expect(screen.getByRole('tab', { name: 'Outputs' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('lists writable mounts under Outputs with a link to Files', async () => {
+    renderJob(jobWire(), '/outputs');
+    const link = await screen.findByRole('link', { name: 'storage://default/acme/vision/out' });
+    expect(link.getAttribute('href')).toBe(
+      '/files?path=out&org=acme&cluster=default&project=vision',
+    );
+  });
+
+  it('says "Permission Required" for a failure without a body, else "No such job"', async () => {
+    const first = renderJob({ url: GET, status: 403 });
+    expect(await screen.findByText('Permission Required')).toBeTruthy();
+    first.unmount();
+    renderJob({
+      url: GET,
+      status: 404,
+      body: { error: 'not_found', message: 'Job not found' },
+    });
+    expect(await screen.findByText('No such job')).toBeTruthy();
+  });
+
+  it('explains why a job is pending and warns about the runtime', async () => {
+    renderJob(
+      jobWire({
+        status: 'pending',
+        history: {
+          ...jobWire().history,
+          status: 'pending',
+          reason: 'QuotaExhausted',
+          description: '2 of 2 jobs running',
+        },
+        runtime: 'process',
+        runtime_warning: 'bubblewrap is not installed: the job runs unsandboxed',
+      }),
+    );
+    expect(await screen.findByText('Why is this job pending?')).toBeTruthy();
+    expect(screen.getByText(/reached its limit of running jobs/)).toBeTruthy();
+    expect(screen.getByText('QuotaExhausted: 2 of 2 jobs running')).toBeTruthy();
+    expect(screen.getByText(/runs directly on the host system/)).toBeTruthy();
+    expect(screen.getByText('bubblewrap is not installed: the job runs unsandboxed')).toBeTruthy();
+  });
+
+  it('opens the top WebSocket with the bearer sub-protocol only while running', async () => {
+    const { sockets } = renderJob(jobWire(), '/observability');
+    await vi.waitFor(() => expect(sockets).toHaveLength(1));
+    expect(sockets[0].url).toBe(`ws://localhost:8080/api/v1/jobs/${JOB_ID}/top`);
+    expect(sockets[0].protocols).toEqual(['top.apolo.us', 'bearer.token-alice']);
+    sockets[0].onopen?.();
+    sockets[0].onmessage?.({
+      data: JSON.stringify({ cpu: 0.25, memory: 512, memory_bytes: 2 ** 29, timestamp: 1000 }),
+    });
+    const load = await screen.findByRole('group', { name: 'System Load' });
+    // 0.25 of 0.5 cpu and 512 MiB of 1 GiB: both 50 % (usage × 100 / limit).
+    expect(await within(load).findAllByText('50%')).toHaveLength(2);
+    expect(await screen.findByRole('figure', { name: 'CPU, %' })).toBeTruthy();
+    expect(screen.getByRole('figure', { name: 'Memory, %' })).toBeTruthy();
+    expect(screen.queryByRole('figure', { name: 'GPU duty cycle, %' })).toBeNull();
+  });
+
+  it('does not connect to a finished job', async () => {
+    const { sockets } = renderJob(jobWire({ status: 'succeeded' }), '/observability');
+    expect(await screen.findByText('Live load is shown while the job is running.')).toBeTruthy();
+    expect(sockets).toHaveLength(0);
+    expect(screen.queryByRole('group', { name: 'System Load' })).toBeNull();
+  });
+});

@@ -1,0 +1,138 @@
+import { lazy, Suspense } from 'react';
+import { ActionIcon, Button, Group, Loader, Stack, Tabs, Title, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconLock, IconQuestionMark } from '@tabler/icons-react';
+import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../../api/client';
+import { useJob, type Job } from '../../../api/jobs';
+import { ContextLink } from '../../../app/context/ContextLink';
+import { useContextLink } from '../../../app/context/platform-context';
+import { EmptyState } from '../../../ui/EmptyState';
+import { LogsTab } from '../logs/LogsTab';
+import { JobStatusBadge } from '../JobStatusBadge';
+import { jobLabel, jobOutputs } from '../rules';
+import { JOBS_TEXTS } from '../texts';
+import { DetailsTab } from './DetailsTab';
+import { JobActions } from './JobActions';
+import { JobNotices } from './JobNotices';
+import { JobSidePanel } from './JobSidePanel';
+import { OutputsTab } from './OutputsTab';
+import { useJobCluster } from './useJobCluster';
+import { useJobTop } from './useJobTop';
+
+// recharts is most of the weight of the charts; only readers of the Observability tab load it.
+const ObservabilityTab = lazy(() => import('../observability/ObservabilityTab'));
+
+export const JOB_TABS = ['details', 'observability', 'logs', 'outputs'] as const;
+export type JobTab = (typeof JOB_TABS)[number];
+
+/**
+ * workloads §2: a failed fetch without an error body means the user may not read the job;
+ * a 403 says the same in words. Anything else is "No such job".
+ */
+export const isPermissionError = (error: unknown) =>
+  error instanceof ApiError && (error.body === null || error.status === 403);
+
+/** The job page (workloads §2 Jobs): `/jobs/:jobId` with the tabs below it. */
+export default function JobPage() {
+  const { jobId = '' } = useParams();
+  const query = useJob(jobId);
+  if (query.data) return <JobView key={jobId} job={query.data} />;
+  if (query.isError) {
+    const permission = isPermissionError(query.error);
+    return (
+      <EmptyState
+        icon={permission ? <IconLock size={24} /> : <IconQuestionMark size={24} />}
+        title={permission ? JOBS_TEXTS.permissionRequired : JOBS_TEXTS.noSuchJob}
+        action={
+          <Button component={ContextLink} to="/jobs" variant="default">
+            {JOBS_TEXTS.back}
+          </Button>
+        }
+      />
+    );
+  }
+  return <Loader m="md" aria-label={JOBS_TEXTS.title} />;
+}
+
+function JobView({ job }: { job: Job }) {
+  const cluster = useJobCluster(job);
+  const top = useJobTop(job, cluster.monitoringUrl, cluster.token);
+  const link = useContextLink();
+  const navigate = useNavigate();
+  const rest = useParams()['*'] ?? '';
+  const base = `/jobs/${job.id}`;
+  const hasOutputs = jobOutputs(job).length > 0;
+  const tab: JobTab = (JOB_TABS as readonly string[]).includes(rest) ? (rest as JobTab) : 'details';
+  const overview = <Navigate to={link(base)} replace />;
+
+  return (
+    <Stack p="md">
+      <Group gap="sm">
+        <Tooltip label={JOBS_TEXTS.back}>
+          <ActionIcon
+            variant="subtle"
+            component={ContextLink}
+            to="/jobs"
+            aria-label={JOBS_TEXTS.back}
+          >
+            <IconArrowLeft size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Title order={2} style={{ wordBreak: 'break-all' }}>
+          {jobLabel(job)}
+        </Title>
+        <JobStatusBadge status={job.status} />
+      </Group>
+      <JobNotices job={job} />
+      <Group align="flex-start" wrap="nowrap" gap="md">
+        <Stack style={{ flex: 1, minWidth: 0 }}>
+          <Tabs
+            value={tab}
+            onChange={(v) => navigate(link(v === 'details' ? base : `${base}/${v}`))}
+          >
+            <Tabs.List>
+              <Tabs.Tab value="details">{JOBS_TEXTS.tabs.details}</Tabs.Tab>
+              <Tabs.Tab value="observability">{JOBS_TEXTS.tabs.observability}</Tabs.Tab>
+              <Tabs.Tab value="logs">{JOBS_TEXTS.tabs.logs}</Tabs.Tab>
+              <Tabs.Tab value="outputs" disabled={!hasOutputs}>
+                {JOBS_TEXTS.tabs.outputs}
+              </Tabs.Tab>
+            </Tabs.List>
+          </Tabs>
+          <Routes>
+            <Route index element={<DetailsTab job={job} />} />
+            <Route
+              path="observability"
+              element={
+                <Suspense fallback={<Loader size="sm" />}>
+                  <ObservabilityTab points={top.points} state={top.state} />
+                </Suspense>
+              }
+            />
+            <Route
+              path="logs"
+              element={
+                <LogsTab job={job} monitoringUrl={cluster.monitoringUrl} token={cluster.token} />
+              }
+            />
+            <Route path="outputs" element={hasOutputs ? <OutputsTab job={job} /> : overview} />
+            <Route path="*" element={overview} />
+          </Routes>
+        </Stack>
+        <JobSidePanel
+          job={job}
+          load={top.latest}
+          actions={
+            <JobActions
+              job={job}
+              username={cluster.username}
+              monitoringUrl={cluster.monitoringUrl}
+              registryHost={cluster.registryHost}
+              token={cluster.token}
+            />
+          }
+        />
+      </Group>
+    </Stack>
+  );
+}

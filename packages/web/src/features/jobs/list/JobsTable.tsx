@@ -1,0 +1,101 @@
+import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconActivity, IconPlayerStop } from '@tabler/icons-react';
+import type { Job } from '../../../api/jobs';
+import { ContextLink } from '../../../app/context/ContextLink';
+import { JobStatusBadge } from '../JobStatusBadge';
+import { jobActions, jobLabel } from '../rules';
+import { JOBS_TEXTS } from '../texts';
+
+const C = JOBS_TEXTS.columns;
+
+/** workloads §2: ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill). */
+export function JobsTable(props: {
+  jobs: Job[];
+  username: string;
+  onKill(job: Job): void;
+  onTag(tag: string): void;
+}) {
+  return (
+    <Table highlightOnHover verticalSpacing="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{C.name}</Table.Th>
+          <Table.Th>{C.image}</Table.Th>
+          <Table.Th>{C.preset}</Table.Th>
+          <Table.Th>{C.status}</Table.Th>
+          <Table.Th>{C.tags}</Table.Th>
+          <Table.Th>{C.actions}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {props.jobs.map((job) => {
+          const label = jobLabel(job);
+          const kill = jobActions(job, props.username, 'list').kill;
+          return (
+            <Table.Tr key={job.id}>
+              <Table.Td>
+                <Stack gap={0}>
+                  <Anchor component={ContextLink} to={`/jobs/${job.id}`} fw={500}>
+                    {label}
+                  </Anchor>
+                  {job.name && (
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {job.id}
+                    </Text>
+                  )}
+                </Stack>
+              </Table.Td>
+              <Table.Td style={{ wordBreak: 'break-all' }}>{job.container.image}</Table.Td>
+              <Table.Td>{job.presetName ?? JOBS_TEXTS.details.none}</Table.Td>
+              <Table.Td>
+                <JobStatusBadge status={job.status} />
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {job.tags.map((tag) => (
+                    <Badge
+                      key={tag}
+                      variant="outline"
+                      tt="none"
+                      component="button"
+                      style={{ cursor: 'pointer' }}
+                      aria-label={JOBS_TEXTS.filterByTag(tag)}
+                      onClick={() => props.onTag(tag)}
+                    >
+                      {tag}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Tooltip label={JOBS_TEXTS.monitor}>
+                    <ActionIcon
+                      variant="subtle"
+                      component={ContextLink}
+                      to={`/jobs/${job.id}`}
+                      aria-label={JOBS_TEXTS.monitorLabel(label)}
+                    >
+                      <IconActivity size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label={kill.why ?? JOBS_TEXTS.kill}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      disabled={!kill.enabled}
+                      aria-label={JOBS_TEXTS.killLabel(label)}
+                      onClick={() => props.onKill(job)}
+                    >
+                      <IconPlayerStop size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,81 @@
+import { JOB_STATUS_FILTERS, type JobStatus } from '@orrery/contract';
+import type { Job } from '../../api/jobs';
+import { JOBS_TEXTS } from './texts';
+
+/** workloads §4: pending and suspended warn; running and succeeded are fine; the rest failed. */
+export const STATUS_COLOR: Record<JobStatus, string> = {
+  pending: 'yellow',
+  suspended: 'yellow',
+  running: 'green',
+  succeeded: 'green',
+  failed: 'red',
+  cancelled: 'red',
+};
+
+export type StatusFilter = (typeof JOB_STATUS_FILTERS)[number];
+/** workloads §9: the list shows running jobs unless told otherwise. */
+export const DEFAULT_STATUS_FILTER: StatusFilter = 'running';
+
+export const parseStatusFilter = (value: string | null): StatusFilter =>
+  (JOB_STATUS_FILTERS as readonly string[]).includes(value ?? '')
+    ? (value as StatusFilter)
+    : DEFAULT_STATUS_FILTER;
+
+export const jobLabel = (job: Pick<Job, 'id' | 'name'>) => job.name ?? job.id;
+
+const active = (s: JobStatus) => s === 'pending' || s === 'running';
+
+/** An action's state: enabled, or disabled with the reason shown in its tooltip. */
+export interface ActionState {
+  enabled: boolean;
+  why: string | null;
+}
+const state = (enabled: boolean, why: string): ActionState => ({
+  enabled,
+  why: enabled ? null : why,
+});
+
+/**
+ * workloads §4 and §6: Kill only when pending or running (lists also kill suspended jobs); Save
+ * image only when running; Rerun only for the owner of a job that is neither pending nor
+ * running; Open needs an HTTP URL and a job that was not cancelled and did not fail.
+ */
+export function jobActions(job: Job, username: string, where: 'list' | 'page' = 'page') {
+  const s = job.status;
+  const why = JOBS_TEXTS.why;
+  return {
+    kill: state(active(s) || (where === 'list' && s === 'suspended'), why.killWhenActive),
+    saveImage: state(s === 'running', why.saveWhenRunning),
+    rerun:
+      job.owner !== username
+        ? state(false, why.onlyOwnerReruns)
+        : state(!active(s), why.rerunWhileActive),
+    open: !job.httpUrl
+      ? state(false, why.noUrl)
+      : state(s !== 'cancelled' && s !== 'failed', why.openEnded),
+  };
+}
+
+/** workloads §4: live monitoring connects only while running, or when the status is unknown. */
+export const canWatchLoad = (status: JobStatus | undefined | null) =>
+  !status || status === 'running';
+
+/** workloads §3: percentages are usage × 100 / limit, rounded. */
+export const percentOf = (usage: number, limit: number) =>
+  limit > 0 ? Math.round((usage * 100) / limit) : 0;
+
+/**
+ * Where a job can leave results: its writable storage and disk mounts. The Outputs tab is
+ * disabled without any (workloads §2).
+ */
+export function jobOutputs(job: Job) {
+  const c = job.container;
+  return [
+    ...c.volumes
+      .filter((v) => !v.readOnly)
+      .map((v) => ({ path: v.dstPath, uri: v.srcStorageUri, kind: 'storage' as const })),
+    ...c.diskVolumes
+      .filter((v) => !v.readOnly)
+      .map((v) => ({ path: v.dstPath, uri: v.srcDiskUri, kind: 'disk' as const })),
+  ];
+}

@@ -1,0 +1,60 @@
+/**
+ * Every text of the form engine. The validation messages are workloads §5, word for word; the
+ * others are the engine's own labels.
+ */
+export const FORM_MESSAGES = {
+  required: 'Required',
+  fileExtension: (extensions: string) =>
+    `Please enter a valid file name ending with: ${extensions}`,
+  digits: 'Only numbers are allowed.',
+  letters: 'Only letters are allowed.',
+  lettersAndDigits: 'Only letters and numbers are allowed.',
+  pattern: (pattern: string) => `Value does not match the required pattern: ${pattern}`,
+  // Not named by the spec: the schema's own bounds.
+  notANumber: 'Must be a number',
+  notAnInteger: 'Must be a whole number',
+  minimum: (n: number) => `Must be at least ${n}`,
+  maximum: (n: number) => `Must be at most ${n}`,
+  minLength: (n: number) => `Must be at least ${n} characters`,
+  maxLength: (n: number) => `Must be at most ${n} characters`,
+  notAnOption: 'Choose one of the options',
+  skippedVolume: 'One of the volumes was skipped because "path" or "resource" were missed',
+  fillRequired: 'Please fill in all required fields',
+} as const;
+
+export const FORM_TEXTS = {
+  add: 'Add',
+  remove: 'Remove',
+  choose: 'Choose',
+  anyOfPlaceholder: 'Choose an option',
+  nullOption: 'None',
+  // Tags input.
+  tagsPlaceholder: 'tag-one, tag-two',
+  // Image picker.
+  chooseImage: 'Choose image',
+  // Preset picker (workloads §4 preset fallback).
+  presetPlaceholder: 'Choose a preset',
+  noPresetFound: (what: string) => `No preset name was found for the ${what} in the cluster`,
+  // Env editor.
+  envName: 'Name',
+  envValue: 'Value',
+  envSecret: 'Secret',
+  addVariable: 'Add variable',
+  addSecret: 'Add secret',
+  envEmpty: 'No environment variables',
+  // Volumes editor.
+  volumeType: 'Type',
+  volumeTypes: { storage: 'Files', disk: 'Disk', secret: 'Secret' },
+  volumeResource: 'Resource',
+  volumePath: 'Mount path',
+  volumePathPlaceholder: '/mnt/data',
+  volumeMode: 'Mode',
+  volumeModes: { ro: 'Read-only', rw: 'Read-write' },
+  addVolume: 'Add volume',
+  volumesEmpty: 'No volumes',
+  resourcePlaceholders: {
+    storage: 'storage:folder',
+    disk: 'disk:name',
+    secret: 'secret:KEY',
+  },
+} as const;

@@ -1,0 +1,24 @@
+import { formatUri } from '@orrery/contract';
+
+import type { FormPlace } from './environment';
+
+export type { FormPlace };
+
+type Kind = 'storage' | 'disk' | 'secret';
+
+/**
+ * Expands the short resource forms users type (apolo-wire §0) into full URIs: `storage:data` →
+ * `storage://C/ORG/PROJECT/data`, `storage:/org/proj/data` → `storage://C/org/proj/data`. Full
+ * URIs pass unchanged.
+ */
+export function expandUri(kind: Kind, value: string, place: FormPlace): string {
+  const text = value.trim();
+  if (text.startsWith(`${kind}://`)) return text;
+  const rest = text.startsWith(`${kind}:`) ? text.slice(kind.length + 1) : text;
+  const segments = rest.split('/').filter((s) => s.length > 0);
+  return rest.startsWith('/')
+    ? formatUri(kind, place.clusterName, ...segments)
+    : formatUri(kind, place.clusterName, place.orgName, place.projectName, ...segments);
+}
+
+export const secretUriOf = (value: string, place: FormPlace) => expandUri('secret', value, place);
