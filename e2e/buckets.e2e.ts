@@ -1,20 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startS3rver, type TestS3 } from '../packages/server/src/test/s3rver.js';
-import { launch, screenshot, watchErrors } from './support/browser.js';
-import { removeDataDir, ROOT, startServer, type RunningServer } from './support/server.js';
+import { launch, screenshot, settled, watchErrors } from './support/browser.js';
+import { removeDataDir, startServer, type RunningServer } from './support/server.js';
+import { ADMIN, adminProject, signIn } from './support/session.js';
 
-const ADMIN = { email: 'admin@orrery.local', password: 'admin-password-1' };
 const CONTEXT = 'org=acme&cluster=default&project=vision';
-
-/** Screenshots wait for the drawer and progress transitions to end (endless spinners aside). */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 
 /**
  * Buckets in Debian's Chromium against the real server process, its buckets on an s3rver the
@@ -32,22 +23,7 @@ describe('bucket object browser', () => {
     s3 = await startS3rver();
     // Credentials carry the endpoint's keys: allowed for this single-tenant test deployment.
     server = await startServer({ ...s3.env, ORRERY_S3_SHARE_KEYS: 'true' });
-    const token = execFileSync(
-      process.execPath,
-      ['packages/server/bin/orrery.js', 'token', 'create', '--email', ADMIN.email],
-      { cwd: ROOT, env: { ...process.env, ORRERY_DATA_DIR: server.dataDir }, encoding: 'utf8' },
-    ).trim();
-    const api = (path: string, method: string, body: object) =>
-      fetch(`${server.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    expect((await api('/api/v1/orgs', 'POST', { name: 'acme' })).status).toBe(201);
-    const project = { name: 'vision', org_name: 'acme', cluster_name: 'default' };
-    expect((await api('/api/v1/projects', 'POST', project)).status).toBe(201);
-    const terms = await api('/api/v1/users/admin/profile', 'PUT', { terms_accepted: true });
-    expect(terms.status).toBe(200);
+    await adminProject(server, 'acme', 'vision');
     browser = await launch();
     page = await (await browser.newContext()).newPage();
     errors = watchErrors(page);
@@ -65,10 +41,7 @@ describe('bucket object browser', () => {
 
   it('signs in and creates a bucket with credentials', async () => {
     await page.goto(server.url);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, ADMIN.email, ADMIN.password);
     await page.getByRole('banner').waitFor();
     await page.goto(`${server.url}/buckets?${CONTEXT}`);
     await page.getByText('No buckets found').waitFor();

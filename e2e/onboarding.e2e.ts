@@ -7,6 +7,7 @@ import {
   startServer,
   type RunningServer,
 } from './support/server.js';
+import { signIn } from './support/session.js';
 
 /**
  * A newcomer's first two minutes, in Debian's Chromium against the real server process and the
@@ -142,10 +143,7 @@ describe('newcomer journey', () => {
   });
 
   it('brings a returning user back to the saved context', async () => {
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, email, password);
     await page.waitForURL((u) => u.searchParams.get('project') === 'first-model');
     expect(params().get('org')).toBe('vision-lab');
     await page.getByRole('banner').waitFor();

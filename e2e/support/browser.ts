@@ -16,3 +16,11 @@ export async function screenshot(page: Page, name: string) {
   if (process.env.E2E_SCREENSHOTS)
     await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}.png`, fullPage: true });
 }
+
+/** Waits for transitions (drawers, progress bars, toasts) to end, endless spinners aside. */
+export const settled = (page: Page) =>
+  page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );

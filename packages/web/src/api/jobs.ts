@@ -1,10 +1,4 @@
-import type {
-  Camel,
-  JobCreateFromPreset,
-  JobStatus,
-  JobTopSample,
-  JobWire,
-} from '@orrery/contract';
+import type { Camel, JobStatus, JobTopSample, JobWire } from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
 

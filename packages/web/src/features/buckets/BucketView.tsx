@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowLeft, IconFolderOpen } from '@tabler/icons-react';
@@ -22,7 +22,7 @@ import { messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { ActionBar } from '../files/ActionBar';
 import { DeleteDialog } from '../files/DeleteDialog';
-import { FileDrawer } from '../files/FileDrawer';
+import { BesideFileDrawer, FileDrawer } from '../files/FileDrawer';
 import { FileGrid } from '../files/FileGrid';
 import { FilesToolbar } from '../files/FilesToolbar';
 import { FolderBreadcrumbs } from '../files/FolderBreadcrumbs';
@@ -95,8 +95,13 @@ function Objects({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
         token={token}
         go={go}
         onUpload={(files) => uploads.start(files, path)}
-      />
-      <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onDismiss={uploads.dismiss} />
+      >
+        <UploadList
+          uploads={uploads.uploads}
+          onCancel={uploads.cancel}
+          onDismiss={uploads.dismiss}
+        />
+      </Folder>
     </>
   );
 }
@@ -108,6 +113,8 @@ function Folder(props: {
   token: string | null;
   go(path: string[]): void;
   onUpload(files: File[]): void;
+  /** The uploads, kept beside the drawer like the rest of the page. */
+  children?: ReactNode;
 }) {
   const { place, bucket, path, go } = props;
   const prefix = prefixOf(path);
@@ -180,24 +187,27 @@ function Folder(props: {
 
   return (
     <>
-      <FolderBreadcrumbs path={path} root={bucket} onGo={go} />
-      <FilesToolbar
-        search={search}
-        readOnly={readOnly}
-        onSearch={setSearch}
-        onAddFolder={() => setDialog('add')}
-        onUpload={props.onUpload}
-      />
-      {body}
-      {entry && (
-        <ActionBar
-          entry={entry}
-          openUrl={link ?? ''}
-          downloadUrl={link ?? undefined}
-          onDelete={() => setDialog('delete')}
-          onClear={() => setSelected(null)}
+      <BesideFileDrawer open={!!entry}>
+        <FolderBreadcrumbs path={path} root={bucket} onGo={go} />
+        <FilesToolbar
+          search={search}
+          readOnly={readOnly}
+          onSearch={setSearch}
+          onAddFolder={() => setDialog('add')}
+          onUpload={props.onUpload}
         />
-      )}
+        {body}
+        {entry && (
+          <ActionBar
+            entry={entry}
+            openUrl={link ?? ''}
+            downloadUrl={link ?? undefined}
+            onDelete={() => setDialog('delete')}
+            onClear={() => setSelected(null)}
+          />
+        )}
+        {props.children}
+      </BesideFileDrawer>
       <FileDrawer
         entry={entry}
         savedIn={`${bucket}/${prefix}`}

@@ -40,8 +40,8 @@ export function ActionBar(props: {
       aria-label={T.label}
       style={{ zIndex: 10 }}
     >
-      {/* Left-aligned: the details drawer covers the right side of the page. */}
-      <Group gap="xs" wrap="nowrap">
+      {/* Beside the open drawer the bar is narrow: buttons wrap rather than lose their labels. */}
+      <Group gap="xs">
         <ActionIcon variant="subtle" color="gray" aria-label={T.close} onClick={props.onClear}>
           <IconX size={16} />
         </ActionIcon>

@@ -9,6 +9,23 @@ import { FILE_TEXTS } from './texts';
 
 const T = FILE_TEXTS.drawer;
 
+/** The drawer's width; while it is open the page keeps this much free on its right. */
+export const FILE_DRAWER_WIDTH = 440;
+
+/**
+ * The part of a file-manager page that must stay in reach beside the open drawer (toolbar, tiles,
+ * action bar): without the reserved space the drawer hid their right side, Delete and Upload
+ * included, on a 1280 px wide window. Below `md` too little would be left beside the drawer and
+ * the navbar, so there the drawer covers the page as before.
+ */
+export function BesideFileDrawer({ open, children }: { open: boolean; children: ReactNode }) {
+  return (
+    <Stack gap="md" pr={open ? { base: 0, md: FILE_DRAWER_WIDTH } : 0}>
+      {children}
+    </Stack>
+  );
+}
+
 /**
  * Details of the selected item (workloads §2): preview, Saved in, Extension, Modified and size.
  * It leaves the page usable (no overlay, no focus trap) so the action bar stays in reach.
@@ -38,6 +55,7 @@ export function FileDrawer(props: {
       opened={!!entry}
       onClose={props.onClose}
       position="right"
+      size={FILE_DRAWER_WIDTH}
       title={entry?.path}
       withOverlay={false}
       trapFocus={false}

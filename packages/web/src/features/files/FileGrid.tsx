@@ -53,7 +53,12 @@ export function FileGrid(props: {
           </Center>
         </Overlay>
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, lg: 4 }} spacing="sm">
+      {/* Columns follow the grid's own width, which the open details drawer narrows. */}
+      <SimpleGrid
+        type="container"
+        cols={{ base: 1, '400px': 2, '600px': 3, '860px': 4 }}
+        spacing="sm"
+      >
         {props.showUp && <FolderUpTile onClick={props.onUp} />}
         {props.entries.map((entry) => (
           <FileTile

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Loader, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFolderOpen } from '@tabler/icons-react';
@@ -9,7 +9,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
 import { ActionBar } from './ActionBar';
 import { FileDialogs, type FileDialog } from './FileDialogs';
-import { FileDrawer } from './FileDrawer';
+import { BesideFileDrawer, FileDrawer } from './FileDrawer';
 import { FileGrid } from './FileGrid';
 import { FilesToolbar } from './FilesToolbar';
 import { FolderBreadcrumbs } from './FolderBreadcrumbs';
@@ -50,8 +50,13 @@ function Files({ place }: { place: StoragePlace }) {
         token={token}
         go={go}
         onUpload={(files) => uploads.start(files, path)}
-      />
-      <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onDismiss={uploads.dismiss} />
+      >
+        <UploadList
+          uploads={uploads.uploads}
+          onCancel={uploads.cancel}
+          onDismiss={uploads.dismiss}
+        />
+      </Folder>
     </Stack>
   );
 }
@@ -62,6 +67,8 @@ function Folder(props: {
   token: string | null;
   go(path: string[]): void;
   onUpload(files: File[]): void;
+  /** The uploads, kept beside the drawer like the rest of the page. */
+  children?: ReactNode;
 }) {
   const { place, path, go } = props;
   const listing = useListing(place, path);
@@ -113,25 +120,28 @@ function Folder(props: {
 
   return (
     <>
-      <FolderBreadcrumbs path={path} root={place.projectName} onGo={go} />
-      <FilesToolbar
-        search={search}
-        readOnly={readOnly}
-        onSearch={setSearch}
-        onAddFolder={() => setDialog('add')}
-        onUpload={props.onUpload}
-      />
-      {body}
-      {entry && link && (
-        <ActionBar
-          entry={entry}
-          openUrl={link}
-          onShare={() => setDialog('share')}
-          onRename={() => setDialog('rename')}
-          onDelete={() => setDialog('delete')}
-          onClear={() => setSelected(null)}
+      <BesideFileDrawer open={!!entry}>
+        <FolderBreadcrumbs path={path} root={place.projectName} onGo={go} />
+        <FilesToolbar
+          search={search}
+          readOnly={readOnly}
+          onSearch={setSearch}
+          onAddFolder={() => setDialog('add')}
+          onUpload={props.onUpload}
         />
-      )}
+        {body}
+        {entry && link && (
+          <ActionBar
+            entry={entry}
+            openUrl={link}
+            onShare={() => setDialog('share')}
+            onRename={() => setDialog('rename')}
+            onDelete={() => setDialog('delete')}
+            onClear={() => setSelected(null)}
+          />
+        )}
+        {props.children}
+      </BesideFileDrawer>
       <FileDrawer
         entry={entry}
         savedIn={storageValue(path)}

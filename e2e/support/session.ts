@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT, type RunningServer } from './server.js';
+
+/** The administrator every server of the suite starts with (ORRERY_ADMIN_PASSWORD in server.ts). */
+export const ADMIN = {
+  email: 'admin@orrery.local',
+  password: 'admin-password-1',
+  username: 'admin',
+};
+
+/** From the sign-in page ("Welcome to Orrery"): the provider's form, filled and sent. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export interface NewAccount {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Creates an account through the provider's sign-up page in a context of its own, so the caller's
+ * session stays as it was; the e-mail stays unverified, enough for the user to exist by name.
+ */
+export async function signUpElsewhere(browser: Browser, server: RunningServer, who: NewAccount) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(who.name);
+    await page.getByLabel('Username').fill(who.username);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(
+      (u) =>
+        u.origin === server.url &&
+        !u.pathname.startsWith('/oidc') &&
+        !u.pathname.startsWith('/auth'),
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+/** A bearer token for the user with `email`, from `orrery token create` on the server's data. */
+export const tokenFor = (server: RunningServer, email = ADMIN.email) =>
+  execFileSync(
+    process.execPath,
+    ['packages/server/bin/orrery.js', 'token', 'create', '--email', email],
+    { cwd: ROOT, env: { ...process.env, ORRERY_DATA_DIR: server.dataDir }, encoding: 'utf8' },
+  ).trim();
+
+/**
+ * Through the API as the administrator: organization `org`, project `project` on the default
+ * cluster, and the terms accepted, so the browser lands in the main layout. Returns the token.
+ */
+export async function adminProject(server: RunningServer, org: string, project: string) {
+  const token = tokenFor(server);
+  const api = async (path: string, method: string, body: object, expected: number) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== expected)
+      throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  };
+  await api('/api/v1/orgs', 'POST', { name: org }, 201);
+  await api(
+    '/api/v1/projects',
+    'POST',
+    { name: project, org_name: org, cluster_name: 'default' },
+    201,
+  );
+  await api(`/api/v1/users/${ADMIN.username}/profile`, 'PUT', { terms_accepted: true }, 200);
+  return token;
+}
