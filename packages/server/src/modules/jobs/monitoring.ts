@@ -226,6 +226,41 @@ export const monitoringRoutes =
       },
     );
 
+    /**
+     * attach (apolo-wire §3). Neither runtime gives a job a stdin to write to, so attach relays
+     * no input and no output (the CLI prints the output it reads from `log_ws` meanwhile); it
+     * holds the session until the job ends and then sends the exit code on channel 3, which is
+     * what `apolo run` waits for.
+     */
+    app.get(
+      '/api/v1/jobs/:job/attach',
+      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      async (socket, request) => {
+        let open = true;
+        socket.on('close', () => (open = false));
+        try {
+          const params = request.params as z.infer<typeof OneJob>;
+          const q = request.query as Record<string, string | undefined>;
+          if (q.tty === '1' && q.stdout === '1' && q.stderr === '1') {
+            throw new Error('tty with both stdout and stderr cannot be attached');
+          }
+          let j = await jobFor(request, params.job, 'write');
+          while (open && !finished(j)) {
+            await new Promise((r) => setTimeout(r, 250));
+            j = (await jobById(ctx.db, j.id)) ?? j;
+          }
+          if (!open) return;
+          const exit = JSON.stringify({
+            exit_code: j.exitCode ?? (j.status === 'succeeded' ? 0 : 1),
+          });
+          socket.send(Buffer.concat([Buffer.from([3]), Buffer.from(exit)]), { binary: true });
+          socket.close(1000);
+        } catch (e) {
+          closeWith(socket, e);
+        }
+      },
+    );
+
     // exec: binary frames, first byte the channel (0 stdin, 1 stdout, 2 stderr, 3 exit, 4 resize).
     app.get(
       '/api/v1/jobs/:job/exec',

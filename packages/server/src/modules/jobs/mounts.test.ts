@@ -193,4 +193,21 @@ describe('what a job mounts and what it says', () => {
     expect(me.statusCode).toBe(200);
     expect(me.json().jobs.some((j: { id: string }) => j.id === id)).toBe(true);
   });
+
+  it('attaches until the job ends and then sends its exit code on channel 3', async () => {
+    const id = await run('sleep 0.5; exit 4');
+    const ws = new WebSocket(
+      `${s.url.replace('http', 'ws')}/api/v1/jobs/${id}/attach?stdout=1&stderr=1`,
+      ['v2.channels.neu.ro'],
+      { headers: owner.headers },
+    );
+    const frames = await new Promise<Buffer[]>((resolve, reject) => {
+      const got: Buffer[] = [];
+      ws.on('message', (d: Buffer) => got.push(d));
+      ws.on('close', () => resolve(got));
+      ws.on('error', reject);
+    });
+    const exit = frames.find((f) => f[0] === 3)!;
+    expect(JSON.parse(exit.subarray(1).toString())).toEqual({ exit_code: 4 });
+  });
 });
