@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { startS3rver, type TestS3 } from '../packages/server/src/test/s3rver.js';
-import { launch, screenshot, settled, watchErrors } from './support/browser.js';
-import { removeDataDir, startServer, type RunningServer } from './support/server.js';
-import { ADMIN, adminProject, signIn } from './support/session.js';
+import { screenshot, settled } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { useJourney } from './support/journey.js';
+import { ADMIN, signIn } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 
@@ -15,29 +16,17 @@ const CONTEXT = 'org=acme&cluster=default&project=vision';
 describe('bucket object browser', () => {
   let s3: TestS3;
   let server: RunningServer;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
 
-  beforeAll(async () => {
-    s3 = await startS3rver();
-    // Credentials carry the endpoint's keys: allowed for this single-tenant test deployment.
-    server = await startServer({ ...s3.env, ORRERY_S3_SHARE_KEYS: 'true' });
-    await adminProject(server, 'acme', 'vision');
-    browser = await launch();
-    page = await (await browser.newContext()).newPage();
-    errors = watchErrors(page);
+  useJourney('buckets', (j) => ({ server, page, errors } = j), {
+    env: async () => {
+      s3 = await startS3rver();
+      // Credentials carry the endpoint's keys: allowed for this single-tenant test deployment.
+      return { ...s3.env, ORRERY_S3_SHARE_KEYS: 'true' };
+    },
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (server) removeDataDir(server.dataDir);
-    await s3?.stop();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await screenshot(page, `failed-buckets-${ctx.task.name.slice(0, 40)}`);
-  });
+  afterAll(() => s3?.stop());
 
   it('signs in and creates a bucket with credentials', async () => {
     await page.goto(server.url);

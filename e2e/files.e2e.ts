@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, JSHandle, Page } from 'playwright-core';
-import { launch, screenshot, settled, watchErrors } from './support/browser.js';
-import { removeDataDir, startServer, type RunningServer } from './support/server.js';
-import { ADMIN, adminProject, signIn, signUpElsewhere, tokenFor } from './support/session.js';
+import { describe, expect, it } from 'vitest';
+import type { JSHandle, Page } from 'playwright-core';
+import { screenshot, settled } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { useJourney } from './support/journey.js';
+import { ADMIN, signIn, signUpElsewhere, tokenFor } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 const BOB = {
@@ -39,7 +40,6 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]) {
  */
 describe('files page', () => {
   let server: RunningServer;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   const params = () => new URL(page.url()).searchParams;
@@ -48,22 +48,8 @@ describe('files page', () => {
   const bar = () => page.getByRole('toolbar', { name: 'Selected item' });
   const uploads = () => page.getByRole('region', { name: 'Uploads' });
 
-  beforeAll(async () => {
-    server = await startServer();
-    await adminProject(server, 'acme', 'vision');
-    browser = await launch();
-    await signUpElsewhere(browser, server, BOB);
-    page = await (await browser.newContext()).newPage();
-    errors = watchErrors(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (server) removeDataDir(server.dataDir);
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await screenshot(page, `failed-files-${ctx.task.name.slice(0, 40)}`);
+  useJourney('files', (j) => ({ server, page, errors } = j), {
+    prepare: (j) => signUpElsewhere(j.browser, j.server, BOB),
   });
 
   it('uploads a file dropped onto the folder and lists it when the progress ends', async () => {

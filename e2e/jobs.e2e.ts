@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, screenshot, watchErrors } from './support/browser.js';
-import { removeDataDir, startServer, type RunningServer } from './support/server.js';
-import { ADMIN, adminProject, signIn } from './support/session.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { useJourney } from './support/journey.js';
+import { ADMIN, signIn } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 /** The job is a tiny HTTP server; the process runtime gives it its port in PORT. */
@@ -14,26 +15,13 @@ const SERVE = `${process.execPath} -e "require('http').createServer((q,s)=>s.end
  */
 describe('jobs journey', () => {
   let server: RunningServer;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   let firstJob = '';
 
-  beforeAll(async () => {
-    server = await startServer({ ORRERY_RUNTIME: 'process' });
-    await adminProject(server, 'acme', 'vision');
-    browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    errors = watchErrors(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (server) removeDataDir(server.dataDir);
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await screenshot(page, `failed-jobs-${ctx.task.name.slice(0, 40)}`);
+  useJourney('jobs', (j) => ({ server, page, errors } = j), {
+    env: () => ({ ORRERY_RUNTIME: 'process' }),
+    context: { viewport: { width: 1400, height: 900 } },
   });
 
   it('shows the empty list, then creates a job from the form', async () => {

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { pushImage, tinyImage } from '../packages/server/src/modules/images/oci-client.js';
-import { launch, screenshot, settled, watchErrors } from './support/browser.js';
-import { removeDataDir, startServer, type RunningServer } from './support/server.js';
-import { ADMIN, adminProject, signIn } from './support/session.js';
+import { screenshot, settled } from './support/browser.js';
+import type { RunningServer } from './support/server.js';
+import { useJourney } from './support/journey.js';
+import { ADMIN, signIn } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 const REGISTRY = '/usr/bin/docker-registry';
@@ -18,33 +19,18 @@ const registryInstalled = existsSync(REGISTRY);
 describe('disks, secrets and images pages', () => {
   let server: RunningServer;
   let token: string;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
   const api = async (path: string) =>
     (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
 
+  useJourney('resources', (j) => ({ server, token, context, page, errors } = j));
   beforeAll(async () => {
-    server = await startServer();
-    token = await adminProject(server, 'acme', 'vision');
-    browser = await launch();
-    context = await browser.newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    page = await context.newPage();
-    errors = watchErrors(page);
     await page.goto(server.url);
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.getByRole('banner').waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (server) removeDataDir(server.dataDir);
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await screenshot(page, `failed-resources-${ctx.task.name.slice(0, 40)}`);
   });
 
   describe('disks', () => {

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowLeft, IconFolderOpen } from '@tabler/icons-react';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import {
   addFolder,
@@ -17,27 +16,25 @@ import {
 } from '../../api/buckets';
 import type { FileStatus } from '../../api/storage';
 import { ContextLink } from '../../app/context/ContextLink';
-import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { ActionBar } from '../files/ActionBar';
 import { DeleteDialog } from '../files/DeleteDialog';
 import { BesideFileDrawer, FileDrawer } from '../files/FileDrawer';
-import { FileGrid } from '../files/FileGrid';
 import { FilesToolbar } from '../files/FilesToolbar';
 import { FolderBreadcrumbs } from '../files/FolderBreadcrumbs';
+import { FolderBody, useFolderBrowsing } from '../files/FolderBody';
 import { NameDialog } from '../files/NameDialog';
-import { filterEntries, isFolder } from '../files/paths';
+import { isFolder } from '../files/paths';
 import { FILE_TEXTS } from '../files/texts';
 import { UploadList } from '../files/UploadList';
-import { useClickCount } from '../files/useClickCount';
 import { useFolderPath } from '../files/useFolderPath';
 import { useStorageToken } from '../files/useStorageToken';
 import { useUploads } from '../files/useUploads';
 import { bucketLabel } from './format';
 import { entriesOf, prefixOf } from './objects';
 import { ProviderLogo } from './ProviderLogo';
-import { BUCKET_TEXTS, SEARCH_DEBOUNCE_MS } from './texts';
+import { BUCKET_TEXTS } from './texts';
 
 const T = BUCKET_TEXTS.view;
 
@@ -119,9 +116,8 @@ function Folder(props: {
   const { place, bucket, path, go } = props;
   const prefix = prefixOf(path);
   const folder = useBucketFolder(place, bucket, prefix);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const [selected, setSelected] = useState<string | null>(null);
+  const browsing = useFolderBrowsing(path, go);
+  const { selected, setSelected } = browsing;
   const [dialog, setDialog] = useState<'add' | 'delete' | null>(null);
   const mkdir = useObjectsMutation(place, bucket, (folderName: string) =>
     addFolder(place, bucket, prefix + folderName),
@@ -137,66 +133,42 @@ function Folder(props: {
   const entry = entries.find((e) => e.path === selected) ?? null;
   const link =
     entry && !isFolder(entry) ? objectLink(place, bucket, prefix + entry.path, props.token) : null;
-  const select = (e: FileStatus) => setSelected(e.path);
-  const countClick = useClickCount<FileStatus>(select, (e) =>
-    isFolder(e) ? go([...path, e.path]) : select(e),
-  );
-
-  let body;
-  if (folder.isPending) body = <Loader aria-label={BUCKET_TEXTS.title} />;
-  else if (folder.isError)
-    body = <Alert color="red">{messageOf(folder.error, BUCKET_TEXTS.loadFailed)}</Alert>;
-  else {
-    const shown = filterEntries(entries, debounced);
-    const empty =
-      entries.length === 0 ? (
-        <EmptyState
-          icon={<IconFolderOpen size={24} />}
-          title={path.length ? FILE_TEXTS.empty : T.empty}
-          description={readOnly ? T.emptyReadOnly : FILE_TEXTS.emptyHint}
-        />
-      ) : shown.length === 0 ? (
-        <EmptyState title={FILE_TEXTS.noMatches(debounced.trim())} />
-      ) : null;
-    body = (
-      <>
-        <FileGrid
-          entries={shown}
-          selected={selected}
-          showUp={path.length > 0}
-          canDrop={!readOnly}
-          empty={empty}
-          onUp={() => go(path.slice(0, -1))}
-          onClick={countClick}
-          onDropFiles={props.onUpload}
-        />
-        {folder.hasNextPage && (
-          <Center>
-            <Button
-              variant="default"
-              loading={folder.isFetchingNextPage}
-              onClick={() => void folder.fetchNextPage()}
-            >
-              {T.more}
-            </Button>
-          </Center>
-        )}
-      </>
-    );
-  }
-
   return (
     <>
       <BesideFileDrawer open={!!entry}>
         <FolderBreadcrumbs path={path} root={bucket} onGo={go} />
         <FilesToolbar
-          search={search}
+          search={browsing.search}
           readOnly={readOnly}
-          onSearch={setSearch}
+          onSearch={browsing.setSearch}
           onAddFolder={() => setDialog('add')}
           onUpload={props.onUpload}
         />
-        {body}
+        <FolderBody
+          query={folder}
+          loadingLabel={BUCKET_TEXTS.title}
+          loadFailed={BUCKET_TEXTS.loadFailed}
+          entries={entries}
+          browsing={browsing}
+          path={path}
+          go={go}
+          readOnly={readOnly}
+          emptyTitle={path.length ? FILE_TEXTS.empty : T.empty}
+          emptyDescription={readOnly ? T.emptyReadOnly : FILE_TEXTS.emptyHint}
+          onUpload={props.onUpload}
+        >
+          {folder.hasNextPage && (
+            <Center>
+              <Button
+                variant="default"
+                loading={folder.isFetchingNextPage}
+                onClick={() => void folder.fetchNextPage()}
+              >
+                {T.more}
+              </Button>
+            </Center>
+          )}
+        </FolderBody>
         {entry && (
           <ActionBar
             entry={entry}

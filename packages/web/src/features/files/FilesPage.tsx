@@ -1,22 +1,18 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Loader, Stack, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconFolderOpen } from '@tabler/icons-react';
-import type { FileStatus, StoragePlace } from '../../api/storage';
+import { Stack, Title } from '@mantine/core';
+import type { StoragePlace } from '../../api/storage';
 import { openUrl, storageKeys, uploadFile, useFileStatus, useListing } from '../../api/storage';
 import { usePlatformContext } from '../../app/context/platform-context';
 import { EmptyState } from '../../ui/EmptyState';
-import { messageOf } from '../../ui/errors';
 import { ActionBar } from './ActionBar';
 import { FileDialogs, type FileDialog } from './FileDialogs';
 import { BesideFileDrawer, FileDrawer } from './FileDrawer';
-import { FileGrid } from './FileGrid';
 import { FilesToolbar } from './FilesToolbar';
 import { FolderBreadcrumbs } from './FolderBreadcrumbs';
-import { filterEntries, isFolder, storageValue } from './paths';
-import { SEARCH_DEBOUNCE_MS, FILE_TEXTS as T } from './texts';
+import { FolderBody, useFolderBrowsing } from './FolderBody';
+import { storageValue } from './paths';
+import { FILE_TEXTS as T } from './texts';
 import { UploadList } from './UploadList';
-import { useClickCount } from './useClickCount';
 import { useFolderPath } from './useFolderPath';
 import { useStorageToken } from './useStorageToken';
 import { useUploads } from './useUploads';
@@ -73,9 +69,8 @@ function Folder(props: {
   const { place, path, go } = props;
   const listing = useListing(place, path);
   const status = useFileStatus(place, path);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const [selected, setSelected] = useState<string | null>(null);
+  const browsing = useFolderBrowsing(path, go);
+  const { selected, setSelected } = browsing;
   const [dialog, setDialog] = useState<FileDialog>(null);
   // Until the folder's permission is known, nothing may be added to it.
   const readOnly = status.data?.permission !== 'write' && status.data?.permission !== 'manage';
@@ -83,53 +78,30 @@ function Folder(props: {
   const entries = listing.data ?? [];
   const entry = entries.find((e) => e.path === selected) ?? null;
   const link = entry ? openUrl(place, [...path, entry.path], props.token) : null;
-  const select = (e: FileStatus) => setSelected(e.path);
-  const countClick = useClickCount<FileStatus>(select, (e) =>
-    isFolder(e) ? go([...path, e.path]) : select(e),
-  );
-
-  let body;
-  if (listing.isPending) body = <Loader aria-label={T.title} />;
-  else if (listing.isError)
-    body = <Alert color="red">{messageOf(listing.error, T.loadFailed)}</Alert>;
-  else {
-    const shown = filterEntries(entries, debounced);
-    const empty =
-      entries.length === 0 ? (
-        <EmptyState
-          icon={<IconFolderOpen size={24} />}
-          title={T.empty}
-          description={readOnly ? T.emptyReadOnly : T.emptyHint}
-        />
-      ) : shown.length === 0 ? (
-        <EmptyState title={T.noMatches(debounced.trim())} />
-      ) : null;
-    body = (
-      <FileGrid
-        entries={shown}
-        selected={selected}
-        showUp={path.length > 0}
-        canDrop={!readOnly}
-        empty={empty}
-        onUp={() => go(path.slice(0, -1))}
-        onClick={countClick}
-        onDropFiles={props.onUpload}
-      />
-    );
-  }
-
   return (
     <>
       <BesideFileDrawer open={!!entry}>
         <FolderBreadcrumbs path={path} root={place.projectName} onGo={go} />
         <FilesToolbar
-          search={search}
+          search={browsing.search}
           readOnly={readOnly}
-          onSearch={setSearch}
+          onSearch={browsing.setSearch}
           onAddFolder={() => setDialog('add')}
           onUpload={props.onUpload}
         />
-        {body}
+        <FolderBody
+          query={listing}
+          loadingLabel={T.title}
+          loadFailed={T.loadFailed}
+          entries={entries}
+          browsing={browsing}
+          path={path}
+          go={go}
+          readOnly={readOnly}
+          emptyTitle={T.empty}
+          emptyDescription={readOnly ? T.emptyReadOnly : T.emptyHint}
+          onUpload={props.onUpload}
+        />
         {entry && link && (
           <ActionBar
             entry={entry}
