@@ -17,7 +17,7 @@ import type {
   StatsSample,
 } from './driver.js';
 import { LogFile } from './log-file.js';
-import { listening } from './ports.js';
+import { listening } from '../net/ports.js';
 
 export interface DockerDriverOptions {
   dataDir: string;

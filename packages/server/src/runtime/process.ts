@@ -39,7 +39,7 @@ import {
   TICKS_PER_SECOND,
   tree,
 } from './process/proc.js';
-import { freePort, listening } from './ports.js';
+import { freePort, listening } from '../net/ports.js';
 import { BWRAP, bwrapArgs, hiddenPaths } from './process/sandbox.js';
 
 export interface ProcessDriverOptions {

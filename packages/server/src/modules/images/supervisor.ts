@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { freePort } from '../../net/ports.js';
 
 /** Debian's distribution 2.8 (`apt-get install docker-registry`). */
 export const REGISTRY_BINARY = '/usr/bin/docker-registry';
@@ -25,17 +25,6 @@ export const externalUpstream = (url: string): Upstream => ({
 });
 
 export const noUpstream = (): Upstream => ({ url: async () => null, stop: async () => {} });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Filesystem storage, loopback only, no auth: Orrery is its only client. */
 const configYaml = (dataDir: string, port: number) => `version: 0.1

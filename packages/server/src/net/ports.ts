@@ -1,6 +1,6 @@
 import { connect, createServer } from 'node:net';
 
-/** A port nothing listens on right now on 127.0.0.1, for a job to serve HTTP on. */
+/** A port nothing listens on right now on 127.0.0.1 (a job's HTTP port, the supervised registry). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
