@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { describeMachine } from '../modules/clusters/bootstrap.js';
 import { JobListeners, POOL_NAME, shellCommand, shellSplit, usedBy } from './common.js';
-import { containerLog, demuxBuffer, demuxStream, ndjson } from './docker/streams.js';
+import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
 import type {
   ExecOptions,
   ExecSession,
@@ -445,23 +445,31 @@ export class DockerDriver implements RuntimeDriver {
     const task = (async () => {
       const c = await this.inspect(id);
       if (!c || c.State.Running || (await this.archived(id)) === c.Id) return;
-      const body = await this.container(id).logs({
+      // Followed, the log of a stopped container streams and ends: a large log never sits in
+      // memory whole; it is appended in batches of about a megabyte.
+      const body = (await this.container(id).logs({
         stdout: true,
         stderr: true,
         timestamps: true,
-        follow: false,
-      });
-      // Each entry (a frame; a line of a TTY's output) starts with its RFC 3339 time and a space.
-      const entries = c.Config.Tty
-        ? body.toString('utf8').split(/(?<=\n)/)
-        : demuxBuffer(body).map((frame) => frame.toString('utf8'));
-      const lines = entries.filter(Boolean).map((entry) => {
-        const space = entry.indexOf(' ');
-        return { time: Date.parse(entry.slice(0, space)) || 0, text: entry.slice(space + 1) };
-      });
+        follow: true,
+      })) as NodeJS.ReadableStream;
       const dir = this.jobDir(id);
       await mkdir(dir, { recursive: true });
-      await new LogFile(dir).append(lines);
+      const file = new LogFile(dir);
+      let batch: Array<{ time: number; text: string }> = [];
+      let size = 0;
+      // Each entry (a frame; a line of a TTY's output) starts with its RFC 3339 time and a space.
+      for await (const entry of logEntries(body, c.Config.Tty)) {
+        const space = entry.indexOf(' ');
+        batch.push({ time: Date.parse(entry.slice(0, space)) || 0, text: entry.slice(space + 1) });
+        size += entry.length;
+        if (size > 1 << 20) {
+          await file.append(batch);
+          batch = [];
+          size = 0;
+        }
+      }
+      await file.append(batch);
       await writeFile(join(dir, 'container'), c.Id);
     })().finally(() => this.archiving.delete(id));
     this.archiving.set(id, task);

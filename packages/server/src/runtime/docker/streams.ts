@@ -42,6 +42,31 @@ export function demuxStream(
   input.on('error', (e: Error) => end(e));
 }
 
+/** The entries of a container's log stream: a frame each, or a line each with a TTY. */
+export async function* logEntries(
+  body: NodeJS.ReadableStream,
+  tty: boolean,
+): AsyncIterable<string> {
+  if (tty) {
+    for await (const line of createInterface({ input: body as Readable, crlfDelay: Infinity }))
+      yield `${line}\n`;
+    return;
+  }
+  const frames = new PassThrough({ objectMode: true, highWaterMark: 256 });
+  demuxStream(
+    body,
+    (_, payload) => {
+      // The engine sends as fast as it can; the reader writes a file: hold the engine back.
+      if (!frames.write(payload.toString('utf8'))) {
+        body.pause();
+        frames.once('drain', () => body.resume());
+      }
+    },
+    (err) => (err ? frames.destroy(err) : frames.end()),
+  );
+  for await (const frame of frames) yield frame as string;
+}
+
 /** A container's log as one stream, stdout and stderr interleaved as the engine sent them. */
 export function containerLog(body: Buffer | NodeJS.ReadableStream, tty: boolean): Readable {
   if (Buffer.isBuffer(body)) return Readable.from(tty ? [body] : demuxBuffer(body));
