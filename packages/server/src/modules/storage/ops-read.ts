@@ -27,7 +27,6 @@ export const statusOf = (e: Entry, path: string, permission: Action): FileStatus
   ...(e.target !== undefined ? { target: e.target } : {}),
 });
 
-
 /**
  * Awaits the first item of a stream of results, so that a failure at the start (ENOENT,
  * ENOTDIR) is still an HTTP status; later failures become a final NDJSON error line.
