@@ -15,3 +15,5 @@ export * from './disks.js';
 export * from './secrets.js';
 export * from './buckets.js';
 export * from './images.js';
+export * from './people.js';
+export * from './admin.js';

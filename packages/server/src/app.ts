@@ -26,6 +26,9 @@ import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
 import { imageRoutes } from './modules/images/routes.js';
+import { peopleRoutes } from './modules/people/routes.js';
+import { inviteRoutes } from './modules/invites/routes.js';
+import { adminRoutes } from './modules/admin/routes.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -87,6 +90,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(storageRoutes(ctx));
   await app.register(bucketRoutes(ctx));
   await app.register(imageRoutes(ctx));
+  await app.register(peopleRoutes(ctx));
+  await app.register(inviteRoutes(ctx));
+  await app.register(adminRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

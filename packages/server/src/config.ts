@@ -78,6 +78,15 @@ const Env = z.object({
     .regex(/^(true|false|1|0)$/i, 'must be true or false')
     .default('true')
     .transform((v) => /^(true|1)$/i.test(v)),
+  ORRERY_INVITE_TTL: z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'must be a duration: seconds, or a number with s, m, h or d (e.g. 7d)')
+    .default('7d')
+    .transform((v) => {
+      const unit = { s: 1, m: 60, h: 3600, d: 86400 }[v.slice(-1)] ?? 1;
+      return parseInt(v, 10) * unit;
+    })
+    .refine((v) => v > 0, 'must be longer than 0'),
   ORRERY_CONFIG_FILE: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -101,6 +110,8 @@ export interface Config {
     whiteLabels: Record<string, z.infer<typeof WhiteLabel>>;
   };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** How long an invitation to an organization stays open, in seconds. */
+  inviteTtlSeconds: number;
   /** Key sealing secret values (hex or base64 of 32 bytes); unset: `<dataDir>/secrets.key`. */
   secretsKey?: string;
   /** An external OCI registry behind `/v2/`; unset: Debian's docker-registry, supervised. */
@@ -201,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       whiteLabels: e.ORRERY_WHITE_LABELS,
     },
     logLevel: e.LOG_LEVEL,
+    inviteTtlSeconds: e.ORRERY_INVITE_TTL,
     secretsKey: e.ORRERY_SECRETS_KEY,
     registryUrl: e.ORRERY_REGISTRY_URL,
     ...(e.ORRERY_S3_ENDPOINT

@@ -1,0 +1,124 @@
+import { cpus, totalmem } from 'node:os';
+import { and, eq } from 'drizzle-orm';
+import {
+  ADMIN_TEXTS,
+  GPU_VENDORS,
+  idleSizeIssue,
+  type GpuVendor,
+  type NodePoolStatusWire,
+} from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { nodePools } from '../../db/schema.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { DEFAULT_CLUSTER, describeMachine } from '../clusters/bootstrap.js';
+import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
+import { poolsOf } from './presets.js';
+
+export interface ResourceUsage {
+  cpu: number;
+  memory: number;
+  nvidia_gpu: number;
+  amd_gpu: number;
+  intel_gpu: number;
+}
+const ZERO: ResourceUsage = { cpu: 0, memory: 0, nvidia_gpu: 0, amd_gpu: 0, intel_gpu: 0 };
+
+/**
+ * What the running jobs of a cluster hold, per node pool. The jobs service owns running jobs and
+ * supplies these figures; until it is part of the server no job runs, so every pool reads zero.
+ */
+export async function usedByJobs(
+  db: Db,
+  clusterName: string,
+): Promise<Record<string, ResourceUsage>> {
+  const pools = await poolsOf(db, clusterName);
+  return Object.fromEntries(pools.map((p) => [p.name, { ...ZERO }]));
+}
+
+type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
+
+/**
+ * Live capacity as the cluster's runtime reports it. The local cluster runs on this machine, so
+ * its pool is measured now (cpus, memory, GPUs); another cluster's pool offers its nodes' shape
+ * times its maximum node count.
+ */
+function capacityOf(cluster: string, pool: NodePoolRow, dataDir: string): ResourceUsage {
+  const gpus = (pool.gpus ?? {}) as PoolGpus;
+  if (cluster === DEFAULT_CLUSTER) {
+    const m = describeMachine(dataDir);
+    return {
+      cpu: cpus().length,
+      memory: totalmem(),
+      nvidia_gpu: m.nvidia?.count ?? 0,
+      amd_gpu: gpus.amd?.count ?? 0,
+      intel_gpu: gpus.intel?.count ?? 0,
+    };
+  }
+  return {
+    cpu: pool.cpu * pool.maxSize,
+    memory: pool.memory * pool.maxSize,
+    nvidia_gpu: (gpus.nvidia?.count ?? 0) * pool.maxSize,
+    amd_gpu: (gpus.amd?.count ?? 0) * pool.maxSize,
+    intel_gpu: (gpus.intel?.count ?? 0) * pool.maxSize,
+  };
+}
+
+export async function poolStatuses(
+  db: Db,
+  cluster: string,
+  dataDir: string,
+): Promise<NodePoolStatusWire[]> {
+  const [pools, used] = await Promise.all([poolsOf(db, cluster), usedByJobs(db, cluster)]);
+  return pools
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((p) => {
+      const gpus = (p.gpus ?? {}) as PoolGpus;
+      return {
+        name: p.name,
+        min_size: p.minSize,
+        max_size: p.maxSize,
+        idle_size: p.idleSize,
+        cpu_min_watts: p.cpuMinWatts,
+        cpu_max_watts: p.cpuMaxWatts,
+        is_preemptible: p.isPreemptible,
+        cpu: p.cpu,
+        memory: p.memory,
+        gpus: GPU_VENDORS.flatMap((make) => {
+          const g = gpus[make];
+          return g ? [{ make, count: g.count, model: g.model ?? null }] : [];
+        }),
+        capacity: capacityOf(cluster, p, dataDir),
+        used: used[p.name] ?? { ...ZERO },
+      };
+    });
+}
+
+/** Node pool edit: idle size and CPU watts; min and max stay as the provider set them. */
+export async function patchPool(
+  db: Db,
+  cluster: string,
+  name: string,
+  p: { idle_size?: number; cpu_min_watts?: number; cpu_max_watts?: number },
+) {
+  const where = and(eq(nodePools.clusterName, cluster), eq(nodePools.name, name));
+  const [pool] = await db.select().from(nodePools).where(where);
+  if (!pool) throw notFound(`Node pool ${name} not found`);
+  const issues: { path: string; message: string }[] = [];
+  const idle = p.idle_size === undefined ? null : idleSizeIssue(p.idle_size, pool);
+  if (idle) issues.push({ path: 'idle_size', message: idle });
+  const min = p.cpu_min_watts ?? pool.cpuMinWatts;
+  const max = p.cpu_max_watts ?? pool.cpuMaxWatts;
+  if (max < min) issues.push({ path: 'cpu_max_watts', message: ADMIN_TEXTS.wattsOrder });
+  if (issues.length) throw new HttpError('validation', issues[0].message, issues);
+  const [updated] = await db
+    .update(nodePools)
+    .set({
+      ...(p.idle_size !== undefined ? { idleSize: p.idle_size } : {}),
+      cpuMinWatts: min,
+      cpuMaxWatts: max,
+    })
+    .where(where)
+    .returning();
+  invalidateCatalog(db);
+  return updated;
+}
