@@ -141,6 +141,8 @@ export const InviteCreate = z.object({
   origin: z.string().optional(),
 });
 export const InviteResend = z.object({
-  org_name: z.string().min(1, 'Resend invite needs an organization name'),
+  org_name: z
+    .string({ error: 'Resend invite needs an organization name' })
+    .min(1, 'Resend invite needs an organization name'),
   origin: z.string().optional(),
 });

@@ -43,10 +43,13 @@ export async function lookupUsers(ctx: AppContext, caller: Principal, query: str
       .where(eq(orgMembers.userId, caller.id));
     if (!managed.some((m) => m.role === 'manager' || m.role === 'admin')) throw forbidden();
   }
-  const q = `${query
+  const escaped = query
     .trim()
     .toLowerCase()
-    .replace(/[\\%_]/g, '\\$&')}%`;
+    .replace(/[\\%_]/g, '\\$&');
+  const q = `${escaped}%`;
+  // Any word of the full name counts: "smi" finds "Zelda Smith".
+  const word = `% ${escaped}%`;
   const rows = await ctx.db
     .select()
     .from(users)
@@ -54,6 +57,7 @@ export async function lookupUsers(ctx: AppContext, caller: Principal, query: str
       or(
         sql`lower(${users.username}) like ${q}`,
         sql`lower(${users.name}) like ${q}`,
+        sql`lower(${users.name}) like ${word}`,
         sql`lower(${users.email}) like ${q}`,
       ),
     )
