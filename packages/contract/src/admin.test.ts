@@ -58,8 +58,10 @@ describe('preset rules shared by the server and the console', () => {
         message: 'Number cannot be larger than number of GPUs for selected GPU model',
       },
     ]);
+    // Preemptibility must match the pool that holds the rest.
+    expect(presetPoolIssues({ ...preset, isPreemptible: true, cpu: 12 }, pools)).toEqual([]);
     expect(presetPoolIssues(preset, [{ ...pools[1], gpus: {} }])).toEqual([
-      { path: 'preemptible_node', message: ADMIN_TEXTS.preemptibleMismatch },
+      { path: 'name', message: "This preset won't fit into any node pool" },
     ]);
     expect(presetPoolIssues({ ...preset, cpu: 12 }, pools)).toEqual([
       { path: 'name', message: "This preset won't fit into any node pool" },

@@ -34,7 +34,6 @@ export const ADMIN_TEXTS = {
   gpuZero: 'Number cannot be 0 for GPU model',
   gpuMax: 'Number cannot be larger than number of GPUs for selected GPU model',
   gpuModelUnknown: 'No node pool has this GPU model',
-  preemptibleMismatch: 'No node pool matches this preemptibility',
   poolUnknown: (name: string) => `Node pool ${name} does not exist`,
   poolUpdated: (name: string) => `Provider node pool ${name} is updated`,
   idleNote: (n: number) => `Idle nodes can be up to ${n} (difference between max and min)`,
@@ -126,7 +125,7 @@ export interface FieldIssue {
 /**
  * The rules of console-shell §5 that depend on the cluster's node pools, with the field each
  * message belongs to. The name carries "won't fit" when the fields are each fine but no single
- * pool holds them together.
+ * pool holds them together — preemptibility included, which must match the pool's.
  */
 export function presetPoolIssues(p: PresetShape, pools: PoolCapacity[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -147,9 +146,6 @@ export function presetPoolIssues(p: PresetShape, pools: PoolCapacity[]): FieldIs
     } else if (want.count > Math.max(0, ...same.map((x) => x.gpus[v]!.count))) {
       issues.push({ path: `${v}_gpu.count`, message: ADMIN_TEXTS.gpuMax });
     }
-  }
-  if (!pools.some((x) => x.isPreemptible === p.isPreemptible)) {
-    issues.push({ path: 'preemptible_node', message: ADMIN_TEXTS.preemptibleMismatch });
   }
   if (issues.length === 0 && !pools.some((x) => fitsPool(p, x))) {
     issues.push({ path: 'name', message: ADMIN_TEXTS.presetNoFit });

@@ -92,6 +92,8 @@ describe('admin area', () => {
     // Each value fits some pool, but no single pool holds them together.
     [{ cpu: 12 }, 'name', "This preset won't fit into any node pool"],
     [{ nvidia_gpu: { count: 1 } }, 'name', "This preset won't fit into any node pool"],
+    // Only the preemptible gpu-pool has 40 GB; a preset that is not preemptible cannot use it.
+    [{ memory: 40 * GB }, 'name', "This preset won't fit into any node pool"],
   ])('refuses %j with "%s: %s"', async (body, path, message) => {
     const r = await post(body);
     expect(r.status).toBe(400);
