@@ -1,0 +1,62 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { stubFetch } from '../../test/fetch';
+import { world } from '../../test/fixtures';
+import { renderSignedIn } from '../../test/render';
+import InvitesPage from './InvitesPage';
+
+const INCOMING = '/apis/admin/v1/invites/incoming';
+const invite = (id: string, org: string, status: string) => ({
+  id,
+  invite_id: id,
+  organization_name: org,
+  email: 'alice@example.test',
+  role: 'user',
+  status,
+  expired_at: '2026-12-01T10:00:00.000Z',
+  created_at: '2026-11-24T10:00:00.000Z',
+});
+
+describe('invitations page', () => {
+  it('says "No pending invites" when there are none', async () => {
+    stubFetch([{ url: INCOMING, body: [] }]);
+    const { user, sessionConfig } = world();
+    renderSignedIn(<InvitesPage />, { user, sessionConfig });
+    expect(await screen.findByText('No pending invites')).toBeTruthy();
+  });
+
+  it('shows each status as the spec names it and answers only pending ones', async () => {
+    const { calls } = stubFetch([
+      {
+        url: INCOMING,
+        body: [
+          invite('1', 'north', 'pending'),
+          invite('2', 'south', 'accepted'),
+          invite('3', 'east', 'expired'),
+          invite('4', 'west', 'declined'),
+        ],
+      },
+      {
+        method: 'POST',
+        url: '/apis/admin/v1/invites/1/decline',
+        body: invite('1', 'north', 'declined'),
+      },
+    ]);
+    const { user, sessionConfig } = world();
+    renderSignedIn(<InvitesPage />, { user, sessionConfig });
+    const row = (org: string) => screen.getByText(org).closest('tr')!;
+    await screen.findByText('north');
+    expect(within(row('north')).getByText('invited')).toBeTruthy();
+    expect(within(row('south')).getByText('accepted')).toBeTruthy();
+    expect(within(row('east')).getByText('expired')).toBeTruthy();
+    expect(within(row('west')).getByText('declined')).toBeTruthy();
+    expect(
+      within(row('east')).getByRole('button', { name: 'Accept' }).hasAttribute('disabled'),
+    ).toBe(true);
+    fireEvent.click(within(row('north')).getByRole('button', { name: 'Decline' }));
+    expect(
+      await screen.findByText('You declined the invitation to organization north'),
+    ).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/1/decline'))).toBe(true);
+  });
+});
