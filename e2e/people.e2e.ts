@@ -201,6 +201,65 @@ describe('people and administration', () => {
     await toast(admin, 'Provider node pool local is updated');
   });
 
+  it('links an organization with a checked jobs quota and prices storage', async () => {
+    await admin.getByRole('tab', { name: 'Organizations' }).click();
+    await admin.getByRole('cell', { name: 'crew', exact: true }).waitFor();
+    await admin.getByRole('button', { name: 'Edit quota of crew' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel('Jobs quota').fill('-2');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Jobs must be a positive number').waitFor();
+    await dialog.getByLabel('Jobs quota').fill('4');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(admin, 'Quota of crew is updated');
+    await admin.getByRole('row', { name: /crew/ }).getByText('4', { exact: true }).waitFor();
+    await admin.getByLabel('default: Credits per GB per hour').fill('0.2');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await toast(admin, 'Credits updated for default storage volume');
+    await screenshot(admin, 'people-08-cluster-orgs');
+  });
+
+  it('lists system users and finds organizations from two characters', async () => {
+    await admin.goto(`${server.url}/admin/users?org=crew`);
+    await admin.getByRole('cell', { name: 'newbie@example.test' }).waitFor();
+    await screenshot(admin, 'people-09-admin-users');
+    await admin.getByRole('tab', { name: 'Organizations' }).click();
+    await admin.getByText('Type at least 2 characters').waitFor();
+    await admin.getByLabel('Search organizations').fill('zz');
+    await admin.getByText('No organizations found').waitFor();
+    await admin.getByLabel('Search organizations').fill('cr');
+    await admin.getByRole('cell', { name: 'crew', exact: true }).waitFor();
+    await screenshot(admin, 'people-10-admin-orgs');
+  });
+
+  it('adds the member to the cluster and to a project from their pages', async () => {
+    await admin.goto(`${server.url}/cluster-settings/users?org=crew&cluster=default&project=alpha`);
+    await admin.getByRole('tab', { name: 'General' }).waitFor();
+    await admin.getByRole('button', { name: 'Add user' }).click();
+    const dialog = admin.getByRole('dialog');
+    const add = dialog.getByRole('button', { name: 'Add' });
+    expect(await add.isDisabled()).toBe(true);
+    await dialog.getByRole('combobox', { name: 'User' }).fill('n');
+    await admin.getByText('Type at least 2 characters').waitFor();
+    await dialog.getByRole('combobox', { name: 'User' }).fill('ne');
+    await admin.getByRole('option', { name: /newbie/ }).click();
+    await add.click();
+    await toast(admin, 'User newbie added to default cluster');
+    await admin.getByRole('cell', { name: 'newbie', exact: true }).waitFor();
+    await screenshot(admin, 'people-11-cluster-users');
+    await admin.goto(`${server.url}/project-settings/users?org=crew&cluster=default&project=alpha`);
+    await admin.getByRole('button', { name: 'Add user' }).click();
+    await dialog.getByRole('combobox', { name: 'User' }).fill('new');
+    await admin.getByRole('option', { name: /newbie/ }).click();
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await toast(admin, 'User newbie added to alpha project');
+    await admin
+      .getByRole('row', { name: /newbie/ })
+      .getByText('writer')
+      .waitFor();
+    await screenshot(admin, 'people-12-project-users');
+  });
+
   it('redirects a user without a system role away from /admin', async () => {
     await newbie.goto(`${server.url}/admin/users`);
     await newbie.waitForURL((u) => !u.pathname.startsWith('/admin'));
