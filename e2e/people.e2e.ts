@@ -229,6 +229,19 @@ describe('people and administration', () => {
     await admin.getByText('No organizations found').waitFor();
     await admin.getByLabel('Search organizations').fill('cr');
     await admin.getByRole('cell', { name: 'crew', exact: true }).waitFor();
+    const credits = async (mode: string, value: string) => {
+      await admin.getByRole('button', { name: 'Credits of crew' }).click();
+      const dialog = admin.getByRole('dialog');
+      await dialog.getByText(mode).click();
+      await dialog.getByRole('textbox').fill(value);
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await toast(admin, 'Credits of crew are updated');
+      await dialog.waitFor({ state: 'detached' });
+    };
+    await credits('Set credits', '250');
+    await admin.getByRole('cell', { name: '250', exact: true }).waitFor();
+    await credits('Add credits', '50');
+    await admin.getByRole('cell', { name: '300', exact: true }).waitFor();
     await screenshot(admin, 'people-10-admin-orgs');
   });
 

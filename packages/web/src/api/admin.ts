@@ -141,3 +141,15 @@ export const useSetVolumeCredits = (c: string) =>
       body: { creditsPerHourPerGb: p.value },
     }),
   );
+
+/** `PATCH orgs/{name}/balance`: set the credits (empty: unlimited) or add to them. */
+export const useSetOrgBalance = () =>
+  useAdminMutation((p: { org: string; credits?: string | null; additionalCredits?: string }) =>
+    request(`${API.admin}/orgs/${enc(p.org)}/balance`, {
+      method: 'PATCH',
+      body:
+        p.additionalCredits !== undefined
+          ? { additionalCredits: p.additionalCredits }
+          : { credits: p.credits ?? null },
+    }),
+  );

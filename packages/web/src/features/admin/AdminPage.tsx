@@ -1,13 +1,25 @@
 import { useState } from 'react';
-import { Anchor, Loader, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Loader,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconCoins } from '@tabler/icons-react';
 import { SEARCH_MAX, SEARCH_MIN, matchesPrefix } from '@orrery/contract';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import { useAdminClusters, useAdminOrgs } from '../../api/admin';
+import { useAdminClusters, useAdminOrgs, type AdminOrg } from '../../api/admin';
 import { useContextLink } from '../../app/context/platform-context';
 import { ContextLink } from '../../app/context/ContextLink';
 import { useAccount } from '../../app/session/account';
 import { EmptyState } from '../../ui/EmptyState';
 import { AdminUsersTab } from './AdminUsersTab';
+import { OrgBalanceDialog } from './OrgBalanceDialog';
 import { ClusterOrgsTab } from './ClusterOrgsTab';
 import { NodesTab } from './NodesTab';
 import { ResourcesTab } from './ResourcesTab';
@@ -117,6 +129,7 @@ function ClustersTab() {
 function OrgsTab() {
   const orgs = useAdminOrgs();
   const [q, setQ] = useState('');
+  const [crediting, setCrediting] = useState<AdminOrg | null>(null);
   const O = ADMIN_UI.orgs;
   const ready = q.trim().length >= SEARCH_MIN;
   const found = ready
@@ -142,6 +155,7 @@ function OrgsTab() {
                 <Table.Th>{O.name}</Table.Th>
                 <Table.Th>{O.credits}</Table.Th>
                 <Table.Th>{O.users}</Table.Th>
+                <Table.Th aria-label="Actions" />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -150,12 +164,22 @@ function OrgsTab() {
                   <Table.Td>{o.name}</Table.Td>
                   <Table.Td>{o.balance.credits ?? '∞'}</Table.Td>
                   <Table.Td>{o.usersCount}</Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={O.editCredits(o.name)}
+                      onClick={() => setCrediting(o)}
+                    >
+                      <IconCoins size={16} />
+                    </ActionIcon>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         )
       )}
+      <OrgBalanceDialog org={crediting} onClose={() => setCrediting(null)} />
     </Stack>
   );
 }

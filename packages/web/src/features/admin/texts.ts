@@ -45,6 +45,18 @@ export const ADMIN_UI = {
     volumes: 'Storage volumes',
     volumeCredits: 'Credits per GB per hour',
     edit: (org: string) => `Edit quota of ${org}`,
+    unlimited: 'Unlimited',
+    editCredits: (org: string) => `Credits of ${org}`,
+  },
+  balance: {
+    title: (org: string) => `Credits of ${org}`,
+    add: 'Add credits',
+    set: 'Set credits',
+    additional: 'Credits to add',
+    credits: 'Credits',
+    setHint: 'Empty means unlimited',
+    current: (credits: string) => `Now: ${credits}`,
+    updated: (org: string) => `Credits of ${org} are updated`,
   },
   nodes: {
     name: 'Node pool',
