@@ -67,6 +67,20 @@ describe('people of organizations, clusters and projects', () => {
     expect(last.body.message).toBe('An organization needs at least one admin');
   });
 
+  it('takes a removed member out of the organization’s projects and clusters', async () => {
+    const u = await joinOrg(s, await s.user(), 'user');
+    const P = `${A}/clusters/default/orgs/acme/projects/vision/users`;
+    await call(s, 'POST', P, owner, { user_name: u.username, role: 'writer' });
+    await call(s, 'POST', `${A}/clusters/default/orgs/acme/users`, owner, {
+      user_name: u.username,
+      role: 'manager',
+    });
+    expect((await call(s, 'GET', P, u)).status).toBe(200);
+    expect((await call(s, 'DELETE', `${A}/orgs/acme/users/${u.username}`, owner)).status).toBe(204);
+    expect((await call(s, 'GET', P, u)).status).toBe(404);
+    expect((await call(s, 'GET', '/api/v1/config', u)).body.clusters).toEqual([]);
+  });
+
   it('adds only organization members to a cluster, once, and edits and removes them', async () => {
     const u = await joinOrg(s, await s.user(), 'user');
     const stranger = await s.user();

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import {
   clusterUri,
   orgUri,
@@ -10,7 +10,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import { allows, orgRoleOf } from '../../auth/permissions.js';
-import { clusterMembers, clusterOrgs, orgMembers, projectMembers } from '../../db/schema.js';
+import {
+  clusterMembers,
+  clusterOrgs,
+  orgMembers,
+  projectMembers,
+  projects,
+} from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { userByUsername } from '../users/store.js';
 import { orgUsers, projectUsers } from './store.js';
@@ -81,12 +87,41 @@ export async function updateOrgUser(
     .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
 }
 
+/**
+ * Removing someone from an organization also takes them out of its projects, and out of the
+ * clusters they reached through it alone: their roles there came with the membership.
+ */
 export async function removeOrgUser(db: Db, caller: Principal, org: string, username: string) {
   const m = await memberOf(db, org, username);
   await guardAdminRole(db, caller, org, m.role, null);
-  await db
-    .delete(orgMembers)
-    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+  const userId = m.user.id;
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(orgMembers)
+      .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, userId)));
+    const inOrg = tx.select({ id: projects.id }).from(projects).where(eq(projects.orgName, org));
+    await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, inOrg)));
+    const [linked, stillVia] = await Promise.all([
+      tx
+        .select({ cluster: clusterOrgs.clusterName })
+        .from(clusterOrgs)
+        .where(eq(clusterOrgs.orgName, org)),
+      tx
+        .select({ cluster: clusterOrgs.clusterName })
+        .from(clusterOrgs)
+        .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
+        .where(eq(orgMembers.userId, userId)),
+    ]);
+    const keep = new Set(stillVia.map((r) => r.cluster));
+    const drop = linked.map((r) => r.cluster).filter((c) => !keep.has(c));
+    if (drop.length) {
+      await tx
+        .delete(clusterMembers)
+        .where(and(eq(clusterMembers.userId, userId), inArray(clusterMembers.clusterName, drop)));
+    }
+  });
 }
 
 /** A cluster's users are managed by its managers and by the organization's (tenant) managers. */
