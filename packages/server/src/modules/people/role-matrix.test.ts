@@ -31,6 +31,7 @@ const CLUSTER_PEOPLE = row('ok', 'ok', 'ok', 403, 'ok', 403, 403, 403, 404);
 const PROJECT_READ = row('ok', 'ok', 404, 404, 404, 'ok', 'ok', 'ok', 404);
 const PROJECT_MANAGE = row('ok', 'ok', 404, 404, 404, 'ok', 403, 403, 404);
 const SYSTEM = row('ok', 403, 403, 403, 403, 403, 403, 403, 403);
+const NOBODY = row(404, 404, 404, 404, 404, 404, 404, 404, 404);
 const EVERYONE = row('ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok');
 // The outsider manages an organization of their own, so may search for people to invite.
 const LOOKUP = row('ok', 'ok', 'ok', 403, 403, 403, 403, 403, 'ok');
@@ -149,6 +150,34 @@ describe('role matrix of people and administration', () => {
       async (u) => call(s, 'DELETE', `${A}/invites/${await invite()}`, u),
     ],
     ['list incoming invites', EVERYONE, (u) => call(s, 'GET', `${A}/invites/incoming`, u)],
+    [
+      'accept an invitation addressed to them',
+      EVERYONE,
+      async (u) => {
+        const org = await looseOrg();
+        const r = await call(s, 'POST', `${A}/invites`, who.system, {
+          email: u.email,
+          role_name: 'user',
+          org_name: org,
+        });
+        return call(s, 'POST', `${A}/invites/${r.body.id}/accept`, u);
+      },
+    ],
+    [
+      'accept someone else’s invitation',
+      NOBODY,
+      async (u) => call(s, 'POST', `${A}/invites/${await invite()}/accept`, u),
+    ],
+    [
+      'decline someone else’s invitation',
+      NOBODY,
+      async (u) => call(s, 'POST', `${A}/invites/${await invite()}/decline`, u),
+    ],
+    [
+      'open someone else’s invitation to acme',
+      ORG_MANAGE,
+      async (u) => call(s, 'GET', `${A}/invites/${await invite()}`, u),
+    ],
     ['look up platform users', LOOKUP, (u) => call(s, 'GET', `${A}/users?lookup=true&query=us`, u)],
     [
       'list cluster users',
