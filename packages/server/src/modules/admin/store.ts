@@ -3,8 +3,8 @@ import type { ClusterOrgWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
+import { decimal } from '../people/store.js';
 
-const decimal = (v: string | null) => (v === null ? null : String(Number(v)));
 const NO_QUOTA = { total_running_jobs: null };
 
 export async function clusterByName(db: Db, name: string) {

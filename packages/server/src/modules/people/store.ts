@@ -17,7 +17,8 @@ export function userInfo(u: InfoSource) {
   };
 }
 
-const decimal = (v: string | null) => (v === null ? null : String(Number(v)));
+/** A numeric column as the wire writes it: "12.5", not "12.5000"; null stays null (unlimited). */
+export const decimal = (v: string | null) => (v === null ? null : String(Number(v)));
 
 const person = {
   userId: users.id,

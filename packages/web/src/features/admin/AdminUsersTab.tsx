@@ -24,7 +24,7 @@ import { useAccount } from '../../app/session/account';
 import { formatDate } from '../../ui/dates';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 
 const U = ADMIN_UI.users;
@@ -37,16 +37,8 @@ export function AdminUsersTab() {
   const remove = useDeleteSystemUser();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<SystemUser | null>(null);
-  const run = async (fn: () => Promise<unknown>, done: string) => {
-    try {
-      await fn();
-      notifySuccess(done);
-      return true;
-    } catch (error) {
-      notifyError(messageOf(error, ADMIN_UI.loadFailed));
-      return false;
-    }
-  };
+  const run = (fn: () => Promise<unknown>, done: string) =>
+    withOutcome(fn, done, ADMIN_UI.loadFailed);
   if (users.isPending) return <Loader aria-label={ADMIN_UI.tabs.users} />;
   return (
     <Stack>

@@ -24,7 +24,7 @@ import {
 } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 
 const O = ADMIN_UI.orgs;
@@ -160,14 +160,12 @@ function Volumes({ cluster }: { cluster: string }) {
   const volumes = useStorageVolumes(cluster);
   const set = useSetVolumeCredits(cluster);
   const [values, setValues] = useState<Record<string, string>>({});
-  const saveOne = async (volume: string, value: string) => {
-    try {
-      await set.mutateAsync({ volume, value });
-      notifySuccess(ADMIN_UI.storageCreditsUpdated(volume));
-    } catch (error) {
-      notifyError(messageOf(error, ADMIN_UI.loadFailed));
-    }
-  };
+  const saveOne = (volume: string, value: string) =>
+    withOutcome(
+      () => set.mutateAsync({ volume, value }),
+      ADMIN_UI.storageCreditsUpdated(volume),
+      ADMIN_UI.loadFailed,
+    );
   return (
     <Stack gap="xs">
       <Title order={4}>{O.volumes}</Title>

@@ -5,7 +5,7 @@ import { GPU_VENDORS, formatMemory } from '@orrery/contract';
 import { useDeletePreset, useNodePools, usePresets, type Preset } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
 import { messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { withOutcome } from '../../ui/notify';
 import { PresetDialog } from './PresetDialog';
 import { poolCapacities } from './presetForm';
 import { ADMIN_UI } from './texts';
@@ -30,14 +30,12 @@ export function ResourcesTab({ cluster }: { cluster: string }) {
   if (presets.isError)
     return <Alert color="red">{messageOf(presets.error, ADMIN_UI.loadFailed)}</Alert>;
   const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.name);
-      notifySuccess(P.deleted(deleting.name));
+    const name = deleting?.name;
+    if (
+      name &&
+      (await withOutcome(() => remove.mutateAsync(name), P.deleted(name), ADMIN_UI.loadFailed))
+    )
       setDeleting(null);
-    } catch (error) {
-      notifyError(messageOf(error, ADMIN_UI.loadFailed));
-    }
   };
   return (
     <Stack>

@@ -4,7 +4,7 @@ import { API, request } from '../../api/client';
 import { useAcceptInvite, useDeclineInvite, type Invite } from '../../api/invites';
 import { useAccount } from '../../app/session/account';
 import { messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { INVITE_TEXTS } from './texts';
 
 /**
@@ -30,13 +30,11 @@ export function useInviteActions() {
         notifyError(messageOf(error, INVITE_TEXTS.loadFailed));
       }
     },
-    async decline(invite: Invite) {
-      try {
-        await decline.mutateAsync(invite.id);
-        notifySuccess(INVITE_TEXTS.declined(invite.organizationName));
-      } catch (error) {
-        notifyError(messageOf(error, INVITE_TEXTS.loadFailed));
-      }
-    },
+    decline: (invite: Invite) =>
+      withOutcome(
+        () => decline.mutateAsync(invite.id),
+        INVITE_TEXTS.declined(invite.organizationName),
+        INVITE_TEXTS.loadFailed,
+      ),
   };
 }

@@ -1,7 +1,6 @@
 import { Modal, Stack, Text } from '@mantine/core';
 import { DialogActions } from '../../ui/DialogActions';
-import { messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { withOutcome } from '../../ui/notify';
 import { PEOPLE_UI } from './texts';
 
 /** Removing someone is always confirmed; one dialog for organization, cluster and project. */
@@ -14,14 +13,11 @@ export function ConfirmRemove(props: {
 }) {
   const { name } = props;
   const confirm = async () => {
-    if (!name) return;
-    try {
-      await props.onRemove(name);
-      notifySuccess(PEOPLE_UI.removed(name));
+    if (
+      name &&
+      (await withOutcome(() => props.onRemove(name), PEOPLE_UI.removed(name), PEOPLE_UI.loadFailed))
+    )
       props.onClose();
-    } catch (error) {
-      notifyError(messageOf(error, PEOPLE_UI.loadFailed));
-    }
   };
   return (
     <Modal opened={!!name} onClose={props.onClose} title={PEOPLE_UI.removeUser} centered>

@@ -8,8 +8,7 @@ import { usePlatformContext } from '../../app/context/platform-context';
 import { useAccount } from '../../app/session/account';
 import { formatDate } from '../../ui/dates';
 import { EmptyState } from '../../ui/EmptyState';
-import { messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { notifyError, withOutcome } from '../../ui/notify';
 import { InviteStatusBadge } from '../invites/InviteStatusBadge';
 import { ConfirmRemove } from './ConfirmRemove';
 import { InviteDialog } from './InviteDialog';
@@ -100,14 +99,8 @@ function OrgInvites({ org }: { org: string }) {
   const remove = useRemoveInvite();
   const open = (invites.data ?? []).filter((i) => i.status !== 'accepted');
   if (open.length === 0) return null;
-  const act = async (run: () => Promise<unknown>, done: string) => {
-    try {
-      await run();
-      notifySuccess(done);
-    } catch (error) {
-      notifyError(messageOf(error, PEOPLE_UI.loadFailed));
-    }
-  };
+  const act = (run: () => Promise<unknown>, done: string) =>
+    withOutcome(run, done, PEOPLE_UI.loadFailed);
   const C = PEOPLE_UI.columns;
   return (
     <Stack gap="xs">
