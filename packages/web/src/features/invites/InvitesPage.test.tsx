@@ -1,9 +1,11 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../test/fetch';
 import { world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
+import { Route, Routes } from 'react-router';
 import InvitesPage from './InvitesPage';
+import InviteScreen from './InviteScreen';
 
 const INCOMING = '/apis/admin/v1/invites/incoming';
 const invite = (id: string, org: string, status: string) => ({
@@ -58,5 +60,41 @@ describe('invitations page', () => {
       await screen.findByText('You declined the invitation to organization north'),
     ).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/1/decline'))).toBe(true);
+  });
+
+  it('accepts from the invite screen, reloads the account and selects the first organization', async () => {
+    const { calls } = stubFetch([
+      { url: '/apis/admin/v1/invites/7', body: invite('7', 'north', 'pending') },
+      {
+        method: 'POST',
+        url: '/apis/admin/v1/invites/7/accept',
+        body: invite('7', 'north', 'accepted'),
+      },
+      {
+        url: '/api/v1/orgs',
+        body: {
+          items: [{ name: 'acme', role: 'manager', balance: { credits: null }, projects_count: 1 }],
+          total: 1,
+          pages: 1,
+        },
+      },
+    ]);
+    const { user, sessionConfig } = world();
+    const { refresh, url } = renderSignedIn(
+      <Routes>
+        <Route path="/invites/:id" element={<InviteScreen />} />
+        <Route path="*" element={null} />
+      </Routes>,
+      { user, sessionConfig, withContext: false, route: '/invites/7' },
+    );
+    expect(
+      await screen.findByRole('heading', { name: 'You have been invited to organization' }),
+    ).toBeTruthy();
+    expect(await screen.findByText('north')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Accept and Go' }));
+    expect(await screen.findByText('You have been added to organization north')).toBeTruthy();
+    expect(refresh).toHaveBeenCalled();
+    await waitFor(() => expect(url()).toBe('/?org=acme'));
+    expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/7/accept'))).toBe(true);
   });
 });

@@ -80,6 +80,42 @@ describe('settings pages', () => {
     expect(screen.queryByRole('button', { name: 'Edit alice' })).toBeNull();
   });
 
+  it('adds a platform user found by two characters, with a role and credits', async () => {
+    const { calls } = stubFetch([
+      { url: USERS, body: [orgUser('alice', 'manager', null)] },
+      { url: INVITES, body: [] },
+      {
+        url: /\/apis\/admin\/v1\/users\?lookup=true&query=bo$/,
+        body: [{ name: 'bob', email: 'bob@example.test' }],
+      },
+      {
+        method: 'POST',
+        url: '/apis/admin/v1/orgs/acme/users',
+        status: 201,
+        body: orgUser('bob', 'user', '5'),
+      },
+    ]);
+    renderOrg('manager');
+    await screen.findByText('alice@example.test');
+    fireEvent.click(screen.getByRole('button', { name: 'Add user' }));
+    const dialog = await screen.findByRole('dialog');
+    const add = within(dialog).getByRole('button', { name: 'Add' });
+    expect(add.hasAttribute('disabled')).toBe(true);
+    const search = within(dialog).getByRole('combobox', { name: 'User' });
+    fireEvent.change(search, { target: { value: 'b' } });
+    expect(await screen.findByText('Type at least 2 characters')).toBeTruthy();
+    fireEvent.change(search, { target: { value: 'bo' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'bob (bob@example.test)' }));
+    fireEvent.change(within(dialog).getByLabelText(/^Credits/), { target: { value: '5' } });
+    fireEvent.click(add);
+    expect(await screen.findByText('User bob is updated')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      user_name: 'bob',
+      role: 'user',
+      balance: { credits: '5' },
+    });
+  });
+
   it('says no one is in the organization with the spec’s text', async () => {
     stubFetch([
       { url: USERS, body: [] },
