@@ -10,7 +10,8 @@ export type Invite = Camel<InviteWire>;
 const INVITES = `${API.admin}/invites`;
 const one = (id: string) => `${INVITES}/${encodeURIComponent(id)}`;
 export const inviteKeys = {
-  incoming: ['invites', 'incoming'] as const,
+  /** The banner and the invitations page share one request. */
+  incoming: queryKeys.invitesPending,
   one: (id: string) => ['invites', 'one', id] as const,
   ofOrg: (org: string) => ['invites', 'org', org] as const,
 };
@@ -23,10 +24,7 @@ export const useIncomingInvites = () =>
 
 /** Pending invitations for the side menu's banner. */
 export function usePendingInviteCount(): number {
-  const invites = useQuery({
-    queryKey: queryKeys.invitesPending,
-    queryFn: ({ signal }) => request<InviteWire[]>(`${INVITES}/incoming`, { signal }),
-  });
+  const invites = useIncomingInvites();
   return (invites.data ?? []).filter((i) => i.status === 'pending').length;
 }
 

@@ -30,9 +30,9 @@ export const INVITE_TEXTS = {
   signupButton: 'Create account',
 } as const;
 
-/** console-shell §4: pending shows as "invited" in the primary colour. */
-export const STATUS_LABEL: Record<InviteStatus, { label: string; color: string }> = {
-  pending: { label: 'invited', color: 'blue' },
+/** console-shell §4: pending shows as "invited" in the primary colour (the theme's, by default). */
+export const STATUS_LABEL: Record<InviteStatus, { label: string; color: string | undefined }> = {
+  pending: { label: 'invited', color: undefined },
   accepted: { label: 'accepted', color: 'gray' },
   expired: { label: 'expired', color: 'yellow' },
   declined: { label: 'declined', color: 'red' },
