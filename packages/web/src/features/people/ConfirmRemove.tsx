@@ -26,7 +26,7 @@ export function ConfirmRemove(props: {
         <DialogActions
           cancelLabel={PEOPLE_UI.cancel}
           onCancel={props.onClose}
-          confirmLabel={PEOPLE_UI.removeInvite}
+          confirmLabel={PEOPLE_UI.removeLabel}
           color="red"
           onClick={confirm}
           loading={props.pending}

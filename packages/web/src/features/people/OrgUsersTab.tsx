@@ -146,7 +146,7 @@ function OrgInvites({ org }: { org: string }) {
                       act(() => remove.mutateAsync(i.id), PEOPLE_UI.inviteRemoved(i.email))
                     }
                   >
-                    {PEOPLE_UI.removeInvite}
+                    {PEOPLE_UI.removeLabel}
                   </Button>
                 </Group>
               </Table.Td>
