@@ -38,6 +38,19 @@ export async function usedByJobs(
 type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
 
 /**
+ * This machine's GPUs come from `nvidia-smi`, a blocking call of up to seconds; GPUs do not come
+ * and go by the minute, so one answer serves a minute of page loads.
+ */
+const GPU_CHECK_MS = 60_000;
+let gpuCheck: { at: number; nvidia: number } | null = null;
+function localNvidiaCount(dataDir: string) {
+  if (!gpuCheck || Date.now() - gpuCheck.at > GPU_CHECK_MS) {
+    gpuCheck = { at: Date.now(), nvidia: describeMachine(dataDir).nvidia?.count ?? 0 };
+  }
+  return gpuCheck.nvidia;
+}
+
+/**
  * Live capacity as the cluster's runtime reports it. The local cluster runs on this machine, so
  * its pool is measured now (cpus, memory, GPUs); another cluster's pool offers its nodes' shape
  * times its maximum node count.
@@ -45,11 +58,10 @@ type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
 function capacityOf(cluster: string, pool: NodePoolRow, dataDir: string): ResourceUsage {
   const gpus = (pool.gpus ?? {}) as PoolGpus;
   if (cluster === DEFAULT_CLUSTER) {
-    const m = describeMachine(dataDir);
     return {
       cpu: cpus().length,
       memory: totalmem(),
-      nvidia_gpu: m.nvidia?.count ?? 0,
+      nvidia_gpu: localNvidiaCount(dataDir),
       amd_gpu: gpus.amd?.count ?? 0,
       intel_gpu: gpus.intel?.count ?? 0,
     };
