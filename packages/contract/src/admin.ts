@@ -59,12 +59,34 @@ const nonNegative = (message: string) =>
 
 const PresetGpu = z.object({
   count: z.number().int().min(0),
-  model: z.string().min(1).optional(),
-  memory: z.number().optional(),
+  // The SDK writes null for what it does not know.
+  model: z
+    .string()
+    .min(1)
+    .nullish()
+    .transform((v) => v ?? undefined),
+  memory: z.number().nullish(),
 });
 
+/**
+ * The Apolo SDK has written GPUs in two ways: `nvidia_gpu: {count, model, memory}`, and earlier
+ * `nvidia_gpu: 2` with `nvidia_gpu_model`; both arrive as the first, and `null` means none.
+ */
+function normalizeGpus(raw: unknown) {
+  if (!raw || typeof raw !== 'object') return raw;
+  const o = { ...(raw as Record<string, unknown>) };
+  for (const v of GPU_VENDORS) {
+    const gpu = o[`${v}_gpu`];
+    const model = o[`${v}_gpu_model`];
+    if (gpu === null || gpu === 0) delete o[`${v}_gpu`];
+    else if (typeof gpu === 'number')
+      o[`${v}_gpu`] = { count: gpu, ...(typeof model === 'string' ? { model } : {}) };
+  }
+  return o;
+}
+
 /** A preset as written by the console or `apolo admin` (the static rules of console-shell §5). */
-export const PresetInput = z.object({
+export const PresetFields = z.object({
   name: z.string().trim().min(1, ADMIN_TEXTS.nameRequired).max(100),
   cpu: z.number({ message: ADMIN_TEXTS.cpuNaN }).min(PRESET_MIN_CPU, ADMIN_TEXTS.cpuMin),
   memory: z
@@ -77,10 +99,11 @@ export const PresetInput = z.object({
   nvidia_gpu: PresetGpu.optional(),
   amd_gpu: PresetGpu.optional(),
   intel_gpu: PresetGpu.optional(),
-  /** Unset: every pool the preset fits. */
-  resource_pool_names: z.array(z.string()).optional(),
+  /** Unset or empty: every pool the preset fits. */
+  resource_pool_names: z.array(z.string()).nullish(),
 });
-export type PresetInput = z.infer<typeof PresetInput>;
+export const PresetInput = z.preprocess(normalizeGpus, PresetFields);
+export type PresetInput = z.infer<typeof PresetFields>;
 
 /** What a node pool offers, as the preset rules need it. */
 export interface PoolCapacity {

@@ -157,6 +157,43 @@ describe('admin area', () => {
     expect((await call(s, 'DELETE', `${PRESETS}/cpu-2`, admin)).status).toBe(404);
   });
 
+  it('takes presets as both generations of the Apolo SDK write them', async () => {
+    const sdk = {
+      name: 'sdk-new',
+      credits_per_hour: '3',
+      cpu: 4,
+      memory: 8 * GB,
+      scheduler_enabled: false,
+      preemptible_node: true,
+      resource_pool_names: [],
+      available_resource_pool_names: [],
+      nvidia_gpu: { count: 2, model: 'A100', memory: null },
+      amd_gpu: null,
+      intel_gpu: null,
+    };
+    const created = await call(s, 'POST', PRESETS, admin, sdk);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      resource_pool_names: ['gpu-pool'],
+      nvidia_gpu: { count: 2, model: 'A100' },
+    });
+    const older = await call(s, 'POST', PRESETS, admin, {
+      name: 'sdk-old',
+      credits_per_hour: '1',
+      cpu: 2,
+      memory: 4 * GB,
+      nvidia_gpu: 1,
+      nvidia_gpu_model: 'A100',
+      amd_gpu: null,
+      intel_gpu: 0,
+      scheduler_enabled: false,
+      preemptible_node: true,
+    });
+    expect(older.status).toBe(201);
+    expect(older.body.nvidia_gpu).toMatchObject({ count: 1, model: 'A100' });
+    for (const name of ['sdk-new', 'sdk-old']) await call(s, 'DELETE', `${PRESETS}/${name}`, admin);
+  });
+
   it('edits a node pool with numbers given as strings, keeping min and max', async () => {
     const url = `${A}/clusters/lab/node_pools/cpu-pool`;
     const r = await call(s, 'PATCH', url, admin, {
