@@ -17,3 +17,5 @@ export * from './buckets.js';
 export * from './images.js';
 export * from './jobs.js';
 export * from './templates.js';
+export * from './people.js';
+export * from './admin.js';

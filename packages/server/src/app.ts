@@ -29,6 +29,9 @@ import { imageRoutes } from './modules/images/routes.js';
 import { templateRoutes } from './modules/templates/routes.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
 import { installWebsocket } from './http/websocket.js';
+import { peopleRoutes } from './modules/people/routes.js';
+import { inviteRoutes } from './modules/invites/routes.js';
+import { adminRoutes } from './modules/admin/routes.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -95,6 +98,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await installWebsocket(app);
   await app.register(jobsModule(ctx, opts.jobs));
   await app.register(templateRoutes());
+  await app.register(peopleRoutes(ctx));
+  await app.register(inviteRoutes(ctx));
+  await app.register(adminRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

@@ -23,9 +23,17 @@ describe('configuration', () => {
     [{ ORRERY_ADMIN_EMAIL: 'nope' }, 'ORRERY_ADMIN_EMAIL'],
     [{ ORRERY_WHITE_LABELS: '{bad json' }, 'ORRERY_WHITE_LABELS'],
     [{ OIDC_ISSUER: 'https://id.example.test' }, 'OIDC_CLIENT_ID'],
+    [{ ORRERY_INVITE_TTL: 'a week' }, 'ORRERY_INVITE_TTL'],
+    [{ ORRERY_INVITE_TTL: '0d' }, 'ORRERY_INVITE_TTL'],
   ])('stops on a bad value and names the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('keeps invitations open 7 days unless ORRERY_INVITE_TTL says otherwise', () => {
+    expect(loadConfig({}).inviteTtlSeconds).toBe(7 * 86400);
+    expect(loadConfig({ ORRERY_INVITE_TTL: '36h' }).inviteTtlSeconds).toBe(36 * 3600);
+    expect(loadConfig({ ORRERY_INVITE_TTL: '90' }).inviteTtlSeconds).toBe(90);
   });
 
   it('uses an external issuer when one is configured', () => {

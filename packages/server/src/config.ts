@@ -85,6 +85,15 @@ const Env = z.object({
     .optional(),
   ORRERY_DOCKER_NETWORK: z.string().min(1).optional(),
   ORRERY_KILL_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  ORRERY_INVITE_TTL: z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'must be a duration: seconds, or a number with s, m, h or d (e.g. 7d)')
+    .default('7d')
+    .transform((v) => {
+      const unit = { s: 1, m: 60, h: 3600, d: 86400 }[v.slice(-1)] ?? 1;
+      return parseInt(v, 10) * unit;
+    })
+    .refine((v) => v > 0, 'must be longer than 0'),
   ORRERY_CONFIG_FILE: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -108,6 +117,8 @@ export interface Config {
     whiteLabels: Record<string, z.infer<typeof WhiteLabel>>;
   };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** How long an invitation to an organization stays open, in seconds. */
+  inviteTtlSeconds: number;
   /** Key sealing secret values (hex or base64 of 32 bytes); unset: `<dataDir>/secrets.key`. */
   secretsKey?: string;
   /** An external OCI registry behind `/v2/`; unset: Debian's docker-registry, supervised. */
@@ -218,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       whiteLabels: e.ORRERY_WHITE_LABELS,
     },
     logLevel: e.LOG_LEVEL,
+    inviteTtlSeconds: e.ORRERY_INVITE_TTL,
     secretsKey: e.ORRERY_SECRETS_KEY,
     registryUrl: e.ORRERY_REGISTRY_URL,
     runtime: {

@@ -105,6 +105,11 @@ export const clusters = pgTable('clusters', {
   location: text('location'),
   logoUrl: text('logo_url'),
   timezone: text('timezone').notNull().default('UTC'),
+  /** Storage volumes with their price: [{name, creditsPerHourPerGb}]. */
+  storageVolumes: jsonb('storage_volumes')
+    .$type<{ name: string; creditsPerHourPerGb: string }[]>()
+    .notNull()
+    .default([{ name: 'default', creditsPerHourPerGb: '0' }]),
   createdAt: createdAt(),
 });
 
@@ -448,4 +453,23 @@ export const usageRecords = pgTable(
     index('usage_org_time').on(t.orgName, t.startedAt),
     index('usage_resource').on(t.resourceUri),
   ],
+);
+
+/** Invitations to an organization by e-mail; the status is pending until accepted or declined. */
+export const invites = pgTable(
+  'invites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgName: text('org_name')
+      .notNull()
+      .references(() => organizations.name, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    /** pending, accepted or declined; expiry is read from `expires_at`. */
+    status: text('status').notNull().default('pending'),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invites_email').on(sql`lower(${t.email})`), index('invites_org').on(t.orgName)],
 );

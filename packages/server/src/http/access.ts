@@ -9,10 +9,12 @@ import { forbidden, notFound } from './errors.js';
  * What a route needs, declared on the route itself (`config.access`):
  * - `public`: anyone, signed in or not;
  * - `user`: any signed-in user (the handler narrows further with `authorize`);
+ * - `system`: a user with a system role (the admin area); anyone else gets 403, since the admin
+ *   area's existence is no secret;
  * - `{ uri, action }`: the action on the resource URI computed from the request.
  */
 export type Access =
-  'public' | 'user' | { uri: (request: FastifyRequest) => string; action: Action };
+  'public' | 'user' | 'system' | { uri: (request: FastifyRequest) => string; action: Action };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,6 +57,8 @@ export function installAccess(app: FastifyInstance, db: Db) {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     requireUser(request);
-    if (access !== 'user') await authorize(request, access.uri(request), access.action);
+    if (access === 'system') {
+      if (request.principal?.systemRole !== 'admin') throw forbidden();
+    } else if (access !== 'user') await authorize(request, access.uri(request), access.action);
   });
 }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { projectMembers, projects } from '../db/schema.js';
+import { clusterMembers, orgMembers, projectMembers, projects } from '../db/schema.js';
 import type { TestServer, TestUser } from './harness.js';
 
 /** Calls the API as a user (or anonymously) and returns status and parsed JSON body. */
@@ -49,5 +49,26 @@ export async function projectMember(
     .from(projects)
     .where(and(eq(projects.orgName, org), eq(projects.name, project)));
   await s.ctx.db.insert(projectMembers).values({ projectId: p.id, userId: u.id, role });
+  return u;
+}
+
+/** Makes a user a member of an organization (and optionally of a cluster) with a role. */
+export async function joinOrg(
+  s: TestServer,
+  u: TestUser,
+  role: 'user' | 'manager' | 'admin',
+  org = 'acme',
+) {
+  await s.ctx.db.insert(orgMembers).values({ orgName: org, userId: u.id, role });
+  return u;
+}
+
+export async function joinCluster(
+  s: TestServer,
+  u: TestUser,
+  role: 'user' | 'manager' | 'admin',
+  cluster = 'default',
+) {
+  await s.ctx.db.insert(clusterMembers).values({ clusterName: cluster, userId: u.id, role });
   return u;
 }

@@ -15,6 +15,20 @@ const NewProjectPage = lazy(() => import('../features/projects/NewProjectPage'))
 const UserOnboardingPage = lazy(() => import('../features/onboarding/UserOnboardingPage'));
 const AreaPendingPage = lazy(() => import('../features/areas/AreaPendingPage'));
 const UnknownPath = lazy(() => import('../features/areas/UnknownPath'));
+const InvitesPage = lazy(() => import('../features/invites/InvitesPage'));
+const InviteScreen = lazy(() => import('../features/invites/InviteScreen'));
+const AdminPage = lazy(() => import('../features/admin/AdminPage'));
+const settings = () => import('../features/people/SettingsPages');
+const OrgSettingsPage = lazy(() => settings().then((m) => ({ default: m.OrgSettingsPage })));
+const ClusterSettingsPage = lazy(() =>
+  settings().then((m) => ({ default: m.ClusterSettingsPage })),
+);
+const ProjectSettingsPage = lazy(() =>
+  settings().then((m) => ({ default: m.ProjectSettingsPage })),
+);
+const InviteSignupDone = lazy(() =>
+  import('../features/invites/InviteSignup').then((m) => ({ default: m.InviteSignupDone })),
+);
 
 function ContextLayout() {
   return (
@@ -50,6 +64,19 @@ export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
         <Route path="/auth/*" element={<Navigate to="/" replace />} />
         <Route element={<MainLayout hasCluster={hasCluster} />}>
           <Route index element={<HomePage />} />
+          <Route path="/org-settings/:tab?" element={<OrgSettingsPage />} />
+          <Route path="/invites" element={<InvitesPage />} />
+          <Route path="/invites/:id" element={<InviteScreen />} />
+          <Route path="/invite-signup" element={<InviteSignupDone />} />
+          <Route path="/admin/*" element={<AdminPage />} />
+          <Route
+            path="/cluster-settings/:tab?"
+            element={hasCluster ? <ClusterSettingsPage /> : <Navigate to="/" replace />}
+          />
+          <Route
+            path="/project-settings/:tab?"
+            element={hasCluster ? <ProjectSettingsPage /> : <Navigate to="/" replace />}
+          />
           {PENDING_AREAS.map((area) => (
             <Route
               key={area.path}

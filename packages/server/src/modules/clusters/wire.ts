@@ -12,7 +12,7 @@ const gpuFields = (gpus: unknown) => {
   };
 };
 
-const poolWire = (p: NodePoolRow) => ({
+export const poolWire = (p: NodePoolRow) => ({
   name: p.name,
   min_size: p.minSize,
   max_size: p.maxSize,
@@ -29,7 +29,7 @@ const poolWire = (p: NodePoolRow) => ({
   ...gpuFields(p.gpus),
 });
 
-const presetWire = (p: PresetRow) => ({
+export const presetWire = (p: PresetRow) => ({
   name: p.name,
   credits_per_hour: String(Number(p.creditsPerHour)),
   cpu: p.cpu,
@@ -68,7 +68,10 @@ export function clusterWire(
     buckets_url: `${api}/buckets`,
     resource_pool_types: c.pools.map(poolWire),
     resource_presets: c.presets.map(presetWire),
-    storage_volumes: [{ name: 'default', credits_per_hour_per_gb: '0' }],
+    storage_volumes: c.cluster.storageVolumes.map((v) => ({
+      name: v.name,
+      credits_per_hour_per_gb: v.creditsPerHourPerGb,
+    })),
     timezone: c.cluster.timezone,
     energy_schedules: [{ name: 'default', periods: [] }],
     apps: {

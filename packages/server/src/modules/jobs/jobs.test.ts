@@ -26,7 +26,11 @@ describe('jobs on the process runtime', () => {
   const run = async (who: TestUser, command: string, extra: Record<string, unknown> = {}) => {
     const r = await call(s, 'POST', '/api/v1/jobs?from_preset', who, cliBody(command, extra));
     expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body as { id: string; status: string };
+    return r.body as {
+      id: string;
+      status: string;
+      container: { resources: { cpu: number; memory: number } };
+    };
   };
   const get = async (id: string, who: TestUser = owner) =>
     (await call(s, 'GET', `/api/v1/jobs/${id}`, who)).body;
@@ -329,5 +333,19 @@ describe('jobs on the process runtime', () => {
       container: { command: 'echo again' },
     });
     expect((await until(again.body.id, ['succeeded'])).status).toBe('succeeded');
+  });
+
+  it('counts what running jobs hold in the node pool the admin area shows', async () => {
+    const admin = await s.user({ systemRole: 'admin' });
+    const pools = async () =>
+      (await call(s, 'GET', '/apis/admin/v1/clusters/default/node_pools', admin)).body[0].used;
+    const before = await pools();
+    const j = await run(owner, 'sleep 30', { preset_name: 'cpu-small' });
+    await until(j.id, ['running']);
+    const during = await pools();
+    expect(during.cpu - before.cpu).toBeCloseTo(j.container.resources.cpu, 5);
+    expect(during.memory - before.memory).toBe(j.container.resources.memory);
+    await call(s, 'DELETE', `/api/v1/jobs/${j.id}`, owner);
+    expect((await pools()).cpu).toBeCloseTo(before.cpu, 5);
   });
 });

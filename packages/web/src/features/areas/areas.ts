@@ -10,27 +10,7 @@ export interface PendingArea {
 }
 
 export const PENDING_AREAS: PendingArea[] = [
-  {
-    path: '/org-settings',
-    title: 'Organization settings',
-    needsCluster: false,
-    systemRoleOnly: false,
-  },
   { path: '/org-billing', title: 'Billing', needsCluster: false, systemRoleOnly: false },
-  { path: '/invites', title: 'Invitations', needsCluster: false, systemRoleOnly: false },
-  {
-    path: '/cluster-settings',
-    title: 'Cluster settings',
-    needsCluster: true,
-    systemRoleOnly: false,
-  },
-  {
-    path: '/project-settings',
-    title: 'Project settings',
-    needsCluster: true,
-    systemRoleOnly: false,
-  },
-  { path: '/admin', title: 'Administration', needsCluster: false, systemRoleOnly: true },
 ];
 
 export const AREA_TEXTS = {

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { AuthLayout } from './AuthLayout';
 import { SignInPage } from './SignInPage';
+import { InviteSignupRedirect } from '../invites/InviteSignup';
 
 /** Every path leads to /auth, remembering where the user wanted to go (and any login hint). */
 function ToSignIn() {
@@ -17,6 +18,7 @@ export default function LoginRoutes() {
         <Route index element={<SignInPage />} />
       </Route>
       <Route path="/auth/*" element={<Navigate to="/auth" replace />} />
+      <Route path="/invite-signup" element={<InviteSignupRedirect />} />
       <Route path="*" element={<ToSignIn />} />
     </Routes>
   );

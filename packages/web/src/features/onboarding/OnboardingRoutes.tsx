@@ -5,8 +5,13 @@ import { LoadingScreen } from '../../app/session/screens';
 
 const UserOnboardingPage = lazy(() => import('./UserOnboardingPage'));
 const CreateOrgPage = lazy(() => import('../orgs/CreateOrgPage'));
+const InvitesPage = lazy(() => import('../invites/InvitesPage'));
+const InviteScreen = lazy(() => import('../invites/InviteScreen'));
+const InviteSignupDone = lazy(() =>
+  import('../invites/InviteSignup').then((m) => ({ default: m.InviteSignupDone })),
+);
 
-/** A user without an organization can only set one up (or leave). */
+/** A user without an organization can set one up, answer invitations, or leave. */
 export default function OnboardingRoutes() {
   const { refreshing } = useAccount();
   return (
@@ -14,6 +19,9 @@ export default function OnboardingRoutes() {
       <Route path="/user-onboarding" element={<UserOnboardingPage />} />
       <Route index element={<UserOnboardingPage />} />
       <Route path="/create-org" element={<CreateOrgPage />} />
+      <Route path="/invites" element={<InvitesPage />} />
+      <Route path="/invites/:id" element={<InviteScreen />} />
+      <Route path="/invite-signup" element={<InviteSignupDone />} />
       <Route
         path="*"
         element={

@@ -1,0 +1,333 @@
+import { z } from 'zod';
+import { GpuVendor, GPU_VENDORS } from './clusters.js';
+import { Credits } from './people.js';
+
+/**
+ * The admin area (console-shell §2, §5, §7; apolo-wire §10): system users, clusters and their
+ * organizations, resource presets and node pools. The rules of §5 live here once, for the
+ * server's checks and the console's forms.
+ */
+
+export const PRESET_MIN_CPU = 0.01;
+export const PRESET_MIN_MEMORY = 64_000_000;
+/** Memory units of the preset form (decimal, console-shell §9). */
+export const MEMORY_UNITS = { MB: 1e6, GB: 1e9, TB: 1e12 } as const;
+export type MemoryUnit = keyof typeof MEMORY_UNITS;
+
+/** Bytes in the largest unit that keeps the number at least 1: 64000000 → "64 MB". */
+export function formatMemory(bytes: number): string {
+  const unit = (['TB', 'GB', 'MB'] as const).find((u) => bytes >= MEMORY_UNITS[u]) ?? 'MB';
+  return `${Number((bytes / MEMORY_UNITS[unit]).toFixed(2))} ${unit}`;
+}
+
+export const ADMIN_TEXTS = {
+  presetNoFit: "This preset won't fit into any node pool",
+  nameRequired: 'Name is required',
+  cpuMin: 'Number of CPU cores cannot be less than 0.01 cores',
+  cpuMax: 'Number of CPU cores cannot be larger than number of cores in any node pool',
+  cpuNaN: 'Number of CPU cores is not a number',
+  memoryNaN: 'Memory is not a number',
+  memoryBlank: 'Memory cannot be blank',
+  memoryMin: `Memory cannot be less than ${formatMemory(PRESET_MIN_MEMORY)}`,
+  memoryMax: 'Memory cannot be larger than amount of memory in any node pool',
+  creditsInvalid: 'Credits per hour must be a non-negative number',
+  gpuZero: 'Number cannot be 0 for GPU model',
+  gpuMax: 'Number cannot be larger than number of GPUs for selected GPU model',
+  gpuModelUnknown: 'No node pool has this GPU model',
+  poolUnknown: (name: string) => `Node pool ${name} does not exist`,
+  poolUpdated: (name: string) => `Provider node pool ${name} is updated`,
+  idleNote: (n: number) => `Idle nodes can be up to ${n} (difference between max and min)`,
+  idleMax: (n: number) => `Idle nodes cannot be more than ${n}`,
+  numberInvalid: 'Must be a non-negative number',
+  wattsOrder: 'Maximum watts cannot be less than minimum watts',
+  jobsInvalid: 'Jobs must be a positive number',
+  storageCreditsUpdated: (volume: string) => `Credits updated for ${volume} storage volume`,
+  noOrganizations: 'No organizations found',
+  presetTaken: 'A preset with this name already exists',
+} as const;
+
+/** A non-negative decimal given as a number or a string (forms send strings). */
+const nonNegative = (message: string) =>
+  z.union([z.number(), z.string().trim()]).transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : v === '' ? NaN : Number(v);
+    if (!Number.isFinite(n) || n < 0) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const PresetGpu = z.object({
+  count: z.number().int().min(0),
+  // The SDK writes null for what it does not know.
+  model: z
+    .string()
+    .min(1)
+    .nullish()
+    .transform((v) => v ?? undefined),
+  memory: z.number().nullish(),
+});
+
+/**
+ * The Apolo SDK has written GPUs in two ways: `nvidia_gpu: {count, model, memory}`, and earlier
+ * `nvidia_gpu: 2` with `nvidia_gpu_model`; both arrive as the first, and `null` means none.
+ */
+function normalizeGpus(raw: unknown) {
+  if (!raw || typeof raw !== 'object') return raw;
+  const o = { ...(raw as Record<string, unknown>) };
+  for (const v of GPU_VENDORS) {
+    const gpu = o[`${v}_gpu`];
+    const model = o[`${v}_gpu_model`];
+    if (gpu === null || gpu === 0) delete o[`${v}_gpu`];
+    else if (typeof gpu === 'number')
+      o[`${v}_gpu`] = { count: gpu, ...(typeof model === 'string' ? { model } : {}) };
+  }
+  return o;
+}
+
+/** A preset as written by the console or `apolo admin` (the static rules of console-shell §5). */
+export const PresetFields = z.object({
+  name: z.string().trim().min(1, ADMIN_TEXTS.nameRequired).max(100),
+  cpu: z.number({ message: ADMIN_TEXTS.cpuNaN }).min(PRESET_MIN_CPU, ADMIN_TEXTS.cpuMin),
+  memory: z
+    .number({ message: ADMIN_TEXTS.memoryNaN })
+    .int()
+    .min(PRESET_MIN_MEMORY, ADMIN_TEXTS.memoryMin),
+  credits_per_hour: nonNegative(ADMIN_TEXTS.creditsInvalid).transform(String),
+  scheduler_enabled: z.boolean().default(false),
+  preemptible_node: z.boolean().default(false),
+  nvidia_gpu: PresetGpu.optional(),
+  amd_gpu: PresetGpu.optional(),
+  intel_gpu: PresetGpu.optional(),
+  /** Unset or empty: every pool the preset fits. */
+  resource_pool_names: z.array(z.string()).nullish(),
+});
+export const PresetInput = z.preprocess(normalizeGpus, PresetFields);
+export type PresetInput = z.infer<typeof PresetFields>;
+
+/** What a node pool offers, as the preset rules need it. */
+export interface PoolCapacity {
+  name: string;
+  cpu: number;
+  memory: number;
+  isPreemptible: boolean;
+  gpus: Partial<Record<GpuVendor, { count: number; model?: string }>>;
+}
+export interface PresetShape {
+  cpu: number;
+  memory: number;
+  isPreemptible: boolean;
+  gpus: Partial<Record<GpuVendor, { count: number; model?: string }>>;
+}
+
+export const presetGpus = (p: Pick<PresetInput, 'nvidia_gpu' | 'amd_gpu' | 'intel_gpu'>) =>
+  Object.fromEntries(
+    GPU_VENDORS.flatMap((v) => {
+      const g = p[`${v}_gpu`];
+      return g && (g.count > 0 || g.model) ? [[v, { count: g.count, model: g.model }]] : [];
+    }),
+  ) as PresetShape['gpus'];
+
+/** Whether a preset fits a pool: cpu, memory, preemptibility and every GPU asked for. */
+export const fitsPool = (p: PresetShape, pool: PoolCapacity) =>
+  p.cpu <= pool.cpu &&
+  p.memory <= pool.memory &&
+  p.isPreemptible === pool.isPreemptible &&
+  GPU_VENDORS.every((v) => {
+    const want = p.gpus[v];
+    if (!want || want.count === 0) return true;
+    const have = pool.gpus[v];
+    return !!have && have.count >= want.count && (!want.model || have.model === want.model);
+  });
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * The rules of console-shell §5 that depend on the cluster's node pools, with the field each
+ * message belongs to. The name carries "won't fit" when the fields are each fine but no single
+ * pool holds them together — preemptibility included, which must match the pool's.
+ */
+export function presetPoolIssues(p: PresetShape, pools: PoolCapacity[]): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const maxCpu = Math.max(0, ...pools.map((x) => x.cpu));
+  const maxMemory = Math.max(0, ...pools.map((x) => x.memory));
+  if (p.cpu > maxCpu) issues.push({ path: 'cpu', message: ADMIN_TEXTS.cpuMax });
+  if (p.memory > maxMemory) issues.push({ path: 'memory', message: ADMIN_TEXTS.memoryMax });
+  for (const v of GPU_VENDORS) {
+    const want = p.gpus[v];
+    if (!want) continue;
+    if (want.model && want.count === 0) {
+      issues.push({ path: `${v}_gpu.count`, message: ADMIN_TEXTS.gpuZero });
+      continue;
+    }
+    const same = pools.filter((x) => x.gpus[v] && (!want.model || x.gpus[v]!.model === want.model));
+    if (want.model && same.length === 0) {
+      issues.push({ path: `${v}_gpu.model`, message: ADMIN_TEXTS.gpuModelUnknown });
+    } else if (want.count > Math.max(0, ...same.map((x) => x.gpus[v]!.count))) {
+      issues.push({ path: `${v}_gpu.count`, message: ADMIN_TEXTS.gpuMax });
+    }
+  }
+  if (issues.length === 0 && !pools.some((x) => fitsPool(p, x))) {
+    issues.push({ path: 'name', message: ADMIN_TEXTS.presetNoFit });
+  }
+  return issues;
+}
+
+/**
+ * The console's memory field: a number and a unit. Blank and not-a-number are told apart as
+ * console-shell §5 asks; the result is bytes.
+ */
+export function memoryOfField(
+  raw: string,
+  unit: MemoryUnit,
+): { bytes: number } | { error: string } {
+  if (raw.trim() === '') return { error: ADMIN_TEXTS.memoryBlank };
+  const n = Number(raw.trim());
+  if (!Number.isFinite(n)) return { error: ADMIN_TEXTS.memoryNaN };
+  const bytes = Math.round(n * MEMORY_UNITS[unit]);
+  if (bytes < PRESET_MIN_MEMORY) return { error: ADMIN_TEXTS.memoryMin };
+  return { bytes };
+}
+
+/** Node pool edit (console-shell §5): numbers, strings converted; min and max are read-only. */
+export const NodePoolPatch = z
+  .object({
+    idle_size: nonNegative(ADMIN_TEXTS.numberInvalid)
+      .refine(Number.isInteger, ADMIN_TEXTS.numberInvalid)
+      .optional(),
+    cpu_min_watts: nonNegative(ADMIN_TEXTS.numberInvalid).optional(),
+    cpu_max_watts: nonNegative(ADMIN_TEXTS.numberInvalid).optional(),
+  })
+  .refine(
+    (v) =>
+      v.cpu_min_watts === undefined ||
+      v.cpu_max_watts === undefined ||
+      v.cpu_max_watts >= v.cpu_min_watts,
+    { path: ['cpu_max_watts'], message: ADMIN_TEXTS.wattsOrder },
+  );
+
+/** The rule of a node pool's idle size against its read-only min and max. */
+export const idleSizeIssue = (idle: number, pool: { minSize: number; maxSize: number }) =>
+  idle > pool.maxSize - pool.minSize ? ADMIN_TEXTS.idleMax(pool.maxSize - pool.minSize) : null;
+
+const Usage = z.object({
+  cpu: z.number(),
+  memory: z.number(),
+  nvidia_gpu: z.number(),
+  amd_gpu: z.number(),
+  intel_gpu: z.number(),
+});
+/** A node pool of the admin area's Nodes tab: its shape, live capacity and what jobs use. */
+export const NodePoolStatus = z
+  .object({
+    name: z.string(),
+    min_size: z.number().int(),
+    max_size: z.number().int(),
+    idle_size: z.number().int(),
+    cpu_min_watts: z.number(),
+    cpu_max_watts: z.number(),
+    is_preemptible: z.boolean(),
+    cpu: z.number(),
+    memory: z.number(),
+    gpus: z.array(z.object({ make: GpuVendor, count: z.number(), model: z.string().nullable() })),
+    capacity: Usage,
+    used: Usage,
+  })
+  .meta({ id: 'NodePoolStatus' });
+export type NodePoolStatusWire = z.infer<typeof NodePoolStatus>;
+
+/** Cluster organization quota: empty or a number of at least 0 (console-shell §5). */
+export const JobsQuota = z.union([z.number(), z.string().trim(), z.null()]).transform((v, ctx) => {
+  if (v === null || v === '') return null;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) {
+    ctx.addIssue({ code: 'custom', message: ADMIN_TEXTS.jobsInvalid });
+    return z.NEVER;
+  }
+  return n;
+});
+
+export const ClusterOrg = z
+  .object({
+    org_name: z.string(),
+    balance: z.object({ credits: z.string().nullable(), spent_credits: z.string() }),
+    quota: z.object({ total_running_jobs: z.number().nullable() }),
+    default_credits: z.string().nullable(),
+    default_quota: z.object({ total_running_jobs: z.number().nullable() }),
+    default_role: z.string(),
+    storage_size: z.number().nullable(),
+    maintenance: z.boolean(),
+  })
+  .meta({ id: 'ClusterOrg' });
+export type ClusterOrgWire = z.infer<typeof ClusterOrg>;
+export const ClusterOrgAdd = z.object({
+  org_name: z.string().min(1),
+  quota: z.object({ total_running_jobs: JobsQuota.default(null) }).default({
+    total_running_jobs: null,
+  }),
+});
+export const ClusterOrgUpdate = ClusterOrgAdd.omit({ org_name: true });
+
+export const AdminCluster = z
+  .object({
+    name: z.string(),
+    location: z.string().nullable(),
+    default_credits: z.string().nullable(),
+    default_quota: z.object({ total_running_jobs: z.number().nullable() }),
+    default_role: z.string(),
+    maintenance: z.boolean(),
+    orgs_count: z.number().int(),
+  })
+  .meta({ id: 'AdminCluster' });
+
+export const StorageVolumeCredits = z.object({
+  credits_per_hour_per_gb: nonNegative(ADMIN_TEXTS.creditsInvalid).transform(String),
+});
+
+export const AdminOrg = z
+  .object({
+    name: z.string(),
+    balance: z.object({ credits: z.string().nullable(), spent_credits: z.string() }),
+    user_default_credits: z.string().nullable(),
+    notification_intervals: z.object({}).passthrough().nullable(),
+    users_count: z.number().int(),
+  })
+  .meta({ id: 'AdminOrg' });
+export type AdminOrgWire = z.infer<typeof AdminOrg>;
+
+/** `PATCH orgs/{name}/balance`: set the credits, or add to them. */
+export const OrgBalancePatch = z
+  .object({
+    credits: Credits.optional(),
+    additional_credits: z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/, 'Additional credits must be a number')
+      .optional(),
+  })
+  .refine((v) => (v.credits === undefined) !== (v.additional_credits === undefined), {
+    message: 'Give either credits or additional_credits',
+  });
+
+export const SystemUser = z
+  .object({
+    name: z.string(),
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    created_at: z.string(),
+    role: z.enum(['admin', 'user']),
+  })
+  .meta({ id: 'SystemUser' });
+export type SystemUserWire = z.infer<typeof SystemUser>;
+export const SystemUserCreate = z.object({
+  name: z.string().min(1),
+  email: z.string().trim().email('Enter a valid e-mail address'),
+  first_name: z.string().nullable().optional(),
+  last_name: z.string().nullable().optional(),
+  role: z.enum(['admin', 'user']).default('user'),
+});
+export const SystemUserUpdate = z.object({ role: z.enum(['admin', 'user']) });

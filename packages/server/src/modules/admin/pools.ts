@@ -1,0 +1,154 @@
+import { cpus, totalmem } from 'node:os';
+import { and, eq } from 'drizzle-orm';
+import {
+  ADMIN_TEXTS,
+  GPU_VENDORS,
+  idleSizeIssue,
+  type GpuVendor,
+  type NodePoolStatusWire,
+} from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { nodePools, presets as presetsTable } from '../../db/schema.js';
+import { activeJobs, containerOf } from '../jobs/store.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { DEFAULT_CLUSTER, describeMachine } from '../clusters/bootstrap.js';
+import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
+import { poolsOf } from './presets.js';
+
+export interface ResourceUsage {
+  cpu: number;
+  memory: number;
+  nvidia_gpu: number;
+  amd_gpu: number;
+  intel_gpu: number;
+}
+const ZERO: ResourceUsage = { cpu: 0, memory: 0, nvidia_gpu: 0, amd_gpu: 0, intel_gpu: 0 };
+
+/**
+ * What the jobs holding resources on a cluster (handed to the runtime, not finished) take, per
+ * node pool: each job counts against the first pool its preset names, else the cluster's first.
+ */
+export async function usedByJobs(
+  db: Db,
+  clusterName: string,
+): Promise<Record<string, ResourceUsage>> {
+  const [pools, active, presets] = await Promise.all([
+    poolsOf(db, clusterName),
+    activeJobs(db, clusterName),
+    db.select().from(presetsTable).where(eq(presetsTable.clusterName, clusterName)),
+  ]);
+  const used = Object.fromEntries(pools.map((p) => [p.name, { ...ZERO }]));
+  for (const j of active) {
+    const preset = presets.find((p) => p.name === j.presetName);
+    const pool = preset?.resourcePoolNames.find((n) => n in used) ?? pools[0]?.name;
+    if (!pool) continue;
+    const r = containerOf(j).resources;
+    const u = used[pool]!;
+    u.cpu += r.cpu;
+    u.memory += r.memory;
+    u.nvidia_gpu += r.nvidia_gpu ?? 0;
+    u.amd_gpu += r.amd_gpu ?? 0;
+    u.intel_gpu += r.intel_gpu ?? 0;
+  }
+  return used;
+}
+
+type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
+
+/**
+ * This machine's GPUs come from `nvidia-smi`, a blocking call of up to seconds; GPUs do not come
+ * and go by the minute, so one answer serves a minute of page loads.
+ */
+const GPU_CHECK_MS = 60_000;
+let gpuCheck: { at: number; nvidia: number } | null = null;
+function localNvidiaCount(dataDir: string) {
+  if (!gpuCheck || Date.now() - gpuCheck.at > GPU_CHECK_MS) {
+    gpuCheck = { at: Date.now(), nvidia: describeMachine(dataDir).nvidia?.count ?? 0 };
+  }
+  return gpuCheck.nvidia;
+}
+
+/**
+ * Live capacity as the cluster's runtime reports it. The local cluster runs on this machine, so
+ * its pool is measured now (cpus, memory, GPUs); another cluster's pool offers its nodes' shape
+ * times its maximum node count.
+ */
+function capacityOf(cluster: string, pool: NodePoolRow, dataDir: string): ResourceUsage {
+  const gpus = (pool.gpus ?? {}) as PoolGpus;
+  if (cluster === DEFAULT_CLUSTER) {
+    return {
+      cpu: cpus().length,
+      memory: totalmem(),
+      nvidia_gpu: localNvidiaCount(dataDir),
+      amd_gpu: gpus.amd?.count ?? 0,
+      intel_gpu: gpus.intel?.count ?? 0,
+    };
+  }
+  return {
+    cpu: pool.cpu * pool.maxSize,
+    memory: pool.memory * pool.maxSize,
+    nvidia_gpu: (gpus.nvidia?.count ?? 0) * pool.maxSize,
+    amd_gpu: (gpus.amd?.count ?? 0) * pool.maxSize,
+    intel_gpu: (gpus.intel?.count ?? 0) * pool.maxSize,
+  };
+}
+
+export async function poolStatuses(
+  db: Db,
+  cluster: string,
+  dataDir: string,
+): Promise<NodePoolStatusWire[]> {
+  const [pools, used] = await Promise.all([poolsOf(db, cluster), usedByJobs(db, cluster)]);
+  return pools
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((p) => {
+      const gpus = (p.gpus ?? {}) as PoolGpus;
+      return {
+        name: p.name,
+        min_size: p.minSize,
+        max_size: p.maxSize,
+        idle_size: p.idleSize,
+        cpu_min_watts: p.cpuMinWatts,
+        cpu_max_watts: p.cpuMaxWatts,
+        is_preemptible: p.isPreemptible,
+        cpu: p.cpu,
+        memory: p.memory,
+        gpus: GPU_VENDORS.flatMap((make) => {
+          const g = gpus[make];
+          return g ? [{ make, count: g.count, model: g.model ?? null }] : [];
+        }),
+        capacity: capacityOf(cluster, p, dataDir),
+        used: used[p.name] ?? { ...ZERO },
+      };
+    });
+}
+
+/** Node pool edit: idle size and CPU watts; min and max stay as the provider set them. */
+export async function patchPool(
+  db: Db,
+  cluster: string,
+  name: string,
+  p: { idle_size?: number; cpu_min_watts?: number; cpu_max_watts?: number },
+) {
+  const where = and(eq(nodePools.clusterName, cluster), eq(nodePools.name, name));
+  const [pool] = await db.select().from(nodePools).where(where);
+  if (!pool) throw notFound(`Node pool ${name} not found`);
+  const issues: { path: string; message: string }[] = [];
+  const idle = p.idle_size === undefined ? null : idleSizeIssue(p.idle_size, pool);
+  if (idle) issues.push({ path: 'idle_size', message: idle });
+  const min = p.cpu_min_watts ?? pool.cpuMinWatts;
+  const max = p.cpu_max_watts ?? pool.cpuMaxWatts;
+  if (max < min) issues.push({ path: 'cpu_max_watts', message: ADMIN_TEXTS.wattsOrder });
+  if (issues.length) throw new HttpError('validation', issues[0].message, issues);
+  const [updated] = await db
+    .update(nodePools)
+    .set({
+      ...(p.idle_size !== undefined ? { idleSize: p.idle_size } : {}),
+      cpuMinWatts: min,
+      cpuMaxWatts: max,
+    })
+    .where(where)
+    .returning();
+  invalidateCatalog(db);
+  return updated;
+}

@@ -1,0 +1,454 @@
+import { z } from 'zod';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AdminCluster,
+  AdminOrg,
+  ClusterOrg,
+  ClusterOrgAdd,
+  ClusterOrgUpdate,
+  LookupUser,
+  NodePool,
+  NodePoolPatch,
+  NodePoolStatus,
+  OrgBalancePatch,
+  Preset,
+  PresetInput,
+  SEARCH_MIN,
+  PEOPLE_TEXTS,
+  StorageVolume,
+  StorageVolumeCredits,
+  SystemUser,
+  SystemUserCreate,
+  SystemUserUpdate,
+} from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { clusterOrgs, clusters, organizations, presets } from '../../db/schema.js';
+import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { invalidateCatalog } from '../clusters/store.js';
+import { poolWire, presetWire } from '../clusters/wire.js';
+import { ADMIN_API } from '../people/routes.js';
+import { createPreset, deletePreset, updatePreset } from './presets.js';
+import { patchPool, poolStatuses } from './pools.js';
+import { adminClusters, adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
+import {
+  createSystemUser,
+  deleteSystemUser,
+  lookupUsers,
+  setSystemRole,
+  systemUsers,
+  systemUserWire,
+} from './users.js';
+
+const tags = ['admin'];
+const system = { access: 'system' as const };
+const ClusterParams = z.object({ cluster: z.string().min(1) });
+const PresetParams = ClusterParams.extend({ preset: z.string().min(1) });
+const PoolParams = ClusterParams.extend({ pool: z.string().min(1) });
+const ClusterOrgParams = ClusterParams.extend({ org: z.string().min(1) });
+const VolumeParams = ClusterParams.extend({ volume: z.string().min(1) });
+const UserParams = z.object({ user: z.string().min(1) });
+const OrgParams = z.object({ org: z.string().min(1) });
+const UsersQuery = z.object({
+  lookup: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  query: z.string().default(''),
+});
+
+/**
+ * The admin area (console-shell §2): system users, clusters and their organizations, resource
+ * presets and node pools. Everything but the invite dialog's user lookup is for system
+ * administrators only. Presets are on the cluster-config paths `apolo admin` uses (apolo-wire §10).
+ */
+export const adminRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = ctx;
+
+    app.get(
+      `${ADMIN_API}/users`,
+      {
+        config: { access: 'user' },
+        schema: {
+          tags,
+          querystring: UsersQuery,
+          response: { 200: z.union([z.array(SystemUser), z.array(LookupUser)]), ...errorResponses },
+        },
+      },
+      async (request) => {
+        const caller = requireUser(request);
+        const { lookup, query } = request.query;
+        if (lookup) {
+          if (query.trim().length < SEARCH_MIN) throw invalid('query', PEOPLE_TEXTS.typeMore);
+          return lookupUsers(ctx, caller, query);
+        }
+        if (caller.systemRole !== 'admin') throw forbidden();
+        return systemUsers(ctx);
+      },
+    );
+
+    app.post(
+      `${ADMIN_API}/users`,
+      {
+        config: system,
+        schema: { tags, body: SystemUserCreate, response: { 201: SystemUser, ...errorResponses } },
+      },
+      async (request, reply) =>
+        reply.status(201).send(systemUserWire(await createSystemUser(ctx, request, request.body))),
+    );
+
+    app.put(
+      `${ADMIN_API}/users/:user`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: UserParams,
+          body: SystemUserUpdate,
+          response: { 200: SystemUser, ...errorResponses },
+        },
+      },
+      async (request) =>
+        systemUserWire(
+          await setSystemRole(ctx, requireUser(request), request.params.user, request.body.role),
+        ),
+    );
+
+    app.delete(
+      `${ADMIN_API}/users/:user`,
+      {
+        config: system,
+        schema: { tags, params: UserParams, response: { 204: z.null(), ...errorResponses } },
+      },
+      async (request, reply) => {
+        await deleteSystemUser(ctx, requireUser(request), request.params.user);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      `${ADMIN_API}/clusters`,
+      {
+        config: system,
+        schema: { tags, response: { 200: z.array(AdminCluster), ...errorResponses } },
+      },
+      async () => adminClusters(db),
+    );
+
+    app.get(
+      `${ADMIN_API}/clusters/:cluster`,
+      {
+        config: system,
+        schema: { tags, params: ClusterParams, response: { 200: AdminCluster, ...errorResponses } },
+      },
+      async (request) => {
+        const found = (await adminClusters(db)).find((c) => c.name === request.params.cluster);
+        if (!found) throw notFound(`Cluster ${request.params.cluster} not found`);
+        return found;
+      },
+    );
+
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/orgs`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          response: { 200: z.array(ClusterOrg), ...errorResponses },
+        },
+      },
+      async (request) => {
+        await clusterByName(db, request.params.cluster);
+        return clusterOrgsOf(db, request.params.cluster);
+      },
+    );
+
+    const clusterOrg = async (cluster: string, org: string) => {
+      const found = (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org);
+      if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
+      return found;
+    };
+
+    app.post(
+      `${ADMIN_API}/clusters/:cluster/orgs`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          body: ClusterOrgAdd,
+          response: { 201: ClusterOrg, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { cluster } = request.params;
+        const b = request.body;
+        await clusterByName(db, cluster);
+        const [org] = await db
+          .select()
+          .from(organizations)
+          .where(eq(organizations.name, b.org_name));
+        if (!org) throw invalid('org_name', `Organization ${b.org_name} not found`);
+        const inserted = await db
+          .insert(clusterOrgs)
+          .values({
+            clusterName: cluster,
+            orgName: b.org_name,
+            quotaTotalRunningJobs: b.quota.total_running_jobs,
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (inserted.length === 0) {
+          throw conflict(`Organization ${b.org_name} is already linked to ${cluster}`, 'org_name');
+        }
+        return reply.status(201).send(await clusterOrg(cluster, b.org_name));
+      },
+    );
+
+    app.put(
+      `${ADMIN_API}/clusters/:cluster/orgs/:org`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterOrgParams,
+          body: ClusterOrgUpdate,
+          response: { 200: ClusterOrg, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, org } = request.params;
+        await clusterOrg(cluster, org);
+        await db
+          .update(clusterOrgs)
+          .set({ quotaTotalRunningJobs: request.body.quota.total_running_jobs })
+          .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+        return clusterOrg(cluster, org);
+      },
+    );
+
+    app.delete(
+      `${ADMIN_API}/clusters/:cluster/orgs/:org`,
+      {
+        config: system,
+        schema: { tags, params: ClusterOrgParams, response: { 204: z.null(), ...errorResponses } },
+      },
+      async (request, reply) => {
+        const { cluster, org } = request.params;
+        await clusterOrg(cluster, org);
+        await db
+          .delete(clusterOrgs)
+          .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+        return reply.status(204).send(null);
+      },
+    );
+
+    const volumesOf = async (cluster: string) =>
+      (await clusterByName(db, cluster)).storageVolumes.map((v) => ({
+        name: v.name,
+        credits_per_hour_per_gb: v.creditsPerHourPerGb,
+      }));
+
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/storage_volumes`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          response: { 200: z.array(StorageVolume), ...errorResponses },
+        },
+      },
+      async (request) => volumesOf(request.params.cluster),
+    );
+
+    app.patch(
+      `${ADMIN_API}/clusters/:cluster/storage_volumes/:volume`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: VolumeParams,
+          body: StorageVolumeCredits,
+          response: { 200: StorageVolume, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, volume } = request.params;
+        const row = await clusterByName(db, cluster);
+        if (!row.storageVolumes.some((v) => v.name === volume)) {
+          throw notFound(`Storage volume ${volume} not found`);
+        }
+        const credits = request.body.credits_per_hour_per_gb;
+        await db
+          .update(clusters)
+          .set({
+            storageVolumes: row.storageVolumes.map((v) =>
+              v.name === volume ? { ...v, creditsPerHourPerGb: credits } : v,
+            ),
+          })
+          .where(eq(clusters.name, cluster));
+        invalidateCatalog(db);
+        return { name: volume, credits_per_hour_per_gb: credits };
+      },
+    );
+
+    app.get(
+      `${ADMIN_API}/orgs`,
+      { config: system, schema: { tags, response: { 200: z.array(AdminOrg), ...errorResponses } } },
+      async () => adminOrgs(db),
+    );
+
+    app.patch(
+      `${ADMIN_API}/orgs/:org/balance`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: OrgParams,
+          body: OrgBalancePatch,
+          response: { 200: AdminOrg, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { org } = request.params;
+        const b = request.body;
+        const credits =
+          b.credits !== undefined
+            ? b.credits
+            : // Adding to unlimited credits keeps them unlimited.
+              sql`case when ${organizations.credits} is null then null else ${organizations.credits} + ${b.additional_credits} end`;
+        const updated = await db
+          .update(organizations)
+          .set({ credits })
+          .where(eq(organizations.name, org))
+          .returning();
+        if (updated.length === 0) throw notFound(`Organization ${org} not found`);
+        return (await adminOrgs(db)).find((o) => o.name === org)!;
+      },
+    );
+
+    const presetsPath = '/api/v1/clusters/:cluster/orchestrator/resource_presets';
+
+    app.get(
+      presetsPath,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          response: { 200: z.array(Preset), ...errorResponses },
+        },
+      },
+      async (request) => {
+        await clusterByName(db, request.params.cluster);
+        const rows = await db
+          .select()
+          .from(presets)
+          .where(eq(presets.clusterName, request.params.cluster));
+        return rows.sort((a, b) => a.cpu - b.cpu || a.memory - b.memory).map(presetWire);
+      },
+    );
+
+    app.get(
+      `${presetsPath}/:preset`,
+      {
+        config: system,
+        schema: { tags, params: PresetParams, response: { 200: Preset, ...errorResponses } },
+      },
+      async (request) => {
+        const { cluster, preset } = request.params;
+        const [row] = await db
+          .select()
+          .from(presets)
+          .where(and(eq(presets.clusterName, cluster), eq(presets.name, preset)));
+        if (!row) throw notFound(`Preset ${preset} not found`);
+        return presetWire(row);
+      },
+    );
+
+    app.post(
+      presetsPath,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          body: PresetInput,
+          response: { 201: Preset, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await clusterByName(db, request.params.cluster);
+        const row = await createPreset(db, request.params.cluster, request.body);
+        return reply.status(201).send(presetWire(row));
+      },
+    );
+
+    app.put(
+      `${presetsPath}/:preset`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: PresetParams,
+          body: PresetInput,
+          response: { 200: Preset, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, preset } = request.params;
+        return presetWire(await updatePreset(db, cluster, preset, request.body));
+      },
+    );
+
+    app.delete(
+      `${presetsPath}/:preset`,
+      {
+        config: system,
+        schema: { tags, params: PresetParams, response: { 204: z.null(), ...errorResponses } },
+      },
+      async (request, reply) => {
+        await deletePreset(db, request.params.cluster, request.params.preset);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/node_pools`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          response: { 200: z.array(NodePoolStatus), ...errorResponses },
+        },
+      },
+      async (request) => {
+        await clusterByName(db, request.params.cluster);
+        return poolStatuses(db, request.params.cluster, ctx.config.dataDir);
+      },
+    );
+
+    app.patch(
+      `${ADMIN_API}/clusters/:cluster/node_pools/:pool`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: PoolParams,
+          body: NodePoolPatch,
+          response: { 200: NodePool, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, pool } = request.params;
+        return poolWire(await patchPool(db, cluster, pool, request.body));
+      },
+    );
+  };

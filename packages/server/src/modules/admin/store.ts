@@ -1,0 +1,72 @@
+import { count, eq } from 'drizzle-orm';
+import type { ClusterOrgWire } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import { decimal } from '../people/store.js';
+
+const NO_QUOTA = { total_running_jobs: null };
+
+export async function clusterByName(db: Db, name: string) {
+  const [row] = await db.select().from(clusters).where(eq(clusters.name, name));
+  if (!row) throw notFound(`Cluster ${name} not found`);
+  return row;
+}
+
+/** Clusters as the admin API lists them; defaults are not configurable yet, so they are fixed. */
+export async function adminClusters(db: Db) {
+  const [rows, links] = await Promise.all([
+    db.select().from(clusters).orderBy(clusters.name),
+    db
+      .select({ cluster: clusterOrgs.clusterName, n: count() })
+      .from(clusterOrgs)
+      .groupBy(clusterOrgs.clusterName),
+  ]);
+  return rows.map((c) => ({
+    name: c.name,
+    location: c.location,
+    default_credits: null,
+    default_quota: NO_QUOTA,
+    default_role: 'user',
+    maintenance: false,
+    orgs_count: links.find((l) => l.cluster === c.name)?.n ?? 0,
+  }));
+}
+
+export async function clusterOrgsOf(db: Db, cluster: string): Promise<ClusterOrgWire[]> {
+  const rows = await db
+    .select({
+      org: clusterOrgs.orgName,
+      quota: clusterOrgs.quotaTotalRunningJobs,
+      credits: organizations.credits,
+    })
+    .from(clusterOrgs)
+    .innerJoin(organizations, eq(organizations.name, clusterOrgs.orgName))
+    .where(eq(clusterOrgs.clusterName, cluster))
+    .orderBy(clusterOrgs.orgName);
+  return rows.map((r) => ({
+    org_name: r.org,
+    balance: { credits: decimal(r.credits), spent_credits: '0' },
+    quota: { total_running_jobs: r.quota },
+    default_credits: null,
+    default_quota: NO_QUOTA,
+    default_role: 'user',
+    storage_size: null,
+    maintenance: false,
+  }));
+}
+
+export async function adminOrgs(db: Db) {
+  const [rows, members] = await Promise.all([
+    db.select().from(organizations).orderBy(organizations.name),
+    db.select({ org: orgMembers.orgName, n: count() }).from(orgMembers).groupBy(orgMembers.orgName),
+  ]);
+  return rows.map((o) => ({
+    name: o.name,
+    // Spending is recorded by the billing area; until then nothing has been spent.
+    balance: { credits: decimal(o.credits), spent_credits: '0' },
+    user_default_credits: null,
+    notification_intervals: null,
+    users_count: members.find((m) => m.org === o.name)?.n ?? 0,
+  }));
+}

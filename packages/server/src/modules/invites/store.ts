@@ -1,0 +1,39 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { InviteStatus, InviteWire, OrgRole } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { invites } from '../../db/schema.js';
+
+export type InviteRow = typeof invites.$inferSelect;
+
+/** A pending invite past its expiry reads as expired; accepted and declined stay as they are. */
+export const statusOf = (row: InviteRow, now = new Date()): InviteStatus =>
+  row.status === 'pending' && row.expiresAt <= now ? 'expired' : (row.status as InviteStatus);
+
+export const inviteWire = (row: InviteRow): InviteWire => ({
+  id: row.id,
+  invite_id: row.id,
+  organization_name: row.orgName,
+  email: row.email,
+  role: row.role as OrgRole,
+  status: statusOf(row),
+  expired_at: row.expiresAt.toISOString(),
+  created_at: row.createdAt.toISOString(),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function inviteById(db: Db, id: string): Promise<InviteRow | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db.select().from(invites).where(eq(invites.id, id));
+  return row ?? null;
+}
+
+export const invitesTo = (db: Db, email: string) =>
+  db
+    .select()
+    .from(invites)
+    .where(eq(sql`lower(${invites.email})`, email.toLowerCase()))
+    .orderBy(desc(invites.createdAt));
+
+export const invitesOf = (db: Db, org: string) =>
+  db.select().from(invites).where(eq(invites.orgName, org)).orderBy(desc(invites.createdAt));

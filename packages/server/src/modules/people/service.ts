@@ -1,0 +1,218 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  clusterUri,
+  orgUri,
+  type ClusterRole,
+  type MemberRole,
+  type OrgRole,
+} from '@orrery/contract';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.js';
+import type { Principal } from '../../auth/principal.js';
+import { allows, orgRoleOf } from '../../auth/permissions.js';
+import {
+  clusterMembers,
+  clusterOrgs,
+  orgMembers,
+  projectMembers,
+  projects,
+} from '../../db/schema.js';
+import { conflict, forbidden, notFound } from '../../http/errors.js';
+import { userByUsername } from '../users/store.js';
+import { orgUsers, projectUsers } from './store.js';
+
+const ONLY_ADMINS = 'Only an organization admin may give or change the admin role';
+const LAST_ADMIN = 'An organization needs at least one admin';
+
+/** The caller's standing in an organization; a system admin counts as its admin. */
+async function callerOrgRole(db: Db, caller: Principal, org: string) {
+  return caller.systemRole === 'admin' ? 'admin' : await orgRoleOf(db, caller.id, org);
+}
+
+async function memberOf(db: Db, org: string, username: string) {
+  const user = await userByUsername(db, username);
+  const role = user ? await orgRoleOf(db, user.id, org) : null;
+  if (!user || !role) throw notFound(`User ${username} is not a member of ${org} organization`);
+  return { user, role: role as OrgRole };
+}
+
+/**
+ * Managers may manage the organization's users, but the admin role is kept by admins: a manager
+ * can neither give it nor change or remove an admin. The last admin stays.
+ */
+async function guardAdminRole(
+  db: Db,
+  caller: Principal,
+  org: string,
+  current: OrgRole | null,
+  next: OrgRole | null,
+) {
+  const mine = await callerOrgRole(db, caller, org);
+  if ((current === 'admin' || next === 'admin') && mine !== 'admin') throw forbidden(ONLY_ADMINS);
+  if (current === 'admin' && next !== 'admin') {
+    const admins = (await orgUsers(db, org)).filter((u) => u.role === 'admin');
+    if (admins.length <= 1) throw conflict(LAST_ADMIN);
+  }
+}
+
+export async function addOrgUser(
+  db: Db,
+  caller: Principal,
+  org: string,
+  p: { username: string; role: OrgRole; credits: string | null },
+) {
+  const user = await userByUsername(db, p.username);
+  if (!user) throw notFound(`User ${p.username} not found`);
+  if (await orgRoleOf(db, user.id, org)) {
+    throw conflict(`User ${p.username} is already a member of ${org} organization`, 'user_name');
+  }
+  await guardAdminRole(db, caller, org, null, p.role);
+  await db
+    .insert(orgMembers)
+    .values({ orgName: org, userId: user.id, role: p.role, credits: p.credits });
+}
+
+export async function updateOrgUser(
+  db: Db,
+  caller: Principal,
+  org: string,
+  username: string,
+  p: { role: OrgRole; credits?: string | null },
+) {
+  const m = await memberOf(db, org, username);
+  await guardAdminRole(db, caller, org, m.role, p.role);
+  await db
+    .update(orgMembers)
+    .set({ role: p.role, ...(p.credits !== undefined ? { credits: p.credits } : {}) })
+    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+}
+
+/**
+ * Removing someone from an organization also takes them out of its projects, and out of the
+ * clusters they reached through it alone: their roles there came with the membership.
+ */
+export async function removeOrgUser(db: Db, caller: Principal, org: string, username: string) {
+  const m = await memberOf(db, org, username);
+  await guardAdminRole(db, caller, org, m.role, null);
+  const userId = m.user.id;
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(orgMembers)
+      .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, userId)));
+    const inOrg = tx.select({ id: projects.id }).from(projects).where(eq(projects.orgName, org));
+    await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, inOrg)));
+    const [linked, stillVia] = await Promise.all([
+      tx
+        .select({ cluster: clusterOrgs.clusterName })
+        .from(clusterOrgs)
+        .where(eq(clusterOrgs.orgName, org)),
+      tx
+        .select({ cluster: clusterOrgs.clusterName })
+        .from(clusterOrgs)
+        .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
+        .where(eq(orgMembers.userId, userId)),
+    ]);
+    const keep = new Set(stillVia.map((r) => r.cluster));
+    const drop = linked.map((r) => r.cluster).filter((c) => !keep.has(c));
+    if (drop.length) {
+      await tx
+        .delete(clusterMembers)
+        .where(and(eq(clusterMembers.userId, userId), inArray(clusterMembers.clusterName, drop)));
+    }
+  });
+}
+
+/** A cluster's users are managed by its managers and by the organization's (tenant) managers. */
+export async function assertClusterPeopleManager(
+  request: FastifyRequest,
+  cluster: string,
+  org: string,
+) {
+  const grants = await request.grants();
+  if (!allows(grants, clusterUri(cluster), 'manage') && !allows(grants, orgUri(org), 'manage')) {
+    throw forbidden();
+  }
+}
+
+export async function assertClusterOfOrg(db: Db, cluster: string, org: string) {
+  const [link] = await db
+    .select()
+    .from(clusterOrgs)
+    .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+  if (!link) throw notFound(`Cluster ${cluster} is not available to organization ${org}`);
+}
+
+export async function setClusterUser(
+  db: Db,
+  cluster: string,
+  org: string,
+  p: { username: string; role: ClusterRole },
+  mode: 'add' | 'update',
+) {
+  const { user } = await memberOf(db, org, p.username);
+  const [existing] = await db
+    .select()
+    .from(clusterMembers)
+    .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)));
+  if (mode === 'add' && existing) {
+    throw conflict(`User ${p.username} is already in ${cluster} cluster`, 'user_name');
+  }
+  if (mode === 'update' && !existing)
+    throw notFound(`User ${p.username} is not in ${cluster} cluster`);
+  if (existing) {
+    await db
+      .update(clusterMembers)
+      .set({ role: p.role })
+      .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)));
+  } else {
+    await db.insert(clusterMembers).values({ clusterName: cluster, userId: user.id, role: p.role });
+  }
+}
+
+export async function removeClusterUser(db: Db, cluster: string, org: string, username: string) {
+  const { user } = await memberOf(db, org, username);
+  const gone = await db
+    .delete(clusterMembers)
+    .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)))
+    .returning();
+  if (gone.length === 0) throw notFound(`User ${username} is not in ${cluster} cluster`);
+}
+
+/**
+ * Project members come from the organization. The admin (the project's creator) is changed or
+ * removed only by another admin of the project, the organization's managers or a system admin.
+ */
+export async function setProjectUser(
+  db: Db,
+  caller: Principal,
+  place: { org: string; projectId: string },
+  p: { username: string; role: MemberRole | null },
+  mode: 'add' | 'update' | 'remove',
+) {
+  const { user } = await memberOf(db, place.org, p.username);
+  const members = await projectUsers(db, place.projectId);
+  const existing = members.find((m) => m.userId === user.id);
+  if (mode === 'add' && existing) {
+    throw conflict(`User ${p.username} is already a member of this project`, 'user_name');
+  }
+  if (mode !== 'add' && !existing) throw notFound(`User ${p.username} is not in this project`);
+  if (existing?.role === 'admin') {
+    const mine = members.find((m) => m.userId === caller.id)?.role;
+    const orgRole = await callerOrgRole(db, caller, place.org);
+    if (mine !== 'admin' && orgRole !== 'admin' && orgRole !== 'manager') {
+      throw forbidden('Only a project admin or an organization manager may change a project admin');
+    }
+  }
+  const where = and(
+    eq(projectMembers.projectId, place.projectId),
+    eq(projectMembers.userId, user.id),
+  );
+  if (mode === 'remove') await db.delete(projectMembers).where(where);
+  else if (mode === 'update') await db.update(projectMembers).set({ role: p.role! }).where(where);
+  else
+    await db
+      .insert(projectMembers)
+      .values({ projectId: place.projectId, userId: user.id, role: p.role! });
+}

@@ -1,0 +1,112 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { clusterMembers, orgMembers, projectMembers, projects, users } from '../../db/schema.js';
+import type { UserRow } from '../users/store.js';
+
+type InfoSource = Pick<UserRow, 'email' | 'name' | 'createdAt'>;
+
+/** `user_info` of the admin API: the full name is split once, at its first space. */
+export function userInfo(u: InfoSource) {
+  const [first, ...rest] = u.name.trim().split(/\s+/);
+  return {
+    email: u.email,
+    first_name: first || null,
+    last_name: rest.length ? rest.join(' ') : null,
+    created_at: u.createdAt.toISOString(),
+  };
+}
+
+/** A numeric column as the wire writes it: "12.5", not "12.5000"; null stays null (unlimited). */
+export const decimal = (v: string | null) => (v === null ? null : String(Number(v)));
+
+const person = {
+  userId: users.id,
+  username: users.username,
+  name: users.name,
+  email: users.email,
+  createdAt: users.createdAt,
+};
+
+export async function orgUsers(db: Db, org: string) {
+  const rows = await db
+    .select({ ...person, role: orgMembers.role, credits: orgMembers.credits })
+    .from(orgMembers)
+    .innerJoin(users, eq(users.id, orgMembers.userId))
+    .where(eq(orgMembers.orgName, org))
+    .orderBy(asc(users.username));
+  return rows.map((r) => ({ ...r, role: r.role as OrgRole, credits: decimal(r.credits) }));
+}
+export type OrgUserRow = Awaited<ReturnType<typeof orgUsers>>[number];
+
+export const orgUserWire = (org: string, r: OrgUserRow, withInfo: boolean) => ({
+  user_name: r.username,
+  org_name: org,
+  role: r.role,
+  // Spending is recorded by the billing area; until then nothing has been spent.
+  balance: { credits: r.credits, spent_credits: '0' },
+  ...(withInfo ? { user_info: userInfo(r) } : {}),
+});
+
+/** Members of a cluster who belong to the organization. */
+export async function clusterUsers(db: Db, cluster: string, org: string) {
+  const rows = await db
+    .select({ ...person, role: clusterMembers.role })
+    .from(clusterMembers)
+    .innerJoin(users, eq(users.id, clusterMembers.userId))
+    .innerJoin(
+      orgMembers,
+      and(eq(orgMembers.userId, clusterMembers.userId), eq(orgMembers.orgName, org)),
+    )
+    .where(eq(clusterMembers.clusterName, cluster))
+    .orderBy(asc(users.username));
+  return rows.map((r) => ({ ...r, role: r.role as ClusterRole }));
+}
+export type ClusterUserRow = Awaited<ReturnType<typeof clusterUsers>>[number];
+
+export const clusterUserWire = (
+  cluster: string,
+  org: string,
+  r: ClusterUserRow,
+  withInfo: boolean,
+) => ({
+  user_name: r.username,
+  cluster_name: cluster,
+  org_name: org,
+  role: r.role,
+  ...(withInfo ? { user_info: userInfo(r) } : {}),
+});
+
+export async function projectId(db: Db, cluster: string, org: string, project: string) {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(eq(projects.clusterName, cluster), eq(projects.orgName, org), eq(projects.name, project)),
+    );
+  return row?.id ?? null;
+}
+
+export async function projectUsers(db: Db, id: string) {
+  const rows = await db
+    .select({ ...person, role: projectMembers.role })
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(eq(projectMembers.projectId, id))
+    .orderBy(asc(users.username));
+  return rows.map((r) => ({ ...r, role: r.role as ProjectRole }));
+}
+export type ProjectUserRow = Awaited<ReturnType<typeof projectUsers>>[number];
+
+export const projectUserWire = (
+  place: { cluster: string; org: string; project: string },
+  r: ProjectUserRow,
+  withInfo: boolean,
+) => ({
+  user_name: r.username,
+  project_name: place.project,
+  cluster_name: place.cluster,
+  org_name: place.org,
+  role: r.role,
+  ...(withInfo ? { user_info: userInfo(r) } : {}),
+});

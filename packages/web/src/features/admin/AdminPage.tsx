@@ -1,0 +1,203 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Anchor,
+  Loader,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconCoins } from '@tabler/icons-react';
+import { SEARCH_MAX, SEARCH_MIN, matchesPrefix } from '@orrery/contract';
+import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { useAdminClusters, useAdminOrgs, type AdminOrg } from '../../api/admin';
+import { useContextLink } from '../../app/context/platform-context';
+import { ContextLink } from '../../app/context/ContextLink';
+import { useAccount } from '../../app/session/account';
+import { EmptyState } from '../../ui/EmptyState';
+import { AdminUsersTab } from './AdminUsersTab';
+import { OrgBalanceDialog } from './OrgBalanceDialog';
+import { ClusterOrgsTab } from './ClusterOrgsTab';
+import { NodesTab } from './NodesTab';
+import { ResourcesTab } from './ResourcesTab';
+import { ADMIN_UI } from './texts';
+
+const AREA_TABS = ['users', 'clusters', 'organizations'] as const;
+const CLUSTER_TABS = ['nodes', 'resources', 'reports', 'organizations'] as const;
+
+/**
+ * /admin (console-shell §2): system role only, anyone else goes home. Tabs users, clusters,
+ * organizations; a cluster at clusters/{name} with nodes (default), resources, reports and
+ * organizations. Any other path leads back to the users tab.
+ */
+export default function AdminPage() {
+  const { user } = useAccount();
+  if (!user.systemRole) return <Navigate to="/" replace />;
+  return (
+    <Routes>
+      <Route path="clusters/:clusterName/:tab?" element={<ClusterDetail />} />
+      <Route path=":tab" element={<AdminTabs />} />
+      <Route path="*" element={<ToTab path="/admin/users" />} />
+    </Routes>
+  );
+}
+
+function ToTab({ path }: { path: string }) {
+  const link = useContextLink();
+  return <Navigate to={link(path)} replace />;
+}
+
+function TabBar<T extends string>({
+  tabs,
+  value,
+  labels,
+  base,
+}: {
+  tabs: readonly T[];
+  value: T;
+  labels: Record<T, string>;
+  base: string;
+}) {
+  const navigate = useNavigate();
+  const link = useContextLink();
+  return (
+    <Tabs value={value} onChange={(v) => v && navigate(link(`${base}/${v}`))}>
+      <Tabs.List>
+        {tabs.map((t) => (
+          <Tabs.Tab key={t} value={t}>
+            {labels[t]}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+function AdminTabs() {
+  const { tab } = useParams();
+  if (!AREA_TABS.includes(tab as (typeof AREA_TABS)[number])) return <ToTab path="/admin/users" />;
+  const current = tab as (typeof AREA_TABS)[number];
+  return (
+    <Stack p="md">
+      <Title order={2}>{ADMIN_UI.title}</Title>
+      <TabBar tabs={AREA_TABS} value={current} labels={ADMIN_UI.tabs} base="/admin" />
+      {current === 'users' && <AdminUsersTab />}
+      {current === 'clusters' && <ClustersTab />}
+      {current === 'organizations' && <OrgsTab />}
+    </Stack>
+  );
+}
+
+function ClustersTab() {
+  const clusters = useAdminClusters();
+  const C = ADMIN_UI.clusters;
+  if (clusters.isPending) return <Loader aria-label={ADMIN_UI.tabs.clusters} />;
+  return (
+    <Table striped>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{C.name}</Table.Th>
+          <Table.Th>{C.location}</Table.Th>
+          <Table.Th>{C.orgs}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {(clusters.data ?? []).map((c) => (
+          <Table.Tr key={c.name}>
+            <Table.Td>
+              <Anchor
+                component={ContextLink}
+                to={`/admin/clusters/${encodeURIComponent(c.name)}/nodes`}
+                aria-label={C.open(c.name)}
+              >
+                {c.name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{c.location ?? '—'}</Table.Td>
+            <Table.Td>{c.orgsCount}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Organizations: a search of 2+ characters, at most 25 shown. */
+function OrgsTab() {
+  const orgs = useAdminOrgs();
+  const [q, setQ] = useState('');
+  const [crediting, setCrediting] = useState<AdminOrg | null>(null);
+  const O = ADMIN_UI.orgs;
+  const ready = q.trim().length >= SEARCH_MIN;
+  const found = ready
+    ? (orgs.data ?? []).filter((o) => matchesPrefix(q, o.name)).slice(0, SEARCH_MAX)
+    : [];
+  return (
+    <Stack>
+      <TextInput
+        label={O.search}
+        value={q}
+        onChange={(e) => setQ(e.currentTarget.value)}
+        description={ready ? undefined : ADMIN_UI.typeMore}
+      />
+      {orgs.isPending ? (
+        <Loader aria-label={ADMIN_UI.tabs.organizations} />
+      ) : ready && found.length === 0 ? (
+        <EmptyState title={ADMIN_UI.noOrganizations} />
+      ) : (
+        found.length > 0 && (
+          <Table striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{O.name}</Table.Th>
+                <Table.Th>{O.credits}</Table.Th>
+                <Table.Th>{O.users}</Table.Th>
+                <Table.Th aria-label="Actions" />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {found.map((o) => (
+                <Table.Tr key={o.name}>
+                  <Table.Td>{o.name}</Table.Td>
+                  <Table.Td>{o.balance.credits ?? '∞'}</Table.Td>
+                  <Table.Td>{o.usersCount}</Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={O.editCredits(o.name)}
+                      onClick={() => setCrediting(o)}
+                    >
+                      <IconCoins size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )
+      )}
+      <OrgBalanceDialog org={crediting} onClose={() => setCrediting(null)} />
+    </Stack>
+  );
+}
+
+function ClusterDetail() {
+  const { clusterName = '', tab } = useParams();
+  const base = `/admin/clusters/${encodeURIComponent(clusterName)}`;
+  if (!tab || !CLUSTER_TABS.includes(tab as (typeof CLUSTER_TABS)[number]))
+    return <ToTab path={`${base}/nodes`} />;
+  const current = tab as (typeof CLUSTER_TABS)[number];
+  return (
+    <Stack p="md">
+      <Title order={2}>{`${ADMIN_UI.title}: ${clusterName}`}</Title>
+      <TabBar tabs={CLUSTER_TABS} value={current} labels={ADMIN_UI.clusterTabs} base={base} />
+      {current === 'nodes' && <NodesTab cluster={clusterName} />}
+      {current === 'resources' && <ResourcesTab cluster={clusterName} />}
+      {current === 'reports' && <Text c="dimmed">{ADMIN_UI.reportsLater}</Text>}
+      {current === 'organizations' && <ClusterOrgsTab cluster={clusterName} />}
+    </Stack>
+  );
+}

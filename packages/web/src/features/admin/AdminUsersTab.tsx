@@ -1,0 +1,171 @@
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Loader,
+  Menu,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconDots, IconUserPlus } from '@tabler/icons-react';
+import {
+  useCreateSystemUser,
+  useDeleteSystemUser,
+  useSetSystemRole,
+  useSystemUsers,
+  type SystemUser,
+} from '../../api/admin';
+import { useAccount } from '../../app/session/account';
+import { formatDate } from '../../ui/dates';
+import { DialogActions } from '../../ui/DialogActions';
+import { fieldErrorOf, messageOf } from '../../ui/errors';
+import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
+import { ADMIN_UI } from './texts';
+
+const U = ADMIN_UI.users;
+
+/** System users: list, create, change the system role, delete. */
+export function AdminUsersTab() {
+  const users = useSystemUsers();
+  const { user: me } = useAccount();
+  const setRole = useSetSystemRole();
+  const remove = useDeleteSystemUser();
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<SystemUser | null>(null);
+  const run = (fn: () => Promise<unknown>, done: string) =>
+    withOutcome(fn, done, ADMIN_UI.loadFailed);
+  if (users.isPending) return <Loader aria-label={ADMIN_UI.tabs.users} />;
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <Button leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)}>
+          {U.create}
+        </Button>
+      </Group>
+      <Table striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{U.name}</Table.Th>
+            <Table.Th>{U.email}</Table.Th>
+            <Table.Th>{U.role}</Table.Th>
+            <Table.Th>{U.created}</Table.Th>
+            <Table.Th aria-label="Actions" />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(users.data ?? []).map((u) => (
+            <Table.Tr key={u.name}>
+              <Table.Td>{u.name}</Table.Td>
+              <Table.Td>{u.email}</Table.Td>
+              <Table.Td>{u.role}</Table.Td>
+              <Table.Td>{formatDate(u.createdAt)}</Table.Td>
+              <Table.Td>
+                {u.name !== me.username && (
+                  <Menu position="bottom-end">
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" aria-label={`Actions for ${u.name}`}>
+                        <IconDots size={16} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item
+                        onClick={() => {
+                          const role = u.role === 'admin' ? 'user' : 'admin';
+                          void run(
+                            () => setRole.mutateAsync({ name: u.name, role }),
+                            U.updated(u.name),
+                          );
+                        }}
+                      >
+                        {u.role === 'admin' ? U.makeUser : U.makeAdmin}
+                      </Menu.Item>
+                      <Menu.Item color="red" onClick={() => setDeleting(u)}>
+                        {U.delete(u.name)}
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Modal opened={creating} onClose={() => setCreating(false)} title={U.create} centered>
+        {creating && <CreateUserForm onClose={() => setCreating(false)} />}
+      </Modal>
+      <Modal
+        opened={!!deleting}
+        onClose={() => setDeleting(null)}
+        title={deleting ? U.delete(deleting.name) : ''}
+        centered
+      >
+        <Stack>
+          <Text>{deleting ? U.confirmDelete(deleting.name) : null}</Text>
+          <DialogActions
+            cancelLabel={ADMIN_UI.cancel}
+            onCancel={() => setDeleting(null)}
+            confirmLabel={ADMIN_UI.delete}
+            color="red"
+            loading={remove.isPending}
+            onClick={async () => {
+              if (
+                deleting &&
+                (await run(() => remove.mutateAsync(deleting.name), U.deleted(deleting.name)))
+              )
+                setDeleting(null);
+            }}
+          />
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function CreateUserForm({ onClose }: { onClose(): void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const create = useCreateSystemUser();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await create.mutateAsync({ name: name.trim(), email: email.trim(), role: 'user' });
+      notifySuccess(U.created_(name.trim()));
+      onClose();
+    } catch (error) {
+      if (!fieldErrorOf(error, 'name') && !fieldErrorOf(error, 'email'))
+        notifyError(messageOf(error, ADMIN_UI.loadFailed));
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <TextInput
+          label={U.name}
+          data-autofocus
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={fieldErrorOf(create.error, 'name')}
+        />
+        <TextInput
+          label={U.email}
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={fieldErrorOf(create.error, 'email')}
+        />
+      </Stack>
+      <DialogActions
+        cancelLabel={ADMIN_UI.cancel}
+        onCancel={onClose}
+        confirmLabel={U.create}
+        type="submit"
+        loading={create.isPending}
+        mt="lg"
+      />
+    </form>
+  );
+}

@@ -1,0 +1,194 @@
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconLink, IconPencil } from '@tabler/icons-react';
+import { JobsQuota } from '@orrery/contract';
+import {
+  useAdminOrgs,
+  useClusterOrgs,
+  useSaveClusterOrg,
+  useSetVolumeCredits,
+  useStorageVolumes,
+  type ClusterOrg,
+} from '../../api/admin';
+import { DialogActions } from '../../ui/DialogActions';
+import { fieldErrorOf, messageOf } from '../../ui/errors';
+import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
+import { ADMIN_UI } from './texts';
+
+const O = ADMIN_UI.orgs;
+
+/** Organizations linked to the cluster with their jobs quota, and storage volume credits. */
+export function ClusterOrgsTab({ cluster }: { cluster: string }) {
+  const links = useClusterOrgs(cluster);
+  const [editing, setEditing] = useState<ClusterOrg | 'new' | null>(null);
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <Button leftSection={<IconLink size={16} />} onClick={() => setEditing('new')}>
+          {O.link}
+        </Button>
+      </Group>
+      {links.isPending ? (
+        <Loader aria-label={ADMIN_UI.clusterTabs.organizations} />
+      ) : (
+        <Table striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{O.name}</Table.Th>
+              <Table.Th>{O.jobs}</Table.Th>
+              <Table.Th>{O.credits}</Table.Th>
+              <Table.Th aria-label="Actions" />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(links.data ?? []).map((l) => (
+              <Table.Tr key={l.orgName}>
+                <Table.Td>{l.orgName}</Table.Td>
+                <Table.Td>{l.quota.totalRunningJobs ?? '∞'}</Table.Td>
+                <Table.Td>{l.balance.credits ?? '∞'}</Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={O.edit(l.orgName)}
+                    onClick={() => setEditing(l)}
+                  >
+                    <IconPencil size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Modal
+        opened={!!editing}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? O.link : editing ? O.edit(editing.orgName) : ''}
+        centered
+      >
+        {editing && (
+          <QuotaForm
+            key={editing === 'new' ? 'new' : editing.orgName}
+            cluster={cluster}
+            link={editing === 'new' ? null : editing}
+            linked={(links.data ?? []).map((l) => l.orgName)}
+            onClose={() => setEditing(null)}
+          />
+        )}
+      </Modal>
+      <Volumes cluster={cluster} />
+    </Stack>
+  );
+}
+
+function QuotaForm(props: {
+  cluster: string;
+  link: ClusterOrg | null;
+  linked: string[];
+  onClose(): void;
+}) {
+  const orgs = useAdminOrgs();
+  const [org, setOrg] = useState<string | null>(props.link?.orgName ?? null);
+  const [jobs, setJobs] = useState(props.link?.quota.totalRunningJobs?.toString() ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const save = useSaveClusterOrg(props.cluster);
+  const invalid = JobsQuota.safeParse(jobs).error?.issues[0]?.message;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!org || invalid) return;
+    try {
+      await save.mutateAsync({ orgName: org, jobs, isNew: !props.link });
+      notifySuccess(props.link ? O.quotaUpdated(org) : O.linked(org, props.cluster));
+      props.onClose();
+    } catch (error) {
+      notifyError(messageOf(error, ADMIN_UI.loadFailed));
+    }
+  };
+  const choices = (orgs.data ?? []).map((o) => o.name).filter((n) => !props.linked.includes(n));
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        {props.link ? (
+          <TextInput label={O.name} value={props.link.orgName} readOnly />
+        ) : (
+          <Select
+            label={O.name}
+            data={choices}
+            value={org}
+            onChange={setOrg}
+            searchable
+            data-autofocus
+          />
+        )}
+        <TextInput
+          label={O.jobs}
+          description={O.jobsHint}
+          inputMode="numeric"
+          value={jobs}
+          onChange={(e) => setJobs(e.currentTarget.value)}
+          error={(submitted && invalid) || fieldErrorOf(save.error, 'quota.total_running_jobs')}
+        />
+      </Stack>
+      <DialogActions
+        cancelLabel={ADMIN_UI.cancel}
+        onCancel={props.onClose}
+        confirmLabel={ADMIN_UI.save}
+        type="submit"
+        disabled={!org}
+        loading={save.isPending}
+        mt="lg"
+      />
+    </form>
+  );
+}
+
+/** Storage volume credits: one string per volume (console-shell §5). */
+function Volumes({ cluster }: { cluster: string }) {
+  const volumes = useStorageVolumes(cluster);
+  const set = useSetVolumeCredits(cluster);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const saveOne = (volume: string, value: string) =>
+    withOutcome(
+      () => set.mutateAsync({ volume, value }),
+      ADMIN_UI.storageCreditsUpdated(volume),
+      ADMIN_UI.loadFailed,
+    );
+  return (
+    <Stack gap="xs">
+      <Title order={4}>{O.volumes}</Title>
+      {(volumes.data ?? []).map((v) => {
+        const value = values[v.name] ?? v.creditsPerHourPerGb;
+        return (
+          <Group key={v.name} align="flex-end">
+            <TextInput
+              label={`${v.name}: ${O.volumeCredits}`}
+              inputMode="decimal"
+              value={value}
+              onChange={(e) => setValues((s) => ({ ...s, [v.name]: e.currentTarget.value }))}
+            />
+            <Button
+              variant="default"
+              onClick={() => saveOne(v.name, value)}
+              loading={set.isPending}
+            >
+              {ADMIN_UI.save}
+            </Button>
+          </Group>
+        );
+      })}
+    </Stack>
+  );
+}

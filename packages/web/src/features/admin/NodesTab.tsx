@@ -1,0 +1,150 @@
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { ActionIcon, Alert, Group, Loader, Modal, Stack, Table, TextInput } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
+import { formatMemory } from '@orrery/contract';
+import { usePatchNodePool, useNodePools, type NodePoolStatus } from '../../api/admin';
+import { DialogActions } from '../../ui/DialogActions';
+import { fieldErrorOf, messageOf } from '../../ui/errors';
+import { notifyError, notifySuccess } from '../../ui/notify';
+import { ADMIN_UI } from './texts';
+
+const N = ADMIN_UI.nodes;
+const gpuTotal = (u: NodePoolStatus['used']) => u.nvidiaGpu + u.amdGpu + u.intelGpu;
+
+/** The cluster's node pools with live capacity and what running jobs hold (console-shell §2). */
+export function NodesTab({ cluster }: { cluster: string }) {
+  const pools = useNodePools(cluster);
+  const [editing, setEditing] = useState<NodePoolStatus | null>(null);
+  if (pools.isPending) return <Loader aria-label={ADMIN_UI.clusterTabs.nodes} />;
+  if (pools.isError)
+    return <Alert color="red">{messageOf(pools.error, ADMIN_UI.loadFailed)}</Alert>;
+  return (
+    <>
+      <Table striped verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{N.name}</Table.Th>
+            <Table.Th>{N.nodes}</Table.Th>
+            <Table.Th>{N.cpu}</Table.Th>
+            <Table.Th>{N.memory}</Table.Th>
+            <Table.Th>{N.gpu}</Table.Th>
+            <Table.Th>{N.preemptible}</Table.Th>
+            <Table.Th aria-label="Actions" />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(pools.data ?? []).map((p) => (
+            <Table.Tr key={p.name}>
+              <Table.Td>{p.name}</Table.Td>
+              <Table.Td>{`${p.minSize} / ${p.maxSize} / ${p.idleSize}`}</Table.Td>
+              <Table.Td>{`${p.used.cpu} / ${p.capacity.cpu}`}</Table.Td>
+              <Table.Td>{`${formatMemory(p.used.memory)} / ${formatMemory(p.capacity.memory)}`}</Table.Td>
+              <Table.Td>{`${gpuTotal(p.used)} / ${gpuTotal(p.capacity)}${p.gpus.length ? ` (${p.gpus.map((g) => g.model ?? g.make).join(', ')})` : ''}`}</Table.Td>
+              <Table.Td>{p.isPreemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
+              <Table.Td>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={N.edit(p.name)}
+                  onClick={() => setEditing(p)}
+                >
+                  <IconPencil size={16} />
+                </ActionIcon>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Modal
+        opened={!!editing}
+        onClose={() => setEditing(null)}
+        title={editing ? N.edit(editing.name) : ''}
+        centered
+      >
+        {editing && (
+          <PoolForm
+            key={editing.name}
+            cluster={cluster}
+            pool={editing}
+            onClose={() => setEditing(null)}
+          />
+        )}
+      </Modal>
+    </>
+  );
+}
+
+/** Idle size and CPU watts as numbers (strings converted by the server); min and max read-only. */
+function PoolForm({
+  cluster,
+  pool,
+  onClose,
+}: {
+  cluster: string;
+  pool: NodePoolStatus;
+  onClose(): void;
+}) {
+  const [idle, setIdle] = useState(String(pool.idleSize));
+  const [minW, setMinW] = useState(String(pool.cpuMinWatts));
+  const [maxW, setMaxW] = useState(String(pool.cpuMaxWatts));
+  const patch = usePatchNodePool(cluster);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await patch.mutateAsync({
+        name: pool.name,
+        idleSize: idle,
+        cpuMinWatts: minW,
+        cpuMaxWatts: maxW,
+      });
+      notifySuccess(ADMIN_UI.poolUpdated(pool.name));
+      onClose();
+    } catch (error) {
+      if (!(error as { fieldErrors?: unknown[] }).fieldErrors?.length)
+        notifyError(messageOf(error, ADMIN_UI.loadFailed));
+    }
+  };
+  const err = (path: string) => fieldErrorOf(patch.error, path);
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Group grow>
+          <TextInput label={N.min} value={String(pool.minSize)} readOnly />
+          <TextInput label={N.max} value={String(pool.maxSize)} readOnly />
+        </Group>
+        <TextInput
+          label={N.idle}
+          inputMode="numeric"
+          value={idle}
+          onChange={(e) => setIdle(e.currentTarget.value)}
+          error={err('idle_size')}
+          description={ADMIN_UI.idleNote(pool.maxSize - pool.minSize)}
+        />
+        <Group grow align="flex-start">
+          <TextInput
+            label={N.minWatts}
+            inputMode="decimal"
+            value={minW}
+            onChange={(e) => setMinW(e.currentTarget.value)}
+            error={err('cpu_min_watts')}
+          />
+          <TextInput
+            label={N.maxWatts}
+            inputMode="decimal"
+            value={maxW}
+            onChange={(e) => setMaxW(e.currentTarget.value)}
+            error={err('cpu_max_watts')}
+          />
+        </Group>
+      </Stack>
+      <DialogActions
+        cancelLabel={ADMIN_UI.cancel}
+        onCancel={onClose}
+        confirmLabel={ADMIN_UI.save}
+        type="submit"
+        loading={patch.isPending}
+        mt="lg"
+      />
+    </form>
+  );
+}

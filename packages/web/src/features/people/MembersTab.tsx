@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useOrgUsers } from '../../api/people';
+import { EmptyState } from '../../ui/EmptyState';
+import { messageOf } from '../../ui/errors';
+import { ConfirmRemove } from './ConfirmRemove';
+import { MemberDialog, type MemberDialogMode } from './MemberDialog';
+import { PeopleTable } from './PeopleTable';
+import { PEOPLE_UI } from './texts';
+
+interface Member {
+  userName: string;
+  role: string;
+  userInfo?: { email: string };
+}
+
+/** The users of a cluster or a project: list, add from the organization, edit role, remove. */
+export function MembersTab<M extends Member>(props: {
+  org: string;
+  where: string;
+  members: UseQueryResult<M[]>;
+  canManage: boolean;
+  roles: readonly string[];
+  defaultRole: string;
+  empty: string;
+  added(name: string): string;
+  save(p: { userName: string; role: string; isNew: boolean }): Promise<unknown>;
+  remove(name: string): Promise<unknown>;
+  removing: boolean;
+}) {
+  const orgUsers = useOrgUsers(props.org);
+  const [dialog, setDialog] = useState<MemberDialogMode>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const list = props.members.data ?? [];
+  const present = new Set(list.map((m) => m.userName));
+  const candidates = (orgUsers.data ?? []).filter((u) => !present.has(u.userName));
+
+  let body;
+  if (props.members.isPending) body = <Loader aria-label={PEOPLE_UI.tabs.users} />;
+  else if (props.members.isError)
+    body = <Alert color="red">{messageOf(props.members.error, PEOPLE_UI.loadFailed)}</Alert>;
+  else if (list.length === 0) body = <EmptyState title={props.empty} />;
+  else
+    body = (
+      <PeopleTable
+        canManage={props.canManage}
+        rows={list.map((m) => ({
+          userName: m.userName,
+          email: m.userInfo?.email ?? '',
+          role: m.role,
+        }))}
+        onEdit={(r) => setDialog({ kind: 'edit', userName: r.userName, role: r.role })}
+        onRemove={(r) => setRemoving(r.userName)}
+      />
+    );
+  return (
+    <Stack>
+      {props.canManage && (
+        <Group justify="flex-end">
+          <Button
+            leftSection={<IconUserPlus size={16} />}
+            onClick={() => setDialog({ kind: 'add' })}
+          >
+            {PEOPLE_UI.addUser}
+          </Button>
+        </Group>
+      )}
+      {body}
+      <MemberDialog
+        mode={dialog}
+        roles={props.roles}
+        defaultRole={props.defaultRole}
+        candidates={candidates}
+        emptyText={PEOPLE_UI.noOrgUsers(props.org)}
+        added={props.added}
+        save={props.save}
+        onClose={() => setDialog(null)}
+      />
+      <ConfirmRemove
+        name={removing}
+        where={props.where}
+        pending={props.removing}
+        onRemove={props.remove}
+        onClose={() => setRemoving(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,159 @@
+import { useEffect, useState } from 'react';
+import { Button, Group, Loader, Stack, Table, Title } from '@mantine/core';
+import { IconMail, IconUserPlus } from '@tabler/icons-react';
+import { isManagerRole } from '@orrery/contract';
+import { useOrgInvites, useRemoveInvite, useResendInvite, type Invite } from '../../api/invites';
+import { useOrgUsers, useRemoveOrgUser, type OrgUser } from '../../api/people';
+import { usePlatformContext } from '../../app/context/platform-context';
+import { useAccount } from '../../app/session/account';
+import { formatDate } from '../../ui/dates';
+import { EmptyState } from '../../ui/EmptyState';
+import { notifyError, withOutcome } from '../../ui/notify';
+import { InviteStatusBadge } from '../invites/InviteStatusBadge';
+import { ConfirmRemove } from './ConfirmRemove';
+import { InviteDialog } from './InviteDialog';
+import { OrgUserDialog } from './OrgUserDialog';
+import { PeopleTable } from './PeopleTable';
+import { PEOPLE_UI } from './texts';
+
+/** Whether the signed-in user manages the current organization (a system admin does). */
+export function useManagesOrg() {
+  const { org } = usePlatformContext();
+  const { user } = useAccount();
+  return !!user.systemRole || isManagerRole(org?.role);
+}
+
+/** The organization's users; only its managers add, invite, edit and remove (console-shell §6). */
+export function OrgUsersTab({ org }: { org: string }) {
+  const users = useOrgUsers(org);
+  const manages = useManagesOrg();
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: OrgUser } | null>(
+    null,
+  );
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const remove = useRemoveOrgUser(org);
+
+  useEffect(() => {
+    if (users.isError) notifyError(PEOPLE_UI.lookupFailed);
+  }, [users.isError]);
+
+  const list = users.data ?? [];
+  return (
+    <Stack>
+      <Group justify="flex-end">
+        <Button
+          variant="default"
+          leftSection={<IconUserPlus size={16} />}
+          disabled={!manages}
+          onClick={() => setDialog({ kind: 'add' })}
+        >
+          {PEOPLE_UI.addUser}
+        </Button>
+        <Button
+          leftSection={<IconMail size={16} />}
+          disabled={!manages}
+          onClick={() => setInviting(true)}
+        >
+          {PEOPLE_UI.inviteUser}
+        </Button>
+      </Group>
+      {users.isPending ? (
+        <Loader aria-label={PEOPLE_UI.tabs.users} />
+      ) : list.length === 0 ? (
+        <EmptyState title={PEOPLE_UI.noOrgUsers(org)} />
+      ) : (
+        <PeopleTable
+          withCredits
+          canManage={manages}
+          rows={list.map((u) => ({
+            userName: u.userName,
+            email: u.userInfo?.email ?? '',
+            role: u.role,
+            credits: u.balance.credits ?? PEOPLE_UI.unlimited,
+          }))}
+          onEdit={(r) =>
+            setDialog({ kind: 'edit', user: list.find((u) => u.userName === r.userName)! })
+          }
+          onRemove={(r) => setRemoving(r.userName)}
+        />
+      )}
+      {manages && <OrgInvites org={org} />}
+      <OrgUserDialog org={org} mode={dialog} onClose={() => setDialog(null)} />
+      <InviteDialog org={org} opened={inviting} onClose={() => setInviting(false)} />
+      <ConfirmRemove
+        name={removing}
+        where={org}
+        pending={remove.isPending}
+        onRemove={(n) => remove.mutateAsync(n)}
+        onClose={() => setRemoving(null)}
+      />
+    </Stack>
+  );
+}
+
+/** Invitations sent from the organization, with resend and remove. */
+function OrgInvites({ org }: { org: string }) {
+  const invites = useOrgInvites(org, true);
+  const resend = useResendInvite();
+  const remove = useRemoveInvite();
+  const open = (invites.data ?? []).filter((i) => i.status !== 'accepted');
+  if (open.length === 0) return null;
+  const act = (run: () => Promise<unknown>, done: string) =>
+    withOutcome(run, done, PEOPLE_UI.loadFailed);
+  const C = PEOPLE_UI.columns;
+  return (
+    <Stack gap="xs">
+      <Title order={4}>{PEOPLE_UI.invites}</Title>
+      <Table striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{C.email}</Table.Th>
+            <Table.Th>{C.role}</Table.Th>
+            <Table.Th>{C.expiry}</Table.Th>
+            <Table.Th>{C.status}</Table.Th>
+            <Table.Th aria-label={C.actions} />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {open.map((i: Invite) => (
+            <Table.Tr key={i.id}>
+              <Table.Td>{i.email}</Table.Td>
+              <Table.Td>{i.role}</Table.Td>
+              <Table.Td>{formatDate(i.expiredAt)}</Table.Td>
+              <Table.Td>
+                <InviteStatusBadge status={i.status} />
+              </Table.Td>
+              <Table.Td>
+                <Group gap="xs" justify="flex-end">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() =>
+                      act(
+                        () => resend.mutateAsync({ id: i.id, orgName: org }),
+                        PEOPLE_UI.resent(i.email),
+                      )
+                    }
+                  >
+                    {PEOPLE_UI.resend}
+                  </Button>
+                  <Button
+                    size="xs"
+                    color="red"
+                    variant="light"
+                    onClick={() =>
+                      act(() => remove.mutateAsync(i.id), PEOPLE_UI.inviteRemoved(i.email))
+                    }
+                  >
+                    {PEOPLE_UI.removeLabel}
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
