@@ -70,7 +70,11 @@ export function createFsBackend(root: string, opts: { jailDepth?: number } = {})
           await file.close();
           throw blobError('EISDIR');
         }
-        return file.createReadStream(range ? { start: range.start, end: range.end } : {});
+        // 1 MiB reads: the default 64 KiB made a 1 GiB download sixteen thousand round trips.
+        return file.createReadStream({
+          highWaterMark: READ_CHUNK,
+          ...(range ? { start: range.start, end: range.end } : {}),
+        });
       }),
 
     create: (key, body) =>
@@ -150,14 +154,28 @@ async function* listDir(paths: PathJail, key: Key): AsyncIterable<Entry> {
   } catch (e) {
     throw asBlobError(e);
   }
-  // The Dir handle closes itself when the iteration ends or is abandoned.
+  // Entries are stat'ed a batch at a time: one lstat after another made a listing of 100,000
+  // entries take seconds. The Dir handle closes itself when the iteration ends or is abandoned.
+  const stat = async (name: string) => {
+    const path = join(dir.path, name);
+    const st = await lstat(path).catch(() => null); // removed meanwhile
+    return st ? entryOf(path, st) : null;
+  };
+  let batch: string[] = [];
+  const flush = async function* () {
+    for (const e of await Promise.all(batch.map(stat))) if (e) yield e;
+    batch = [];
+  };
   for await (const d of dir) {
     if (d.name.startsWith(TEMP_PREFIX)) continue;
-    const path = join(dir.path, d.name);
-    const st = await lstat(path).catch(() => null); // removed meanwhile
-    if (st) yield entryOf(path, st);
+    batch.push(d.name);
+    if (batch.length === LIST_BATCH) yield* flush();
   }
+  yield* flush();
 }
+
+const LIST_BATCH = 64;
+const READ_CHUNK = 1 << 20;
 
 async function* removeTree(paths: PathJail, key: Key, recursive: boolean): AsyncIterable<Removed> {
   let path: string;

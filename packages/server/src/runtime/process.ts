@@ -171,6 +171,22 @@ export class ProcessDriver implements RuntimeDriver {
       await out.close();
     }
     this.watched.set(spec.id, '');
+    void this.watchStart(spec.id);
+  }
+
+  /**
+   * The wrapper writes `pgid` a few milliseconds after the spawn: looking closely for it then
+   * reports the job running at once instead of at the next poll (250 ms).
+   */
+  private async watchStart(id: string) {
+    const file = join(this.dir(id), 'pgid');
+    for (let i = 0; i < 100; i++) {
+      if (existsSync(file)) {
+        this.listeners.emit(id);
+        return;
+      }
+      await sleep(3);
+    }
   }
 
   /** The job's own command line, sandboxed or not, ending in `sh -c command`. */

@@ -10,6 +10,7 @@ import { insertUser } from '../modules/users/store.js';
 import { hashPassword } from '../auth/passwords.js';
 import { issueTokenForEmail } from '../auth/issue.js';
 import { users } from '../db/schema.js';
+import { freePort } from '../net/ports.js';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -90,7 +91,8 @@ export async function startTestServer(
       : null;
   // A restart needs a database that outlives the process: PGlite on disk instead of in memory.
   const persistent = !!opts.restartOf || !!opts.persistent;
-  const port = opts.listen ? 20000 + Math.floor(Math.random() * 20000) : 8080;
+  // A port the system just handed out: a random pick collided with jobs' and other servers' ports.
+  const port = opts.listen ? await freePort() : 8080;
   const config = loadConfig({
     ORRERY_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
