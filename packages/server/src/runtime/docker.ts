@@ -18,6 +18,7 @@ import type {
 } from './driver.js';
 import { LogFile } from './log-file.js';
 import { listening } from '../net/ports.js';
+import { gpuFields, sampleGpu } from './gpu-stats.js';
 
 export interface DockerDriverOptions {
   dataDir: string;
@@ -267,6 +268,7 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+    const gpus = ((await this.inspect(id))?.HostConfig.DeviceRequests ?? []).length > 0;
     // dockerode passes `abortSignal` on to the request; its types leave it out.
     const body = (await this.container(id)
       .stats({ stream: true, abortSignal: abort } as { stream: true })
@@ -282,10 +284,13 @@ export class DockerDriver implements RuntimeDriver {
         // The page cache counts in `usage` but the kernel reclaims it; docker stats leaves it out.
         const cache = s.memory_stats.stats?.inactive_file ?? s.memory_stats.stats?.cache ?? 0;
         if (!s.memory_stats.usage) return; // the container stopped
+        // The engine reports no GPU load: nvidia-smi does, for the container's host processes.
+        const gpu = gpus ? await sampleGpu(await this.hostPids(id)) : null;
         yield {
           cpu: systemDelta > 0 ? (cpuDelta / systemDelta) * cpus : 0,
           memoryBytes: Math.max(0, s.memory_stats.usage - cache),
           timestamp: new Date(s.read).getTime() / 1000,
+          ...gpuFields(gpu),
         };
       }
     } catch (e) {
@@ -293,6 +298,14 @@ export class DockerDriver implements RuntimeDriver {
     } finally {
       (body as Readable).destroy?.();
     }
+  }
+
+  /** The container's processes as the host numbers them (what nvidia-smi lists). */
+  private async hostPids(id: string): Promise<number[]> {
+    const top = (await this.container(id)
+      .top({ ps_args: '-o pid' })
+      .catch(() => null)) as { Processes?: string[][] } | null;
+    return (top?.Processes ?? []).map((p) => Number(p[0])).filter((n) => n > 0);
   }
 
   async endpoint(id: string): Promise<{ host: string; port: number } | null> {

@@ -40,6 +40,7 @@ import {
   tree,
 } from './process/proc.js';
 import { freePort, listening } from '../net/ports.js';
+import { gpuFields, sampleGpu } from './gpu-stats.js';
 import { BWRAP, bwrapArgs, hiddenPaths } from './process/sandbox.js';
 
 export interface ProcessDriverOptions {
@@ -288,6 +289,7 @@ export class ProcessDriver implements RuntimeDriver {
 
   async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
     let prev: { ticks: number; at: number } | undefined;
+    const gpus = (await this.record(id))?.limits.gpu?.vendor === 'nvidia';
     while (!abort.aborted && (await this.observe(id)).state === 'running') {
       const wrapper = await readNumber(join(this.dir(id), 'wrapper.pid'));
       if (!wrapper) return;
@@ -301,7 +303,8 @@ export class ProcessDriver implements RuntimeDriver {
       if (prev) {
         // Children reaped in between move their time into the parent's; it never goes back.
         const cpu = Math.max(0, (ticks - prev.ticks) / TICKS_PER_SECOND / ((at - prev.at) / 1000));
-        yield { cpu, memoryBytes, timestamp: at / 1000 };
+        const gpu = gpus ? await sampleGpu(procs.map((p) => p.pid)) : null;
+        yield { cpu, memoryBytes, timestamp: at / 1000, ...gpuFields(gpu) };
       }
       prev = { ticks, at };
       try {
