@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
-import { WebSocket } from 'ws';
+import { WebSocket, type RawData } from 'ws';
 import { allows } from '../../auth/permissions.js';
 import type { AppContext } from '../../context.js';
 import { userByUsername } from '../users/store.js';
@@ -111,24 +111,28 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     config: { access: 'public' },
     handler: proxy,
     wsHandler: async (socket, request) => {
+      // Listen at once: what the client sends while the job is looked up would be lost.
+      const pending: Array<{ data: RawData; binary: boolean }> = [];
+      let upstream: WebSocket | null = null;
+      socket.on('message', (data, binary) => {
+        if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary });
+        else pending.push({ data, binary });
+      });
+      socket.on('close', () => upstream?.close());
       const r = await route(request).catch(() => ({ refuse: 500, message: 'Ingress failed' }));
       if (!('target' in r)) {
         socket.close(1008, 'refuse' in r ? r.message : 'Open the job from the console first');
         return;
       }
-      const upstream = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
-      const pending: Parameters<WebSocket['send']>[0][] = [];
-      socket.on('message', (data, binary) => {
-        if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });
-        else pending.push(data);
-      });
-      upstream.on('open', () => pending.splice(0).forEach((d) => upstream.send(d)));
-      upstream.on('message', (data, binary) => socket.send(data, { binary }));
-      upstream.on('close', (code) =>
+      if (socket.readyState !== socket.OPEN) return;
+      const up = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
+      upstream = up;
+      up.on('open', () => pending.splice(0).forEach((m) => up.send(m.data, { binary: m.binary })));
+      up.on('message', (data, binary) => socket.send(data, { binary }));
+      up.on('close', (code) =>
         socket.close(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
       );
-      upstream.on('error', () => socket.close(1011, 'The job closed the connection'));
-      socket.on('close', () => upstream.close());
+      up.on('error', () => socket.close(1011, 'The job closed the connection'));
     },
   });
   app.route({

@@ -266,6 +266,10 @@ export const monitoringRoutes =
       '/api/v1/jobs/:job/exec',
       { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
       async (socket, request) => {
+        // Frames that arrive before the session exists (typed ahead) wait for it.
+        const early: Buffer[] = [];
+        let onFrame = (data: Buffer) => void early.push(data);
+        socket.on('message', (data: Buffer) => onFrame(data));
         try {
           const params = request.params as z.infer<typeof OneJob>;
           const q = request.query as Record<string, string | undefined>;
@@ -281,7 +285,7 @@ export const monitoringRoutes =
             socket.send(Buffer.concat([Buffer.from([channel]), data]), { binary: true });
           session.stdout.on('data', (d: Buffer) => frame(1, d));
           session.stderr?.on('data', (d: Buffer) => frame(2, d));
-          socket.on('message', (data: Buffer) => {
+          onFrame = (data) => {
             if (data[0] === 0) session.stdin?.write(data.subarray(1));
             if (data[0] === 4) {
               const size = JSON.parse(data.subarray(1).toString()) as {
@@ -290,7 +294,8 @@ export const monitoringRoutes =
               };
               session.resize?.(size.height, size.width);
             }
-          });
+          };
+          early.splice(0).forEach(onFrame);
           const code = await session.exitCode;
           frame(3, Buffer.from(JSON.stringify({ exit_code: code })));
           socket.close(1000);

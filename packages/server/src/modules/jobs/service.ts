@@ -40,8 +40,10 @@ import {
   resolveMounts,
   type VolumeDeps,
 } from './volumes.js';
-import { and, eq, notInArray } from 'drizzle-orm';
-import { jobs } from '../../db/schema.js';
+import { and, desc, eq, notInArray } from 'drizzle-orm';
+import { jobStatuses, jobs } from '../../db/schema.js';
+
+const RESTART_BACKOFF_MAX_S = 300;
 import { FINAL_JOB_STATUSES } from '@orrery/contract';
 
 export interface JobsServiceOptions {
@@ -187,6 +189,7 @@ export class JobsService {
 
   /** A pending job: waits for schedule timeout, credits, quota and capacity, then starts. */
   private async schedule(j: JobRow) {
+    if (j.reason === JOB_REASONS.restarting && (await this.backingOff(j))) return;
     const waited = (Date.now() - j.createdAt.getTime()) / 1000;
     if (j.scheduleTimeout && waited > j.scheduleTimeout) {
       await this.move(
@@ -269,6 +272,21 @@ export class JobsService {
         { finishedAt: new Date() },
       );
     }
+  }
+
+  /**
+   * A job that keeps failing is restarted after 1, 2, 4 … seconds, at most five minutes apart,
+   * rather than once a tick (a crash loop's back-off).
+   */
+  private async backingOff(j: JobRow) {
+    const [last] = await this.ctx.db
+      .select({ at: jobStatuses.transitionTime })
+      .from(jobStatuses)
+      .where(eq(jobStatuses.jobId, j.id))
+      .orderBy(desc(jobStatuses.seq))
+      .limit(1);
+    const delay = Math.min(2 ** Math.max(0, j.restarts - 1), RESTART_BACKOFF_MAX_S) * 1000;
+    return !!last && Date.now() - last.at.getTime() < delay;
   }
 
   /** A job handed to the driver: follows what the driver sees, and enforces the run time. */
