@@ -260,6 +260,8 @@ export class JobsService {
       await updateJob(this.ctx.db, j.id, { materialized: true });
       await this.move(j, { status: 'pending', reason: JOB_REASONS.containerCreating });
       await this.driver.start(spec);
+      // Look again at once: a container is often running by the time start() returns.
+      this.again = true;
     } catch (e) {
       this.log.warn({ err: e, job: j.id }, 'job could not start');
       await this.move(
