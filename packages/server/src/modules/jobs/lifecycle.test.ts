@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
@@ -7,7 +6,6 @@ import { call, tenancy } from '../../test/fixtures.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
-const WS_MODULE = createRequire(import.meta.url).resolve('ws');
 
 /** The SDK's nested create, restart policies, names, extending, exec and WebSockets (issue 4). */
 describe('job lifecycle through the API', () => {
@@ -128,7 +126,16 @@ describe('job lifecycle through the API', () => {
   });
 
   it('passes WebSocket upgrades through the ingress', async () => {
-    const server = `${NODE} -e "const {WebSocketServer}=require(${JSON.stringify(WS_MODULE).replace(/"/g, "'")});new WebSocketServer({port:Number(process.env.PORT),host:'127.0.0.1'}).on('connection',c=>c.on('message',m=>c.send('echo '+m)))"`;
+    // A WebSocket echo server in plain Node (the job's sandbox sees no module outside the host's
+    // system paths): the handshake, then one masked text frame in, one text frame out.
+    const echo = [
+      "const c=require('crypto'),s=require('http').createServer();",
+      "s.on('upgrade',(q,k)=>{const a=c.createHash('sha1').update(q.headers['sec-websocket-key']+'258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');",
+      "k.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: '+a+'\\r\\n\\r\\n');",
+      "k.on('data',d=>{if((d[0]&15)!==1)return;const n=d[1]&127,m=d.subarray(2,6),p=Buffer.from(d.subarray(6,6+n).map((b,i)=>b^m[i%4])),o=Buffer.from('echo '+p);k.write(Buffer.concat([Buffer.from([129,o.length]),o]))})});",
+      "s.listen(Number(process.env.PORT),'127.0.0.1');",
+    ].join('');
+    const server = `${NODE} -e "${echo}"`;
     const id = await run(server, { http: { port: 8080, requires_auth: true } });
     await until(id, (j) => j.status === 'running');
     const talk = () =>
