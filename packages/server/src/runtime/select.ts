@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { RuntimeDriver } from './driver.js';
-import { DockerDriver, dockerAnswers } from './docker.js';
+import { existsSync } from 'node:fs';
 import { ProcessDriver } from './process.js';
 
 /** The driver ORRERY_RUNTIME asks for; `auto` is docker when an engine answers, else process. */
@@ -14,11 +14,17 @@ export async function createDriver(
   let docker = kind === 'docker';
   let why = `ORRERY_RUNTIME=${kind}`;
   if (kind === 'auto') {
-    docker = await dockerAnswers(dockerHost);
+    // No socket file, no engine: the Docker client (about 100 ms of imports) is not loaded then.
+    const socket = where.startsWith('unix://') ? new URL(where).pathname : null;
+    docker =
+      (socket === null || existsSync(socket)) &&
+      (await (await import('./docker.js')).dockerAnswers(dockerHost));
     why = docker ? `a Docker engine answers at ${where}` : `no Docker engine answers at ${where}`;
   }
   const driver: RuntimeDriver = docker
-    ? await DockerDriver.connect({
+    ? await (
+        await import('./docker.js')
+      ).DockerDriver.connect({
         dataDir: config.dataDir,
         dockerHost,
         network: dockerNetwork,
