@@ -1,10 +1,20 @@
 import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { describeMachine } from '../modules/clusters/bootstrap.js';
-import { JobListeners, POOL_NAME, shellCommand, shellSplit, usedBy } from './common.js';
+import { JobListeners, POOL_NAME, usedBy } from './common.js';
 import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
+import { containerSpec } from './docker/container-spec.js';
+import {
+  LABEL,
+  NAME_PREFIX,
+  dockerClient,
+  ensureNetwork,
+  ignore,
+  parseImage,
+} from './docker/engine.js';
+import { engineSample, type EngineStats } from './docker/stats.js';
 import type {
   ExecOptions,
   ExecSession,
@@ -28,33 +38,6 @@ export interface DockerDriverOptions {
   network?: string;
   /** Between SIGTERM and SIGKILL; default 10 s. */
   killGraceMs?: number;
-}
-
-const LABEL = 'orrery.job';
-const NAME_PREFIX = 'orrery-job-';
-/** Made when the engine has no `bridge` network (a dockerd started with --bridge=none). */
-const FALLBACK_NETWORK = 'orrery';
-
-export function dockerClient(dockerHost?: string): Docker {
-  if (!dockerHost) return new Docker({ socketPath: '/var/run/docker.sock' });
-  const url = new URL(dockerHost);
-  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname });
-  return new Docker({
-    host: url.hostname,
-    port: Number(url.port) || (url.protocol === 'https:' ? 2376 : 2375),
-    protocol: url.protocol === 'https:' ? 'https' : 'http',
-  });
-}
-
-/** Whether a Docker engine answers at the address within 2 s. */
-export async function dockerAnswers(dockerHost?: string): Promise<boolean> {
-  try {
-    const timeout = new Promise((_, reject) => setTimeout(reject, 2000).unref());
-    await Promise.race([dockerClient(dockerHost).ping(), timeout]);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -106,7 +89,10 @@ export class DockerDriver implements RuntimeDriver {
       throw new Error(`The docker runtime passes NVIDIA GPUs only, not ${spec.limits.gpu.vendor}`);
     }
     const create = async () => {
-      const container = await this.docker.createContainer(await this.containerSpec(spec));
+      const { Config } = await this.docker.getImage(spec.image).inspect();
+      const container = await this.docker.createContainer(
+        containerSpec(spec, Config, this.network),
+      );
       // A container that cannot start (no such command, a bad mount) is not left behind.
       await container.start().catch(async (e: Error) => {
         await container.remove({ force: true }).catch(() => undefined);
@@ -150,55 +136,6 @@ export class DockerDriver implements RuntimeDriver {
     for await (const line of ndjson<SaveProgress>(body)) {
       if (line.error) throw new Error(`pull of ${image} failed: ${line.error}`);
     }
-  }
-
-  private async containerSpec(spec: JobSpec): Promise<Docker.ContainerCreateOptions> {
-    const { Config } = await this.docker.getImage(spec.image).inspect();
-    const hostNet = this.network === 'host';
-    const port = spec.httpPort ? `${spec.httpPort}/tcp` : undefined;
-    // The command is one shell-quoted string. With an entrypoint both run under `sh -c`; a bare
-    // command is split into the image entrypoint's arguments when it has one (as Kubernetes
-    // does), else it runs under `sh -c` too.
-    const command = shellCommand(spec);
-    const process: Pick<Docker.ContainerCreateOptions, 'Entrypoint' | 'Cmd'> = spec.entrypoint
-      ? { Entrypoint: ['/bin/sh', '-c', command], Cmd: [] }
-      : spec.command
-        ? { Cmd: Config.Entrypoint?.length ? shellSplit(spec.command) : ['/bin/sh', '-c', command] }
-        : {};
-    return {
-      name: NAME_PREFIX + spec.id,
-      Image: spec.image,
-      ...process,
-      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-      WorkingDir: spec.workingDir,
-      Tty: spec.tty,
-      Labels: {
-        [LABEL]: spec.id,
-        'orrery.cpu': String(spec.limits.cpu),
-        'orrery.memory': String(spec.limits.memory),
-        ...(spec.httpPort ? { 'orrery.http-port': String(spec.httpPort) } : {}),
-      },
-      ExposedPorts: port && !hostNet ? { [port]: {} } : undefined,
-      HostConfig: {
-        NanoCpus: Math.round(spec.limits.cpu * 1e9),
-        Memory: spec.limits.memory,
-        // Without `shm` the engine's 64 MB default; with it, as much as the memory limit.
-        ShmSize: spec.limits.shm ? spec.limits.memory : undefined,
-        Mounts: spec.mounts.map((m) => ({
-          Type: 'bind' as const,
-          Source: m.hostPath,
-          Target: m.dstPath,
-          ReadOnly: m.readOnly,
-        })),
-        DeviceRequests: spec.limits.gpu
-          ? [{ Driver: 'nvidia', Count: spec.limits.gpu.count, Capabilities: [['gpu']] }]
-          : undefined,
-        NetworkMode: this.network,
-        PortBindings:
-          port && !hostNet ? { [port]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
-        Privileged: spec.privileged,
-      },
-    };
   }
 
   async kill(id: string): Promise<void> {
@@ -277,21 +214,11 @@ export class DockerDriver implements RuntimeDriver {
     try {
       for await (const s of ndjson<EngineStats>(body)) {
         if (abort.aborted) return;
-        const cpuDelta = s.cpu_stats.cpu_usage.total_usage - s.precpu_stats.cpu_usage.total_usage;
-        const systemDelta =
-          (s.cpu_stats.system_cpu_usage ?? 0) - (s.precpu_stats.system_cpu_usage ?? 0);
-        const cpus = s.cpu_stats.online_cpus ?? this.machine.cpu;
-        // The page cache counts in `usage` but the kernel reclaims it; docker stats leaves it out.
-        const cache = s.memory_stats.stats?.inactive_file ?? s.memory_stats.stats?.cache ?? 0;
-        if (!s.memory_stats.usage) return; // the container stopped
+        const sample = engineSample(s, this.machine.cpu);
+        if (!sample) return; // the container stopped
         // The engine reports no GPU load: nvidia-smi does, for the container's host processes.
         const gpu = gpus ? await sampleGpu(await this.hostPids(id)) : null;
-        yield {
-          cpu: systemDelta > 0 ? (cpuDelta / systemDelta) * cpus : 0,
-          memoryBytes: Math.max(0, s.memory_stats.usage - cache),
-          timestamp: new Date(s.read).getTime() / 1000,
-          ...gpuFields(gpu),
-        };
+        yield { ...sample, ...gpuFields(gpu) };
       }
     } catch (e) {
       if (!abort.aborted) throw e;
@@ -507,53 +434,9 @@ export class DockerDriver implements RuntimeDriver {
   }
 }
 
-/** The network to join: the configured one (made if missing), else `bridge`, else our own. */
-async function ensureNetwork(docker: Docker, configured?: string): Promise<string> {
-  const names = new Set((await docker.listNetworks()).map((n) => n.Name));
-  const wanted = configured ?? (names.has('bridge') ? 'bridge' : FALLBACK_NETWORK);
-  if (!names.has(wanted)) {
-    await docker.createNetwork({
-      Name: wanted,
-      Driver: 'bridge',
-      Labels: { 'orrery.network': '' },
-    });
-  }
-  return wanted;
-}
-
-/** `registry/path/name:tag` into the commit's repo and tag and the push's server address. */
-export function parseImage(image: string): { repo: string; tag: string; registry: string } {
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  const [repo, tag] =
-    colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
-  const first = repo.split('/')[0];
-  const registry = /[.:]/.test(first) || first === 'localhost' ? first : 'docker.io';
-  return { repo, tag, registry };
-}
-
 const failure = (message: string): SaveProgress => ({ error: message, errorDetail: { message } });
-
-/** Swallows engine errors with these HTTP statuses (not found, not modified). */
-function ignore(...codes: number[]) {
-  return (e: { statusCode?: number }) => {
-    if (e.statusCode !== undefined && codes.includes(e.statusCode)) return undefined;
-    throw e;
-  };
-}
 
 interface EngineEvent {
   Action: string;
   Actor?: { Attributes?: Record<string, string> };
-}
-
-interface EngineStats {
-  read: string;
-  cpu_stats: {
-    cpu_usage: { total_usage: number };
-    system_cpu_usage?: number;
-    online_cpus?: number;
-  };
-  precpu_stats: { cpu_usage: { total_usage: number }; system_cpu_usage?: number };
-  memory_stats: { usage?: number; stats?: { cache?: number; inactive_file?: number } };
 }

@@ -18,7 +18,7 @@ export async function createDriver(
     const socket = where.startsWith('unix://') ? new URL(where).pathname : null;
     docker =
       (socket === null || existsSync(socket)) &&
-      (await (await import('./docker.js')).dockerAnswers(dockerHost));
+      (await (await import('./docker/engine.js')).dockerAnswers(dockerHost));
     why = docker ? `a Docker engine answers at ${where}` : `no Docker engine answers at ${where}`;
   }
   const driver: RuntimeDriver = docker

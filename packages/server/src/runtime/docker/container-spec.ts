@@ -1,0 +1,61 @@
+import type Docker from 'dockerode';
+import { shellCommand, shellSplit } from '../common.js';
+import type { JobSpec } from '../driver.js';
+import { LABEL, NAME_PREFIX } from './engine.js';
+
+/**
+ * The container of a job: the preset's limits, the mounts as binds, GPUs as device requests,
+ * the HTTP port published on 127.0.0.1 (unless the network is the host's), labels that let a
+ * new server find the job and its reservation again.
+ */
+export function containerSpec(
+  spec: JobSpec,
+  image: { Entrypoint?: string[] | string | null },
+  network: string,
+): Docker.ContainerCreateOptions {
+  const hostNet = network === 'host';
+  const port = spec.httpPort ? `${spec.httpPort}/tcp` : undefined;
+  // The command is one shell-quoted string. With an entrypoint both run under `sh -c`; a bare
+  // command is split into the image entrypoint's arguments when it has one (as Kubernetes
+  // does), else it runs under `sh -c` too.
+  const command = shellCommand(spec);
+  const process: Pick<Docker.ContainerCreateOptions, 'Entrypoint' | 'Cmd'> = spec.entrypoint
+    ? { Entrypoint: ['/bin/sh', '-c', command], Cmd: [] }
+    : spec.command
+      ? { Cmd: image.Entrypoint?.length ? shellSplit(spec.command) : ['/bin/sh', '-c', command] }
+      : {};
+  return {
+    name: NAME_PREFIX + spec.id,
+    Image: spec.image,
+    ...process,
+    Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+    WorkingDir: spec.workingDir,
+    Tty: spec.tty,
+    Labels: {
+      [LABEL]: spec.id,
+      'orrery.cpu': String(spec.limits.cpu),
+      'orrery.memory': String(spec.limits.memory),
+      ...(spec.httpPort ? { 'orrery.http-port': String(spec.httpPort) } : {}),
+    },
+    ExposedPorts: port && !hostNet ? { [port]: {} } : undefined,
+    HostConfig: {
+      NanoCpus: Math.round(spec.limits.cpu * 1e9),
+      Memory: spec.limits.memory,
+      // Without `shm` the engine's 64 MB default; with it, as much as the memory limit.
+      ShmSize: spec.limits.shm ? spec.limits.memory : undefined,
+      Mounts: spec.mounts.map((m) => ({
+        Type: 'bind' as const,
+        Source: m.hostPath,
+        Target: m.dstPath,
+        ReadOnly: m.readOnly,
+      })),
+      DeviceRequests: spec.limits.gpu
+        ? [{ Driver: 'nvidia', Count: spec.limits.gpu.count, Capabilities: [['gpu']] }]
+        : undefined,
+      NetworkMode: network,
+      PortBindings:
+        port && !hostNet ? { [port]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
+      Privileged: spec.privileged,
+    },
+  };
+}
