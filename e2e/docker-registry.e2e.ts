@@ -1,8 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importBusybox } from '../packages/server/src/test/busybox-image.js';
-import { canRunDockerd, startDockerd, type Dockerd } from '../packages/server/src/test/dockerd.js';
+import {
+  canRunDockerd,
+  importBusybox,
+  startDockerd,
+  type Dockerd,
+} from '../packages/server/src/test/dockerd.mjs';
 import { removeDataDir, ROOT, startServer, type RunningServer } from './support/server.js';
 
 const runnable = canRunDockerd && existsSync('/usr/bin/docker-registry');

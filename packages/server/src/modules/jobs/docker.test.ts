@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
-import { importBusybox } from '../../test/busybox-image.js';
-import { canRunDockerd, startDockerd, type Dockerd } from '../../test/dockerd.js';
+import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../../test/dockerd.mjs';
 import { REGISTRY_BINARY } from '../images/supervisor.js';
 
 const IMAGE = 'busybox:orrery';

@@ -1,5 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// A dockerd of its own for tests and the bench (plain JS so that scripts/bench can load it too).
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -9,22 +18,12 @@ export const BUSYBOX = '/bin/busybox';
 /** Debian's docker.io and busybox-static are installed and we may run a daemon (root). */
 export const canRunDockerd = existsSync(DOCKERD) && existsSync(BUSYBOX) && process.getuid?.() === 0;
 
-export interface Dockerd {
-  /** `unix://…/docker.sock` */
-  host: string;
-  /** The environment for the docker CLI: DOCKER_HOST, a private DOCKER_CONFIG, no BuildKit. */
-  env: NodeJS.ProcessEnv;
-  /** Runs the docker CLI against this daemon; throws with its stderr on failure. */
-  docker(args: string[], input?: string | Buffer): string;
-  stop(): Promise<void>;
-}
-
 /**
  * A dockerd of its own: private socket, data and exec roots in a temporary directory, and no
  * default bridge or iptables rules, so it touches nothing of the host's networking and can run
  * next to other daemons. Resolves once it answers.
  */
-export async function startDockerd(): Promise<Dockerd> {
+export async function startDockerd() {
   const dir = mkdtempSync(join(tmpdir(), 'orrery-dockerd-'));
   const host = `unix://${dir}/docker.sock`;
   const env = {
@@ -33,7 +32,7 @@ export async function startDockerd(): Promise<Dockerd> {
     DOCKER_CONFIG: join(dir, 'config'),
     DOCKER_BUILDKIT: '0',
   };
-  const daemon: ChildProcess = spawn(
+  const daemon = spawn(
     DOCKERD,
     [
       `--host=${host}`,
@@ -46,8 +45,14 @@ export async function startDockerd(): Promise<Dockerd> {
     ],
     { stdio: 'ignore' },
   );
-  const docker = (args: string[], input?: string | Buffer) =>
-    execFileSync('docker', args, { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  const docker = (args, input) =>
+    execFileSync('docker', args, {
+      env,
+      input,
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'pipe'],
+      maxBuffer: 2 ** 26,
+    });
   const stop = async () => {
     if (daemon.exitCode === null && daemon.signalCode === null) {
       // Networks' bridges outlive the daemon otherwise; their containers have to go first.
@@ -78,10 +83,31 @@ export async function startDockerd(): Promise<Dockerd> {
     } catch (e) {
       if (i >= 150 || daemon.exitCode !== null) {
         await stop();
-        throw new Error(`dockerd did not answer: ${(e as Error).message}`);
+        throw new Error(`dockerd did not answer: ${e.message}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
   return { host, env, docker, stop };
+}
+
+/**
+ * `docker import`s a tiny image made of Debian's busybox-static: /bin/busybox with a link per
+ * applet (sh, sleep, httpd, …), so no registry or network is needed. CMD is `/bin/busybox sh`.
+ */
+export function importBusybox(dockerd, tag) {
+  const root = mkdtempSync(join(tmpdir(), 'orrery-busybox-'));
+  try {
+    mkdirSync(join(root, 'bin'));
+    mkdirSync(join(root, 'tmp'));
+    copyFileSync(BUSYBOX, join(root, 'bin', 'busybox'));
+    const applets = execFileSync(BUSYBOX, ['--list'], { encoding: 'utf8' }).split('\n');
+    for (const a of applets.filter((x) => x && x !== 'busybox')) {
+      symlinkSync('busybox', join(root, 'bin', a));
+    }
+    const tar = execFileSync('tar', ['-C', root, '-c', '.'], { maxBuffer: 64 * 2 ** 20 });
+    dockerd.docker(['import', '--change', 'CMD ["/bin/busybox", "sh"]', '-', tag], tar);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
