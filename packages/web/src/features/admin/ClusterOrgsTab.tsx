@@ -1,7 +1,7 @@
+import { EditAction } from '../../ui/RowActions';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import {
-  ActionIcon,
   Button,
   Group,
   Loader,
@@ -12,7 +12,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconLink, IconPencil } from '@tabler/icons-react';
+import { IconLink } from '@tabler/icons-react';
 import { JobsQuota } from '@orrery/contract';
 import {
   useAdminOrgs,
@@ -59,13 +59,7 @@ export function ClusterOrgsTab({ cluster }: { cluster: string }) {
                 <Table.Td>{l.quota.totalRunningJobs ?? '∞'}</Table.Td>
                 <Table.Td>{l.balance.credits ?? '∞'}</Table.Td>
                 <Table.Td>
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={O.edit(l.orgName)}
-                    onClick={() => setEditing(l)}
-                  >
-                    <IconPencil size={16} />
-                  </ActionIcon>
+                  <EditAction label={O.edit(l.orgName)} onClick={() => setEditing(l)} />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -1,7 +1,7 @@
+import { EditAction } from '../../ui/RowActions';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import { ActionIcon, Alert, Group, Loader, Modal, Stack, Table, TextInput } from '@mantine/core';
-import { IconPencil } from '@tabler/icons-react';
+import { Alert, Group, Loader, Modal, Stack, Table, TextInput } from '@mantine/core';
 import { formatMemory } from '@orrery/contract';
 import { usePatchNodePool, useNodePools, type NodePoolStatus } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
@@ -43,13 +43,7 @@ export function NodesTab({ cluster }: { cluster: string }) {
               <Table.Td>{`${gpuTotal(p.used)} / ${gpuTotal(p.capacity)}${p.gpus.length ? ` (${p.gpus.map((g) => g.model ?? g.make).join(', ')})` : ''}`}</Table.Td>
               <Table.Td>{p.isPreemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
               <Table.Td>
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={N.edit(p.name)}
-                  onClick={() => setEditing(p)}
-                >
-                  <IconPencil size={16} />
-                </ActionIcon>
+                <EditAction label={N.edit(p.name)} onClick={() => setEditing(p)} />
               </Table.Td>
             </Table.Tr>
           ))}

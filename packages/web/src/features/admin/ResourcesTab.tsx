@@ -1,6 +1,7 @@
+import { DeleteAction, EditAction } from '../../ui/RowActions';
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { GPU_VENDORS, formatMemory } from '@orrery/contract';
 import { useDeletePreset, useNodePools, usePresets, type Preset } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
@@ -71,21 +72,8 @@ export function ResourcesTab({ cluster }: { cluster: string }) {
               <Table.Td>{p.resourcePoolNames.join(', ')}</Table.Td>
               <Table.Td>
                 <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={P.edit(p.name)}
-                    onClick={() => setEditing(p)}
-                  >
-                    <IconPencil size={16} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={P.delete(p.name)}
-                    onClick={() => setDeleting(p)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
+                  <EditAction label={P.edit(p.name)} onClick={() => setEditing(p)} />
+                  <DeleteAction label={P.delete(p.name)} onClick={() => setDeleting(p)} />
                 </Group>
               </Table.Td>
             </Table.Tr>

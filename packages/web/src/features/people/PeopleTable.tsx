@@ -1,6 +1,6 @@
+import { DeleteAction, EditAction } from '../../ui/RowActions';
 import type { ReactNode } from 'react';
-import { ActionIcon, Group, Table, Tooltip } from '@mantine/core';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { Group, Table, Tooltip } from '@mantine/core';
 import { PEOPLE_UI } from './texts';
 
 export interface PersonRow {
@@ -41,23 +41,16 @@ export function PeopleTable(props: {
               <Table.Td>
                 <Group gap={4} justify="flex-end">
                   <Tooltip label={PEOPLE_UI.edit(r.userName)}>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={PEOPLE_UI.edit(r.userName)}
+                    <EditAction
+                      label={PEOPLE_UI.edit(r.userName)}
                       onClick={() => props.onEdit(r)}
-                    >
-                      <IconPencil size={16} />
-                    </ActionIcon>
+                    />
                   </Tooltip>
                   <Tooltip label={PEOPLE_UI.remove(r.userName)}>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={PEOPLE_UI.remove(r.userName)}
+                    <DeleteAction
+                      label={PEOPLE_UI.remove(r.userName)}
                       onClick={() => props.onRemove(r)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
+                    />
                   </Tooltip>
                 </Group>
               </Table.Td>
