@@ -48,7 +48,15 @@ export interface JobSpec {
 export type ObservedState =
   | { state: 'starting'; reason?: string }
   | { state: 'running'; startedAt: Date }
-  | { state: 'exited'; exitCode: number; finishedAt: Date; startedAt?: Date; reason?: string }
+  | {
+      state: 'exited';
+      exitCode: number;
+      finishedAt: Date;
+      startedAt?: Date;
+      reason?: string;
+      /** Why, in a sentence for the job's history (e.g. the memory limit it exceeded). */
+      message?: string;
+    }
   /** The driver knows nothing of this job (e.g. lost with the machine). */
   | { state: 'missing' };
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import {
   mkdir,
   open,
@@ -13,8 +14,8 @@ import {
 } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { JOB_REASONS } from '@orrery/contract';
 import { describeMachine } from '../modules/clusters/bootstrap.js';
 import type {
   ExecOptions,
@@ -39,9 +40,22 @@ import {
   TICKS_PER_SECOND,
   tree,
 } from './process/proc.js';
-import { freePort, listening } from '../net/ports.js';
+import { freePort } from '../net/ports.js';
 import { gpuFields, sampleGpu } from './gpu-stats.js';
-import { BWRAP, bwrapArgs, hiddenPaths } from './process/sandbox.js';
+import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
+import { Cgroups, oomKills } from './process/cgroups.js';
+import { claimUid, ensureJobsGroup, releaseUid } from './process/identity.js';
+import {
+  asJob,
+  bareArgv,
+  childPid,
+  sandboxArgv,
+  SETPRIV,
+  socketDir,
+  WRAPPER,
+  type JobIdentity,
+} from './process/launch.js';
+import { installFirewall, listensInside, SLIRP, startNetwork } from './process/network.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -49,44 +63,46 @@ export interface ProcessDriverOptions {
   killGraceMs?: number;
   /** false runs jobs without bubblewrap even when it is installed (tests of that path). */
   sandbox?: boolean;
-  /** The Docker socket, hidden from jobs like the default one. */
+  /** The Docker socket: no longer on the job's allow-listed root, kept for the selection code. */
   dockerHost?: string;
+  /** pids.max of each job's cgroup; default 4096 (threads count too). */
+  pidsMax?: number;
 }
 
 /** What `start` records for the rest of the driver, and for a server started later. */
 interface JobRecord {
   image: string;
   limits: JobLimits;
-  /** The port given in PORT, when the job declared an HTTP port. */
+  /** The host port (127.0.0.1) forwarded to the job's HTTP port, when it declared one. */
   port?: number;
+  /** The port the job listens on in its own network namespace (PORT). */
+  guestPort?: number;
+  /** The job's own uid (sandboxed as root), claimed until the job is removed. */
+  uid?: number;
+  /** NVIDIA GPU indexes the job holds. */
+  gpus?: number[];
   createdAt: number;
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const STATE_FILES = ['exit', 'exit.tmp', 'pgid', 'wrapper.pid', 'child.pid', 'oom', 'net.log'];
 
 /**
- * Runs in the job's directory, detached from the server so the job outlives it. The job gets its
- * own process group (setsid), whose id it writes to `pgid`, and the wrapper writes the exit code
- * to `exit` when it ends, whether or not a server is there to see it. The job's first process
- * ignores SIGTERM: that is bwrap's outer process, which would otherwise die of the group's SIGTERM
- * and report 143 instead of the command's own exit code; the command gets SIGTERM back (jobArgv).
- */
-const WRAPPER = `/bin/sh -c 'trap "" TERM; echo $$ > pgid; exec /usr/bin/setsid "$@"' orrery-job "$@"
-echo $? > exit.tmp
-/bin/mv exit.tmp exit`;
-
-/**
- * Each job a process tree on this machine, under bubblewrap when `/usr/bin/bwrap` exists. State
- * lives in `<dataDir>/jobs/<id>/` (`job.json`, `wrapper.pid`, `pgid`, `exit`, the log), so a new
- * server finds its jobs again.
+ * Each job a process tree on this machine, under bubblewrap when `/usr/bin/bwrap` exists: its own
+ * uid, an allow-listed root, private namespaces with slirp4netns for the network, and cgroup
+ * limits (process/*.ts; docs/security.md). State lives in `<dataDir>/jobs/<id>/` (`job.json`,
+ * `wrapper.pid`, `pgid`, `child.pid`, `exit`, `oom`, the log), so a new server finds its jobs again.
  */
 export class ProcessDriver implements RuntimeDriver {
   readonly name = 'process';
   readonly warning?: string;
   private readonly root: string;
   private readonly sandboxed: boolean;
+  /** The jobs group when jobs get uids of their own (the server is root and has setpriv). */
+  private readonly jobsGid?: number;
+  private readonly network: boolean;
+  private readonly cgroups: Cgroups;
   private readonly killGraceMs: number;
-  private readonly hidden: string[];
   private readonly listeners = new JobListeners();
   private readonly logFiles = new Map<string, LogFile>();
   /** Jobs not seen finished yet, with the state last reported. */
@@ -99,12 +115,43 @@ export class ProcessDriver implements RuntimeDriver {
     this.root = join(opts.dataDir, 'jobs');
     this.sandboxed = (opts.sandbox ?? true) && existsSync(BWRAP);
     this.killGraceMs = opts.killGraceMs ?? 10_000;
-    this.hidden = hiddenPaths(opts.dataDir, opts.dockerHost);
     this.machine = describeMachine(opts.dataDir);
+    this.cgroups = new Cgroups();
+    const root = process.getuid?.() === 0;
+    this.network = this.sandboxed && existsSync(SLIRP);
+    const warnings: string[] = [];
     if (!this.sandboxed) {
-      this.warning =
-        'Jobs run unsandboxed on the host system as the server user (bubblewrap, /usr/bin/bwrap, is not installed): they see and may change everything that user can, and jobs with volumes are refused.';
+      warnings.push(
+        'Jobs run unsandboxed on the host system as the server user (bubblewrap, /usr/bin/bwrap, is not installed): they see and may change everything that user can, and jobs with volumes are refused.',
+      );
+    } else {
+      if (root && existsSync(SETPRIV)) this.jobsGid = ensureJobsGroup();
+      else {
+        warnings.push(
+          'Jobs run as the server user inside their sandbox (the server is not root, so it cannot give each job a uid of its own): jobs of this server can signal each other.',
+        );
+      }
+      if (!this.network) {
+        warnings.push('Jobs have no network and no HTTP port (slirp4netns is not installed).');
+      } else if (root) {
+        const firewall = installFirewall();
+        if (firewall) {
+          warnings.push(
+            `Jobs can reach services on this host's non-loopback addresses and the local network: ${firewall}.`,
+          );
+        }
+      } else {
+        warnings.push(
+          "Jobs can reach services on this host's non-loopback addresses and the local network (the firewall rule needs a root server).",
+        );
+      }
     }
+    if (this.cgroups.missing.length > 0) {
+      warnings.push(
+        `The ${this.cgroups.missing.join(', ')} limits of presets are not enforced on this host (no writable cgroup controller for them).`,
+      );
+    }
+    if (warnings.length > 0) this.warning = warnings.join(' ');
     // Stamps logs and notices state changes; jobs a previous server left running included.
     this.timer = setInterval(() => void this.poll(), 250);
     this.timer.unref();
@@ -122,6 +169,11 @@ export class ProcessDriver implements RuntimeDriver {
         'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it',
       );
     }
+    if (this.sandboxed && !this.network && spec.httpPort) {
+      throw new Error(
+        'An HTTP port needs slirp4netns on the process runtime (apt-get install slirp4netns)',
+      );
+    }
     const command = shellCommand(spec);
     if (!command) {
       throw new Error(
@@ -130,35 +182,59 @@ export class ProcessDriver implements RuntimeDriver {
     }
     const tmp = join(dir, 'tmp');
     await mkdir(tmp, { recursive: true });
-    await Promise.all(
-      ['exit', 'exit.tmp', 'pgid', 'wrapper.pid'].map((f) => rm(join(dir, f), { force: true })),
-    );
+    await Promise.all(STATE_FILES.map((f) => rm(join(dir, f), { force: true })));
+    const gpus = await this.takeGpus(spec);
     const port = spec.httpPort ? await freePort() : undefined;
+    // Sandboxed, the job has a network namespace of its own: its port is the one it declared.
+    const guestPort = this.sandboxed ? spec.httpPort : port;
     const home = this.sandboxed ? '/tmp' : tmp;
     const env: Record<string, string> = {
       PATH: DEFAULT_PATH,
       HOME: home,
       TMPDIR: home,
+      ...gpuEnv(gpus),
       ...spec.env,
-      ...(port ? { PORT: String(port) } : {}),
+      ...(guestPort ? { PORT: String(guestPort) } : {}),
     };
+    const uid = this.jobsGid !== undefined ? await claimUid(dir) : undefined;
+    const identity = uid !== undefined ? { uid, gid: this.jobsGid! } : undefined;
     const record: JobRecord = {
       image: spec.image,
       limits: spec.limits,
       port,
+      guestPort,
+      uid,
+      gpus,
       createdAt: Date.now(),
     };
     await writeFile(join(dir, 'job.json'), JSON.stringify(record));
+    const argv = this.sandboxed
+      ? await sandboxArgv({
+          dataDir: this.opts.dataDir,
+          dir,
+          spec,
+          command,
+          identity,
+          gpus,
+          network: this.network,
+        })
+      : bareArgv(command, spec.workingDir ?? tmp);
+    const cgroup = await this.cgroups.create(spec.id, {
+      cpu: spec.limits.cpu,
+      memory: spec.limits.memory,
+      pids: this.opts.pidsMax ?? 4096,
+    });
     const out = await open(join(dir, 'output'), 'a');
     try {
       const child = spawn(
         '/bin/sh',
-        ['-c', WRAPPER, 'orrery-wrapper', ...this.jobArgv(spec, command, tmp)],
+        ['-c', WRAPPER, 'orrery-wrapper', cgroup.procs.join(' '), cgroup.oomFile ?? '', ...argv],
         {
           cwd: dir,
           env,
           detached: true,
-          stdio: ['ignore', out.fd, out.fd],
+          // 3: bwrap's info, 4: its block fd, 5: the network helper's exit socket.
+          stdio: ['ignore', out.fd, out.fd, 'pipe', 'pipe', 'pipe'],
         },
       );
       await new Promise<void>((resolve, reject) => {
@@ -168,11 +244,75 @@ export class ProcessDriver implements RuntimeDriver {
       child.once('exit', () => this.listeners.emit(spec.id));
       child.unref();
       await writeFile(join(dir, 'wrapper.pid'), String(child.pid));
+      this.watched.set(spec.id, '');
+      const [info, block, exit] = [3, 4, 5].map((i) => child.stdio[i] as Readable);
+      // Their other ends close with the job (early, when bwrap fails): nothing to report.
+      for (const s of [info, block, exit]) s.on('error', () => undefined);
+      try {
+        if (this.sandboxed) await this.release(spec, record, identity, { info, exit });
+      } catch (e) {
+        await this.kill(spec.id);
+        throw e;
+      } finally {
+        // Without a pid (bwrap failed), or after the network is up: the command starts now.
+        (block as unknown as NodeJS.WritableStream).end('1');
+        info.destroy();
+        exit.destroy();
+      }
     } finally {
       await out.close();
     }
-    this.watched.set(spec.id, '');
     void this.watchStart(spec.id);
+  }
+
+  /** Once bwrap has made the job's namespaces: its network, before the command is let go. */
+  private async release(
+    spec: JobSpec,
+    record: JobRecord,
+    identity: JobIdentity | undefined,
+    fds: { info: Readable; exit: Readable },
+  ) {
+    const pid = await childPid(fds.info);
+    if (pid === null) return;
+    const dir = this.dir(spec.id);
+    await writeFile(join(dir, 'child.pid'), String(pid));
+    if (!this.network) return;
+    const sockets = await socketDir(dir, identity);
+    // The helper's own messages, apart from the job's log.
+    const log = await open(join(dir, 'net.log'), 'w');
+    try {
+      await startNetwork({
+        childPid: pid,
+        asJob: identity ? asJob(identity) : [],
+        apiSocket: join(sockets, 'slirp.sock'),
+        exitFd: fds.exit,
+        logFd: log.fd,
+        forward:
+          record.port && record.guestPort
+            ? { hostPort: record.port, guestPort: record.guestPort }
+            : undefined,
+        enter: (p) =>
+          identity ? [`--target=${p}`] : [`--target=${p}`, '--user', '--preserve-credentials'],
+      });
+    } finally {
+      await log.close();
+    }
+  }
+
+  /** The lowest free NVIDIA GPUs for the job, given what the other live jobs hold. */
+  private async takeGpus(spec: JobSpec): Promise<number[]> {
+    const gpu = spec.limits.gpu;
+    if (gpu?.vendor !== 'nvidia' || gpu.count <= 0) return [];
+    const held: number[] = [];
+    for (const id of await this.list()) {
+      const s = (await this.observe(id)).state;
+      if (id !== spec.id && (s === 'running' || s === 'starting')) {
+        held.push(...((await this.record(id))?.gpus ?? []));
+      }
+    }
+    const gpus = assignGpus(this.machine.nvidia?.count ?? 0, held, gpu.count);
+    if (!gpus) throw new Error(`Not enough free NVIDIA GPUs for ${gpu.count} on this machine`);
+    return gpus;
   }
 
   /**
@@ -188,23 +328,6 @@ export class ProcessDriver implements RuntimeDriver {
       }
       await sleep(3);
     }
-  }
-
-  /** The job's own command line, sandboxed or not, ending in `sh -c command`. */
-  private jobArgv(spec: JobSpec, command: string, tmp: string): string[] {
-    // Restores what the wrapper ignored (SIGTERM) and what `sh` ignores in background jobs.
-    const shell = ['/usr/bin/env', '--default-signal=TERM,INT,QUIT'];
-    if (!this.sandboxed) {
-      return [...shell, `--chdir=${spec.workingDir ?? tmp}`, '/bin/sh', '-c', command];
-    }
-    const sandbox = bwrapArgs({
-      mounts: spec.mounts,
-      tmpDir: tmp,
-      workingDir: spec.workingDir ?? '/tmp',
-      hidden: this.hidden,
-      gpu: spec.limits.gpu?.vendor === 'nvidia',
-    });
-    return [BWRAP, ...sandbox, '--', ...shell, '/bin/sh', '-c', command];
   }
 
   async kill(id: string): Promise<void> {
@@ -224,6 +347,8 @@ export class ProcessDriver implements RuntimeDriver {
     const deadline = Date.now() + this.killGraceMs;
     while (Date.now() < deadline && (await groupAlive(pgid.value))) await sleep(50);
     if (await groupAlive(pgid.value)) signal(-pgid.value, 'SIGKILL');
+    // And whatever left the group (setsid) but not the job's cgroups.
+    await this.cgroups.killAll(id);
     // The wrapper writes the exit code right after its child ends.
     for (let i = 0; i < 100 && (await this.wrapperAlive(id)); i++) await sleep(20);
     this.listeners.emit(id);
@@ -234,18 +359,26 @@ export class ProcessDriver implements RuntimeDriver {
     const record = await this.record(id);
     if (!record) return { state: 'missing' };
     const exited = async (): Promise<ObservedState | null> => {
-      const [exit, pgid] = await Promise.all([
+      const [exit, pgid, oom] = await Promise.all([
         readNumber(join(dir, 'exit')),
         readNumber(join(dir, 'pgid')),
+        readFile(join(dir, 'oom'), 'utf8').catch(() => ''),
       ]);
-      return (
-        exit && {
-          state: 'exited',
-          exitCode: exit.value,
-          finishedAt: exit.mtime,
-          ...(pgid ? { startedAt: pgid.mtime } : {}),
-        }
-      );
+      if (!exit) return null;
+      // The kernel killed a process of the job for its memory, and the job failed of it.
+      const oomKilled = exit.value !== 0 && oomKills(oom) > 0;
+      return {
+        state: 'exited',
+        exitCode: exit.value,
+        finishedAt: exit.mtime,
+        ...(pgid ? { startedAt: pgid.mtime } : {}),
+        ...(oomKilled
+          ? {
+              reason: JOB_REASONS.oomKilled,
+              message: `Killed: the job exceeded its memory limit of ${Math.round(record.limits.memory / 2 ** 20)} MiB`,
+            }
+          : {}),
+      };
     };
     const before = await exited();
     if (before) return before;
@@ -273,7 +406,13 @@ export class ProcessDriver implements RuntimeDriver {
   async remove(id: string): Promise<void> {
     if (await this.wrapperAlive(id)) await this.kill(id);
     const dir = this.dir(id);
-    const state = ['job.json', 'wrapper.pid', 'pgid', 'exit', 'exit.tmp', 'tmp'];
+    const record = await this.record(id);
+    await this.cgroups.remove(id);
+    if (record?.uid !== undefined) {
+      await rm(`/run/orrery/net/${record.uid}`, { recursive: true, force: true });
+      await releaseUid(record.uid, dir);
+    }
+    const state = ['job.json', ...STATE_FILES, 'tmp', 'etc', 'net'];
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
     this.watched.delete(id);
   }
@@ -315,10 +454,18 @@ export class ProcessDriver implements RuntimeDriver {
     }
   }
 
+  /**
+   * Ready once the job listens on its port, as its own sockets table says: the forward accepts
+   * connections before that, so a connection through it proves nothing.
+   */
   async endpoint(id: string): Promise<{ host: string; port: number } | null> {
-    const port = (await this.record(id))?.port;
-    if (!port || (await this.observe(id)).state !== 'running') return null;
-    return (await listening(port)) ? { host: '127.0.0.1', port } : null;
+    const record = await this.record(id);
+    if (!record?.port || !record.guestPort) return null;
+    if ((await this.observe(id)).state !== 'running') return null;
+    const dir = this.dir(id);
+    const pid = await readNumber(join(dir, this.sandboxed ? 'child.pid' : 'wrapper.pid'));
+    if (!pid || !(await listensInside(pid.value, record.guestPort))) return null;
+    return { host: '127.0.0.1', port: record.port };
   }
 
   async capacity(): Promise<PoolCapacity[]> {
@@ -361,24 +508,7 @@ export class ProcessDriver implements RuntimeDriver {
         .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
     );
     const [file, args, cwd] = this.sandboxed
-      ? [
-          'nsenter',
-          [
-            `--target=${target.pid}`,
-            ...(process.getuid?.() === 0 ? [] : ['--user', '--preserve-credentials']),
-            '--mount',
-            '--pid',
-            '--ipc',
-            '--wd',
-            '--',
-            'setpriv',
-            '--bounding-set=-all',
-            '--inh-caps=-all',
-            '--',
-            ...options.command,
-          ],
-          undefined,
-        ]
+      ? ['/bin/sh', await this.enterArgs(id, target.pid, options.command), undefined]
       : [options.command[0], options.command.slice(1), await readlink(`/proc/${target.pid}/cwd`)];
     const child = spawn(file, args, {
       cwd,
@@ -396,6 +526,31 @@ export class ProcessDriver implements RuntimeDriver {
       stderr: child.stderr!,
       exitCode,
     };
+  }
+
+  /**
+   * Into the job's cgroups, then its namespaces (nsenter, as root or as the owner of its user
+   * namespace), then down to its uid with no capabilities and no_new_privs.
+   */
+  private async enterArgs(id: string, pid: number, command: string[]): Promise<string[]> {
+    const uid = (await this.record(id))?.uid;
+    const identity = uid !== undefined ? { uid, gid: this.jobsGid! } : undefined;
+    const enter = identity ? [] : ['--user', '--preserve-credentials'];
+    const drop = identity
+      ? asJob(identity, ['--no-new-privs'])
+      : [SETPRIV, '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--'];
+    const procs = this.cgroups.procsFiles(id).join(' ');
+    return [
+      '-c',
+      'for f in $0; do echo $$ > "$f"; done; exec "$@"',
+      procs,
+      'nsenter',
+      `--target=${pid}`,
+      ...enter,
+      ...['--mount', '--pid', '--ipc', '--net', '--uts', '--wd', '--'],
+      ...drop,
+      ...command,
+    ];
   }
 
   /**

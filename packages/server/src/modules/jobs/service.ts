@@ -295,6 +295,7 @@ export class JobsService {
           ? {
               status: 'failed',
               reason: seen.reason ?? JOB_REASONS.error,
+              description: seen.message,
               exitCode: seen.exitCode,
               at: seen.finishedAt,
             }

@@ -1,83 +1,110 @@
-import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobMount } from '../driver.js';
 
 export const BWRAP = '/usr/bin/bwrap';
 
-/** Host paths a job must not see even read-only: the server's data and container engines. */
-export function hiddenPaths(dataDir: string, dockerHost?: string): string[] {
-  const candidates = [
-    dataDir,
-    '/run/docker.sock',
-    '/run/containerd/containerd.sock',
-    ...(dockerHost?.startsWith('unix://') ? [dockerHost.slice('unix://'.length)] : []),
-  ];
-  const real = candidates.filter((p) => existsSync(p)).map((p) => realpathSync(p));
-  // The job's /tmp is its own already.
-  return [...new Set(real)].filter((p) => !p.startsWith('/tmp/'));
-}
+/** Secrets of the host and its daemons, masked inside the job's read-only /etc when present. */
+const ETC_SECRET_FILES = [
+  'shadow',
+  'gshadow',
+  'shadow-',
+  'gshadow-',
+  'sudoers',
+  'security/opasswd',
+];
+const ETC_SECRET_DIRS = ['ssh', 'ssl/private', 'munge', 'slurm', 'sudoers.d', 'docker', 'orrery'];
+/** The top-level entries that merged-/usr systems make links into /usr. */
+const USR_LINKS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
+const DEVICES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'];
+/** NVIDIA's control nodes, needed beside /dev/nvidiaN by every CUDA program. */
+const NVIDIA_CONTROL = ['nvidiactl', 'nvidia-uvm', 'nvidia-uvm-tools', 'nvidia-modeset'];
 
 export interface SandboxOptions {
-  mounts: JobMount[];
+  /** The job's `etc` directory (identity.ts writeEtc): passwd, group, empty, resolv.conf. */
+  etcDir: string;
   /** Host directory shown as the job's private /tmp. */
   tmpDir: string;
+  mounts: JobMount[];
   workingDir: string;
-  hidden: string[];
-  /** NVIDIA device nodes are passed in when the job asked for GPUs. */
-  gpu: boolean;
+  hostname: string;
+  /** Indexes of the NVIDIA GPUs assigned to the job (/dev/nvidiaN); none for most jobs. */
+  gpus: number[];
+  /** Whether slirp4netns gives the job a network (its resolv.conf then points at it). */
+  network: boolean;
+  exists?: (path: string) => boolean;
 }
 
 /**
- * bubblewrap arguments (before the command) for a read-only view of the host with the job's
- * mounts, a private /tmp, /proc and /dev, its own PID namespace (killing the group's bwrap kills
- * every process in it) and no capabilities (so even root inside cannot remount a read-only
- * mount writable).
- *
- * The root is bwrap's tmpfs with each top-level host entry bound read-only onto it. A mount point
- * has to be created, which a read-only bind does not allow, so every host directory on the way to
- * a mount point (or a working directory that does not exist) is spliced: made on the tmpfs with
- * its own entries bound one by one.
+ * bubblewrap arguments (before the command) for an allow-listed root: /usr and its links, a
+ * curated /etc, the job's own /tmp, /proc and a /dev built by hand (`--dev` would make bwrap nest
+ * a second user namespace that the network helper cannot join), the job's volumes and nothing
+ * else of the host, in new user, PID, IPC, UTS and network namespaces without capabilities.
+ * bwrap reports the sandbox's first pid on fd 3 and waits on fd 4 until the network is up.
  */
 export function bwrapArgs(o: SandboxOptions): string[] {
-  const targets = [...o.mounts.map((m) => m.dstPath)];
-  if (!existsSync(o.workingDir)) targets.push(o.workingDir);
-  const args = [...hostView('/', targets)];
-  args.push('--dev', '/dev', '--proc', '/proc', '--bind', o.tmpDir, '/tmp');
-  if (o.gpu) {
-    for (const d of readdirSync('/dev').filter((n) => n.startsWith('nvidia'))) {
-      args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);
-    }
+  const exists = o.exists ?? existsSync;
+  const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
+  args.push('--unshare-net', '--cap-drop', 'ALL', '--hostname', o.hostname.slice(0, 63));
+  args.push('--ro-bind', '/usr', '/usr');
+  for (const name of USR_LINKS) {
+    const path = `/${name}`;
+    if (!exists(path)) continue;
+    const link = lstatSync(path).isSymbolicLink();
+    args.push(...(link ? ['--symlink', readlinkSync(path), path] : ['--ro-bind', path, path]));
   }
-  for (const p of o.hidden) {
-    args.push(...(statSync(p).isDirectory() ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]));
+  args.push('--ro-bind', '/etc', '/etc');
+  for (const f of ETC_SECRET_FILES) {
+    if (exists(`/etc/${f}`)) args.push('--ro-bind', join(o.etcDir, 'empty'), `/etc/${f}`);
   }
+  for (const d of ETC_SECRET_DIRS) if (exists(`/etc/${d}`)) args.push('--tmpfs', `/etc/${d}`);
+  args.push('--ro-bind', join(o.etcDir, 'passwd'), '/etc/passwd');
+  args.push('--ro-bind', join(o.etcDir, 'group'), '/etc/group');
+  if (o.network) args.push('--ro-bind', join(o.etcDir, 'resolv.conf'), '/etc/resolv.conf');
+  args.push(...devArgs(o.gpus, exists));
+  args.push('--proc', '/proc', '--bind', o.tmpDir, '/tmp');
+  args.push('--dir', '/var', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
+  // NVIDIA's libraries read the PCI topology; other jobs do without the host's /sys.
+  if (o.gpus.length > 0) args.push('--ro-bind', '/sys', '/sys');
   const byDepth = [...o.mounts].sort((a, b) => depth(a.dstPath) - depth(b.dstPath));
   for (const m of byDepth) args.push(m.readOnly ? '--ro-bind' : '--bind', m.hostPath, m.dstPath);
-  args.push('--dir', o.workingDir, '--chdir', o.workingDir);
-  args.push('--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--remount-ro', '/');
+  args.push('--dir', o.workingDir, '--chdir', o.workingDir, '--remount-ro', '/');
+  args.push('--info-fd', '3', '--block-fd', '4');
   return args;
 }
 
-const SKIP_AT_ROOT = new Set(['/proc', '/dev', '/tmp']);
-
-function hostView(dir: string, targets: string[]): string[] {
-  const args: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (SKIP_AT_ROOT.has(path)) continue;
-    const inner = targets.filter((t) => t === path || t.startsWith(path + '/'));
-    if (inner.length > 0) {
-      // Replaced by the mount itself, or spliced to make room for one below it.
-      if (entry.isDirectory() && !inner.includes(path)) {
-        args.push('--dir', path, ...hostView(path, inner));
-      }
-    } else if (entry.isSymbolicLink()) {
-      args.push('--symlink', readlinkSync(path), path);
-    } else {
-      args.push('--ro-bind', path, path);
-    }
+/** A tmpfs /dev with the usual character devices, and only the job's own GPUs. */
+function devArgs(gpus: number[], exists: (path: string) => boolean): string[] {
+  const args = ['--tmpfs', '/dev'];
+  for (const d of DEVICES) args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);
+  args.push('--tmpfs', '/dev/shm', '--symlink', '/proc/self/fd', '/dev/fd');
+  ['stdin', 'stdout', 'stderr'].forEach((s, fd) =>
+    args.push('--symlink', `/proc/self/fd/${fd}`, `/dev/${s}`),
+  );
+  if (gpus.length === 0) return args;
+  for (const i of gpus) args.push('--dev-bind', `/dev/nvidia${i}`, `/dev/nvidia${i}`);
+  for (const d of NVIDIA_CONTROL) {
+    if (exists(`/dev/${d}`)) args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);
   }
   return args;
+}
+
+/**
+ * The lowest free GPU indexes for a job asking for `count`, given the machine's `total` and what
+ * running jobs hold; null when too few are free.
+ */
+export function assignGpus(total: number, held: Iterable<number>, count: number): number[] | null {
+  const busy = new Set(held);
+  const free = [...Array(total).keys()].filter((i) => !busy.has(i));
+  return free.length >= count ? free.slice(0, count) : null;
+}
+
+/**
+ * What CUDA calls the job's GPUs: the only ones it can open, numbered from 0 whatever their
+ * host indexes; empty for a job without GPUs.
+ */
+export function gpuEnv(gpus: number[]): Record<string, string> {
+  return gpus.length > 0 ? { CUDA_VISIBLE_DEVICES: gpus.map((_, i) => i).join(',') } : {};
 }
 
 const depth = (p: string) => p.split('/').filter(Boolean).length;

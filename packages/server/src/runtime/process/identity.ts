@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { JobMount } from '../driver.js';
+
+/** Job uids: not in /etc/passwd, matched by the firewall rule (network.ts) as a range. */
+export const JOB_UIDS = { first: 20000, last: 29999 } as const;
+/** The group every job runs in (as a supplementary group) to reach and write its volumes. */
+export const JOBS_GROUP = 'orreryjobs';
+/** Host-wide claims, so two servers on one machine never hand out the same uid. */
+const CLAIMS = '/run/orrery/uids';
+/** A claim this young may belong to a job whose job.json is not written yet. */
+const CLAIM_GRACE_MS = 60_000;
+
+/** The gid of `orreryjobs`, created as a system group when missing. */
+export function ensureJobsGroup(): number {
+  const find = () =>
+    readFileSync('/etc/group', 'utf8')
+      .split('\n')
+      .map((l) => l.split(':'))
+      .find((f) => f[0] === JOBS_GROUP)?.[2];
+  let gid = find();
+  if (gid === undefined) {
+    execFileSync('groupadd', ['--system', JOBS_GROUP], { stdio: 'ignore' });
+    gid = find();
+  }
+  return Number(gid);
+}
+
+/**
+ * A uid of the range that no live job holds, claimed in /run/orrery/uids/<uid> (holding the job's
+ * directory). A claim whose job has ended, or whose directory no longer records that uid, is
+ * stale and taken over.
+ */
+export async function claimUid(jobDir: string): Promise<number> {
+  await mkdir(dirname(CLAIMS), { recursive: true, mode: 0o711 });
+  await mkdir(CLAIMS, { recursive: true, mode: 0o700 });
+  const taken = hostUids();
+  const size = JOB_UIDS.last - JOB_UIDS.first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const uid = JOB_UIDS.first + ((start + i) % size);
+    if (taken.has(uid)) continue;
+    const claim = join(CLAIMS, String(uid));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await writeFile(claim, jobDir, { flag: 'wx' });
+        return uid;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !(await stale(claim, uid))) break;
+        await rm(claim, { force: true });
+      }
+    }
+  }
+  throw new Error(`Every job uid (${JOB_UIDS.first}–${JOB_UIDS.last}) is in use`);
+}
+
+export async function releaseUid(uid: number, jobDir: string): Promise<void> {
+  const claim = join(CLAIMS, String(uid));
+  if ((await readFile(claim, 'utf8').catch(() => '')) === jobDir) await rm(claim, { force: true });
+}
+
+async function stale(claim: string, uid: number): Promise<boolean> {
+  const st = await stat(claim).catch(() => null);
+  if (!st) return true;
+  if (Date.now() - st.mtimeMs < CLAIM_GRACE_MS) return false;
+  const dir = await readFile(claim, 'utf8');
+  const record = await readFile(join(dir, 'job.json'), 'utf8').catch(() => null);
+  const holder = record ? (JSON.parse(record) as { uid?: number }).uid : undefined;
+  const ended = await stat(join(dir, 'exit')).then(
+    () => true,
+    () => false,
+  );
+  return holder !== uid || ended;
+}
+
+function hostUids(): Set<number> {
+  const passwd = readFileSync('/etc/passwd', 'utf8');
+  return new Set(passwd.split('\n').map((l) => Number(l.split(':')[2])));
+}
+
+/**
+ * The job's /etc/passwd and /etc/group: the host's with the job user added, so `id`, `whoami`
+ * and getpwuid work. Written under `<jobDir>/etc`, with an empty file that masks secrets.
+ */
+export async function writeEtc(jobDir: string, uid: number, network: boolean): Promise<string> {
+  const etc = join(jobDir, 'etc');
+  await mkdir(etc, { recursive: true });
+  const host = (f: string) => readFile(f, 'utf8').catch(() => '');
+  const line = (t: string) => (t === '' || t.endsWith('\n') ? t : `${t}\n`);
+  await Promise.all([
+    writeFile(
+      join(etc, 'passwd'),
+      `${line(await host('/etc/passwd'))}job:x:${uid}:${uid}:job:/tmp:/bin/sh\n`,
+    ),
+    writeFile(join(etc, 'group'), `${line(await host('/etc/group'))}job:x:${uid}:\n`),
+    writeFile(join(etc, 'empty'), ''),
+    // slirp4netns answers DNS at 10.0.2.3 (and forwards to the host's resolver).
+    network ? writeFile(join(etc, 'resolv.conf'), 'nameserver 10.0.2.3\n') : undefined,
+  ]);
+  for (const f of ['passwd', 'group', 'empty', 'resolv.conf']) {
+    await chmod(join(etc, f), 0o644).catch(() => undefined);
+  }
+  return etc;
+}
+
+/**
+ * bwrap runs as the job's uid, so every host path it binds must be reachable by that uid: the
+ * directories between the data directory and the path become searchable (not listable) by the
+ * jobs group. Above the data directory nothing is changed; an unreachable path is an error.
+ */
+export async function grantTraverse(dataDir: string, path: string, gid: number): Promise<void> {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const inside = dir === dataDir || !relative(dataDir, dir).startsWith('..');
+    const st = await stat(dir);
+    const reachable = (st.mode & 0o001) !== 0 || (st.gid === gid && (st.mode & 0o010) !== 0);
+    if (!reachable) {
+      if (!inside) {
+        throw new Error(
+          `Jobs cannot reach ${path}: ${dir} is not searchable by others or the ${JOBS_GROUP} group`,
+        );
+      }
+      await chown(dir, st.uid, gid);
+      await chmod(dir, (st.mode & 0o7777) | 0o010);
+    }
+    if (dir === '/' || dir === dirname(dir)) return;
+  }
+}
+
+/**
+ * A volume readable, and writable where the mount allows, by the job: a directory tree joins the
+ * jobs group (setgid, group read-write) the first time a job mounts it, so every job of the
+ * project shares it like the docker runtime's root does; later files inherit the group and jobs
+ * write with umask 002. A file the service wrote for this job alone (a secret volume under the
+ * job's directory) is handed to the job's uid.
+ */
+export async function shareVolume(
+  mount: JobMount,
+  jobDir: string,
+  ids: { uid: number; gid: number },
+): Promise<void> {
+  const st = await stat(mount.hostPath);
+  if (!st.isDirectory()) {
+    if (mount.hostPath.startsWith(jobDir + sep)) {
+      await chown(mount.hostPath, ids.uid, ids.uid);
+      await chmod(mount.hostPath, 0o400);
+    } else if ((st.mode & 0o004) === 0) {
+      await chown(mount.hostPath, st.uid, ids.gid);
+      await chmod(mount.hostPath, (st.mode & 0o7777) | 0o040);
+    }
+    return;
+  }
+  if (st.gid === ids.gid && (st.mode & 0o2070) === 0o2070) return;
+  await shareTree(mount.hostPath, ids.gid);
+}
+
+async function shareTree(path: string, gid: number): Promise<void> {
+  const st = await lstat(path);
+  if (st.isSymbolicLink()) return;
+  await chown(path, st.uid, gid);
+  await chmod(path, (st.mode & 0o7777) | (st.isDirectory() ? 0o2070 : 0o060));
+  if (!st.isDirectory()) return;
+  for (const entry of await readdir(path)) await shareTree(join(path, entry), gid);
+}

@@ -1,0 +1,115 @@
+import { chmod, chown, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { JobSpec } from '../driver.js';
+import { grantTraverse, shareVolume, writeEtc } from './identity.js';
+import { BWRAP, bwrapArgs } from './sandbox.js';
+
+export const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * Runs in the job's directory, detached from the server so the job outlives it. Arguments: the
+ * cgroup.procs files to enter, the file where the kernel counts OOM kills, then the job's argv.
+ * The job gets its own process group (setsid), whose id it writes to `pgid`; the wrapper itself
+ * stays outside the cgroups (a kill of every process there must leave it to write the exit code
+ * to `exit`, and the OOM count to `oom`, whether or not a server is there to see it). The job's
+ * first process ignores SIGTERM: that is bwrap's outer process, which would otherwise die of the
+ * group's SIGTERM and report 143 instead of the command's own exit code; the command gets SIGTERM
+ * back (jobArgv). fd 5 (the network helper's exit socket) stays with the wrapper alone.
+ */
+export const WRAPPER = `procs=$1 oom=$2; shift 2
+/bin/sh -c 'trap "" TERM; for f in $0; do echo $$ > "$f" || exit 125; done; echo $$ > pgid; umask 002; exec /usr/bin/setsid "$@"' "$procs" "$@" 5>&-
+echo $? > exit.tmp
+[ -z "$oom" ] || grep -s "^oom_kill " "$oom" > oom
+/bin/mv exit.tmp exit`;
+
+/** Restores what the wrapper ignored (SIGTERM) and what `sh` ignores in background jobs. */
+const SHELL = ['/usr/bin/env', '--default-signal=TERM,INT,QUIT'];
+
+export interface JobIdentity {
+  uid: number;
+  gid: number;
+}
+
+/** `setpriv` down to the job's uid with the jobs group, no capabilities and no_new_privs. */
+export function asJob(id: JobIdentity, extra: string[] = []): string[] {
+  const base = [SETPRIV, `--reuid=${id.uid}`, `--regid=${id.uid}`, `--groups=${id.gid}`];
+  return [...base, '--bounding-set=-all', '--inh-caps=-all', ...extra, '--'];
+}
+
+export function bareArgv(command: string, workingDir: string): string[] {
+  return [...SHELL, `--chdir=${workingDir}`, '/bin/sh', '-c', command];
+}
+
+export interface SandboxPlan {
+  dataDir: string;
+  dir: string;
+  spec: JobSpec;
+  command: string;
+  /** Absent when the server is not root: the job then runs as the server's user. */
+  identity?: JobIdentity;
+  gpus: number[];
+  network: boolean;
+}
+
+/**
+ * Prepares what the sandbox binds from the host, reachable by the job's uid, and returns the
+ * job's argv: setpriv (when root), bwrap, then the command.
+ */
+export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
+  const tmp = join(p.dir, 'tmp');
+  const etcDir = await writeEtc(p.dir, p.identity?.uid ?? process.getuid?.() ?? 0, p.network);
+  if (p.identity) {
+    const { uid, gid } = p.identity;
+    await chown(tmp, uid, uid);
+    await chmod(tmp, 0o700);
+    await grantTraverse(p.dataDir, join(etcDir, 'passwd'), gid);
+    for (const m of p.spec.mounts) {
+      await shareVolume(m, p.dir, p.identity);
+      await grantTraverse(p.dataDir, m.hostPath, gid);
+    }
+  }
+  const sandbox = bwrapArgs({
+    etcDir,
+    tmpDir: tmp,
+    mounts: p.spec.mounts,
+    workingDir: p.spec.workingDir ?? '/tmp',
+    hostname: p.spec.id,
+    gpus: p.gpus,
+    network: p.network,
+  });
+  const drop = p.identity ? asJob(p.identity, ['--no-new-privs']) : [];
+  return [...drop, BWRAP, ...sandbox, '--', ...SHELL, '/bin/sh', '-c', p.command];
+}
+
+/** The directory of the helper's API socket: short (sun_path) and owned by the job's uid. */
+export async function socketDir(dir: string, identity?: JobIdentity): Promise<string> {
+  const path = identity ? `/run/orrery/net/${identity.uid}` : join(dir, 'net');
+  // Searchable on the way, so the helper (the job's uid) reaches its own directory.
+  if (identity) {
+    await mkdir('/run/orrery/net', { recursive: true });
+    await Promise.all(['/run/orrery', '/run/orrery/net'].map((d) => chmod(d, 0o711)));
+  }
+  await rm(path, { recursive: true, force: true });
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  if (identity) await chown(path, identity.uid, identity.uid);
+  return path;
+}
+
+/** bwrap's --info-fd: `{"child-pid": N, …}`, or null when bwrap failed before cloning. */
+export function childPid(info: Readable): Promise<number | null> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (pid: number | null) => {
+      info.removeAllListeners();
+      resolve(pid);
+    };
+    info.on('data', (d: Buffer) => {
+      text += String(d);
+      const m = /"child-pid":\s*(\d+)/.exec(text);
+      if (m) done(Number(m[1]));
+    });
+    info.once('end', () => done(null));
+    info.once('error', () => done(null));
+  });
+}

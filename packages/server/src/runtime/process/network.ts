@@ -1,0 +1,242 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import { JOB_UIDS } from './identity.js';
+
+export const SLIRP = '/usr/bin/slirp4netns';
+const NFT = ['/usr/sbin/nft', '/sbin/nft'];
+const START_TIMEOUT_MS = 10_000;
+
+/** Private, shared and link-local ranges (cloud metadata lives at 169.254.169.254). */
+const BLOCKED_V4 = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+];
+const BLOCKED_V6 = ['fc00::/7', 'fe80::/10'];
+
+/**
+ * The host-side sockets of every job's network helper run as the job's uid, so one nft table
+ * keyed on the uid range keeps jobs off the host's own addresses and the local network (the
+ * host's loopback is closed by slirp4netns itself), DNS to the host's resolvers excepted. The
+ * table is replaced whole, so servers sharing a machine install the same rule. Returns why it
+ * could not be installed, or undefined.
+ */
+export function installFirewall(): string | undefined {
+  const nft = NFT.find((p) => existsSync(p));
+  if (!nft) return 'nftables (nft) is not installed';
+  try {
+    execFileSync(nft, ['-f', '-'], { input: firewallRules(), stdio: ['pipe', 'ignore', 'pipe'] });
+    return undefined;
+  } catch (e) {
+    return `nft refused the rule (${String((e as { stderr?: Buffer }).stderr ?? e).trim()})`;
+  }
+}
+
+export function firewallRules(): string {
+  const host = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal);
+  const v4 = collapse([
+    ...BLOCKED_V4,
+    ...host.filter((a) => a!.family === 'IPv4').map((a) => a!.address),
+  ]);
+  const v6 = [
+    ...BLOCKED_V6,
+    ...host
+      .filter((a) => a!.family === 'IPv6' && !/^fe80:/i.test(a!.address))
+      .map((a) => a!.address.split('%')[0]),
+  ];
+  const resolvers = hostResolvers();
+  const uids = `meta skuid ${JOB_UIDS.first}-${JOB_UIDS.last}`;
+  const dns = resolvers.map(
+    (r) =>
+      `    ${uids} ${r.includes(':') ? 'ip6' : 'ip'} daddr ${r} meta l4proto { tcp, udp } th dport 53 accept`,
+  );
+  const block = (family: string, set: string[]) => [
+    `    ${uids} ${family} daddr { ${set.join(', ')} } meta l4proto tcp reject with tcp reset`,
+    `    ${uids} ${family} daddr { ${set.join(', ')} } reject`,
+  ];
+  return [
+    'table inet orrery',
+    'delete table inet orrery',
+    'table inet orrery {',
+    '  chain out {',
+    '    type filter hook output priority 0; policy accept;',
+    ...dns,
+    ...block('ip', v4),
+    ...block('ip6', v6),
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+function hostResolvers(): string[] {
+  const text = existsSync('/etc/resolv.conf') ? readFileSync('/etc/resolv.conf', 'utf8') : '';
+  return [...text.matchAll(/^nameserver\s+(\S+)/gm)].map((m) => m[1]);
+}
+
+/** IPv4 addresses and ranges without the ones inside another (nft refuses overlapping sets). */
+function collapse(cidrs: string[]): string[] {
+  const parse = (c: string) => {
+    const [ip, bits = '32'] = c.split('/');
+    const n = ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+    const size = 2 ** (32 - Number(bits));
+    return { c, lo: n - (n % size), hi: n - (n % size) + size - 1 };
+  };
+  const all = [...new Set(cidrs)].map(parse);
+  return all
+    .filter(
+      (a) =>
+        !all.some(
+          (b) => b !== a && b.lo <= a.lo && a.hi <= b.hi && (b.lo !== a.lo || b.hi !== a.hi),
+        ),
+    )
+    .map((a) => a.c);
+}
+
+export interface NetworkOptions {
+  /** The sandbox's first process (bwrap's --info-fd child-pid): its namespaces are the job's. */
+  childPid: number;
+  /** Runs the helper as the job's uid (`setpriv …`), or empty when the server is that user. */
+  asJob: string[];
+  /** Where slirp4netns puts its API socket (a directory the job's uid owns). */
+  apiSocket: string;
+  /** The wrapper's end of this socket pair stays open while the job lives: the helper exits with it. */
+  exitFd: Readable | Writable;
+  logFd: number;
+  /** The job's HTTP port, forwarded from 127.0.0.1:hostPort. */
+  forward?: { hostPort: number; guestPort: number };
+  /** nsenter's way into the job's namespaces (`--user` too when the server is not root). */
+  enter: (pid: number) => string[];
+}
+
+/**
+ * Gives the job's network namespace a tap device behind slirp4netns (outbound NAT, DNS at
+ * 10.0.2.3, no route to the host's loopback) and forwards the job's HTTP port. The helper is
+ * detached: it lives as long as the job, not the server.
+ */
+export async function startNetwork(o: NetworkOptions): Promise<void> {
+  const ns = `/proc/${o.childPid}/ns`;
+  const settle = o.forward ? jobSysctls(o) : Promise.resolve();
+  const helper = spawn(
+    o.asJob[0] ?? SLIRP,
+    [
+      ...[...o.asJob.slice(1), ...(o.asJob.length ? [SLIRP] : [])],
+      '--configure',
+      '--mtu=65520',
+      '--disable-host-loopback',
+      '--enable-seccomp',
+      `--api-socket=${o.apiSocket}`,
+      '--ready-fd=3',
+      '--exit-fd=4',
+      `--userns-path=${ns}/user`,
+      '--netns-type=path',
+      `${ns}/net`,
+      'tap0',
+    ],
+    { detached: true, stdio: ['ignore', o.logFd, o.logFd, 'pipe', o.exitFd] },
+  );
+  helper.unref();
+  helper.stdio[3]?.on('error', () => undefined);
+  try {
+    await ready(helper);
+    await settle;
+    if (o.forward) await addForward(o.apiSocket, o.forward.hostPort, o.forward.guestPort);
+  } finally {
+    helper.stdio[3]?.destroy();
+  }
+}
+
+/** Resolves once slirp4netns writes "1" on its ready fd; rejects if it exits first. */
+function ready(helper: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => fail(new Error('slirp4netns did not configure the job network in time')),
+      START_TIMEOUT_MS,
+    );
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      reject(e);
+    };
+    helper.once('error', fail);
+    helper.once('exit', (code) =>
+      fail(new Error(`slirp4netns exited with code ${code} (see the job's net.log)`)),
+    );
+    (helper.stdio[3] as Readable).once('data', () => {
+      clearTimeout(timer);
+      helper.removeAllListeners('exit');
+      resolve();
+    });
+  });
+}
+
+/**
+ * In the job's network namespace: the forward may reach a job listening on 127.0.0.1 (as it
+ * would on the host), and ports below 1024 are the job's to bind, like in a container.
+ */
+function jobSysctls(o: NetworkOptions): Promise<void> {
+  const script =
+    'echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet && echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start';
+  const child = spawn('nsenter', [...o.enter(o.childPid), '--net', '--', '/bin/sh', '-c', script], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += String(d)));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`Could not configure the job network: ${err.trim()}`)),
+    );
+  });
+}
+
+async function addForward(socket: string, hostPort: number, guestPort: number): Promise<void> {
+  const request = {
+    execute: 'add_hostfwd',
+    arguments: {
+      proto: 'tcp',
+      host_addr: '127.0.0.1',
+      host_port: hostPort,
+      guest_addr: '127.0.0.1',
+      guest_port: guestPort,
+    },
+  };
+  const answer = await new Promise<string>((resolve, reject) => {
+    const s = connect(socket);
+    let text = '';
+    s.on('data', (d) => (text += String(d)));
+    s.once('end', () => resolve(text));
+    s.once('error', reject);
+    s.end(JSON.stringify(request));
+  });
+  if (!/"return"/.test(answer)) throw new Error(`slirp4netns refused the port forward: ${answer}`);
+}
+
+/**
+ * Whether something in the job's network namespace listens on the port: read from the sockets
+ * table of the job's process, not by connecting through the forward, which accepts before the
+ * job listens.
+ */
+export async function listensInside(pid: number, port: number): Promise<boolean> {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['tcp', 'tcp6']) {
+    const text = await readFile(`/proc/${pid}/net/${table}`, 'latin1').catch(() => '');
+    // local_address is ADDR:PORT; state 0A is LISTEN.
+    if (
+      text
+        .split('\n')
+        .some((l) => l.split(/\s+/)[2]?.endsWith(`:${hex}`) && l.split(/\s+/)[4] === '0A')
+    )
+      return true;
+  }
+  return false;
+}
