@@ -3,46 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobSpec, ObservedState, RuntimeDriver } from './driver.js';
+import type { JobSpec, RuntimeDriver } from './driver.js';
 import { ProcessDriver } from './process.js';
 import { allProcesses, tree } from './process/proc.js';
 import { BWRAP } from './process/sandbox.js';
+import { logOf, spec, until } from './process/testing.js';
 
 const sandboxed = existsSync(BWRAP);
 const dataDir = mkdtempSync(join(tmpdir(), 'orrery-process-'));
-let n = 0;
-
-function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
-  return {
-    id: `job-${++n}-${Date.now().toString(36)}`,
-    image: 'ubuntu:24.04',
-    command,
-    env: {},
-    mounts: [],
-    limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false },
-    tty: false,
-    privileged: false,
-    ...extra,
-  };
-}
-
-async function until<T extends ObservedState['state']>(
-  driver: RuntimeDriver,
-  id: string,
-  state: T,
-  timeoutMs = 10_000,
-): Promise<Extract<ObservedState, { state: T }>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await driver.observe(id);
-    if (s.state === state) return s as Extract<ObservedState, { state: T }>;
-    if (Date.now() > deadline) throw new Error(`${id} is ${JSON.stringify(s)}, not ${state}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const logOf = async (driver: RuntimeDriver, id: string, timestamps = false) =>
-  text(await driver.logs(id, { follow: false, timestamps }));
 
 describe('ProcessDriver', () => {
   let driver: ProcessDriver;

@@ -237,6 +237,8 @@ export class ProcessDriver implements RuntimeDriver {
           stdio: ['ignore', out.fd, out.fd, 'pipe', 'pipe', 'pipe'],
         },
       );
+      // Their other ends close with the job (early, when bwrap fails): nothing to report.
+      for (const i of [3, 4, 5]) child.stdio[i]?.on('error', () => undefined);
       await new Promise<void>((resolve, reject) => {
         child.once('spawn', resolve);
         child.once('error', reject);
@@ -246,8 +248,6 @@ export class ProcessDriver implements RuntimeDriver {
       await writeFile(join(dir, 'wrapper.pid'), String(child.pid));
       this.watched.set(spec.id, '');
       const [info, block, exit] = [3, 4, 5].map((i) => child.stdio[i] as Readable);
-      // Their other ends close with the job (early, when bwrap fails): nothing to report.
-      for (const s of [info, block, exit]) s.on('error', () => undefined);
       try {
         if (this.sandboxed) await this.release(spec, record, identity, { info, exit });
       } catch (e) {

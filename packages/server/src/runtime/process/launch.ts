@@ -100,16 +100,16 @@ export async function socketDir(dir: string, identity?: JobIdentity): Promise<st
 export function childPid(info: Readable): Promise<number | null> {
   return new Promise((resolve) => {
     let text = '';
-    const done = (pid: number | null) => {
-      info.removeAllListeners();
-      resolve(pid);
-    };
-    info.on('data', (d: Buffer) => {
+    const onData = (d: Buffer) => {
       text += String(d);
       const m = /"child-pid":\s*(\d+)/.exec(text);
       if (m) done(Number(m[1]));
-    });
-    info.once('end', () => done(null));
-    info.once('error', () => done(null));
+    };
+    const onEnd = () => done(null);
+    const done = (pid: number | null) => {
+      info.off('data', onData).off('end', onEnd).off('error', onEnd);
+      resolve(pid);
+    };
+    info.on('data', onData).once('end', onEnd).once('error', onEnd);
   });
 }

@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { networkInterfaces } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { JOB_UIDS } from './identity.js';
@@ -124,6 +125,7 @@ export interface NetworkOptions {
  */
 export async function startNetwork(o: NetworkOptions): Promise<void> {
   const ns = `/proc/${o.childPid}/ns`;
+  await loopbackUp(o.childPid);
   const settle = o.forward ? jobSysctls(o) : Promise.resolve();
   const helper = spawn(
     o.asJob[0] ?? SLIRP,
@@ -151,6 +153,21 @@ export async function startNetwork(o: NetworkOptions): Promise<void> {
     if (o.forward) await addForward(o.apiSocket, o.forward.hostPort, o.forward.guestPort);
   } finally {
     helper.stdio[3]?.destroy();
+  }
+}
+
+/**
+ * bwrap brings the namespace's loopback up after reporting its pid; a helper configuring the
+ * namespace meanwhile makes that fail now and then (`loopback: Failed RTM_NEWADDR`, about one
+ * start in twenty), so the helper waits for the loopback's local route.
+ */
+async function loopbackUp(pid: number): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const routes = await readFile(`/proc/${pid}/net/fib_trie`, 'latin1').catch(() => null);
+    // Gone: bwrap failed, and says why in the job's log.
+    if (routes === null || routes.includes('127.0.0.1')) return;
+    await sleep(1);
   }
 }
 

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { firewallRules } from './network.js';
+import { assignGpus, bwrapArgs, gpuEnv } from './sandbox.js';
+
+const base = {
+  etcDir: '/data/jobs/j/etc',
+  tmpDir: '/data/jobs/j/tmp',
+  mounts: [],
+  workingDir: '/tmp',
+  hostname: 'j',
+  network: true,
+};
+/** The host as bwrapArgs sees it: NVIDIA's control nodes present, no GPU in particular. */
+const exists = (p: string) =>
+  p === '/dev/nvidiactl' || p === '/dev/nvidia-uvm' || p === '/etc/shadow';
+const pairs = (args: string[], flag: string) =>
+  args.flatMap((a, i) => (a === flag ? [`${args[i + 1]} ${args[i + 2]}`] : []));
+
+describe('sandbox arguments', () => {
+  it('gives a job without GPUs no NVIDIA device and no /sys', () => {
+    const args = bwrapArgs({ ...base, gpus: [], exists });
+    expect(args.join(' ')).not.toMatch(/nvidia|\/sys/);
+  });
+
+  it('gives a GPU job its own device nodes and the control nodes only', () => {
+    const args = bwrapArgs({ ...base, gpus: [1, 3], exists });
+    const devices = pairs(args, '--dev-bind').filter((p) => p.includes('nvidia'));
+    expect(devices).toEqual([
+      '/dev/nvidia1 /dev/nvidia1',
+      '/dev/nvidia3 /dev/nvidia3',
+      '/dev/nvidiactl /dev/nvidiactl',
+      '/dev/nvidia-uvm /dev/nvidia-uvm',
+    ]);
+    expect(pairs(args, '--ro-bind')).toContain('/sys /sys');
+  });
+
+  it('builds /dev by hand (no devpts: the helper could not join a nested user namespace)', () => {
+    const args = bwrapArgs({ ...base, gpus: [], exists });
+    expect(args).not.toContain('--dev');
+    expect(args).toEqual(expect.arrayContaining(['--unshare-user', '--unshare-net', '--cap-drop']));
+    expect(pairs(args, '--ro-bind')).toContain('/data/jobs/j/etc/empty /etc/shadow');
+  });
+
+  it('numbers CUDA devices from 0, as the job sees only its own', () => {
+    expect(gpuEnv([3, 5])).toEqual({ CUDA_VISIBLE_DEVICES: '0,1' });
+    expect(gpuEnv([])).toEqual({});
+  });
+
+  it('assigns the lowest GPUs that running jobs do not hold', () => {
+    expect(assignGpus(4, [0, 2], 2)).toEqual([1, 3]);
+    expect(assignGpus(4, [0, 2], 1)).toEqual([1]);
+    expect(assignGpus(2, [1], 2)).toBeNull();
+    expect(assignGpus(0, [], 1)).toBeNull();
+  });
+
+  it('firewalls the job uids, DNS to the resolver first', () => {
+    const rules = firewallRules();
+    expect(rules).toMatch(/meta skuid 20000-29999 ip daddr \{ [^}]*169\.254\.0\.0\/16/);
+    const accept = rules.indexOf('dport 53 accept');
+    if (accept >= 0) expect(accept).toBeLessThan(rules.indexOf('reject'));
+  });
+});
