@@ -2,7 +2,7 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,console,storage,jobs,docker,list   sections to run (default all)
+//   BENCH_ONLY=startup,throughput,console,storage,jobs,sandbox,docker,list   sections to run (default all)
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
 //   BENCH_LOAD_SECONDS (5)   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
@@ -44,7 +44,7 @@ const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
   if (!['startup', 'throughput', 'console', 'storage', 'jobs'].some(wanted)) {
-    // Only the sections with servers of their own (docker, list) were asked for.
+    // Only the sections with servers of their own (sandbox, docker, list) were asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
     const { benchStartup } = await import('./bench/startup.mjs');
@@ -77,6 +77,10 @@ try {
   await section('jobs', 'Jobs (process runtime)', async () => {
     const { benchProcessJobs } = await import('./bench/jobs.mjs');
     await benchProcessJobs(main);
+  });
+  await section('sandbox', 'Process runtime sandbox', async () => {
+    const { benchSandbox } = await import('./bench/sandbox.mjs');
+    await benchSandbox();
   });
   await section('docker', 'Jobs (docker runtime)', async () => {
     const { benchDockerJobs } = await import('./bench/docker.mjs');

@@ -17,8 +17,11 @@ const apt = ensureApt([
   // The real Docker client against /v2/: dockerd on a private socket, an image of busybox.
   ['docker.io', '/usr/sbin/dockerd'],
   ['busybox-static', '/bin/busybox'],
-  // The process runtime's sandbox (volumes at their paths, read-only where asked).
+  // The process runtime's sandbox: bwrap, the job network helper and the firewall rule that
+  // keeps jobs off the host's addresses (docs/security.md).
   ['bubblewrap', '/usr/bin/bwrap'],
+  ['slirp4netns', '/usr/bin/slirp4netns'],
+  ['nftables', '/usr/sbin/nft'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();

@@ -4,8 +4,7 @@
 // jobs against the smallest preset; and a 1 GB log streamed back next to `cat`.
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { median, mbps, ms, notMeasured, pct, row } from './report.mjs';
 import { curl, sleep } from './server.mjs';
 import { bareHttpRate } from './bare-http.mjs';
@@ -77,32 +76,6 @@ async function bareSpawn(n, command = 'sleep 5') {
   return times;
 }
 
-/**
- * ms until `sh -c 'echo; exec sleep 5'` prints, inside the same bubblewrap sandbox the process
- * runtime builds (its own bwrapArgs from the built server): what the sandbox alone costs, so the
- * rest of submit → running is the server's.
- */
-async function sandboxedSpawn(n, tmpDir) {
-  const { BWRAP, bwrapArgs } =
-    await import('../../packages/server/dist/runtime/process/sandbox.js');
-  if (!existsSync(BWRAP)) return null;
-  const args = bwrapArgs({ mounts: [], tmpDir, workingDir: '/tmp', hidden: [], gpu: false });
-  const times = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const child = spawn(BWRAP, [...args, '--', '/bin/sh', '-c', 'echo; exec sleep 5'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
-    });
-    await new Promise((r, j) => child.stdout.once('data', r).once('error', j));
-    times.push(performance.now() - t0);
-    const exited = new Promise((r) => child.once('exit', r));
-    process.kill(-child.pid, 'SIGKILL');
-    await exited;
-  }
-  return times;
-}
-
 /** The row pair of a runtime: the job latency and its bare counterpart, with the ratio. */
 export function latencyRows(runtime, jobTimes, bareName, bareTimes, aim) {
   const m = median(jobTimes);
@@ -123,19 +96,17 @@ export async function benchProcessJobs(server) {
   const jobs = await submitToRunning(api, jobsCount);
   const bare = await bareSpawn(jobsCount);
   latencyRows('process', jobs, 'bare child_process.spawn', bare, 'aim ≤ 3×, median ≤ 150 ms');
-  const box = mkdtempSync(join(tmpdir(), 'orrery-bench-box-'));
   try {
-    const boxed = await sandboxedSpawn(jobsCount, box);
-    if (boxed)
-      row(
-        `same command in the runtime's bwrap sandbox, until it prints (${boxed.length} runs)`,
-        `median ${ms(median(boxed))}, p99 ${ms(pct(boxed, 99))}`,
-        'floor of the process runtime',
-      );
+    // The same command in the driver's sandbox alone (no API, no scheduler), until it prints.
+    const { sandboxedRuns } = await import('./sandbox.mjs');
+    const { times } = await sandboxedRuns(jobsCount, 'echo; exec sleep 5', 'output');
+    row(
+      `same command in the runtime's sandbox, until it prints (${times.length} runs)`,
+      `median ${ms(median(times))}, p99 ${ms(pct(times, 99))}`,
+      'floor of the process runtime',
+    );
   } catch (e) {
-    notMeasured("same command in the runtime's bwrap sandbox", e.message);
-  } finally {
-    rmSync(box, { recursive: true, force: true });
+    notMeasured("same command in the runtime's sandbox", e.message);
   }
   await benchBurst(api, 'process');
   await benchLog(server);

@@ -272,6 +272,26 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     expect(processesOf(uid)).toEqual([]);
   });
 
+  it('keeps the job and its network when the server process ends', async () => {
+    // A server of its own, in a process that starts an HTTP job and exits.
+    const id = spec('').id;
+    started.push(id);
+    const script = `
+      const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'process.ts'))});
+      const d = new ProcessDriver({ dataDir: ${JSON.stringify(dataDir)} });
+      await d.start({ id: '${id}', image: 'x', env: {}, mounts: [], tty: false, privileged: false,
+        limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false }, httpPort: 8000,
+        command: ${JSON.stringify(`${NODE} -e "require('http').createServer((q,r)=>r.end('still here')).listen(8000)"`)} });
+      process.exit(0);`;
+    execFileSync(NODE, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+      stdio: 'inherit',
+    });
+    const endpoint = await waitForEndpoint(driver, id);
+    expect(await (await fetch(`http://127.0.0.1:${endpoint.port}/`)).text()).toBe('still here');
+    await driver.kill(id);
+  });
+
   it('gives the uid back when the job is removed', async () => {
     const id = await run(spec('id -u'));
     await until(driver, id, 'exited');

@@ -55,7 +55,7 @@ import {
   WRAPPER,
   type JobIdentity,
 } from './process/launch.js';
-import { installFirewall, listensInside, SLIRP, startNetwork } from './process/network.js';
+import { prepareHostNetwork, listensInside, SLIRP, startNetwork } from './process/network.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -134,7 +134,7 @@ export class ProcessDriver implements RuntimeDriver {
       if (!this.network) {
         warnings.push('Jobs have no network and no HTTP port (slirp4netns is not installed).');
       } else if (root) {
-        const firewall = installFirewall();
+        const firewall = prepareHostNetwork();
         if (firewall) {
           warnings.push(
             `Jobs can reach services on this host's non-loopback addresses and the local network: ${firewall}.`,

@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,13 +22,15 @@ const BLOCKED_V4 = [
 const BLOCKED_V6 = ['fc00::/7', 'fe80::/10'];
 
 /**
+ * What the host needs for job networks: /dev/net/tun open to the helpers, and the firewall.
  * The host-side sockets of every job's network helper run as the job's uid, so one nft table
  * keyed on the uid range keeps jobs off the host's own addresses and the local network (the
  * host's loopback is closed by slirp4netns itself), DNS to the host's resolvers excepted. The
  * table is replaced whole, so servers sharing a machine install the same rule. Returns why it
  * could not be installed, or undefined.
  */
-export function installFirewall(): string | undefined {
+export function prepareHostNetwork(): string | undefined {
+  openTun();
   const nft = NFT.find((p) => existsSync(p));
   if (!nft) return 'nftables (nft) is not installed';
   try {
@@ -37,6 +39,16 @@ export function installFirewall(): string | undefined {
   } catch (e) {
     return `nft refused the rule (${String((e as { stderr?: Buffer }).stderr ?? e).trim()})`;
   }
+}
+
+/**
+ * slirp4netns opens /dev/net/tun as the job's uid, inside the job's namespaces: the node must be
+ * 0666 as udev makes it on most distributions (using it still takes CAP_NET_ADMIN in a network
+ * namespace, which only the job's own user namespace gives).
+ */
+function openTun() {
+  const tun = '/dev/net/tun';
+  if (existsSync(tun) && (statSync(tun).mode & 0o666) !== 0o666) chmodSync(tun, 0o666);
 }
 
 export function firewallRules(): string {
