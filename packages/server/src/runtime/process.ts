@@ -63,8 +63,6 @@ export interface ProcessDriverOptions {
   killGraceMs?: number;
   /** false runs jobs without bubblewrap even when it is installed (tests of that path). */
   sandbox?: boolean;
-  /** The Docker socket: no longer on the job's allow-listed root, kept for the selection code. */
-  dockerHost?: string;
   /** pids.max of each job's cgroup; default 4096 (threads count too). */
   pidsMax?: number;
 }

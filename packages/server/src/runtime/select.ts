@@ -30,7 +30,7 @@ export async function createDriver(
         network: dockerNetwork,
         killGraceMs,
       })
-    : new ProcessDriver({ dataDir: config.dataDir, dockerHost, killGraceMs });
+    : new ProcessDriver({ dataDir: config.dataDir, killGraceMs });
   log.info(`Jobs run on the ${driver.name} runtime: ${why}`);
   return driver;
 }

@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenancy } from '../../test/fixtures.js';
+import { SLIRP } from '../../runtime/process/network.js';
+import { BWRAP } from '../../runtime/process/sandbox.js';
+
+const missing = [
+  existsSync(BWRAP) ? '' : 'bubblewrap',
+  existsSync(SLIRP) ? '' : 'slirp4netns',
+  process.getuid?.() === 0 ? '' : 'a root server',
+].filter(Boolean);
+const NODE = process.execPath;
+
+/**
+ * A tenant's job against the platform itself (issue 10): the server that runs it listens on the
+ * host's loopback, and another tenant's job serves HTTP behind the ingress.
+ */
+describe.skipIf(missing.length > 0)(
+  `a job against the Orrery server${missing.length ? ` (skipped: needs ${missing.join(', ')})` : ''}`,
+  () => {
+    let s: TestServer;
+    let owner: TestUser;
+    beforeAll(async () => {
+      s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
+      ({ owner } = await tenancy(s));
+    });
+    afterAll(() => s.stop());
+
+    const submit = async (command: string, extra: Record<string, unknown> = {}) => {
+      const body = {
+        cluster_name: 'default',
+        org_name: 'acme',
+        project_name: 'vision',
+        preset_name: 'cpu-small',
+        image: 'busybox',
+        command,
+        ...extra,
+      };
+      const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      return r.body as { id: string };
+    };
+    const until = async (id: string, statuses: string[]) => {
+      for (let i = 0; i < 300; i++) {
+        const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
+        if (statuses.includes(j.status)) return j;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`job ${id} never reached ${statuses.join('/')}`);
+    };
+
+    it("cannot reach the server's port nor another job's forwarded port", async () => {
+      const port = Number(new URL(s.url!).port);
+      const web = await submit(
+        `${NODE} -e "require('http').createServer((q,r)=>r.end('secret')).listen(process.env.PORT)"`,
+        { http: { port: 8080, requires_auth: true } },
+      );
+      await until(web.id, ['running']);
+      // Served through the ingress once it listens; its forward's host port is in job.json.
+      let answer = await s.app.inject({ url: `/ingress/${web.id}/`, headers: owner.headers });
+      for (let i = 0; answer.statusCode === 502 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await s.app.inject({ url: `/ingress/${web.id}/`, headers: owner.headers });
+      }
+      expect(answer.body).toBe('secret');
+      const record = join(s.config.dataDir, 'jobs', web.id, 'job.json');
+      const endpoint = JSON.parse(readFileSync(record, 'utf8')) as { port: number };
+      const fetches = [`127.0.0.1:${port}/api/v1/config`, `127.0.0.1:${endpoint.port}/`];
+      const probe = await submit(
+        `${NODE} -e "for (const t of process.argv.slice(1)) await fetch('http://'+t).then(r=>console.log(t,'reached',r.status),e=>console.log(t,e.cause?.code))" --input-type=module ${fetches.join(' ')}`,
+      );
+      await until(probe.id, ['succeeded', 'failed']);
+      const log = await s.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${probe.id}/log`,
+        headers: owner.headers,
+      });
+      expect(log.body.trim().split('\n')).toEqual(
+        fetches.map((t) => expect.stringMatching(new RegExp(`^${t} (ECONNREFUSED|ENETUNREACH)$`))),
+      );
+      // The server itself reaches both.
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/config`)).status).toBe(200);
+      expect(await (await fetch(`http://127.0.0.1:${endpoint.port}/`)).text()).toBe('secret');
+      await call(s, 'DELETE', `/api/v1/jobs/${web.id}`, owner);
+    });
+  },
+);
