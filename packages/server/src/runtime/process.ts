@@ -1,18 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import {
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  readlink,
-  rm,
-  stat,
-  statfs,
-  writeFile,
-} from 'node:fs/promises';
-import { constants } from 'node:os';
+import { mkdir, open, readdir, readFile, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JOB_REASONS } from '@orrery/contract';
@@ -36,26 +25,26 @@ import {
   readStat,
   rssBytes,
   startedAt,
-  takesTerm,
   TICKS_PER_SECOND,
   tree,
 } from './process/proc.js';
 import { freePort } from '../net/ports.js';
 import { gpuFields, sampleGpu } from './gpu-stats.js';
 import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
-import { Cgroups, oomKills } from './process/cgroups.js';
-import { claimUid, ensureJobsGroup, releaseUid } from './process/identity.js';
+import { Cgroups, oomKills, type JobCgroup } from './process/cgroups.js';
+import { execIn } from './process/exec.js';
+import { prepareHost } from './process/host.js';
+import { claimUid, releaseUid } from './process/identity.js';
 import {
   asJob,
   bareArgv,
   childPid,
   sandboxArgv,
-  SETPRIV,
   socketDir,
   WRAPPER,
   type JobIdentity,
 } from './process/launch.js';
-import { prepareHostNetwork, listensInside, SLIRP, startNetwork } from './process/network.js';
+import { listensInside, startNetwork } from './process/network.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -115,41 +104,10 @@ export class ProcessDriver implements RuntimeDriver {
     this.killGraceMs = opts.killGraceMs ?? 10_000;
     this.machine = describeMachine(opts.dataDir);
     this.cgroups = new Cgroups();
-    const root = process.getuid?.() === 0;
-    this.network = this.sandboxed && existsSync(SLIRP);
-    const warnings: string[] = [];
-    if (!this.sandboxed) {
-      warnings.push(
-        'Jobs run unsandboxed on the host system as the server user (bubblewrap, /usr/bin/bwrap, is not installed): they see and may change everything that user can, and jobs with volumes are refused.',
-      );
-    } else {
-      if (root && existsSync(SETPRIV)) this.jobsGid = ensureJobsGroup();
-      else {
-        warnings.push(
-          'Jobs run as the server user inside their sandbox (the server is not root, so it cannot give each job a uid of its own): jobs of this server can signal each other.',
-        );
-      }
-      if (!this.network) {
-        warnings.push('Jobs have no network and no HTTP port (slirp4netns is not installed).');
-      } else if (root) {
-        const firewall = prepareHostNetwork();
-        if (firewall) {
-          warnings.push(
-            `Jobs can reach services on this host's non-loopback addresses and the local network: ${firewall}.`,
-          );
-        }
-      } else {
-        warnings.push(
-          "Jobs can reach services on this host's non-loopback addresses and the local network (the firewall rule needs a root server).",
-        );
-      }
-    }
-    if (this.cgroups.missing.length > 0) {
-      warnings.push(
-        `The ${this.cgroups.missing.join(', ')} limits of presets are not enforced on this host (no writable cgroup controller for them).`,
-      );
-    }
-    if (warnings.length > 0) this.warning = warnings.join(' ');
+    const host = prepareHost(this.sandboxed, this.cgroups);
+    this.jobsGid = host.jobsGid;
+    this.network = host.network;
+    if (host.warnings.length > 0) this.warning = host.warnings.join(' ');
     // Stamps logs and notices state changes; jobs a previous server left running included.
     this.timer = setInterval(() => void this.poll(), 250);
     this.timer.unref();
@@ -206,22 +164,31 @@ export class ProcessDriver implements RuntimeDriver {
       createdAt: Date.now(),
     };
     await writeFile(join(dir, 'job.json'), JSON.stringify(record));
-    const argv = this.sandboxed
-      ? await sandboxArgv({
-          dataDir: this.opts.dataDir,
-          dir,
-          spec,
-          command,
-          identity,
-          gpus,
-          network: this.network,
-        })
-      : bareArgv(command, spec.workingDir ?? tmp);
-    const cgroup = await this.cgroups.create(spec.id, {
-      cpu: spec.limits.cpu,
-      memory: spec.limits.memory,
-      pids: this.opts.pidsMax ?? 4096,
-    });
+    let argv: string[];
+    let cgroup: JobCgroup;
+    try {
+      argv = this.sandboxed
+        ? await sandboxArgv({
+            dataDir: this.opts.dataDir,
+            dir,
+            spec,
+            command,
+            identity,
+            gpus,
+            network: this.network,
+          })
+        : bareArgv(command, spec.workingDir ?? tmp);
+      cgroup = await this.cgroups.create(spec.id, {
+        cpu: spec.limits.cpu,
+        memory: spec.limits.memory,
+        pids: this.opts.pidsMax ?? 4096,
+      });
+    } catch (e) {
+      // Nothing started: what was claimed for the job goes back at once.
+      if (uid !== undefined) await releaseUid(uid, dir);
+      await this.cgroups.remove(spec.id);
+      throw e;
+    }
     const out = await open(join(dir, 'output'), 'a');
     try {
       const child = spawn(
@@ -490,82 +457,20 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   /**
-   * Sandboxed: the command runs inside the job's mount, PID and IPC namespaces (nsenter into the
-   * job's command, see execTarget) without capabilities, like the job. Unsandboxed: in the job's working
-   * directory. Both with the job's environment, read from /proc. No terminal: `tty` is ignored.
+   * Sandboxed: the command runs inside the job's namespaces and cgroups as its uid (exec.ts).
+   * Unsandboxed: in the job's working directory. Both with the job's environment.
    */
   async exec(id: string, options: ExecOptions): Promise<ExecSession> {
     if ((await this.observe(id)).state !== 'running') throw new Error(`Job ${id} is not running`);
-    const target = await this.execTarget(id);
-    if (!target) throw new Error(`Job ${id} has no process to exec in`);
-    const environ = await readFile(`/proc/${target.pid}/environ`, 'utf8');
-    const env = Object.fromEntries(
-      environ
-        .split('\0')
-        .filter(Boolean)
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
-    const [file, args, cwd] = this.sandboxed
-      ? ['/bin/sh', await this.enterArgs(id, target.pid, options.command), undefined]
-      : [options.command[0], options.command.slice(1), await readlink(`/proc/${target.pid}/cwd`)];
-    const child = spawn(file, args, {
-      cwd,
-      env,
-      stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    });
-    const exitCode = new Promise<number>((resolve) => {
-      child.once('error', () => resolve(127));
-      child.once('exit', (code, sig) => resolve(code ?? 128 + signalNumber(sig)));
-    });
-    return {
-      stdin: child.stdin ?? undefined,
-      // Both piped above.
-      stdout: child.stdout!,
-      stderr: child.stderr!,
-      exitCode,
-    };
-  }
-
-  /**
-   * Into the job's cgroups, then its namespaces (nsenter, as root or as the owner of its user
-   * namespace), then down to its uid with no capabilities and no_new_privs.
-   */
-  private async enterArgs(id: string, pid: number, command: string[]): Promise<string[]> {
-    const uid = (await this.record(id))?.uid;
-    const identity = uid !== undefined ? { uid, gid: this.jobsGid! } : undefined;
-    const enter = identity ? [] : ['--user', '--preserve-credentials'];
-    const drop = identity
-      ? asJob(identity, ['--no-new-privs'])
-      : [SETPRIV, '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--'];
-    const procs = this.cgroups.procsFiles(id).join(' ');
-    return [
-      '-c',
-      'for f in $0; do echo $$ > "$f"; done; exec "$@"',
-      procs,
-      'nsenter',
-      `--target=${pid}`,
-      ...enter,
-      ...['--mount', '--pid', '--ipc', '--net', '--uts', '--wd', '--'],
-      ...drop,
-      ...command,
-    ];
-  }
-
-  /**
-   * The job's command: its first process that takes SIGTERM, which is past the wrapper and, when
-   * sandboxed, inside the sandbox once bwrap has set it up. One that ignores SIGTERM itself is
-   * found by waiting a second for the first; the deepest process then.
-   */
-  private async execTarget(id: string) {
     const pgid = await readNumber(join(this.dir(id), 'pgid'));
-    if (!pgid) return undefined;
-    let procs = await tree(pgid.value);
-    for (let i = 0; i < 50; i++) {
-      for (const p of procs) if (await takesTerm(p.pid)) return p;
-      await sleep(20);
-      procs = await tree(pgid.value);
-    }
-    return procs.at(-1);
+    const uid = (await this.record(id))?.uid;
+    return execIn(pgid?.value, options.command, {
+      sandboxed: this.sandboxed,
+      identity:
+        uid !== undefined && this.jobsGid !== undefined ? { uid, gid: this.jobsGid } : undefined,
+      cgroupProcs: this.cgroups.procsFiles(id),
+      stdin: options.stdin,
+    });
   }
 
   async close(): Promise<void> {
@@ -633,8 +538,4 @@ function signal(target: number, sig: NodeJS.Signals) {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
   }
-}
-
-function signalNumber(sig: NodeJS.Signals | null): number {
-  return sig ? (constants.signals[sig] ?? 0) : 0;
 }

@@ -71,18 +71,29 @@ export async function releaseUid(uid: number, jobDir: string): Promise<void> {
   if ((await readFile(claim, 'utf8').catch(() => '')) === jobDir) await rm(claim, { force: true });
 }
 
+/** A claim is stale once its job has ended, or its wrapper is gone, or it holds another uid. */
 async function stale(claim: string, uid: number): Promise<boolean> {
   const st = await stat(claim).catch(() => null);
   if (!st) return true;
   if (Date.now() - st.mtimeMs < CLAIM_GRACE_MS) return false;
   const dir = await readFile(claim, 'utf8');
-  const record = await readFile(join(dir, 'job.json'), 'utf8').catch(() => null);
-  const holder = record ? (JSON.parse(record) as { uid?: number }).uid : undefined;
-  const ended = await stat(join(dir, 'exit')).then(
-    () => true,
-    () => false,
+  const [record, exit, wrapper] = await Promise.all(
+    ['job.json', 'exit', 'wrapper.pid'].map((f) =>
+      readFile(join(dir, f), 'utf8').catch(() => null),
+    ),
   );
-  return holder !== uid || ended;
+  const holder = record ? (JSON.parse(record) as { uid?: number }).uid : undefined;
+  return holder !== uid || exit !== null || !alive(Number(wrapper));
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hostUids(): Set<number> {

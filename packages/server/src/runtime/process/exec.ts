@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { readFile, readlink } from 'node:fs/promises';
+import { constants } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExecSession } from '../driver.js';
+import { asJob, SETPRIV, type JobIdentity } from './launch.js';
+import { takesTerm, tree } from './proc.js';
+
+export interface ExecContext {
+  sandboxed: boolean;
+  /** The job's uid, when it has one of its own. */
+  identity?: JobIdentity;
+  cgroupProcs: string[];
+  stdin: boolean;
+}
+
+/**
+ * A command beside the job's, with its environment (read from /proc). Sandboxed: it joins the
+ * job's cgroups, enters its mount, PID, IPC, network and UTS namespaces (nsenter, as root or as
+ * the owner of the job's user namespace) and drops to the job's uid with no capabilities and
+ * no_new_privs. Unsandboxed: in the job's working directory. No terminal: `tty` is ignored.
+ */
+export async function execIn(
+  pgid: number | undefined,
+  command: string[],
+  c: ExecContext,
+): Promise<ExecSession> {
+  const target = pgid === undefined ? undefined : await execTarget(pgid);
+  if (!target) throw new Error('The job has no process to exec in');
+  const environ = await readFile(`/proc/${target.pid}/environ`, 'utf8');
+  const env = Object.fromEntries(
+    environ
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const [file, args, cwd] = c.sandboxed
+    ? ['/bin/sh', enterArgs(target.pid, command, c), undefined]
+    : [command[0], command.slice(1), await readlink(`/proc/${target.pid}/cwd`)];
+  const child = spawn(file, args, {
+    cwd,
+    env,
+    stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  const exitCode = new Promise<number>((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('exit', (code, sig) => resolve(code ?? 128 + (sig ? constants.signals[sig] : 0)));
+  });
+  return {
+    stdin: child.stdin ?? undefined,
+    // Both piped above.
+    stdout: child.stdout!,
+    stderr: child.stderr!,
+    exitCode,
+  };
+}
+
+function enterArgs(pid: number, command: string[], c: ExecContext): string[] {
+  const enter = c.identity ? [] : ['--user', '--preserve-credentials'];
+  const drop = c.identity
+    ? asJob(c.identity, ['--no-new-privs'])
+    : [SETPRIV, '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--'];
+  return [
+    '-c',
+    'for f in $0; do echo $$ > "$f"; done; exec "$@"',
+    c.cgroupProcs.join(' '),
+    'nsenter',
+    `--target=${pid}`,
+    ...enter,
+    ...['--mount', '--pid', '--ipc', '--net', '--uts', '--wd', '--'],
+    ...drop,
+    ...command,
+  ];
+}
+
+/**
+ * The job's command: its first process that takes SIGTERM, which is past the wrapper and, when
+ * sandboxed, inside the sandbox once bwrap has set it up. One that ignores SIGTERM itself is
+ * found by waiting a second for the first; the deepest process then.
+ */
+async function execTarget(pgid: number) {
+  let procs = await tree(pgid);
+  for (let i = 0; i < 50; i++) {
+    for (const p of procs) if (await takesTerm(p.pid)) return p;
+    await sleep(20);
+    procs = await tree(pgid);
+  }
+  return procs.at(-1);
+}

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import type { Cgroups } from './cgroups.js';
+import { ensureJobsGroup } from './identity.js';
+import { SETPRIV } from './launch.js';
+import { prepareHostNetwork, SLIRP } from './network.js';
+
+export interface HostSetup {
+  /** The jobs group, when every job gets a uid of its own (a root server with setpriv). */
+  jobsGid?: number;
+  /** Whether jobs get a network (slirp4netns). */
+  network: boolean;
+  /** What this host cannot enforce, for the runtime's warning on the job page. */
+  warnings: string[];
+}
+
+/** What the host allows the sandbox, prepared once at start: the jobs group, tun, the firewall. */
+export function prepareHost(sandboxed: boolean, cgroups: Cgroups): HostSetup {
+  const warnings: string[] = [];
+  const root = process.getuid?.() === 0;
+  const network = sandboxed && existsSync(SLIRP);
+  let jobsGid: number | undefined;
+  if (!sandboxed) {
+    warnings.push(
+      'Jobs run unsandboxed on the host system as the server user (bubblewrap, /usr/bin/bwrap, is not installed): they see and may change everything that user can, and jobs with volumes are refused.',
+    );
+  } else {
+    if (root && existsSync(SETPRIV)) jobsGid = ensureJobsGroup();
+    else {
+      warnings.push(
+        'Jobs run as the server user inside their sandbox (the server is not root, so it cannot give each job a uid of its own): jobs of this server can signal each other.',
+      );
+    }
+    if (!network) {
+      warnings.push('Jobs have no network and no HTTP port (slirp4netns is not installed).');
+    } else if (root) {
+      const firewall = prepareHostNetwork();
+      if (firewall) {
+        warnings.push(
+          `Jobs can reach services on this host's non-loopback addresses and the local network: ${firewall}.`,
+        );
+      }
+    } else {
+      warnings.push(
+        "Jobs can reach services on this host's non-loopback addresses and the local network (the firewall rule needs a root server).",
+      );
+    }
+  }
+  if (cgroups.missing.length > 0) {
+    warnings.push(
+      `The ${cgroups.missing.join(', ')} limits of presets are not enforced on this host (no writable cgroup controller for them).`,
+    );
+  }
+  return { jobsGid, network, warnings };
+}
