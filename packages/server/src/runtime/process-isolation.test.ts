@@ -1,5 +1,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -290,6 +298,51 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     const endpoint = await waitForEndpoint(driver, id);
     expect(await (await fetch(`http://127.0.0.1:${endpoint.port}/`)).text()).toBe('still here');
     await driver.kill(id);
+  });
+
+  it('falls back, saying so, when the server is not root: the sandbox as the server user', async () => {
+    const own = mkdtempSync('/var/tmp/orrery-nonroot-');
+    chownSync(own, 65534, 65534);
+    const web = `${NODE} -e "require('http').createServer((q,r)=>r.end('as '+process.getuid())).listen(process.env.PORT)"`;
+    const script = `
+      const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'process.ts'))});
+      const d = new ProcessDriver({ dataDir: ${JSON.stringify(own)} });
+      const job = (id, command, extra = {}) => d.start({ id, image: 'x', env: {}, mounts: [], tty: false,
+        privileged: false, limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false }, command, ...extra });
+      await job('web', ${JSON.stringify(web)}, { httpPort: 80 });
+      let e = null;
+      for (let i = 0; !e && i < 200; i++) { e = await d.endpoint('web'); await new Promise((r) => setTimeout(r, 50)); }
+      const answer = await (await fetch('http://127.0.0.1:' + e.port + '/')).text();
+      await d.kill('web');
+      console.log(JSON.stringify({ warning: d.warning, answer }));
+      await d.close();`;
+    try {
+      const out = execFileSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          '--',
+          NODE,
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          script,
+        ],
+        { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, HOME: own } },
+      );
+      const { warning, answer } = JSON.parse(out.trim().split('\n').at(-1)!) as Record<
+        string,
+        string
+      >;
+      expect(warning).toMatch(/the server is not root/);
+      expect(warning).toMatch(/firewall rule needs a root server/);
+      expect(answer).toBe('as 65534');
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('gives the uid back when the job is removed', async () => {

@@ -141,8 +141,9 @@ export class ProcessDriver implements RuntimeDriver {
     await Promise.all(STATE_FILES.map((f) => rm(join(dir, f), { force: true })));
     const gpus = await this.takeGpus(spec);
     const port = spec.httpPort ? await freePort() : undefined;
-    // Sandboxed, the job has a network namespace of its own: its port is the one it declared.
-    const guestPort = this.sandboxed ? spec.httpPort : port;
+    // Sandboxed by a root server, the job's network namespace is its own down to port 80: its port
+    // is the one it declared. Otherwise a free one, as low ports are not the job's to bind.
+    const guestPort = this.sandboxed && this.jobsGid !== undefined ? spec.httpPort : port;
     const home = this.sandboxed ? '/tmp' : tmp;
     const env: Record<string, string> = {
       PATH: DEFAULT_PATH,
@@ -256,8 +257,7 @@ export class ProcessDriver implements RuntimeDriver {
           record.port && record.guestPort
             ? { hostPort: record.port, guestPort: record.guestPort }
             : undefined,
-        enter: (p) =>
-          identity ? [`--target=${p}`] : [`--target=${p}`, '--user', '--preserve-credentials'],
+        root: identity !== undefined,
       });
     } finally {
       await log.close();

@@ -126,8 +126,12 @@ export interface NetworkOptions {
   logFd: number;
   /** The job's HTTP port, forwarded from 127.0.0.1:hostPort. */
   forward?: { hostPort: number; guestPort: number };
-  /** nsenter's way into the job's namespaces (`--user` too when the server is not root). */
-  enter: (pid: number) => string[];
+  /**
+   * Whether the server is root and can tune the job's namespace (root of the host, not of the
+   * job's user namespace): the forward then reaches 127.0.0.1 and low ports in the job. Otherwise
+   * it reaches the job's tap address, where the job listens on 0.0.0.0.
+   */
+  root: boolean;
 }
 
 /**
@@ -138,7 +142,7 @@ export interface NetworkOptions {
 export async function startNetwork(o: NetworkOptions): Promise<void> {
   const ns = `/proc/${o.childPid}/ns`;
   await loopbackUp(o.childPid);
-  const settle = o.forward ? jobSysctls(o) : Promise.resolve();
+  const settle = o.forward && o.root ? jobSysctls(o.childPid) : Promise.resolve();
   const helper = spawn(
     o.asJob[0] ?? SLIRP,
     [
@@ -162,7 +166,10 @@ export async function startNetwork(o: NetworkOptions): Promise<void> {
   try {
     await ready(helper);
     await settle;
-    if (o.forward) await addForward(o.apiSocket, o.forward.hostPort, o.forward.guestPort);
+    if (o.forward) {
+      const guest = o.root ? '127.0.0.1' : '10.0.2.100';
+      await addForward(o.apiSocket, o.forward.hostPort, guest, o.forward.guestPort);
+    }
   } finally {
     helper.stdio[3]?.destroy();
   }
@@ -210,10 +217,10 @@ function ready(helper: ChildProcess): Promise<void> {
  * In the job's network namespace: the forward may reach a job listening on 127.0.0.1 (as it
  * would on the host), and ports below 1024 are the job's to bind, like in a container.
  */
-function jobSysctls(o: NetworkOptions): Promise<void> {
+function jobSysctls(pid: number): Promise<void> {
   const script =
     'echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet && echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start';
-  const child = spawn('nsenter', [...o.enter(o.childPid), '--net', '--', '/bin/sh', '-c', script], {
+  const child = spawn('nsenter', [`--target=${pid}`, '--net', '--', '/bin/sh', '-c', script], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -228,14 +235,19 @@ function jobSysctls(o: NetworkOptions): Promise<void> {
   });
 }
 
-async function addForward(socket: string, hostPort: number, guestPort: number): Promise<void> {
+async function addForward(
+  socket: string,
+  hostPort: number,
+  guestAddr: string,
+  guestPort: number,
+): Promise<void> {
   const request = {
     execute: 'add_hostfwd',
     arguments: {
       proto: 'tcp',
       host_addr: '127.0.0.1',
       host_port: hostPort,
-      guest_addr: '127.0.0.1',
+      guest_addr: guestAddr,
       guest_port: guestPort,
     },
   };
