@@ -345,13 +345,16 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     }
   });
 
-  it('gives the uid back when the job is removed', async () => {
+  it('gives the uid back and removes the cgroups when the job is removed', async () => {
     const id = await run(spec('id -u'));
     await until(driver, id, 'exited');
     const uid = (await logOf(driver, id)).trim();
+    const cgroups = ['memory', 'cpu', 'pids'].map((c) => `/sys/fs/cgroup/${c}/orrery/${id}`);
     expect(existsSync(`/run/orrery/uids/${uid}`)).toBe(true);
+    expect(cgroups.filter((c) => existsSync(c))).toEqual(cgroups);
     await driver.remove(id);
     expect(existsSync(`/run/orrery/uids/${uid}`)).toBe(false);
+    expect(cgroups.filter((c) => existsSync(c))).toEqual([]);
   });
 });
 

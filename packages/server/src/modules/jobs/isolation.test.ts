@@ -43,13 +43,27 @@ describe.skipIf(missing.length > 0)(
       return r.body as { id: string };
     };
     const until = async (id: string, statuses: string[]) => {
-      for (let i = 0; i < 300; i++) {
+      for (let i = 0; i < 600; i++) {
         const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
         if (statuses.includes(j.status)) return j;
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error(`job ${id} never reached ${statuses.join('/')}`);
     };
+
+    it('fails a job that exceeds its preset memory with OOMKilled and the limit it exceeded', async () => {
+      // cpu-small holds 1 GiB (or half the machine); tail keeps the whole stream in memory.
+      const j = await submit('head -c 40000000000 /dev/zero | tail > /dev/null');
+      const done = await until(j.id, ['failed', 'succeeded']);
+      expect(done.history).toMatchObject({
+        status: 'failed',
+        reason: 'OOMKilled',
+        exit_code: 137,
+        description: expect.stringMatching(
+          /^Killed: the job exceeded its memory limit of \d+ MiB$/,
+        ),
+      });
+    });
 
     it("cannot reach the server's port nor another job's forwarded port", async () => {
       const port = Number(new URL(s.url!).port);
