@@ -7,6 +7,9 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -226,6 +229,24 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     });
     expect(log).toMatch(/^hi\n.*Read-only file system\nrefused\n$/s);
     expect(readFileSync(join(vol, 'a'), 'utf8')).toBe('hi\n');
+  });
+
+  it('shares a volume with the jobs group without following links a job left in it', async () => {
+    const vol = mkdtempSync(join(dataDir, 'vol-'));
+    const victim = join(mkdtempSync(join(dataDir, 'host-')), 'secret');
+    writeFileSync(victim, 'host file\n', { mode: 0o600 });
+    writeFileSync(join(vol, 'uploaded'), 'data\n', { mode: 0o644 });
+    symlinkSync(victim, join(vol, 'link'));
+    const other = mkdtempSync(join(dataDir, 'other-project-'));
+    symlinkSync(other, join(vol, 'elsewhere'));
+    const log = await output('cat /v/uploaded; echo more >> /v/uploaded && echo written', {
+      mounts: [{ hostPath: vol, dstPath: '/v', readOnly: false }],
+    });
+    expect(log).toBe('data\nwritten\n');
+    expect(statSync(victim).mode & 0o777).toBe(0o600);
+    expect(statSync(victim).gid).toBe(0);
+    const mount = { hostPath: join(vol, 'elsewhere'), dstPath: '/v', readOnly: false };
+    await expect(driver.start(spec('true', { mounts: [mount] }))).rejects.toThrow(/symbolic link/);
   });
 
   it('kills a job that exceeds its memory limit, saying so', async () => {

@@ -34,16 +34,8 @@ import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
 import { Cgroups, oomKills, type JobCgroup } from './process/cgroups.js';
 import { execIn } from './process/exec.js';
 import { prepareHost } from './process/host.js';
-import { claimUid, releaseUid } from './process/identity.js';
-import {
-  asJob,
-  bareArgv,
-  childPid,
-  sandboxArgv,
-  socketDir,
-  WRAPPER,
-  type JobIdentity,
-} from './process/launch.js';
+import { claimUid, releaseUid, type JobIdentity } from './process/identity.js';
+import { asJob, bareArgv, childPid, sandboxArgv, socketDir, WRAPPER } from './process/launch.js';
 import { listensInside, startNetwork } from './process/network.js';
 
 export interface ProcessDriverOptions {

@@ -3,7 +3,8 @@ import { readFile, readlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecSession } from '../driver.js';
-import { asJob, SETPRIV, type JobIdentity } from './launch.js';
+import type { JobIdentity } from './identity.js';
+import { asJob, SETPRIV } from './launch.js';
 import { takesTerm, tree } from './proc.js';
 
 export interface ExecContext {

@@ -1,21 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import {
-  chmod,
-  chown,
-  lstat,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
-import type { JobMount } from '../driver.js';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /** Job uids: not in /etc/passwd, matched by the firewall rule (network.ts) as a range. */
 export const JOB_UIDS = { first: 20000, last: 29999 } as const;
+/** Who a job runs as: its own uid, with the jobs group as a supplementary group. */
+export interface JobIdentity {
+  uid: number;
+  gid: number;
+}
+
 /** The group every job runs in (as a supplementary group) to reach and write its volumes. */
 export const JOBS_GROUP = 'orreryjobs';
 /** Host-wide claims, so two servers on one machine never hand out the same uid. */
@@ -124,63 +119,4 @@ export async function writeEtc(jobDir: string, uid: number, network: boolean): P
     await chmod(join(etc, f), 0o644).catch(() => undefined);
   }
   return etc;
-}
-
-/**
- * bwrap runs as the job's uid, so every host path it binds must be reachable by that uid: the
- * directories between the data directory and the path become searchable (not listable) by the
- * jobs group. Above the data directory nothing is changed; an unreachable path is an error.
- */
-export async function grantTraverse(dataDir: string, path: string, gid: number): Promise<void> {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    const inside = dir === dataDir || !relative(dataDir, dir).startsWith('..');
-    const st = await stat(dir);
-    const reachable = (st.mode & 0o001) !== 0 || (st.gid === gid && (st.mode & 0o010) !== 0);
-    if (!reachable) {
-      if (!inside) {
-        throw new Error(
-          `Jobs cannot reach ${path}: ${dir} is not searchable by others or the ${JOBS_GROUP} group`,
-        );
-      }
-      await chown(dir, st.uid, gid);
-      await chmod(dir, (st.mode & 0o7777) | 0o010);
-    }
-    if (dir === '/' || dir === dirname(dir)) return;
-  }
-}
-
-/**
- * A volume readable, and writable where the mount allows, by the job: a directory tree joins the
- * jobs group (setgid, group read-write) the first time a job mounts it, so every job of the
- * project shares it like the docker runtime's root does; later files inherit the group and jobs
- * write with umask 002. A file the service wrote for this job alone (a secret volume under the
- * job's directory) is handed to the job's uid.
- */
-export async function shareVolume(
-  mount: JobMount,
-  jobDir: string,
-  ids: { uid: number; gid: number },
-): Promise<void> {
-  const st = await stat(mount.hostPath);
-  if (!st.isDirectory()) {
-    if (mount.hostPath.startsWith(jobDir + sep)) {
-      await chown(mount.hostPath, ids.uid, ids.uid);
-      await chmod(mount.hostPath, 0o400);
-    } else if ((st.mode & 0o004) === 0) {
-      await chown(mount.hostPath, st.uid, ids.gid);
-      await chmod(mount.hostPath, (st.mode & 0o7777) | 0o040);
-    }
-    return;
-  }
-  if (st.gid === ids.gid && (st.mode & 0o2070) === 0o2070) return;
-  await shareTree(mount.hostPath, ids.gid);
-}
-
-async function shareTree(path: string, gid: number): Promise<void> {
-  const st = await lstat(path);
-  if (st.isSymbolicLink()) return;
-  await chown(path, st.uid, gid);
-  await chmod(path, (st.mode & 0o7777) | (st.isDirectory() ? 0o2070 : 0o060));
-  if (!st.isDirectory()) return;
-  for (const entry of await readdir(path)) await shareTree(join(path, entry), gid);
 }

@@ -2,7 +2,9 @@ import { chmod, chown, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JobSpec } from '../driver.js';
-import { grantTraverse, shareVolume, writeEtc } from './identity.js';
+import type { JobIdentity } from './identity.js';
+import { writeEtc } from './identity.js';
+import { grantTraverse, shareVolume } from './volumes.js';
 import { BWRAP, bwrapArgs } from './sandbox.js';
 
 export const SETPRIV = '/usr/bin/setpriv';
@@ -25,11 +27,6 @@ echo $? > exit.tmp
 
 /** Restores what the wrapper ignored (SIGTERM) and what `sh` ignores in background jobs. */
 const SHELL = ['/usr/bin/env', '--default-signal=TERM,INT,QUIT'];
-
-export interface JobIdentity {
-  uid: number;
-  gid: number;
-}
 
 /** `setpriv` down to the job's uid with the jobs group, no capabilities and no_new_privs. */
 export function asJob(id: JobIdentity, extra: string[] = []): string[] {
