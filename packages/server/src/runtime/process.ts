@@ -157,11 +157,15 @@ export class ProcessDriver implements RuntimeDriver {
       createdAt: Date.now(),
     };
     await writeFile(join(dir, 'job.json'), JSON.stringify(record));
-    let argv: string[];
-    let cgroup: JobCgroup;
-    try {
-      argv = this.sandboxed
-        ? await sandboxArgv({
+    const limits = {
+      cpu: spec.limits.cpu,
+      memory: spec.limits.memory,
+      pids: this.opts.pidsMax ?? 4096,
+    };
+    // Independent: the sandbox's host files and the cgroups are made side by side.
+    const preparing = [
+      this.sandboxed
+        ? sandboxArgv({
             dataDir: this.opts.dataDir,
             dir,
             spec,
@@ -170,14 +174,16 @@ export class ProcessDriver implements RuntimeDriver {
             gpus,
             network: this.network,
           })
-        : bareArgv(command, spec.workingDir ?? tmp);
-      cgroup = await this.cgroups.create(spec.id, {
-        cpu: spec.limits.cpu,
-        memory: spec.limits.memory,
-        pids: this.opts.pidsMax ?? 4096,
-      });
+        : Promise.resolve(bareArgv(command, spec.workingDir ?? tmp)),
+      this.cgroups.create(spec.id, limits),
+    ] as const;
+    let argv: string[];
+    let cgroup: JobCgroup;
+    try {
+      [argv, cgroup] = await Promise.all(preparing);
     } catch (e) {
-      // Nothing started: what was claimed for the job goes back at once.
+      // Nothing started: what was claimed for the job goes back at once, once both are done.
+      await Promise.allSettled(preparing);
       if (uid !== undefined) await releaseUid(uid, dir);
       await this.cgroups.remove(spec.id);
       throw e;
