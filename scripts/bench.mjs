@@ -6,7 +6,7 @@
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
 //   BENCH_LOAD_SECONDS (5)   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, ensureDependencies, log } from './lib.mjs';
@@ -20,6 +20,9 @@ const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name) => !only || only.includes(name);
 
 const work = mkdtempSync(join(tmpdir(), 'orrery-bench-'));
+// Sandboxed jobs run as uids of their own that must pass through here to the data directory
+// (docs/security.md): searchable, not listable.
+chmodSync(work, 0o711);
 const dataDir = join(work, 'data');
 const cleanups = [];
 const tidy = async () => {
