@@ -236,29 +236,33 @@ export class ProcessDriver implements RuntimeDriver {
     identity: JobIdentity | undefined,
     fds: { info: Readable; exit: Readable },
   ) {
-    const pid = await childPid(fds.info);
-    if (pid === null) return;
     const dir = this.dir(spec.id);
-    await writeFile(join(dir, 'child.pid'), String(pid));
-    if (!this.network) return;
-    const sockets = await socketDir(dir, identity);
-    // The helper's own messages, apart from the job's log.
-    const log = await open(join(dir, 'net.log'), 'w');
+    // Made while bwrap starts: the helper's socket directory and log (apart from the job's).
+    const [pid, sockets, log] = await Promise.all([
+      childPid(fds.info),
+      this.network ? socketDir(dir, identity) : undefined,
+      this.network ? open(join(dir, 'net.log'), 'w') : undefined,
+    ]);
     try {
-      await startNetwork({
-        childPid: pid,
-        asJob: identity ? asJob(identity) : [],
-        apiSocket: join(sockets, 'slirp.sock'),
-        exitFd: fds.exit,
-        logFd: log.fd,
-        forward:
-          record.port && record.guestPort
-            ? { hostPort: record.port, guestPort: record.guestPort }
-            : undefined,
-        root: identity !== undefined,
-      });
+      if (pid === null) return;
+      const noted = writeFile(join(dir, 'child.pid'), String(pid));
+      if (sockets && log) {
+        await startNetwork({
+          childPid: pid,
+          asJob: identity ? asJob(identity) : [],
+          apiSocket: join(sockets, 'slirp.sock'),
+          exitFd: fds.exit,
+          logFd: log.fd,
+          forward:
+            record.port && record.guestPort
+              ? { hostPort: record.port, guestPort: record.guestPort }
+              : undefined,
+          root: identity !== undefined,
+        });
+      }
+      await noted;
     } finally {
-      await log.close();
+      await log?.close();
     }
   }
 

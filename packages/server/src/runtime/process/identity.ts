@@ -102,21 +102,25 @@ function hostUids(): Set<number> {
  */
 export async function writeEtc(jobDir: string, uid: number, network: boolean): Promise<string> {
   const etc = join(jobDir, 'etc');
-  await mkdir(etc, { recursive: true });
-  const host = (f: string) => readFile(f, 'utf8').catch(() => '');
-  const line = (t: string) => (t === '' || t.endsWith('\n') ? t : `${t}\n`);
-  await Promise.all([
-    writeFile(
-      join(etc, 'passwd'),
-      `${line(await host('/etc/passwd'))}job:x:${uid}:${uid}:job:/tmp:/bin/sh\n`,
-    ),
-    writeFile(join(etc, 'group'), `${line(await host('/etc/group'))}job:x:${uid}:\n`),
-    writeFile(join(etc, 'empty'), ''),
-    // slirp4netns answers DNS at 10.0.2.3 (and forwards to the host's resolver).
-    network ? writeFile(join(etc, 'resolv.conf'), 'nameserver 10.0.2.3\n') : undefined,
+  const [passwd, group] = await Promise.all([
+    readFile('/etc/passwd', 'utf8').catch(() => ''),
+    readFile('/etc/group', 'utf8').catch(() => ''),
+    mkdir(etc, { recursive: true }),
   ]);
-  for (const f of ['passwd', 'group', 'empty', 'resolv.conf']) {
-    await chmod(join(etc, f), 0o644).catch(() => undefined);
-  }
+  const line = (t: string) => (t === '' || t.endsWith('\n') ? t : `${t}\n`);
+  const files: [string, string][] = [
+    ['passwd', `${line(passwd)}job:x:${uid}:${uid}:job:/tmp:/bin/sh\n`],
+    ['group', `${line(group)}job:x:${uid}:\n`],
+    ['empty', ''],
+    // slirp4netns answers DNS at 10.0.2.3 (and forwards to the host's resolver).
+    ...(network ? [['resolv.conf', 'nameserver 10.0.2.3\n'] as [string, string]] : []),
+  ];
+  // Readable by the job's uid whatever the server's umask.
+  await Promise.all(
+    files.map(async ([f, text]) => {
+      await writeFile(join(etc, f), text);
+      await chmod(join(etc, f), 0o644);
+    }),
+  );
   return etc;
 }

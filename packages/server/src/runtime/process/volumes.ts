@@ -11,7 +11,10 @@ import { JOBS_GROUP, type JobIdentity } from './identity.js';
  * so is a symbolic link on the way (a job may have made it in a volume, pointing anywhere).
  */
 export async function grantTraverse(dataDir: string, path: string, gid: number): Promise<void> {
+  const shared: string[] = [];
   for (let dir = dirname(path); ; dir = dirname(dir)) {
+    // The data directory and the jobs root, once found searchable, stay so for every job.
+    if (searchable.has(dir)) return;
     const inside = !relative(dataDir, dir).startsWith('..');
     const st = await (inside ? lstat(dir) : stat(dir));
     if (st.isSymbolicLink()) throw new Error(`Refusing to bind ${path}: ${dir} is a symbolic link`);
@@ -27,9 +30,13 @@ export async function grantTraverse(dataDir: string, path: string, gid: number):
         await fh.chmod((s.mode & 0o7777) | 0o010);
       });
     }
-    if (dir === dirname(dir)) return;
+    if (dir === dataDir || dir === join(dataDir, 'jobs')) shared.push(dir);
+    if (dir === dirname(dir)) break;
   }
+  for (const dir of shared) searchable.add(dir);
 }
+
+const searchable = new Set<string>();
 
 /**
  * A volume readable, and writable where the mount allows, by the job: a directory tree joins the
