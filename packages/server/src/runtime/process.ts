@@ -162,7 +162,8 @@ export class ProcessDriver implements RuntimeDriver {
       memory: spec.limits.memory,
       pids: this.opts.pidsMax ?? 4096,
     };
-    // Independent: the sandbox's host files and the cgroups are made side by side.
+    // Independent: the log, the sandbox's host files and the cgroups are made side by side.
+    const opening = open(join(dir, 'output'), 'a');
     const preparing = [
       this.sandboxed
         ? sandboxArgv({
@@ -184,11 +185,12 @@ export class ProcessDriver implements RuntimeDriver {
     } catch (e) {
       // Nothing started: what was claimed for the job goes back at once, once both are done.
       await Promise.allSettled(preparing);
+      await (await opening.catch(() => null))?.close();
       if (uid !== undefined) await releaseUid(uid, dir);
       await this.cgroups.remove(spec.id);
       throw e;
     }
-    const out = await open(join(dir, 'output'), 'a');
+    const out = await opening;
     try {
       const child = spawn(
         '/bin/sh',
@@ -203,10 +205,10 @@ export class ProcessDriver implements RuntimeDriver {
       );
       // Their other ends close with the job (early, when bwrap fails): nothing to report.
       for (const i of [3, 4, 5]) child.stdio[i]?.on('error', () => undefined);
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', resolve);
-        child.once('error', reject);
-      });
+      // Without a pid the spawn failed, and says why in 'error'; with one, nothing to wait for.
+      if (child.pid === undefined) {
+        await new Promise((_, reject) => child.once('error', reject));
+      }
       child.once('exit', () => this.listeners.emit(spec.id));
       child.unref();
       await writeFile(join(dir, 'wrapper.pid'), String(child.pid));

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 /** Job uids: not in /etc/passwd, matched by the firewall rule (network.ts) as a range. */
 export const JOB_UIDS = { first: 20000, last: 29999 } as const;
@@ -39,7 +39,6 @@ export function ensureJobsGroup(): number {
  * stale and taken over.
  */
 export async function claimUid(jobDir: string): Promise<number> {
-  await mkdir(dirname(CLAIMS), { recursive: true, mode: 0o711 });
   await mkdir(CLAIMS, { recursive: true, mode: 0o700 });
   const taken = hostUids();
   const size = JOB_UIDS.last - JOB_UIDS.first + 1;
