@@ -311,6 +311,7 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
       await d.start({ id: '${id}', image: 'x', env: {}, mounts: [], tty: false, privileged: false,
         limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false }, httpPort: 8000,
         command: ${JSON.stringify(`${NODE} -e "require('http').createServer((q,r)=>r.end('still here')).listen(8000)"`)} });
+      while (!(await d.endpoint('${id}'))) await new Promise((r) => setTimeout(r, 50));
       process.exit(0);`;
     execFileSync(NODE, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: process.cwd(),

@@ -64,7 +64,16 @@ interface JobRecord {
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const STATE_FILES = ['exit', 'exit.tmp', 'pgid', 'wrapper.pid', 'child.pid', 'oom', 'net.log'];
+const STATE_FILES = [
+  'exit',
+  'exit.tmp',
+  'pgid',
+  'wrapper.pid',
+  'child.pid',
+  'oom',
+  'net.log',
+  'failure',
+];
 
 /**
  * Each job a process tree on this machine, under bubblewrap when `/usr/bin/bwrap` exists: its own
@@ -214,21 +223,36 @@ export class ProcessDriver implements RuntimeDriver {
       await writeFile(join(dir, 'wrapper.pid'), String(child.pid));
       this.watched.set(spec.id, '');
       const [info, block, exit] = [3, 4, 5].map((i) => child.stdio[i] as Readable);
-      try {
-        if (this.sandboxed) await this.release(spec, record, identity, { info, exit });
-      } catch (e) {
-        await this.kill(spec.id);
-        throw e;
-      } finally {
-        // Without a pid (bwrap failed), or after the network is up: the command starts now.
-        (block as unknown as NodeJS.WritableStream).end('1');
-        info.destroy();
-        exit.destroy();
-      }
+      // Handed to the runtime: the network comes up while the service records the start.
+      void this.settle(spec, record, identity, { info, block, exit });
     } finally {
       await out.close();
     }
     void this.watchStart(spec.id);
+  }
+
+  /**
+   * The job's command waits on bwrap's block fd until its network is up. A job whose network
+   * cannot be made is killed, and `failure` says why (observe reports it).
+   */
+  private async settle(
+    spec: JobSpec,
+    record: JobRecord,
+    identity: JobIdentity | undefined,
+    fds: { info: Readable; block: Readable; exit: Readable },
+  ) {
+    try {
+      if (this.sandboxed) await this.release(spec, record, identity, fds);
+    } catch (e) {
+      const failure = join(this.dir(spec.id), 'failure');
+      await writeFile(failure, (e as Error).message).catch(() => undefined);
+      await this.kill(spec.id).catch(() => undefined);
+    } finally {
+      // Without a pid (bwrap failed), or after the network is up: the command starts now.
+      (fds.block as unknown as NodeJS.WritableStream).end('1');
+      fds.info.destroy();
+      fds.exit.destroy();
+    }
   }
 
   /** Once bwrap has made the job's namespaces: its network, before the command is let go. */
@@ -328,12 +352,22 @@ export class ProcessDriver implements RuntimeDriver {
     const record = await this.record(id);
     if (!record) return { state: 'missing' };
     const exited = async (): Promise<ObservedState | null> => {
-      const [exit, pgid, oom] = await Promise.all([
+      const [exit, pgid, oom, failure] = await Promise.all([
         readNumber(join(dir, 'exit')),
         readNumber(join(dir, 'pgid')),
         readFile(join(dir, 'oom'), 'utf8').catch(() => ''),
+        readFile(join(dir, 'failure'), 'utf8').catch(() => null),
       ]);
       if (!exit) return null;
+      if (failure !== null) {
+        return {
+          state: 'exited',
+          exitCode: exit.value,
+          finishedAt: exit.mtime,
+          reason: JOB_REASONS.containerCannotRun,
+          message: failure,
+        };
+      }
       // The kernel killed a process of the job for its memory, and the job failed of it.
       const oomKilled = exit.value !== 0 && oomKills(oom) > 0;
       return {
