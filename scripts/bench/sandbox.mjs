@@ -2,7 +2,7 @@
 // `true` having exited inside a full sandbox (job uid, allow-listed root, namespaces, slirp4netns,
 // cgroups), next to a bare spawn of the same command. Median of BENCH_SANDBOX_RUNS (20).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { median, ms, pct, row } from './report.mjs';
@@ -12,7 +12,7 @@ const dist = '../../packages/server/dist/runtime';
 
 /**
  * ms from start() until `command` has run inside the sandbox: `exit` written (command `true`), or
- * the first byte of the job's log (`until: 'output'`). The directory is outside /tmp, which jobs
+ * the first byte in the job's log (`until: 'output'`). The directory is outside /tmp, which jobs
  * never see.
  */
 export async function sandboxedRuns(n, command = 'true', until = 'exit') {
@@ -38,7 +38,7 @@ export async function sandboxedRuns(n, command = 'true', until = 'exit') {
         tty: false,
         privileged: false,
       });
-      while (!existsSync(done)) await sleep(0.5);
+      while (!(existsSync(done) && statSync(done).size > 0)) await sleep(0.5);
       times.push(performance.now() - t0);
       await driver.remove(id);
     }

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobLimits } from '../driver.js';
@@ -64,47 +64,53 @@ export class Cgroups {
 
   /** Creates the job's cgroups with its limits; the wrapper enters them before the sandbox. */
   async create(id: string, limits: CgroupLimits): Promise<JobCgroup> {
-    await this.remove(id);
+    // A restarted job's cgroups are still its previous run's.
+    if (this.dirsOf(id).some((d) => existsSync(d))) await this.remove(id);
+    return this.make(id, limits);
+  }
+
+  /**
+   * cgroup files live in memory: written synchronously, they cost a job's start no turns of a
+   * busy event loop.
+   */
+  private make(id: string, limits: CgroupLimits): JobCgroup {
     const job: JobCgroup = { dirs: [], procs: [] };
-    const add = async (dir: string) => {
-      await mkdir(dir, { recursive: true });
+    const add = (dir: string) => {
+      mkdirSync(dir, { recursive: true });
       job.dirs.push(dir);
       job.procs.push(join(dir, 'cgroup.procs'));
       return dir;
     };
     const quota = Math.max(1000, Math.round(limits.cpu * PERIOD_US));
     if (this.v2) {
-      await enableControllers(this.root, join(this.root, 'orrery'));
-      const dir = await add(join(this.root, 'orrery', id));
-      await write(dir, 'memory.max', limits.memory);
-      await write(dir, 'memory.swap.max', 0);
-      await write(dir, 'cpu.max', `${quota} ${PERIOD_US}`);
-      await write(dir, 'pids.max', limits.pids);
+      enableControllers(this.root, join(this.root, 'orrery'));
+      const dir = add(join(this.root, 'orrery', id));
+      write(dir, 'memory.max', limits.memory);
+      write(dir, 'memory.swap.max', 0);
+      write(dir, 'cpu.max', `${quota} ${PERIOD_US}`);
+      write(dir, 'pids.max', limits.pids);
       job.oomFile = join(dir, 'memory.events');
       return job;
     }
-    // Each controller's directory and limits on their own, side by side (start latency).
-    const v1 = async (c: 'memory' | 'cpu' | 'pids' | 'freezer', files: [string, number][]) => {
-      if (!this.v1[c]) return;
-      const dir = await add(join(this.root, c, 'orrery', id));
-      // In order: memsw may not be below the memory limit.
-      for (const [file, value] of files) await write(dir, file, value);
-    };
-    await Promise.all([
-      // Without swap accounting (swapaccount=0) memsw is absent and swap is not limited.
-      v1('memory', [
-        ['memory.limit_in_bytes', limits.memory],
-        ['memory.memsw.limit_in_bytes', limits.memory],
-      ]),
-      v1('cpu', [
-        ['cpu.cfs_period_us', PERIOD_US],
-        ['cpu.cfs_quota_us', quota],
-      ]),
-      v1('pids', [['pids.max', limits.pids]]),
-      v1('freezer', []),
-      this.killRoot ? add(join(this.killRoot, 'orrery', id)) : undefined,
-    ]);
-    if (this.v1.memory) job.oomFile = join(this.root, 'memory', 'orrery', id, 'memory.oom_control');
+    const v1 = (c: 'memory' | 'cpu' | 'pids' | 'freezer') =>
+      this.v1[c] ? add(join(this.root, c, 'orrery', id)) : undefined;
+    const memory = v1('memory');
+    if (memory) {
+      write(memory, 'memory.limit_in_bytes', limits.memory);
+      // After the limit (memsw may not be below it). Without swap accounting (swapaccount=0)
+      // the file is absent and swap is not limited.
+      write(memory, 'memory.memsw.limit_in_bytes', limits.memory);
+      job.oomFile = join(memory, 'memory.oom_control');
+    }
+    const cpu = v1('cpu');
+    if (cpu) {
+      write(cpu, 'cpu.cfs_period_us', PERIOD_US);
+      write(cpu, 'cpu.cfs_quota_us', quota);
+    }
+    const pids = v1('pids');
+    if (pids) write(pids, 'pids.max', limits.pids);
+    v1('freezer');
+    if (this.killRoot) add(join(this.killRoot, 'orrery', id));
     return job;
   }
 
@@ -183,17 +189,19 @@ export function oomKills(text: string): number {
   return Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
 }
 
-async function write(dir: string, file: string, value: string | number) {
+function write(dir: string, file: string, value: string | number) {
   const path = join(dir, file);
-  if (existsSync(path)) await writeFile(path, String(value));
+  if (existsSync(path)) writeFileSync(path, String(value));
 }
 
 /** v2 limits need the controllers enabled in every parent's subtree_control. */
-async function enableControllers(root: string, parent: string) {
-  await mkdir(parent, { recursive: true });
+function enableControllers(root: string, parent: string) {
+  mkdirSync(parent, { recursive: true });
   for (const dir of [root, parent]) {
-    await writeFile(join(dir, 'cgroup.subtree_control'), '+memory +cpu +pids').catch(
-      () => undefined,
-    );
+    try {
+      writeFileSync(join(dir, 'cgroup.subtree_control'), '+memory +cpu +pids');
+    } catch {
+      // Enabled already, or not available: `missing` says which limits are not enforced.
+    }
   }
 }

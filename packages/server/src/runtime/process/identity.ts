@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Job uids: not in /etc/passwd, matched by the firewall rule (network.ts) as a range. */
@@ -99,27 +99,23 @@ function hostUids(): Set<number> {
  * The job's /etc/passwd and /etc/group: the host's with the job user added, so `id`, `whoami`
  * and getpwuid work. Written under `<jobDir>/etc`, with an empty file that masks secrets.
  */
-export async function writeEtc(jobDir: string, uid: number, network: boolean): Promise<string> {
+export function writeEtc(jobDir: string, uid: number, network: boolean): string {
   const etc = join(jobDir, 'etc');
-  const [passwd, group] = await Promise.all([
-    readFile('/etc/passwd', 'utf8').catch(() => ''),
-    readFile('/etc/group', 'utf8').catch(() => ''),
-    mkdir(etc, { recursive: true }),
-  ]);
+  // A few small files, written synchronously: no turns of a busy event loop in the start.
+  mkdirSync(etc, { recursive: true });
+  const host = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
   const line = (t: string) => (t === '' || t.endsWith('\n') ? t : `${t}\n`);
   const files: [string, string][] = [
-    ['passwd', `${line(passwd)}job:x:${uid}:${uid}:job:/tmp:/bin/sh\n`],
-    ['group', `${line(group)}job:x:${uid}:\n`],
+    ['passwd', `${line(host('/etc/passwd'))}job:x:${uid}:${uid}:job:/tmp:/bin/sh\n`],
+    ['group', `${line(host('/etc/group'))}job:x:${uid}:\n`],
     ['empty', ''],
     // slirp4netns answers DNS at 10.0.2.3 (and forwards to the host's resolver).
     ...(network ? [['resolv.conf', 'nameserver 10.0.2.3\n'] as [string, string]] : []),
   ];
-  // Readable by the job's uid whatever the server's umask.
-  await Promise.all(
-    files.map(async ([f, text]) => {
-      await writeFile(join(etc, f), text);
-      await chmod(join(etc, f), 0o644);
-    }),
-  );
+  for (const [f, text] of files) {
+    writeFileSync(join(etc, f), text);
+    // Readable by the job's uid whatever the server's umask.
+    chmodSync(join(etc, f), 0o644);
+  }
   return etc;
 }

@@ -55,7 +55,7 @@ export interface SandboxPlan {
  */
 export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
   const tmp = join(p.dir, 'tmp');
-  const etcDir = await writeEtc(p.dir, p.identity?.uid ?? process.getuid?.() ?? 0, p.network);
+  const etcDir = writeEtc(p.dir, p.identity?.uid ?? process.getuid?.() ?? 0, p.network);
   if (p.identity) {
     const { uid, gid } = p.identity;
     await chown(tmp, uid, uid);
