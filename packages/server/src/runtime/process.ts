@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { mkdir, open, readdir, readFile, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JOB_REASONS } from '@orrery/contract';
 import { describeMachine } from '../modules/clusters/bootstrap.js';
 import type {
   ExecOptions,
@@ -31,12 +30,13 @@ import {
 import { freePort } from '../net/ports.js';
 import { gpuFields, sampleGpu } from './gpu-stats.js';
 import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
-import { Cgroups, oomKills, type JobCgroup } from './process/cgroups.js';
+import { Cgroups, type JobCgroup } from './process/cgroups.js';
 import { execIn } from './process/exec.js';
+import { exitState, readNumber, signal } from './process/exit.js';
 import { prepareHost } from './process/host.js';
 import { claimUid, releaseUid, type JobIdentity } from './process/identity.js';
-import { asJob, bareArgv, childPid, sandboxArgv, socketDir, WRAPPER } from './process/launch.js';
-import { listensInside, startNetwork } from './process/network.js';
+import { bareArgv, bringUp, sandboxArgv, WRAPPER } from './process/launch.js';
+import { listensInside } from './process/network.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -192,11 +192,9 @@ export class ProcessDriver implements RuntimeDriver {
     try {
       [argv, cgroup] = await Promise.all(preparing);
     } catch (e) {
-      // Nothing started: what was claimed for the job goes back at once, once both are done.
       await Promise.allSettled(preparing);
       await (await opening.catch(() => null))?.close();
-      if (uid !== undefined) await releaseUid(uid, dir);
-      await this.cgroups.remove(spec.id);
+      await this.unclaim(spec.id, uid);
       throw e;
     }
     const out = await opening;
@@ -216,7 +214,9 @@ export class ProcessDriver implements RuntimeDriver {
       for (const i of [3, 4, 5]) child.stdio[i]?.on('error', () => undefined);
       // Without a pid the spawn failed, and says why in 'error'; with one, nothing to wait for.
       if (child.pid === undefined) {
-        await new Promise((_, reject) => child.once('error', reject));
+        const why = await new Promise<Error>((resolve) => child.once('error', resolve));
+        await this.unclaim(spec.id, uid);
+        throw why;
       }
       child.once('exit', () => this.listeners.emit(spec.id));
       child.unref();
@@ -231,6 +231,12 @@ export class ProcessDriver implements RuntimeDriver {
     void this.watchStart(spec.id);
   }
 
+  /** Nothing started: what was claimed for the job goes back at once. */
+  private async unclaim(id: string, uid: number | undefined) {
+    if (uid !== undefined) await releaseUid(uid, this.dir(id));
+    await this.cgroups.remove(id);
+  }
+
   /**
    * The job's command waits on bwrap's block fd until its network is up. A job whose network
    * cannot be made is killed, and `failure` says why (observe reports it).
@@ -242,7 +248,13 @@ export class ProcessDriver implements RuntimeDriver {
     fds: { info: Readable; block: Readable; exit: Readable },
   ) {
     try {
-      if (this.sandboxed) await this.release(spec, record, identity, fds);
+      if (this.sandboxed) {
+        const forward =
+          record.port && record.guestPort
+            ? { hostPort: record.port, guestPort: record.guestPort }
+            : undefined;
+        await bringUp({ dir: this.dir(spec.id), identity, network: this.network, forward, ...fds });
+      }
     } catch (e) {
       const failure = join(this.dir(spec.id), 'failure');
       await writeFile(failure, (e as Error).message).catch(() => undefined);
@@ -252,43 +264,6 @@ export class ProcessDriver implements RuntimeDriver {
       (fds.block as unknown as NodeJS.WritableStream).end('1');
       fds.info.destroy();
       fds.exit.destroy();
-    }
-  }
-
-  /** Once bwrap has made the job's namespaces: its network, before the command is let go. */
-  private async release(
-    spec: JobSpec,
-    record: JobRecord,
-    identity: JobIdentity | undefined,
-    fds: { info: Readable; exit: Readable },
-  ) {
-    const dir = this.dir(spec.id);
-    // Made while bwrap starts: the helper's socket directory and log (apart from the job's).
-    const [pid, sockets, log] = await Promise.all([
-      childPid(fds.info),
-      this.network ? socketDir(dir, identity) : undefined,
-      this.network ? open(join(dir, 'net.log'), 'w') : undefined,
-    ]);
-    try {
-      if (pid === null) return;
-      const noted = writeFile(join(dir, 'child.pid'), String(pid));
-      if (sockets && log) {
-        await startNetwork({
-          childPid: pid,
-          asJob: identity ? asJob(identity) : [],
-          apiSocket: join(sockets, 'slirp.sock'),
-          exitFd: fds.exit,
-          logFd: log.fd,
-          forward:
-            record.port && record.guestPort
-              ? { hostPort: record.port, guestPort: record.guestPort }
-              : undefined,
-          root: identity !== undefined,
-        });
-      }
-      await noted;
-    } finally {
-      await log?.close();
     }
   }
 
@@ -351,38 +326,7 @@ export class ProcessDriver implements RuntimeDriver {
     const dir = this.dir(id);
     const record = await this.record(id);
     if (!record) return { state: 'missing' };
-    const exited = async (): Promise<ObservedState | null> => {
-      const [exit, pgid, oom, failure] = await Promise.all([
-        readNumber(join(dir, 'exit')),
-        readNumber(join(dir, 'pgid')),
-        readFile(join(dir, 'oom'), 'utf8').catch(() => ''),
-        readFile(join(dir, 'failure'), 'utf8').catch(() => null),
-      ]);
-      if (!exit) return null;
-      if (failure !== null) {
-        return {
-          state: 'exited',
-          exitCode: exit.value,
-          finishedAt: exit.mtime,
-          reason: JOB_REASONS.containerCannotRun,
-          message: failure,
-        };
-      }
-      // The kernel killed a process of the job for its memory, and the job failed of it.
-      const oomKilled = exit.value !== 0 && oomKills(oom) > 0;
-      return {
-        state: 'exited',
-        exitCode: exit.value,
-        finishedAt: exit.mtime,
-        ...(pgid ? { startedAt: pgid.mtime } : {}),
-        ...(oomKilled
-          ? {
-              reason: JOB_REASONS.oomKilled,
-              message: `Killed: the job exceeded its memory limit of ${Math.round(record.limits.memory / 2 ** 20)} MiB`,
-            }
-          : {}),
-      };
-    };
+    const exited = () => exitState(dir, record.limits.memory);
     const before = await exited();
     if (before) return before;
     if (await this.wrapperAlive(id)) {
@@ -557,23 +501,5 @@ export class ProcessDriver implements RuntimeDriver {
     const s = wrapper && (await readStat(wrapper.value));
     if (!s || s.state === 'Z') return false;
     return Math.abs((await startedAt(s)) - wrapper.mtime.getTime()) < 10_000;
-  }
-}
-
-/** A number written to a file, with the time it was written; null while absent or half-written. */
-async function readNumber(path: string): Promise<{ value: number; mtime: Date } | null> {
-  const [text, st] = await Promise.all([
-    readFile(path, 'utf8').catch(() => ''),
-    stat(path).catch(() => null),
-  ]);
-  const value = Number.parseInt(text.trim(), 10);
-  return st && /^-?\d+$/.test(text.trim()) ? { value, mtime: st.mtime } : null;
-}
-
-function signal(target: number, sig: NodeJS.Signals) {
-  try {
-    process.kill(target, sig);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
   }
 }

@@ -1,4 +1,4 @@
-import { chmod, chown, mkdir, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JobSpec } from '../driver.js';
@@ -6,6 +6,7 @@ import type { JobIdentity } from './identity.js';
 import { writeEtc } from './identity.js';
 import { grantTraverse, shareVolume } from './volumes.js';
 import { BWRAP, bwrapArgs } from './sandbox.js';
+import { startNetwork } from './network.js';
 
 export const SETPRIV = '/usr/bin/setpriv';
 
@@ -112,4 +113,46 @@ export function childPid(info: Readable): Promise<number | null> {
     };
     info.on('data', onData).once('end', onEnd).once('error', onEnd);
   });
+}
+
+export interface BringUp {
+  dir: string;
+  identity?: JobIdentity;
+  /** Whether jobs get a network (slirp4netns is installed). */
+  network: boolean;
+  forward?: { hostPort: number; guestPort: number };
+  /** bwrap's info fd, and the wrapper's socket the helper exits with. */
+  info: Readable;
+  exit: Readable;
+}
+
+/**
+ * Once bwrap has made the job's namespaces: its pid noted (`child.pid`, for exec, readiness and a
+ * later server) and its network brought up, before the command is let go.
+ */
+export async function bringUp(b: BringUp): Promise<void> {
+  // Made while bwrap starts: the helper's socket directory and log (apart from the job's).
+  const [pid, sockets, log] = await Promise.all([
+    childPid(b.info),
+    b.network ? socketDir(b.dir, b.identity) : undefined,
+    b.network ? open(join(b.dir, 'net.log'), 'w') : undefined,
+  ]);
+  try {
+    if (pid === null) return;
+    const noted = writeFile(join(b.dir, 'child.pid'), String(pid));
+    if (sockets && log) {
+      await startNetwork({
+        childPid: pid,
+        asJob: b.identity ? asJob(b.identity) : [],
+        apiSocket: join(sockets, 'slirp.sock'),
+        exitFd: b.exit,
+        logFd: log.fd,
+        forward: b.forward,
+        root: b.identity !== undefined,
+      });
+    }
+    await noted;
+  } finally {
+    await log?.close();
+  }
 }
