@@ -62,7 +62,8 @@ export function firewallRules(): string {
   const v6 = [
     ...BLOCKED_V6,
     ...host
-      .filter((a) => a!.family === 'IPv6' && !/^fe80:/i.test(a!.address))
+      // Link-local and unique-local addresses are in the ranges already (nft refuses overlaps).
+      .filter((a) => a!.family === 'IPv6' && !/^(fe80:|f[cd])/i.test(a!.address))
       .map((a) => a!.address.split('%')[0]),
   ];
   const resolvers = hostResolvers();
