@@ -21,7 +21,7 @@ import { ProcessDriver } from './process.js';
 import { JOB_UIDS } from './process/identity.js';
 import { SLIRP } from './process/network.js';
 import { BWRAP } from './process/sandbox.js';
-import { logOf, spec, until } from './process/testing.js';
+import { logOf, spec, until } from '../test/process-jobs.js';
 
 /** Each job of these tests is a real sandbox: bwrap, slirp4netns and a root server. */
 const missing = [

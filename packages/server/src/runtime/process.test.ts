@@ -7,7 +7,7 @@ import type { JobSpec, RuntimeDriver } from './driver.js';
 import { ProcessDriver } from './process.js';
 import { allProcesses, tree } from './process/proc.js';
 import { BWRAP } from './process/sandbox.js';
-import { logOf, spec, until } from './process/testing.js';
+import { logOf, spec, until } from '../test/process-jobs.js';
 
 const sandboxed = existsSync(BWRAP);
 const dataDir = mkdtempSync(join(tmpdir(), 'orrery-process-'));

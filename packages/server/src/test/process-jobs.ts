@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import type { JobSpec, ObservedState, RuntimeDriver } from '../driver.js';
+import type { JobSpec, ObservedState, RuntimeDriver } from '../runtime/driver.js';
 
 let n = 0;
 
