@@ -231,6 +231,21 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     expect(readFileSync(join(vol, 'a'), 'utf8')).toBe('hi\n');
   });
 
+  it('mounts volumes under /etc and /usr too, the rest of them still the host view', async () => {
+    const vol = mkdtempSync(join(dataDir, 'vol-'));
+    writeFileSync(join(vol, 'settings'), 'mine\n');
+    const log = await output(
+      'cat /etc/app/settings /usr/local/share/app/settings; ls /usr/bin/env /etc/hostname',
+      {
+        mounts: [
+          { hostPath: vol, dstPath: '/etc/app', readOnly: true },
+          { hostPath: vol, dstPath: '/usr/local/share/app', readOnly: true },
+        ],
+      },
+    );
+    expect(log).toBe('mine\nmine\n/etc/hostname\n/usr/bin/env\n');
+  });
+
   it('shares a volume with the jobs group without following links a job left in it', async () => {
     const vol = mkdtempSync(join(dataDir, 'vol-'));
     const victim = join(mkdtempSync(join(dataDir, 'host-')), 'secret');

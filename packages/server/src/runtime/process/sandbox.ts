@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobMount } from '../driver.js';
 
@@ -46,14 +46,15 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   const exists = o.exists ?? existsSync;
   const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
   args.push('--unshare-net', '--cap-drop', 'ALL', '--hostname', o.hostname.slice(0, 63));
-  args.push('--ro-bind', '/usr', '/usr');
+  const targets = o.mounts.map((m) => m.dstPath);
+  args.push(...readOnlyTree('/usr', targets));
   for (const name of USR_LINKS) {
     const path = `/${name}`;
     if (!exists(path)) continue;
     const link = lstatSync(path).isSymbolicLink();
     args.push(...(link ? ['--symlink', readlinkSync(path), path] : ['--ro-bind', path, path]));
   }
-  args.push('--ro-bind', '/etc', '/etc');
+  args.push(...readOnlyTree('/etc', targets));
   for (const f of ETC_SECRET_FILES) {
     if (exists(`/etc/${f}`)) args.push('--ro-bind', join(o.etcDir, 'empty'), `/etc/${f}`);
   }
@@ -70,6 +71,25 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   for (const m of byDepth) args.push(m.readOnly ? '--ro-bind' : '--bind', m.hostPath, m.dstPath);
   args.push('--dir', o.workingDir, '--chdir', o.workingDir, '--remount-ro', '/');
   args.push('--info-fd', '3', '--block-fd', '4');
+  return args;
+}
+
+/**
+ * A host directory bound read-only, or, when a volume is mounted below it, remade on the
+ * sandbox's root with its entries bound one by one down to the mount point: a read-only bind
+ * leaves no room to make the mount point in.
+ */
+function readOnlyTree(path: string, targets: string[]): string[] {
+  if (!targets.some((t) => t.startsWith(path + '/'))) return ['--ro-bind', path, path];
+  const args = ['--dir', path];
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const p = join(path, entry.name);
+    // The mount itself takes its place.
+    if (targets.includes(p)) continue;
+    if (entry.isSymbolicLink()) args.push('--symlink', readlinkSync(p), p);
+    else if (entry.isDirectory()) args.push(...readOnlyTree(p, targets));
+    else args.push('--ro-bind', p, p);
+  }
   return args;
 }
 
