@@ -2,9 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_BINARY, superviseRegistry } from '../modules/images/supervisor.js';
+import { REGISTRY_BINARY } from '../modules/images/supervisor.js';
+import { basicAuth } from '../modules/images/oci-client.js';
+import { startTestServer } from '../test/harness.js';
+import { tenancy } from '../test/fixtures.js';
 import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../test/dockerd.mjs';
 import { loadConfig } from '../config.js';
 import { DockerDriver } from './docker.js';
@@ -204,19 +206,19 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
   });
 
   it.skipIf(!existsSync(REGISTRY_BINARY))(
-    'saves the container as an image, pushed with NDJSON progress ending in aux',
+    'saves the container as an image, pushed through Orrery with NDJSON progress ending in aux',
     async () => {
-      const registry = superviseRegistry({ dataDir, log: pino({ level: 'silent' }) });
+      // The registry listens on a unix socket only: the engine pushes through Orrery's /v2/.
+      const server = await startTestServer({}, { listen: true });
       try {
-        const url = await registry.url();
+        const { owner } = await tenancy(server);
         const s = spec('echo made > /tmp/made; sleep 60');
         await driver.start(s);
         await until(s.id, 'running');
-        const image = `${new URL(url!).host}/acme/vision/saved:v1`;
+        const image = `${new URL(server.url).host}/acme/vision/saved:v1`;
         const progress: SaveProgress[] = [];
-        for await (const p of driver.save(s.id, image, { username: 'u', password: 'p' })) {
-          progress.push(p);
-        }
+        const auth = { username: owner.username, password: owner.token };
+        for await (const p of driver.save(s.id, image, auth)) progress.push(p);
         expect(progress[0]).toMatchObject({
           status: 'CommitStarted',
           details: { image, container: expect.stringMatching(/^[0-9a-f]{64}$/) },
@@ -224,11 +226,13 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
         expect(progress[1]).toEqual({ status: 'CommitFinished' });
         expect(progress.filter((p) => p.error)).toEqual([]);
         expect(progress.at(-1)?.aux).toMatchObject({ Tag: 'v1', Digest: expect.any(String) });
-        const tags = await fetch(`${url}/v2/acme/vision/saved/tags/list`);
+        const tags = await fetch(`${server.url}/v2/acme/vision/saved/tags/list`, {
+          headers: { authorization: basicAuth(owner.username, owner.token) },
+        });
         expect(await tags.json()).toMatchObject({ tags: ['v1'] });
         await driver.kill(s.id);
       } finally {
-        await registry.stop();
+        await server.stop();
       }
     },
   );
