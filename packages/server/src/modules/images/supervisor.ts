@@ -21,7 +21,7 @@ const MAX_BACKOFF_MS = 30_000;
 const STABLE_MS = 60_000;
 /** sun_path holds 108 bytes with its NUL; a longer data directory path gets a temporary one. */
 const MAX_SOCKET_PATH = 100;
-const opts_rm = { recursive: true, force: true };
+const RM_TREE = { recursive: true, force: true };
 
 /**
  * Filesystem storage, served on a unix socket in a 0700 directory and no TCP port: only the
@@ -169,7 +169,7 @@ export function superviseRegistry(opts: {
         clearTimeout(kill);
       }
       await client?.close();
-      if (socket) await rm(dirname(socket) === dir ? socket : dirname(socket), opts_rm);
+      if (socket) await rm(dirname(socket) === dir ? socket : dirname(socket), RM_TREE);
     },
   };
 }
