@@ -49,8 +49,6 @@ export interface DockerDriverOptions {
  */
 export class DockerDriver implements RuntimeDriver {
   readonly name = 'docker';
-  /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
-  readonly warning?: string;
   private readonly listeners = new JobListeners();
   /** Jobs whose image is being pulled, or whose container could not be made: (id → outcome). */
   private readonly pending = new Map<string, ObservedState>();
@@ -67,10 +65,9 @@ export class DockerDriver implements RuntimeDriver {
       rootDir: string;
       nvidia: ReturnType<typeof describeMachine>['nvidia'];
     },
-    warning?: string,
-  ) {
-    this.warning = warning;
-  }
+    /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
+    readonly warning?: string,
+  ) {}
 
   /** Connects, finds (or makes) the network, and starts following the engine's events. */
   static async connect(opts: DockerDriverOptions): Promise<DockerDriver> {
