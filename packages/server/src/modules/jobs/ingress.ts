@@ -10,6 +10,7 @@ import { jobUri } from '@orrery/contract';
 import { containerOf, jobById, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import { ingressPath } from './wire.js';
+import { sendPaced } from '../../http/ws-stream.js';
 
 /** The query parameter the console adds when it opens a job's URL in a new tab. */
 export const INGRESS_TOKEN_PARAM = 'orrery_token';
@@ -115,7 +116,7 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
       const pending: Array<{ data: RawData; binary: boolean }> = [];
       let upstream: WebSocket | null = null;
       socket.on('message', (data, binary) => {
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary });
+        if (upstream?.readyState === WebSocket.OPEN) sendPaced(upstream, data, binary, socket);
         else pending.push({ data, binary });
       });
       socket.on('close', () => upstream?.close());
@@ -127,8 +128,11 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
       if (socket.readyState !== socket.OPEN) return;
       const up = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
       upstream = up;
-      up.on('open', () => pending.splice(0).forEach((m) => up.send(m.data, { binary: m.binary })));
-      up.on('message', (data, binary) => socket.send(data, { binary }));
+      up.on('open', () =>
+        pending.splice(0).forEach((m) => sendPaced(up, m.data, m.binary, socket)),
+      );
+      // Each side stops reading while the other is behind, so a slow peer costs no memory here.
+      up.on('message', (data, binary) => sendPaced(socket, data, binary, up));
       up.on('close', (code) =>
         socket.close(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
       );

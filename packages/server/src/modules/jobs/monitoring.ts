@@ -18,6 +18,7 @@ import { bearerOf, requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
+import { channelFrame, pipeToSocket } from '../../http/ws-stream.js';
 import { loadClusters } from '../clusters/store.js';
 import { jobById, updateJob, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
@@ -144,10 +145,8 @@ export const monitoringRoutes =
           const params = request.params as z.infer<typeof OneJob>;
           const j = await jobFor(request, params.job, 'read');
           const stream = await logsOf(j, request.query as z.infer<typeof JobLogQuery>);
-          socket.on('close', () => stream.destroy());
-          stream.on('data', (chunk: Buffer) => socket.send(chunk, { binary: true }));
-          stream.on('end', () => socket.close(1000));
-          stream.on('error', (e) => closeWith(socket, e));
+          await pipeToSocket(stream, socket);
+          socket.close(1000);
         } catch (e) {
           closeWith(socket, e);
         }
@@ -253,7 +252,7 @@ export const monitoringRoutes =
           const exit = JSON.stringify({
             exit_code: j.exitCode ?? (j.status === 'succeeded' ? 0 : 1),
           });
-          socket.send(Buffer.concat([Buffer.from([3]), Buffer.from(exit)]), { binary: true });
+          socket.send(channelFrame(3, Buffer.from(exit)), { binary: true });
           socket.close(1000);
         } catch (e) {
           closeWith(socket, e);
@@ -281,10 +280,13 @@ export const monitoringRoutes =
             tty: q.tty === '1' || q.tty === 'true',
             stdin: q.stdin === '1' || q.stdin === 'true',
           });
-          const frame = (channel: number, data: Buffer) =>
-            socket.send(Buffer.concat([Buffer.from([channel]), data]), { binary: true });
-          session.stdout.on('data', (d: Buffer) => frame(1, d));
-          session.stderr?.on('data', (d: Buffer) => frame(2, d));
+          // The command's output waits for the reader: its pipes fill and it blocks, as in a
+          // terminal; a reader that leaves closes them.
+          socket.once('close', () => session.stdin?.end());
+          const output = Promise.all([
+            pipeToSocket(session.stdout, socket, (d) => channelFrame(1, d)),
+            session.stderr && pipeToSocket(session.stderr, socket, (d) => channelFrame(2, d)),
+          ]);
           onFrame = (data) => {
             if (data[0] === 0) session.stdin?.write(data.subarray(1));
             if (data[0] === 4) {
@@ -296,8 +298,10 @@ export const monitoringRoutes =
             }
           };
           early.splice(0).forEach(onFrame);
-          const code = await session.exitCode;
-          frame(3, Buffer.from(JSON.stringify({ exit_code: code })));
+          const [code] = await Promise.all([session.exitCode, output]);
+          socket.send(channelFrame(3, Buffer.from(JSON.stringify({ exit_code: code }))), {
+            binary: true,
+          });
           socket.close(1000);
         } catch (e) {
           closeWith(socket, e);
