@@ -19,6 +19,7 @@ import { authorize } from '../../http/access.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { channelFrame, pipeToSocket } from '../../http/ws-stream.js';
+import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
 import { jobById, updateJob, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
@@ -195,20 +196,21 @@ export const monitoringRoutes =
           throw new HttpError('conflict', 'Only a running job can be saved');
         const token = bearerOf(request);
         const image = request.body.container.image;
-        reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
-        try {
-          for await (const line of driver.save(j.id, image, {
-            username: caller.username,
-            password: token ?? '',
-          })) {
-            reply.raw.write(`${JSON.stringify(line)}\r\n`);
-          }
-        } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
-          reply.raw.write(`${JSON.stringify({ error: message, errorDetail: { message } })}\r\n`);
-        }
-        reply.raw.end();
-        return reply.hijack();
+        const progress = driver.save(j.id, image, {
+          username: caller.username,
+          password: token ?? '',
+        });
+        // Each line as it comes (the CLI shows the push's progress live), ended as Docker does.
+        return reply.type('application/x-ndjson').send(
+          ndjsonStream(progress, {
+            batch: 0,
+            eol: '\r\n',
+            errorLine: (e) => {
+              const message = e instanceof Error ? e.message : String(e);
+              return { error: message, errorDetail: { message } };
+            },
+          }),
+        );
       },
     );
 
