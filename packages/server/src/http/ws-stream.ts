@@ -40,6 +40,16 @@ export function sendPaced(
   }
 }
 
+/**
+ * Writes what a WebSocket peer sent into `dest` (an exec'd command's stdin); while `dest` is full,
+ * the peer's socket is not read, so a client that types faster than the command reads waits.
+ */
+export function writePaced(dest: NodeJS.WritableStream, data: Buffer, from: WebSocket) {
+  if (dest.write(data)) return;
+  from.pause();
+  dest.once('drain', () => from.resume());
+}
+
 /** A binary frame of the channel protocol (exec, attach): the channel byte, then the data. */
 export const channelFrame = (channel: number, data: Buffer) =>
   Buffer.concat([Buffer.from([channel]), data]);

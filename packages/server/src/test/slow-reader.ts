@@ -48,6 +48,36 @@ export async function pausedWebSocket(url: string, protocols: string[], headers 
   };
 }
 
+/**
+ * A WebSocket client that sends `frame` over and over for `ms` (at most `total` bytes), itself
+ * waiting whenever 4 MiB are queued, so that what piles up is on the server's side. Returns how
+ * many bytes the server let it send.
+ */
+export async function floodWebSocket(
+  url: string,
+  protocols: string[],
+  headers: Record<string, string>,
+  frame: Buffer,
+  { total, ms }: { total: number; ms: number },
+) {
+  const ws = new WebSocket(url, protocols, { headers });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const until = Date.now() + ms;
+  let sent = 0;
+  while (sent < total && Date.now() < until && ws.readyState === ws.OPEN) {
+    if (ws.bufferedAmount > 4 * MB) {
+      await new Promise((r) => setTimeout(r, 20));
+      continue;
+    }
+    ws.send(frame, { binary: true });
+    sent += frame.length;
+  }
+  return { sent: sent - ws.bufferedAmount, leave: () => ws.terminate() };
+}
+
 /** An HTTP GET whose response is not read once its headers are in. */
 export async function pausedGet(url: string, headers: Record<string, string> = {}) {
   const res = await new Promise<IncomingMessage>((resolve, reject) => {

@@ -18,7 +18,8 @@ import { bearerOf, requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { channelFrame, pipeToSocket } from '../../http/ws-stream.js';
+import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
+import type { ExecSession } from '../../runtime/driver.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
 import { jobById, updateJob, type JobRow } from './store.js';
@@ -43,6 +44,16 @@ const topSample = (s: {
     ? {}
     : { gpu_memory: s.gpuMemoryBytes / MIB, gpu_memory_bytes: s.gpuMemoryBytes }),
 });
+
+/** A resize frame (`{"height", "width"}`); one that is not JSON is ignored, as a terminal would. */
+const resize = (session: ExecSession, json: Buffer) => {
+  try {
+    const size = JSON.parse(json.toString()) as { height: number; width: number };
+    session.resize?.(size.height, size.width);
+  } catch {
+    // A bad frame must not end the session (a throw here would end the server).
+  }
+};
 
 /** Closes a socket with an error the CLI shows (1011 = server error). */
 const closeWith = (socket: WebSocket, e: unknown) =>
@@ -267,10 +278,12 @@ export const monitoringRoutes =
       '/api/v1/jobs/:job/exec',
       { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
       async (socket, request) => {
-        // Frames that arrive before the session exists (typed ahead) wait for it.
+        // Frames typed ahead wait for the session: in the kernel, the socket not being read until
+        // then, and the few already read here.
         const early: Buffer[] = [];
         let onFrame = (data: Buffer) => void early.push(data);
         socket.on('message', (data: Buffer) => onFrame(data));
+        socket.pause();
         try {
           const params = request.params as z.infer<typeof OneJob>;
           const q = request.query as Record<string, string | undefined>;
@@ -285,27 +298,26 @@ export const monitoringRoutes =
           // The command's output waits for the reader: its pipes fill and it blocks, as in a
           // terminal; a reader that leaves closes them.
           socket.once('close', () => session.stdin?.end());
+          // A command that exits without reading its input: what is still sent is dropped.
+          session.stdin?.on('error', () => undefined);
           const output = Promise.all([
             pipeToSocket(session.stdout, socket, (d) => channelFrame(1, d)),
             session.stderr && pipeToSocket(session.stderr, socket, (d) => channelFrame(2, d)),
           ]);
           onFrame = (data) => {
-            if (data[0] === 0) session.stdin?.write(data.subarray(1));
-            if (data[0] === 4) {
-              const size = JSON.parse(data.subarray(1).toString()) as {
-                height: number;
-                width: number;
-              };
-              session.resize?.(size.height, size.width);
-            }
+            if (data[0] === 0 && session.stdin) writePaced(session.stdin, data.subarray(1), socket);
+            if (data[0] === 4) resize(session, data.subarray(1));
           };
           early.splice(0).forEach(onFrame);
+          socket.resume();
           const [code] = await Promise.all([session.exitCode, output]);
           socket.send(channelFrame(3, Buffer.from(JSON.stringify({ exit_code: code }))), {
             binary: true,
           });
           socket.close(1000);
         } catch (e) {
+          // Read again, or the client's answer to the close would wait in the kernel.
+          socket.resume();
           closeWith(socket, e);
         }
       },

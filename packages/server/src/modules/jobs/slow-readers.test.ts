@@ -5,6 +5,7 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { call, tenancy } from '../../test/fixtures.js';
 import {
   eventually,
+  floodWebSocket,
   openFilesUnder,
   pausedGet,
   pausedWebSocket,
@@ -22,7 +23,8 @@ const LINE = 'a'.repeat(99);
 /**
  * A job's HTTP server in plain Node (the sandbox sees no module outside the system paths) that
  * sends BYTES to whoever asks, over HTTP or as 65,000-byte binary WebSocket frames, at the pace
- * its client reads: what piles up is the server's doing, not the job's.
+ * its client reads: what piles up is the server's doing, not the job's. A WebSocket at `…/quiet`
+ * gets nothing and is never read.
  */
 const FLOOD = [
   "const c=require('crypto'),N=Number(process.env.N),b=Buffer.alloc(65000,97);",
@@ -30,7 +32,7 @@ const FLOOD = [
   "const s=require('http').createServer((q,r)=>pump(r,b));",
   "s.on('upgrade',(q,k)=>{const a=c.createHash('sha1').update(q.headers['sec-websocket-key']+'258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');",
   "k.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: '+a+'\\r\\n\\r\\n');",
-  'pump(k,Buffer.concat([Buffer.from([130,126,253,232]),b]))});',
+  "if(!q.url.endsWith('/quiet'))pump(k,Buffer.concat([Buffer.from([130,126,253,232]),b]))});",
   "s.listen(Number(process.env.PORT),'127.0.0.1');",
 ].join('');
 
@@ -142,6 +144,31 @@ describe('slow readers of job streams', () => {
     await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
   });
 
+  it('holds back an exec client that sends 400 MB of input to a command that does not read it', async () => {
+    const id = await run('/usr/bin/sleep 60');
+    await until(id, ['running']);
+    const frame = Buffer.concat([Buffer.from([0]), Buffer.alloc(2 ** 20, 97)]);
+    let sent = 0;
+    let leave = () => {};
+    const grown = await peakGrowth(async () => {
+      ({ sent, leave } = await floodWebSocket(
+        ws(`/api/v1/jobs/${id}/exec?stdin=1&cmd=${encodeURIComponent('/usr/bin/sleep 30')}`),
+        ['v2.channels.neu.ro'],
+        owner.headers,
+        frame,
+        { total: BYTES, ms: 6000 },
+      ));
+    });
+    console.log(
+      `exec input flood: ${(sent / 2 ** 20).toFixed(0)} MB taken, server RSS +${grown.toFixed(0)} MB`,
+    );
+    expect(grown).toBeLessThan(BOUND_MB);
+    // What the pipe, the kernel and the high-water mark hold: megabytes, not hundreds.
+    expect(sent).toBeLessThan(64 * 2 ** 20);
+    leave();
+    await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+  });
+
   describe('through the ingress', () => {
     let id: string;
     beforeAll(async () => {
@@ -180,6 +207,26 @@ describe('slow readers of job streams', () => {
       console.log(`ingress WebSocket slow reader: server RSS +${grown.toFixed(0)} MB`);
       expect(grown).toBeLessThan(BOUND_MB);
       reader!.leave();
+    });
+
+    it('holds back a WebSocket client sending 400 MB to a job that does not read', async () => {
+      let sent = 0;
+      let leave = () => {};
+      const grown = await peakGrowth(async () => {
+        ({ sent, leave } = await floodWebSocket(
+          ws(`/ingress/${id}/quiet`),
+          [],
+          {},
+          Buffer.alloc(2 ** 20, 97),
+          { total: BYTES, ms: 6000 },
+        ));
+      });
+      console.log(
+        `ingress WebSocket input flood: ${(sent / 2 ** 20).toFixed(0)} MB taken, server RSS +${grown.toFixed(0)} MB`,
+      );
+      expect(grown).toBeLessThan(BOUND_MB);
+      expect(sent).toBeLessThan(64 * 2 ** 20);
+      leave();
     });
   });
 });
