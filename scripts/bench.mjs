@@ -5,6 +5,7 @@
 //   BENCH_ONLY=startup,throughput,console,storage,jobs,docker,list   sections to run (default all)
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
+//   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
 //   BENCH_LOAD_SECONDS (5)   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

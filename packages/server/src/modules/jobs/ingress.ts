@@ -10,6 +10,7 @@ import { jobUri } from '@orrery/contract';
 import { containerOf, jobById, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import { ingressPath } from './wire.js';
+import { sendPaced } from '../../http/ws-stream.js';
 
 /** The query parameter the console adds when it opens a job's URL in a new tab. */
 export const INGRESS_TOKEN_PARAM = 'orrery_token';
@@ -111,28 +112,40 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     config: { access: 'public' },
     handler: proxy,
     wsHandler: async (socket, request) => {
-      // Listen at once: what the client sends while the job is looked up would be lost.
+      // Listen at once: what the client sends before the pause below would be lost.
       const pending: Array<{ data: RawData; binary: boolean }> = [];
       let upstream: WebSocket | null = null;
       socket.on('message', (data, binary) => {
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary });
-        else pending.push({ data, binary });
+        if (upstream?.readyState === WebSocket.OPEN)
+          return sendPaced(upstream, data, binary, socket);
+        pending.push({ data, binary });
       });
       socket.on('close', () => upstream?.close());
+      // Until the job's socket is open the client's is not read further (what it sends waits in
+      // the kernel); read again before closing, or its answer to the close would wait there too.
+      socket.pause();
+      const closeClient = (code: number, reason?: string) => {
+        socket.resume();
+        socket.close(code, reason);
+      };
       const r = await route(request).catch(() => ({ refuse: 500, message: 'Ingress failed' }));
       if (!('target' in r)) {
-        socket.close(1008, 'refuse' in r ? r.message : 'Open the job from the console first');
+        closeClient(1008, 'refuse' in r ? r.message : 'Open the job from the console first');
         return;
       }
       if (socket.readyState !== socket.OPEN) return;
       const up = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
       upstream = up;
-      up.on('open', () => pending.splice(0).forEach((m) => up.send(m.data, { binary: m.binary })));
-      up.on('message', (data, binary) => socket.send(data, { binary }));
+      up.on('open', () => {
+        socket.resume();
+        pending.splice(0).forEach((m) => sendPaced(up, m.data, m.binary, socket));
+      });
+      // Each side stops reading while the other is behind, so a slow peer costs no memory here.
+      up.on('message', (data, binary) => sendPaced(socket, data, binary, up));
       up.on('close', (code) =>
-        socket.close(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
+        closeClient(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
       );
-      up.on('error', () => socket.close(1011, 'The job closed the connection'));
+      up.on('error', () => closeClient(1011, 'The job closed the connection'));
     },
   });
   app.route({
