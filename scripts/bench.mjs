@@ -60,7 +60,7 @@ try {
 
   await section('throughput', 'Throughput', async () => {
     const { benchThroughput } = await import('./bench/throughput.mjs');
-    await benchThroughput(main);
+    await benchThroughput(main, work);
   });
   await section('console', 'Console bundle', async () => {
     const { benchBundle } = await import('./bench/console.mjs');
