@@ -473,3 +473,13 @@ export const invites = pgTable(
   },
   (t) => [index('invites_email').on(sql`lower(${t.email})`), index('invites_org').on(t.orgName)],
 );
+
+/**
+ * One row counting changes to whatever grants access (memberships, roles, shares, users): bumped
+ * in the writing transaction by the triggers of migration 0005, with a `pg_notify`. The caches of
+ * principals and grants are valid for one value (auth/access-cache.ts).
+ */
+export const accessEpoch = pgTable('access_epoch', {
+  id: integer('id').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull(),
+});
