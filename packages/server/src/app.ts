@@ -11,7 +11,7 @@ import { responseSerializer } from './http/serializer.js';
 import { installErrorHandler } from './http/errors-plugin.js';
 import { installAccess } from './http/access.js';
 import { installPrincipal } from './auth/principal-hook.js';
-import { createAccessCache } from './auth/access-cache.js';
+import { createEpochCache } from './db/epoch-cache.js';
 import { registerIdentity } from './auth/identity.js';
 import { installMetrics } from './observability/metrics.js';
 import { registerWeb } from './http/web.js';
@@ -72,7 +72,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installMetrics(app);
   installPrincipal(app, ctx.db, ctx.verifier as ReturnType<typeof createTokenVerifier>, {
     provisionUnknown: ctx.config.oidc.external,
-    access: createAccessCache(ctx.db, ctx.database.accessEpoch),
+    cache: createEpochCache(ctx.database.epochs),
   });
   installAccess(app);
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import { insertUser, type UserRow } from '../modules/users/store.js';
-import { createAccessCache, type AccessCache, type AccessSnapshot } from './access-cache.js';
-import { uncachedEpoch } from '../db/access-epoch.js';
+import { accessOf, type AccessSnapshot } from './access-cache.js';
+import { createEpochCache, type EpochCache } from '../db/epoch-cache.js';
+import { uncachedEpochs } from '../db/epochs.js';
 import { bearerOf, type Principal } from './principal.js';
 import type { createTokenVerifier } from './verify.js';
 
@@ -34,14 +35,14 @@ export function installPrincipal(
   opts: {
     provisionUnknown: boolean;
     /** Shared between requests; without it every request reads the database itself. */
-    access?: AccessCache;
+    cache?: EpochCache;
   },
 ) {
-  const access = opts.access ?? createAccessCache(db, uncachedEpoch());
+  const cache = opts.cache ?? createEpochCache(uncachedEpochs());
   app.decorateRequest('principal', null);
   app.decorateRequest('accessSnapshot', function (this: FastifyRequest) {
     const self = this as FastifyRequest & { _access?: Promise<AccessSnapshot> };
-    self._access ??= access.snapshot();
+    self._access ??= cache.snapshot().then((snap) => accessOf(db, snap));
     return self._access;
   });
   app.addHook('onRequest', async (request) => {

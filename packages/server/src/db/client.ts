@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
-import { pgliteEpoch, postgresEpoch, type AccessEpoch } from './access-epoch.js';
+import { pgliteEpochs, postgresEpochs, type Epochs } from './epochs.js';
 import { drizzleParsers, withClientParsers } from './pglite.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Changes whenever anything that grants access changes (auth/access-cache.ts). */
-  accessEpoch: AccessEpoch;
+  /** Counters of changes, for caches shared between requests (epochs.ts). */
+  epochs: Epochs;
   /** Round trip to the database, for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,7 +42,7 @@ export async function openDatabase(opts: {
     return {
       db,
       kind: 'postgres',
-      accessEpoch: postgresEpoch(pool),
+      epochs: postgresEpochs(pool),
       ping: async () => void (await pool.query('select 1')),
       close: () => pool.end(),
     };
@@ -59,14 +59,14 @@ export async function openDatabase(opts: {
   await client.waitReady;
   const d = drizzle({ client: withClientParsers(client) as unknown as PGlite, schema });
   await migrate(d, { migrationsFolder: MIGRATIONS });
-  const accessEpoch = await pgliteEpoch(client);
+  const epochs = await pgliteEpochs(client);
   return {
     db: d as unknown as Db,
     kind: 'pglite',
-    accessEpoch,
+    epochs,
     ping: async () => void (await client.query('select 1')),
     close: async () => {
-      await accessEpoch.close();
+      await epochs.close();
       await client.close();
     },
   };

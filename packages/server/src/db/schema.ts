@@ -475,11 +475,11 @@ export const invites = pgTable(
 );
 
 /**
- * One row counting changes to whatever grants access (memberships, roles, shares, users): bumped
- * in the writing transaction by the triggers of migration 0005, with a `pg_notify`. The caches of
- * principals and grants are valid for one value (auth/access-cache.ts).
+ * Counters of changes (`access`, `secrets`, `jobs`), bumped in the writing transaction by the
+ * triggers of migration 0005, with a `pg_notify`: caches shared between requests are valid for
+ * one value (db/epochs.ts).
  */
-export const accessEpoch = pgTable('access_epoch', {
-  id: integer('id').primaryKey(),
+export const epochs = pgTable('epochs', {
+  name: text('name').primaryKey(),
   value: bigint('value', { mode: 'number' }).notNull(),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { singleFlight } from './access-epoch.js';
+import { singleFlight } from './epochs.js';
 
 /** A read whose answers the test releases by hand, counting how many were started. */
 function manualRead() {
