@@ -15,10 +15,13 @@ export interface EpochCache {
   snapshot(): Promise<EpochSnapshot>;
 }
 
-/** Entries kept per epoch before that cache starts over (a bound on memory, not a policy). */
-const MAX_ENTRIES = 20_000;
+/**
+ * Entries kept per epoch before that cache starts over: a bound on memory, not a policy. A jobs
+ * entry is a page of up to 100 jobs with their history, hence the smaller bound.
+ */
+const MAX_ENTRIES: Record<EpochName, number> = { access: 20_000, secrets: 5_000, jobs: 500 };
 
-export function createEpochCache(epochs: Epochs, maxEntries = MAX_ENTRIES): EpochCache {
+export function createEpochCache(epochs: Epochs): EpochCache {
   const caches = new Map<EpochName, { at: number; entries: Map<string, Promise<unknown>> }>();
 
   function cached<T>(name: EpochName, e: number, key: string, load: () => PromiseLike<T>) {
@@ -28,7 +31,7 @@ export function createEpochCache(epochs: Epochs, maxEntries = MAX_ENTRIES): Epoc
     if (e < c.at) return Promise.resolve(load());
     let found = c.entries.get(key) as Promise<T> | undefined;
     if (!found) {
-      if (c.entries.size >= maxEntries) c.entries = new Map();
+      if (c.entries.size >= MAX_ENTRIES[name]) c.entries = new Map();
       const entries = c.entries;
       // A real promise: a drizzle query is a thenable that runs again at every `then`.
       const mine = (found = Promise.resolve(load()));
