@@ -11,6 +11,7 @@ import { responseSerializer } from './http/serializer.js';
 import { installErrorHandler } from './http/errors-plugin.js';
 import { installAccess } from './http/access.js';
 import { installPrincipal } from './auth/principal-hook.js';
+import { createEpochCache } from './db/epoch-cache.js';
 import { registerIdentity } from './auth/identity.js';
 import { installMetrics } from './observability/metrics.js';
 import { registerWeb } from './http/web.js';
@@ -71,8 +72,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installMetrics(app);
   installPrincipal(app, ctx.db, ctx.verifier as ReturnType<typeof createTokenVerifier>, {
     provisionUnknown: ctx.config.oidc.external,
+    cache: createEpochCache(ctx.database.epochs),
   });
-  installAccess(app, ctx.db);
+  installAccess(app);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {

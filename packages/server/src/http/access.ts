@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '@orrery/contract';
-import { allows, grantsOf, type Grant } from '../auth/permissions.js';
+import { allows, type Grant } from '../auth/permissions.js';
 import { requireUser } from '../auth/principal.js';
-import type { Db } from '../db/client.js';
 import { forbidden, notFound } from './errors.js';
 
 /**
@@ -39,11 +38,10 @@ export async function authorize(request: FastifyRequest, uri: string, action: Ac
 /** Routes of the API that were registered, with their access, for the tests to enumerate. */
 export const routeAccess = new Map<string, Access>();
 
-export function installAccess(app: FastifyInstance, db: Db) {
-  app.decorateRequest('grants', function (this: FastifyRequest) {
-    const self = this as FastifyRequest & { _grants?: Promise<Grant[]> };
-    self._grants ??= this.principal ? grantsOf(db, this.principal) : Promise.resolve([]);
-    return self._grants;
+export function installAccess(app: FastifyInstance) {
+  app.decorateRequest('grants', async function (this: FastifyRequest) {
+    const principal = this.principal;
+    return principal ? (await this.accessSnapshot()).grants(principal) : [];
   });
   app.addHook('onRoute', (route) => {
     if (!/^\/(api|apis)\//.test(route.url) || route.url.startsWith('/api/docs')) return;

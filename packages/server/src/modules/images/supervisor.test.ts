@@ -41,7 +41,7 @@ describe('without a registry', () => {
     installErrorHandler(bare);
     const verifier = s.ctx.verifier as ReturnType<typeof createTokenVerifier>;
     installPrincipal(bare, s.ctx.db, verifier, { provisionUnknown: false });
-    installAccess(bare, s.ctx.db);
+    installAccess(bare);
     await bare.register(imageRoutes(s.ctx, { upstream: noUpstream() }));
     app = bare as unknown as ReturnType<typeof Fastify>;
   });

@@ -2,6 +2,7 @@ import { eq, and } from 'drizzle-orm';
 import { storageUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Grant } from '../../auth/permissions.js';
+import type { EpochSnapshot } from '../../db/epoch-cache.js';
 import { visibleAction } from './access.js';
 import { projects } from '../../db/schema.js';
 import { badPath, notFoundErr } from './errors.js';
@@ -60,13 +61,19 @@ export async function resolvePath(
   db: Db,
   segments: string[],
   grants: Grant[],
+  snap?: EpochSnapshot,
 ): Promise<StoragePath> {
   const [org, project, ...rest] = segments;
   if (!org || !project) throw notFoundErr();
-  const rows = await db
-    .select({ cluster: projects.clusterName })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const read = () =>
+    db
+      .select({ cluster: projects.clusterName })
+      .from(projects)
+      .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  // Projects are counted by the `access` epoch: the lookup is shared until one changes.
+  const rows = await (snap
+    ? snap.cached('access', `p:${JSON.stringify([org, project])}`, read)
+    : read());
   const clusters = rows
     .map((r) => r.cluster)
     .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));

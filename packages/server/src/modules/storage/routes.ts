@@ -85,7 +85,7 @@ export const storageRoutes =
         const op = opOf(request);
         const grants = await request.grants();
         const segments = segmentsOf(rawPathOf(request.url));
-        const path = await resolvePath(ctx.db, segments, grants);
+        const path = await resolvePath(ctx.db, segments, grants, await request.accessSnapshot());
         const root = keyOf({ ...path, rest: [] });
         if (!ready.has(root.join('/')) && visibleAction(grants, uriOf({ ...path, rest: [] }))) {
           await blob(() => files.mkdirs(root));
