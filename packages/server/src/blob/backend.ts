@@ -93,5 +93,10 @@ export function asBlobError(e: unknown): unknown {
   if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return blobError(code);
   if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EINVAL') return blobError(code);
   if (code === 'ELOOP') return blobError('EACCES');
+  // A whole path beyond PATH_MAX (every component is already at most NAME_MAX), or a key beyond
+  // what an object store holds.
+  if (code === 'ENAMETOOLONG' || (e as Error)?.name === 'KeyTooLongError') {
+    return blobError('EINVAL', 'File name too long');
+  }
   return e;
 }
