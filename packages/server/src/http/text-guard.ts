@@ -39,26 +39,34 @@ function badText(s: string) {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route checks its path parameters itself, with its own error body (storage). */
+    /** The route checks its wildcard path itself, with its own error body (storage, objects). */
     checksOwnPath?: boolean;
   }
 }
 
 const PARTS = [
-  ['params', (r: FastifyRequest) => r.params],
+  ['params', (r: FastifyRequest) => paramsOf(r)],
   ['query', (r: FastifyRequest) => r.query],
   ['body', (r: FastifyRequest) => r.body],
 ] as const;
 
+const paramsOf = (r: FastifyRequest) => {
+  if (!r.routeOptions.config.checksOwnPath && !proxied(r)) return r.params;
+  const { '*': _own, ...others } = r.params as Record<string, string>;
+  return others;
+};
+
+/** A job's ingress: its path, query and body are the job's business, its id is ours. */
+const proxied = (r: FastifyRequest) => r.routeOptions.url?.startsWith('/ingress/') ?? false;
+
 /**
  * Refuses bad text with a 400 naming the field (`query.org_name`), before validation and before
- * any handler. A job's ingress is left alone: what a job's own server accepts is its business.
+ * any handler.
  */
 export function installTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.url?.startsWith('/ingress/')) return;
     for (const [part, of] of PARTS) {
-      if (part === 'params' && request.routeOptions.config.checksOwnPath) continue;
+      if (part !== 'params' && proxied(request)) continue;
       const bad = badTextIn(of(request), part);
       if (bad) throw invalid(bad.path, `${bad.path} ${bad.reason}`);
     }
