@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, projectMember, tenancy } from '../test/fixtures.js';
+import { call, jobEnded, projectMember, tenancy } from '../test/fixtures.js';
 import { arbitraries, type Operation } from '../test/fuzz-inputs.js';
 
 /**
@@ -65,6 +65,8 @@ describe('fuzz over the OpenAPI document', () => {
     const [secret, value, disk, job, file] = seeded;
     expect([secret, value, disk, job].map((r) => r.status)).toEqual([201, 201, 201, 202]);
     expect('statusCode' in file && file.statusCode).toBe(201);
+    // Its log then ends: a log that follows a running job streams for as long as it runs.
+    await jobEnded(s, owner, job.body.id);
 
     const doc = (await s.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
       paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>;

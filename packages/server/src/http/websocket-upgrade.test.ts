@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, projectMember, tenancy } from '../test/fixtures.js';
+import { call, jobEnded, projectMember, tenancy } from '../test/fixtures.js';
 
 /**
  * A WebSocket route refuses a bad or unauthorized upgrade with an HTTP status on the upgrade
@@ -51,11 +51,7 @@ describe('WebSocket upgrades', () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     job = r.body.id;
-    for (let i = 0; i < 300; i++) {
-      const j = await call(s, 'GET', `/api/v1/jobs/${job}`, owner);
-      if (['succeeded', 'failed'].includes(j.body.status)) break;
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    await jobEnded(s, owner, job);
   });
   afterAll(() => s.stop());
 
