@@ -94,4 +94,17 @@ describe('WebSocket upgrades', () => {
     // Allowed, but the job no longer serves: a gateway status, still before any upgrade.
     expect(await upgrade(`/ingress/${job}/socket`, owner)).toEqual({ refused: 502 });
   });
+
+  it('refuses hostile upgrade paths with a 4xx status and closes their sockets', async () => {
+    // A malformed URL and one too long for the router are refused before any route: their
+    // sockets must still be closed, or the server leaks them (and cannot stop, below).
+    for (const id of ['%00', 'a%00b', '%ED%A0%80', '..%2f..%2fetc', '%ff%fe', 'x'.repeat(8000)]) {
+      for (const route of ['log_ws', 'top', 'attach', 'exec']) {
+        const r = await upgrade(`/api/v1/jobs/${id}/${route}?since=%00`, owner);
+        expect('refused' in r && r.refused >= 400 && r.refused < 500, `${route} ${id}`).toBe(true);
+      }
+      const ingress = await upgrade(`/ingress/${id}/%2e%2e%2f%00`, owner);
+      expect('refused' in ingress && ingress.refused < 500, `ingress ${id}`).toBe(true);
+    }
+  });
 });
