@@ -98,5 +98,7 @@ export function asBlobError(e: unknown): unknown {
   if (code === 'ENAMETOOLONG' || (e as Error)?.name === 'KeyTooLongError') {
     return blobError('EINVAL', 'File name too long');
   }
+  // A write beyond the largest file the file system holds.
+  if (code === 'EFBIG') return blobError('EINVAL', 'File too large');
   return e;
 }

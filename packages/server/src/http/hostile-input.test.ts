@@ -94,6 +94,30 @@ describe('hostile input', () => {
     }
   });
 
+  it('refuses a write offset beyond what a file can hold with a 400', async () => {
+    const put = await raw('PUT', '/api/v1/storage/acme/vision/chunked.bin?op=CREATE', owner);
+    expect(put.statusCode).toBe(201);
+    for (const offset of [
+      '99999999999999999999',
+      String(2 ** 53),
+      String(2 ** 62),
+      String(2 ** 50),
+    ]) {
+      const res = await s.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/storage/acme/vision/chunked.bin?op=WRITE',
+        headers: {
+          ...owner.headers,
+          'content-type': 'application/octet-stream',
+          'content-range': `bytes ${offset}-${offset}/*`,
+        },
+        payload: 'x',
+      });
+      expect(res.statusCode, `${offset}: ${res.body}`).toBe(400);
+      expect(res.json().message).toMatch(/too large|offset/i);
+    }
+  });
+
   it('refuses numbers beyond what their columns hold, naming the field', async () => {
     const cases: [string, string, object, string][] = [
       [
