@@ -161,6 +161,7 @@ describe('fuzz over the OpenAPI document', () => {
               method: op.method as 'GET',
               url,
               headers: {
+                ...r.headers,
                 ...(caller ? caller.headers : {}),
                 ...(r.body ? { 'content-type': r.body.type } : {}),
               },

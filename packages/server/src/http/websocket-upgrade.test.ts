@@ -93,6 +93,10 @@ describe('WebSocket upgrades', () => {
     expect(await upgrade(`/ingress/${job}/socket`, outsider)).toEqual({ refused: 401 });
     // Allowed, but the job no longer serves: a gateway status, still before any upgrade.
     expect(await upgrade(`/ingress/${job}/socket`, owner)).toEqual({ refused: 502 });
+    // A malformed job cookie is no token, over HTTP too (it was a 500).
+    const cookie = 'orrery_job_token=%E0%A4%A';
+    const page = await s.app.inject({ url: `/ingress/${job}/page`, headers: { cookie } });
+    expect(page.statusCode).toBe(401);
   });
 
   it('refuses hostile upgrade paths with a 4xx status and closes their sockets', async () => {

@@ -94,6 +94,20 @@ const RAW_BODIES: { type: string; body: Buffer | string }[] = [
   { type: 'application/octet-stream', body: Buffer.from([0, 1, 2, 0xff]) },
 ];
 
+/** Headers the server reads itself: tokens, cookies, ranges, proxies' forwarding. */
+const HOSTILE_HEADERS: Record<string, string>[] = [
+  { authorization: 'Bearer a.b.c' },
+  { authorization: `Bearer ${'x'.repeat(8000)}` },
+  { authorization: 'Basic %%%' },
+  { cookie: 'orrery_job_token=%E0%A4%A; orrery_job_token=%' },
+  { range: 'bytes=99999999999999999999999-' },
+  { range: 'bytes=-99999999999999999999999' },
+  { 'content-range': 'bytes 99999999999999999999-99999999999999999999/*' },
+  { 'sec-websocket-protocol': 'bearer.%%%, bearer.' },
+  { 'x-forwarded-for': '%00', 'x-forwarded-host': '..', 'x-forwarded-proto': 'gopher' },
+  { 'accept-encoding': 'br;q=NaN, *;q=1e308' },
+];
+
 export interface Pools {
   /** Names that exist (organizations, projects, users, ids): a way past "not found". */
   names: string[];
@@ -243,8 +257,9 @@ export function arbitraries(pools: Pools) {
         hostileInUrl: inUrl(hostile),
         wholeBody: props.length ? fc.constant(null) : fc.option(body(schema), { freq: 3 }),
         raw: fc.option(fc.constantFrom(...RAW_BODIES), { freq: 8 }),
+        headers: fc.option(fc.constantFrom(...HOSTILE_HEADERS), { freq: 4, nil: {} }),
       })
-      .map(({ good, bad, hostile: h, hostileInUrl, wholeBody, raw }) => {
+      .map(({ good, bad, hostile: h, hostileInUrl, wholeBody, raw, headers }) => {
         const values = fields.map((f, i) =>
           i !== bad ? good[i] : f.where === 'body' ? h : hostileInUrl,
         );
@@ -258,9 +273,10 @@ export function arbitraries(pools: Pools) {
           else json[f.name] = values[i];
         });
         const url = query.length ? `${path}?${query.join('&')}` : path;
-        if (!takesBody) return { url, body: null };
+        if (!takesBody) return { url, headers, body: null };
         return {
           url,
+          headers,
           body:
             raw ?? (props.length ? { type: 'application/json', body: toJson(json) } : wholeBody),
         };

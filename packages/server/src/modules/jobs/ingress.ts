@@ -19,7 +19,12 @@ const cookieOf = (request: FastifyRequest) => {
   const raw = request.headers.cookie ?? '';
   for (const part of raw.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return decodeURIComponent(v.join('='));
+    if (k !== COOKIE) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return null; // a malformed cookie is no token
+    }
   }
   return null;
 };
