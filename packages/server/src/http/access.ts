@@ -62,7 +62,7 @@ export function installAccess(app: FastifyInstance, db: Db) {
   });
   // A resource URI is computed from the request, so only from validated input: a check that
   // read raw params or bodies answered 500 for a non-string name. Validation messages depend on
-  // the input alone, never on what exists, so validating first leaks nothing (DESIGN §access).
+  // the input alone, never on what exists, so validating first leaks nothing (docs/permissions.md).
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config.access;
     if (typeof access === 'object') await authorize(request, access.uri(request), access.action);
