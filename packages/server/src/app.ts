@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { responseSerializer } from './http/serializer.js';
 import { installErrorHandler } from './http/errors-plugin.js';
 import { installAccess } from './http/access.js';
+import { installTextGuard } from './http/text-guard.js';
 import { installPrincipal } from './auth/principal-hook.js';
 import { createEpochCache } from './db/epoch-cache.js';
 import { registerIdentity } from './auth/identity.js';
@@ -75,6 +76,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     cache: createEpochCache(ctx.database.epochs),
   });
   installAccess(app);
+  installTextGuard(app);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {

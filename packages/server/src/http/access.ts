@@ -50,13 +50,19 @@ export function installAccess(app: FastifyInstance) {
     for (const m of [route.method].flat())
       if (m !== 'HEAD') routeAccess.set(`${m} ${route.url}`, access);
   });
-  // Before validation: a caller without access learns nothing from validation messages.
+  // Who the caller is needs no input: anonymous callers and non-admins on the admin area are
+  // refused before anything they sent is read.
   app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     requireUser(request);
-    if (access === 'system') {
-      if (request.principal?.systemRole !== 'admin') throw forbidden();
-    } else if (access !== 'user') await authorize(request, access.uri(request), access.action);
+    if (access === 'system' && request.principal?.systemRole !== 'admin') throw forbidden();
+  });
+  // A resource URI is computed from the request, so only from validated input: a check that
+  // read raw params or bodies answered 500 for a non-string name. Validation messages depend on
+  // the input alone, never on what exists, so validating first leaks nothing (docs/permissions.md).
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (typeof access === 'object') await authorize(request, access.uri(request), access.action);
   });
 }

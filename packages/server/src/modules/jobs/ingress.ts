@@ -20,7 +20,12 @@ const cookieOf = (request: FastifyRequest) => {
   const raw = request.headers.cookie ?? '';
   for (const part of raw.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return decodeURIComponent(v.join('='));
+    if (k !== COOKIE) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return null; // a malformed cookie is no token
+    }
   }
   return null;
 };
@@ -105,14 +110,31 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     });
   };
 
+  /**
+   * An upgrade is routed before it is accepted: a refusal is an HTTP status on the upgrade
+   * request (404, 401), as for any other request, not an accepted socket closed at once.
+   */
+  const upgrades = new WeakMap<FastifyRequest, { host: string; port: number }>();
+  const routeUpgrade = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.ws) return;
+    const r = await route(request);
+    if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
+    // A redirect cannot be followed by a WebSocket client: the console opens the page first.
+    if ('redirect' in r) {
+      return reply.status(400).type('text/plain').send('Open the job from the console first');
+    }
+    upgrades.set(request, r.target);
+  };
+
   // WebSocket upgrades are GET requests: the GET route carries both handlers.
   app.route({
     method: 'GET',
     url: '/ingress/:id/*',
     config: { access: 'public' },
+    preHandler: routeUpgrade,
     handler: proxy,
-    wsHandler: async (socket, request) => {
-      // Listen at once: what the client sends before the pause below would be lost.
+    wsHandler: (socket, request) => {
+      // Listen at once: what the client sends while the job's port is reached would be lost.
       const pending: Array<{ data: RawData; binary: boolean }> = [];
       let upstream: WebSocket | null = null;
       socket.on('message', (data, binary) => {
@@ -128,13 +150,8 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
         socket.resume();
         socket.close(code, reason);
       };
-      const r = await route(request).catch(() => ({ refuse: 500, message: 'Ingress failed' }));
-      if (!('target' in r)) {
-        closeClient(1008, 'refuse' in r ? r.message : 'Open the job from the console first');
-        return;
-      }
-      if (socket.readyState !== socket.OPEN) return;
-      const up = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
+      const target = upgrades.get(request)!;
+      const up = new WebSocket(`ws://${target.host}:${target.port}${rest(request)}`);
       upstream = up;
       up.on('open', () => {
         socket.resume();

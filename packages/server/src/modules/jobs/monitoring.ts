@@ -78,6 +78,19 @@ export const monitoringRoutes =
       return found;
     };
     const finished = (j: JobRow) => isFinalJobStatus(j.status as JobStatus);
+    /**
+     * A WebSocket route's job, found and authorized in a preHandler: a refusal is then an HTTP
+     * status on the upgrade request (401, 404, 400), not an accepted socket closed with 1011.
+     */
+    const upgraded = new WeakMap<FastifyRequest, JobRow>();
+    const jobBeforeUpgrade =
+      (action: Action, refuse?: (j: JobRow, request: FastifyRequest) => HttpError | null) =>
+      async (request: FastifyRequest) => {
+        const j = await jobFor(request, (request.params as z.infer<typeof OneJob>).job, action);
+        const refused = refuse?.(j, request);
+        if (refused) throw refused;
+        upgraded.set(request, j);
+      };
     const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> =>
       driver.logs(j.id, {
         since: q.since ? new Date(q.since) : undefined,
@@ -151,11 +164,11 @@ export const monitoringRoutes =
         websocket: true,
         config: { access: 'user' },
         schema: { params: OneJob, querystring: JobLogQuery },
+        preHandler: jobBeforeUpgrade('read'),
       },
       async (socket, request) => {
         try {
-          const params = request.params as z.infer<typeof OneJob>;
-          const j = await jobFor(request, params.job, 'read');
+          const j = upgraded.get(request)!;
           const stream = await logsOf(j, request.query as z.infer<typeof JobLogQuery>);
           await pipeToSocket(stream, socket);
           socket.close(1000);
@@ -167,13 +180,17 @@ export const monitoringRoutes =
 
     app.get(
       '/api/v1/jobs/:job/top',
-      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob },
+        preHandler: jobBeforeUpgrade('read'),
+      },
       async (socket, request) => {
         const abort = new AbortController();
         socket.on('close', () => abort.abort());
         try {
-          const params = request.params as z.infer<typeof OneJob>;
-          const j = await jobFor(request, params.job, 'read');
+          const j = upgraded.get(request)!;
           if (j.status === 'running') {
             for await (const s of driver.stats(j.id, abort.signal)) {
               if (socket.readyState !== socket.OPEN) break;
@@ -246,17 +263,22 @@ export const monitoringRoutes =
      */
     app.get(
       '/api/v1/jobs/:job/attach',
-      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob },
+        preHandler: jobBeforeUpgrade('write', (_j, request) => {
+          const q = request.query as Record<string, string | undefined>;
+          return q.tty === '1' && q.stdout === '1' && q.stderr === '1'
+            ? new HttpError('bad_request', 'tty with both stdout and stderr cannot be attached')
+            : null;
+        }),
+      },
       async (socket, request) => {
         let open = true;
         socket.on('close', () => (open = false));
         try {
-          const params = request.params as z.infer<typeof OneJob>;
-          const q = request.query as Record<string, string | undefined>;
-          if (q.tty === '1' && q.stdout === '1' && q.stderr === '1') {
-            throw new Error('tty with both stdout and stderr cannot be attached');
-          }
-          let j = await jobFor(request, params.job, 'write');
+          let j = upgraded.get(request)!;
           while (open && !finished(j)) {
             await new Promise((r) => setTimeout(r, 250));
             j = (await jobById(ctx.db, j.id)) ?? j;
@@ -276,7 +298,18 @@ export const monitoringRoutes =
     // exec: binary frames, first byte the channel (0 stdin, 1 stdout, 2 stderr, 3 exit, 4 resize).
     app.get(
       '/api/v1/jobs/:job/exec',
-      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob },
+        preHandler: jobBeforeUpgrade('write', (j) =>
+          !driver.exec
+            ? new HttpError('bad_request', `The ${driver.name} runtime cannot exec`)
+            : j.status !== 'running'
+              ? new HttpError('conflict', 'The job is not running')
+              : null,
+        ),
+      },
       async (socket, request) => {
         // Frames typed ahead wait for the session: in the kernel, the socket not being read until
         // then, and the few already read here.
@@ -285,12 +318,9 @@ export const monitoringRoutes =
         socket.on('message', (data: Buffer) => onFrame(data));
         socket.pause();
         try {
-          const params = request.params as z.infer<typeof OneJob>;
           const q = request.query as Record<string, string | undefined>;
-          const j = await jobFor(request, params.job, 'write');
-          if (!driver.exec) throw new Error(`The ${driver.name} runtime cannot exec`);
-          if (j.status !== 'running') throw new Error('The job is not running');
-          const session = await driver.exec(j.id, {
+          const j = upgraded.get(request)!;
+          const session = await driver.exec!(j.id, {
             command: ['/bin/sh', '-c', q.cmd ?? 'sh'],
             tty: q.tty === '1' || q.tty === 'true',
             stdin: q.stdin === '1' || q.stdin === 'true',

@@ -8,6 +8,8 @@ import { projects } from '../../db/schema.js';
 import { badPath, notFoundErr } from './errors.js';
 
 export const STORAGE_PREFIX = '/api/v1/storage';
+/** The longest file name of common file systems (ext4, xfs, btrfs), and S3 keys hold it too. */
+const NAME_MAX = 255;
 
 /** A storage path: `storage://cluster/org/project/...rest`. */
 export interface StoragePath {
@@ -40,6 +42,9 @@ export function segmentsOf(path: string, encoded = true): string[] {
     }
     if (seg === '.' || seg === '..') throw badPath('Path components "." and ".." are not allowed');
     if (/[/\\\0]/.test(seg)) throw badPath('Path contains a slash, backslash or NUL');
+    if (Buffer.byteLength(seg) > NAME_MAX) {
+      throw badPath(`File name too long: a path component has at most ${NAME_MAX} bytes`);
+    }
     out.push(seg);
   }
   return out;

@@ -78,7 +78,8 @@ export const storageRoutes =
       method: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
       url: `${STORAGE_PREFIX}/*`,
       exposeHeadRoute: false,
-      config: { access: 'user' },
+      // segmentsOf checks the raw path itself and answers with the errno the SDK maps.
+      config: { access: 'user', checksOwnPath: true },
       schema: { tags: ['storage'], querystring: StorageQuery },
       handler: async (request, reply) => {
         requireUser(request);
