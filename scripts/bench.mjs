@@ -2,10 +2,12 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,console,storage,jobs,sandbox,docker,list   sections to run (default all)
+//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,docker,list   sections (default all)
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
-//   BENCH_LOAD_SECONDS (5)   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
+//   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
+//   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
+//   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +48,7 @@ async function section(name, title, fn) {
 const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
-  if (!['startup', 'throughput', 'console', 'storage', 'jobs'].some(wanted)) {
+  if (!['startup', 'throughput', 'soak', 'console', 'storage', 'jobs'].some(wanted)) {
     // Only the sections with servers of their own (sandbox, docker, list) were asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
@@ -63,7 +65,11 @@ try {
 
   await section('throughput', 'Throughput', async () => {
     const { benchThroughput } = await import('./bench/throughput.mjs');
-    await benchThroughput(main);
+    await benchThroughput(main, work);
+  });
+  await section('soak', 'Sustained load', async () => {
+    const { benchSoak } = await import('./bench/soak.mjs');
+    await benchSoak(main);
   });
   await section('console', 'Console bundle', async () => {
     const { benchBundle } = await import('./bench/console.mjs');

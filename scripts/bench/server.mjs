@@ -62,11 +62,11 @@ export const stop = (child) =>
       : (child.once('exit', r), child.kill('SIGTERM')),
   );
 
-/** A bearer token of the system administrator, made by the CLI next to the running server. */
-export function createToken(dataDir, env = {}) {
+/** A bearer token (the system administrator's by default), made by the CLI next to the server. */
+export function createToken(dataDir, env = {}, email = 'admin@orrery.local') {
   return execFileSync(
     process.execPath,
-    ['packages/server/bin/orrery.js', 'token', 'create', '--email', 'admin@orrery.local'],
+    ['packages/server/bin/orrery.js', 'token', 'create', '--email', email],
     { cwd: ROOT, env: { ...process.env, ORRERY_DATA_DIR: dataDir, ...env } },
   )
     .toString()
@@ -117,7 +117,17 @@ export async function attachServer(child, base, dataDir, env = {}) {
   await api
     .post('/api/v1/projects', { name: 'bench', org_name: 'bench', cluster_name: 'default' })
     .catch(ignoreExists);
-  return { child, pid: child.pid, base, token, api, dataDir, stop: () => stop(child) };
+  return {
+    child,
+    pid: child.pid,
+    base,
+    token,
+    api,
+    dataDir,
+    /** A token for another user of this server (same database and issuer as the admin's). */
+    tokenFor: (email) => createToken(dataDir, { ...env, PORT: new URL(base).port }, email),
+    stop: () => stop(child),
+  };
 }
 const ignoreExists = (e) => {
   if (!/\b409\b/.test(e.message)) throw e;

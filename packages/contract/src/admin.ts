@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GpuVendor, GPU_VENDORS } from './clusters.js';
 import { Credits } from './people.js';
+import { BOUND_TEXTS, DECIMAL_MAX, fitsDecimal, INT4_MAX } from './bounds.js';
 
 /**
  * The admin area (console-shell §2, §5, §7; apolo-wire §10): system users, clusters and their
@@ -46,16 +47,27 @@ export const ADMIN_TEXTS = {
   presetTaken: 'A preset with this name already exists',
 } as const;
 
-/** A non-negative decimal given as a number or a string (forms send strings). */
-const nonNegative = (message: string) =>
+/**
+ * A non-negative decimal given as a number or a string (forms send strings), below `max`: what
+ * its column holds (bounds.ts).
+ */
+const nonNegative = (message: string, max: { value: number; message: string }) =>
   z.union([z.number(), z.string().trim()]).transform((v, ctx) => {
     const n = typeof v === 'number' ? v : v === '' ? NaN : Number(v);
     if (!Number.isFinite(n) || n < 0) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     }
+    if (n >= max.value) {
+      ctx.addIssue({ code: 'custom', message: max.message });
+      return z.NEVER;
+    }
     return n;
   });
+const CREDITS = { value: DECIMAL_MAX, message: BOUND_TEXTS.decimalMax };
+const INT4 = { value: INT4_MAX + 1, message: BOUND_TEXTS.intMax };
+/** Watts are `double precision`: any finite number fits. */
+const ANY = { value: Infinity, message: '' };
 
 const PresetGpu = z.object({
   count: z.number().int().min(0),
@@ -93,7 +105,7 @@ export const PresetFields = z.object({
     .number({ message: ADMIN_TEXTS.memoryNaN })
     .int()
     .min(PRESET_MIN_MEMORY, ADMIN_TEXTS.memoryMin),
-  credits_per_hour: nonNegative(ADMIN_TEXTS.creditsInvalid).transform(String),
+  credits_per_hour: nonNegative(ADMIN_TEXTS.creditsInvalid, CREDITS).transform(String),
   scheduler_enabled: z.boolean().default(false),
   preemptible_node: z.boolean().default(false),
   nvidia_gpu: PresetGpu.optional(),
@@ -195,11 +207,11 @@ export function memoryOfField(
 /** Node pool edit (console-shell §5): numbers, strings converted; min and max are read-only. */
 export const NodePoolPatch = z
   .object({
-    idle_size: nonNegative(ADMIN_TEXTS.numberInvalid)
+    idle_size: nonNegative(ADMIN_TEXTS.numberInvalid, INT4)
       .refine(Number.isInteger, ADMIN_TEXTS.numberInvalid)
       .optional(),
-    cpu_min_watts: nonNegative(ADMIN_TEXTS.numberInvalid).optional(),
-    cpu_max_watts: nonNegative(ADMIN_TEXTS.numberInvalid).optional(),
+    cpu_min_watts: nonNegative(ADMIN_TEXTS.numberInvalid, ANY).optional(),
+    cpu_max_watts: nonNegative(ADMIN_TEXTS.numberInvalid, ANY).optional(),
   })
   .refine(
     (v) =>
@@ -247,6 +259,10 @@ export const JobsQuota = z.union([z.number(), z.string().trim(), z.null()]).tran
     ctx.addIssue({ code: 'custom', message: ADMIN_TEXTS.jobsInvalid });
     return z.NEVER;
   }
+  if (n > INT4_MAX) {
+    ctx.addIssue({ code: 'custom', message: BOUND_TEXTS.intMax });
+    return z.NEVER;
+  }
   return n;
 });
 
@@ -284,7 +300,7 @@ export const AdminCluster = z
   .meta({ id: 'AdminCluster' });
 
 export const StorageVolumeCredits = z.object({
-  credits_per_hour_per_gb: nonNegative(ADMIN_TEXTS.creditsInvalid).transform(String),
+  credits_per_hour_per_gb: nonNegative(ADMIN_TEXTS.creditsInvalid, CREDITS).transform(String),
 });
 
 export const AdminOrg = z
@@ -306,6 +322,7 @@ export const OrgBalancePatch = z
       .string()
       .trim()
       .regex(/^-?\d+(\.\d+)?$/, 'Additional credits must be a number')
+      .refine(fitsDecimal, BOUND_TEXTS.decimalMax)
       .optional(),
   })
   .refine((v) => (v.credits === undefined) !== (v.additional_credits === undefined), {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatUri } from './uris.js';
+import { BOUND_TEXTS, INT4_MAX } from './bounds.js';
 
 /**
  * Disks (apolo-wire §6, base `/api/v1/disk`; workloads §2, §3, §5). The wire follows the public
@@ -58,7 +59,13 @@ export const DiskCreate = z.object({
     .int(STORAGE_NOT_WHOLE)
     .positive(STORAGE_NOT_POSITIVE),
   /** Seconds the disk may stay unused before it is deleted; null keeps it. */
-  life_span: z.number().positive('Lifespan must be positive').nullable().default(null),
+  life_span: z
+    .number()
+    .positive('Lifespan must be positive')
+    // Added to a timestamp as an interval by the reaper: keep it where an interval is exact.
+    .max(INT4_MAX, BOUND_TEXTS.intMax)
+    .nullable()
+    .default(null),
   name: DiskName.nullable().default(null),
   ...Scope,
 });

@@ -1,6 +1,7 @@
 export * from './case.js';
 export * from './errors.js';
 export * from './paging.js';
+export * from './bounds.js';
 export * from './names.js';
 export * from './roles.js';
 export * from './uris.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatUri } from './uris.js';
+import { int4 } from './bounds.js';
 
 /**
  * Jobs (apolo-wire §2, §3; workloads §2 Jobs, §3 Job, §4, §7). The wire follows platform-api so
@@ -127,7 +128,7 @@ const JobFields = {
   description: z.string().max(4096).optional(),
   tags: z.array(Tag).max(MAX_TAGS, `At most ${MAX_TAGS} tags`).default([]),
   pass_config: z.boolean().default(false),
-  max_run_time_minutes: z.number().int().positive().optional(),
+  max_run_time_minutes: int4().positive().optional(),
   schedule_timeout: z
     .number()
     .min(1, 'Schedule timeout must be at least 1 second')
@@ -305,8 +306,8 @@ export const JobListQuery = z.object({
 export type JobListQuery = z.infer<typeof JobListQuery>;
 
 export const JobMaxRunTime = z.union([
-  z.object({ additional_max_run_time_minutes: z.number().int().positive() }),
-  z.object({ max_run_time_minutes: z.number().int().positive() }),
+  z.object({ additional_max_run_time_minutes: int4().positive() }),
+  z.object({ max_run_time_minutes: int4().positive() }),
 ]);
 
 export const JobLogQuery = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOUND_TEXTS, fitsDecimal } from './bounds.js';
 import { ClusterRole, MemberRole, OrgRole, ProjectRole } from './roles.js';
 
 /**
@@ -34,6 +35,7 @@ export const Credits = z
   .string()
   .trim()
   .regex(/^\d+(\.\d+)?$/, PEOPLE_TEXTS.creditsInvalid)
+  .refine(fitsDecimal, BOUND_TEXTS.decimalMax)
   .nullable();
 /** The console's credits field: empty means unlimited. */
 export const creditsOfField = (raw: string): string | null =>

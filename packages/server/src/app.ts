@@ -10,7 +10,9 @@ import type { AppContext } from './context.js';
 import { responseSerializer } from './http/serializer.js';
 import { installErrorHandler } from './http/errors-plugin.js';
 import { installAccess } from './http/access.js';
+import { installTextGuard } from './http/text-guard.js';
 import { installPrincipal } from './auth/principal-hook.js';
+import { createEpochCache } from './db/epoch-cache.js';
 import { registerIdentity } from './auth/identity.js';
 import { installMetrics } from './observability/metrics.js';
 import { registerWeb } from './http/web.js';
@@ -71,8 +73,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installMetrics(app);
   installPrincipal(app, ctx.db, ctx.verifier as ReturnType<typeof createTokenVerifier>, {
     provisionUnknown: ctx.config.oidc.external,
+    cache: createEpochCache(ctx.database.epochs),
   });
-  installAccess(app, ctx.db);
+  installAccess(app);
+  installTextGuard(app);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   actionOfRole,
   atLeast,
@@ -8,14 +8,8 @@ import {
   type Scheme,
 } from '@orrery/contract';
 import type { Db } from '../db/client.js';
-import {
-  clusterMembers,
-  clusterOrgs,
-  orgMembers,
-  permissions,
-  projectMembers,
-  projects,
-} from '../db/schema.js';
+import { orgMembers } from '../db/schema.js';
+import { membershipsOf, NO_MEMBERSHIPS, type Memberships } from './memberships.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -58,56 +52,44 @@ export const allows = (grants: Grant[], uri: string, action: Action) => {
 };
 
 /** Every grant of a user: system role, organization, cluster and project roles, and shares. */
-export async function grantsOf(db: Db, user: Principal): Promise<Grant[]> {
+export function grantsFrom(user: Principal, m: Memberships): Grant[] {
   if (user.systemRole === 'admin') return [{ scheme: '*', path: [], action: 'manage' }];
-  const [orgs, clusters, projectRoles, shares] = await Promise.all([
-    db.select().from(orgMembers).where(eq(orgMembers.userId, user.id)),
-    db.select().from(clusterMembers).where(eq(clusterMembers.userId, user.id)),
-    db
-      .select({
-        role: projectMembers.role,
-        cluster: projects.clusterName,
-        org: projects.orgName,
-        name: projects.name,
-      })
-      .from(projectMembers)
-      .innerJoin(projects, eq(projects.id, projectMembers.projectId))
-      .where(eq(projectMembers.userId, user.id)),
-    db.select().from(permissions).where(eq(permissions.userId, user.id)),
-  ]);
   const grants: Grant[] = [];
-  for (const m of orgs) {
-    grants.push({ scheme: 'org', path: [m.orgName], action: actionOfRole(m.role) });
+  for (const o of m.orgs) {
+    grants.push({ scheme: 'org', path: [o.name], action: actionOfRole(o.role) });
   }
-  if (orgs.length > 0) {
-    // Members of an organization may use the clusters linked to it.
-    const links = await db
-      .select({ cluster: clusterOrgs.clusterName })
-      .from(clusterOrgs)
-      .where(
-        inArray(
-          clusterOrgs.orgName,
-          orgs.map((o) => o.orgName),
-        ),
-      );
-    for (const l of links) grants.push({ scheme: 'cluster', path: [l.cluster], action: 'read' });
+  // Members of an organization may use the clusters linked to it.
+  for (const l of m.orgClusters) {
+    grants.push({ scheme: 'cluster', path: [l.cluster], action: 'read' });
   }
-  for (const c of clusters) {
-    grants.push({ scheme: 'cluster', path: [c.clusterName], action: actionOfRole(c.role) });
+  for (const c of m.clusters) {
+    grants.push({ scheme: 'cluster', path: [c.name], action: actionOfRole(c.role) });
   }
-  for (const p of projectRoles) {
+  for (const p of m.projects) {
     grants.push({
       scheme: 'project-scoped',
       path: [p.cluster, p.org, p.name],
       action: actionOfRole(p.role),
     });
   }
-  for (const s of shares) {
+  for (const s of m.shares) {
     const parsed = parseUri(s.uri);
     if (parsed)
       grants.push({ scheme: parsed.scheme, path: parsed.segments, action: s.action as Action });
   }
   return grants;
+}
+
+/**
+ * The grants of a user, from memberships read now unless `memberships` says where from (requests
+ * use the cached ones of `request.grants()`). An administrator's need none.
+ */
+export async function grantsOf(
+  db: Db,
+  user: Principal,
+  memberships: (user: Principal) => Promise<Memberships> = (u) => membershipsOf(db, u.id),
+): Promise<Grant[]> {
+  return grantsFrom(user, user.systemRole === 'admin' ? NO_MEMBERSHIPS : await memberships(user));
 }
 
 /** Whether a user is a member of an organization, and with which role. */

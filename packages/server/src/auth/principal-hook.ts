@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
-import { insertUser, userByUsername, type UserRow } from '../modules/users/store.js';
+import { insertUser, type UserRow } from '../modules/users/store.js';
+import { accessOf, type AccessSnapshot } from './access-cache.js';
+import { createEpochCache, type EpochCache } from '../db/epoch-cache.js';
+import { uncachedEpochs } from '../db/epochs.js';
 import { bearerOf, type Principal } from './principal.js';
 import type { createTokenVerifier } from './verify.js';
 
@@ -13,6 +16,13 @@ export const principalOf = (u: UserRow): Principal => ({
   systemRole: u.systemRole,
 });
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Access as of an epoch read after this request arrived, taken once per request. */
+    accessSnapshot(): Promise<AccessSnapshot>;
+  }
+}
+
 /**
  * Resolves `request.principal` from the Bearer token. A user first seen in a token of an external
  * issuer is created from its claims (the issuer vouches for them); with the embedded provider
@@ -22,15 +32,25 @@ export function installPrincipal(
   app: FastifyInstance,
   db: Db,
   verifier: ReturnType<typeof createTokenVerifier>,
-  opts: { provisionUnknown: boolean },
+  opts: {
+    provisionUnknown: boolean;
+    /** Shared between requests; without it every request reads the database itself. */
+    cache?: EpochCache;
+  },
 ) {
+  const cache = opts.cache ?? createEpochCache(uncachedEpochs());
   app.decorateRequest('principal', null);
+  app.decorateRequest('accessSnapshot', function (this: FastifyRequest) {
+    const self = this as FastifyRequest & { _access?: Promise<AccessSnapshot> };
+    self._access ??= cache.snapshot().then((snap) => accessOf(db, snap));
+    return self._access;
+  });
   app.addHook('onRequest', async (request) => {
     const token = bearerOf(request);
     if (!token) return;
     const claims = await verifier.verifyClaims(token);
     if (!claims) return;
-    let user = await userByUsername(db, claims.username);
+    let user = await (await request.accessSnapshot()).user(claims.username);
     if (!user && opts.provisionUnknown && claims.email) {
       user = await insertUser(db, {
         username: claims.username,

@@ -93,5 +93,12 @@ export function asBlobError(e: unknown): unknown {
   if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return blobError(code);
   if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EINVAL') return blobError(code);
   if (code === 'ELOOP') return blobError('EACCES');
+  // A whole path beyond PATH_MAX (every component is already at most NAME_MAX), or a key beyond
+  // what an object store holds.
+  if (code === 'ENAMETOOLONG' || (e as Error)?.name === 'KeyTooLongError') {
+    return blobError('EINVAL', 'File name too long');
+  }
+  // A write beyond the largest file the file system holds.
+  if (code === 'EFBIG') return blobError('EINVAL', 'File too large');
   return e;
 }

@@ -1,13 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
+import { pgliteEpochs, postgresEpochs, type Epochs } from './epochs.js';
+import { drizzleParsers, withClientParsers } from './pglite.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Counters of changes, for caches shared between requests (epochs.ts). */
+  epochs: Epochs;
   /** Round trip to the database, for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -37,6 +42,7 @@ export async function openDatabase(opts: {
     return {
       db,
       kind: 'postgres',
+      epochs: postgresEpochs(pool),
       ping: async () => void (await pool.query('select 1')),
       close: () => pool.end(),
     };
@@ -49,15 +55,20 @@ export async function openDatabase(opts: {
     dir = join(opts.dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
   }
-  const client = new PGlite(dir);
+  const client = new PGlite(dir, { parsers: drizzleParsers });
   await client.waitReady;
-  const d = drizzle(client, { schema });
+  const d = drizzle({ client: withClientParsers(client) as unknown as PGlite, schema });
   await migrate(d, { migrationsFolder: MIGRATIONS });
+  const epochs = await pgliteEpochs(client);
   return {
     db: d as unknown as Db,
     kind: 'pglite',
+    epochs,
     ping: async () => void (await client.query('select 1')),
-    close: () => client.close(),
+    close: async () => {
+      await epochs.close();
+      await client.close();
+    },
   };
 }
 

@@ -473,3 +473,13 @@ export const invites = pgTable(
   },
   (t) => [index('invites_email').on(sql`lower(${t.email})`), index('invites_org').on(t.orgName)],
 );
+
+/**
+ * Counters of changes (`access`, `secrets`, `jobs`), bumped in the writing transaction by the
+ * triggers of migration 0005, with a `pg_notify`: caches shared between requests are valid for
+ * one value (db/epochs.ts).
+ */
+export const epochs = pgTable('epochs', {
+  name: text('name').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull(),
+});

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '@orrery/contract';
-import { allows, grantsOf, type Grant } from '../auth/permissions.js';
+import { allows, type Grant } from '../auth/permissions.js';
 import { requireUser } from '../auth/principal.js';
-import type { Db } from '../db/client.js';
 import { forbidden, notFound } from './errors.js';
 
 /**
@@ -39,11 +38,10 @@ export async function authorize(request: FastifyRequest, uri: string, action: Ac
 /** Routes of the API that were registered, with their access, for the tests to enumerate. */
 export const routeAccess = new Map<string, Access>();
 
-export function installAccess(app: FastifyInstance, db: Db) {
-  app.decorateRequest('grants', function (this: FastifyRequest) {
-    const self = this as FastifyRequest & { _grants?: Promise<Grant[]> };
-    self._grants ??= this.principal ? grantsOf(db, this.principal) : Promise.resolve([]);
-    return self._grants;
+export function installAccess(app: FastifyInstance) {
+  app.decorateRequest('grants', async function (this: FastifyRequest) {
+    const principal = this.principal;
+    return principal ? (await this.accessSnapshot()).grants(principal) : [];
   });
   app.addHook('onRoute', (route) => {
     if (!/^\/(api|apis)\//.test(route.url) || route.url.startsWith('/api/docs')) return;
@@ -52,13 +50,19 @@ export function installAccess(app: FastifyInstance, db: Db) {
     for (const m of [route.method].flat())
       if (m !== 'HEAD') routeAccess.set(`${m} ${route.url}`, access);
   });
-  // Before validation: a caller without access learns nothing from validation messages.
+  // Who the caller is needs no input: anonymous callers and non-admins on the admin area are
+  // refused before anything they sent is read.
   app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     requireUser(request);
-    if (access === 'system') {
-      if (request.principal?.systemRole !== 'admin') throw forbidden();
-    } else if (access !== 'user') await authorize(request, access.uri(request), access.action);
+    if (access === 'system' && request.principal?.systemRole !== 'admin') throw forbidden();
+  });
+  // A resource URI is computed from the request, so only from validated input: a check that
+  // read raw params or bodies answered 500 for a non-string name. Validation messages depend on
+  // the input alone, never on what exists, so validating first leaks nothing (docs/permissions.md).
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (typeof access === 'object') await authorize(request, access.uri(request), access.action);
   });
 }

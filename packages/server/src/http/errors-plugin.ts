@@ -2,6 +2,18 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from './errors.js';
 
+/**
+ * A PostgreSQL data exception (SQLSTATE class 22: a number out of range, text it cannot store,
+ * a bad date) from bad input; drizzle wraps the driver's error as the `cause`.
+ */
+function isDataException(err: unknown): boolean {
+  for (let e = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  return false;
+}
+
 /** Maps every failure onto `{error, message, errors?}` with the right status. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
@@ -20,6 +32,14 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply
         .status(400)
         .send({ error: 'validation', message: errors[0]?.message ?? 'Invalid request', errors });
+    }
+    if (isDataException(err)) {
+      // The last line only: every input is bounded where it enters, so this is a missing bound.
+      request.log.warn({ err }, 'the database refused a value');
+      return reply.status(400).send({
+        error: 'bad_request',
+        message: 'A value is out of range or not valid (the database refused it)',
+      });
     }
     const status = err.statusCode ?? 500;
     if (status === 429) {

@@ -12,6 +12,10 @@ export class HttpError extends Error {
   get status() {
     return STATUS_OF[this.code];
   }
+  /** Fastify's name for it, which error handlers of other scopes (the sign-in pages) read. */
+  get statusCode() {
+    return this.status;
+  }
   body(): ErrorBody {
     return {
       error: this.code,

@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 
@@ -8,10 +10,20 @@ import fastifyWebsocket from '@fastify/websocket';
  */
 export const WS_PROTOCOLS = ['logs.apolo.us', 'top.apolo.us', 'v2.channels.neu.ro'];
 
+/** Time an upgrade request may take to be answered or accepted (ws clears it on acceptance). */
+const UPGRADE_TIMEOUT_MS = 30_000;
+
 export async function installWebsocket(app: FastifyInstance) {
   await app.register(fastifyWebsocket, {
     options: {
       handleProtocols: (offered: Set<string>) => WS_PROTOCOLS.find((p) => offered.has(p)) ?? false,
     },
+  });
+  // An upgrade refused before any route runs (a malformed URL, no such route) gets its HTTP
+  // answer, but nothing closes its socket afterwards: Node's HTTP parser has let go of it. Close
+  // it when the client does, or when it lingers unanswered and unaccepted.
+  app.server.on('upgrade', (_request, socket: Duplex & Partial<Pick<Socket, 'setTimeout'>>) => {
+    socket.once('end', () => socket.destroy());
+    socket.setTimeout?.(UPGRADE_TIMEOUT_MS, () => socket.destroy());
   });
 }

@@ -1,15 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRY_BINARY, superviseRegistry } from '../modules/images/supervisor.js';
+import { REGISTRY_BINARY } from '../modules/images/supervisor.js';
+import { basicAuth } from '../modules/images/oci-client.js';
+import { startTestServer } from '../test/harness.js';
+import { tenancy } from '../test/fixtures.js';
 import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../test/dockerd.mjs';
 import { loadConfig } from '../config.js';
 import { DockerDriver } from './docker.js';
 import type { JobSpec, ObservedState, SaveProgress } from './driver.js';
 import { createDriver } from './select.js';
+import { listening } from '../net/ports.js';
 
 const IMAGE = 'busybox:orrery';
 let n = 0;
@@ -40,6 +44,9 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
   const network = `orrery-test-${process.pid}`;
   const subnet = `10.${200 + (process.pid % 50)}.${process.pid % 250}.0/24`;
 
+  const bridgeName = () =>
+    `br-${JSON.parse(dockerd.docker(['network', 'inspect', network]))[0].Id.slice(0, 12)}`;
+
   const until = async <T extends ObservedState['state']>(id: string, state: T) => {
     for (let i = 0; ; i++) {
       const s = await driver.observe(id);
@@ -67,8 +74,8 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
   });
 
   it('runs a container with the job limits, env and mounts, and reports its exit code', async () => {
-    const vol = join(dataDir, 'vol');
-    mkdirSync(vol);
+    const vol = join(dataDir, 'storage', 'vol');
+    mkdirSync(vol, { recursive: true });
     writeFileSync(join(vol, 'in.txt'), 'data\n');
     const s = spec('cat /data/in.txt; echo "$GREETING"; echo x > /data/x || exit 7', {
       env: { GREETING: 'hello' },
@@ -203,20 +210,139 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
     await driver.kill(s.id);
   });
 
+  /** Runs `sh -c` in the job's container: its output and exit code. */
+  const sh = async (id: string, script: string) => {
+    const session = await driver.exec(id, {
+      command: ['sh', '-c', script],
+      tty: false,
+      stdin: false,
+    });
+    const [out, err, code] = await Promise.all([
+      text(session.stdout),
+      text(session.stderr!),
+      session.exitCode,
+    ]);
+    return { out: out + err, code };
+  };
+  /** `nc` to each host:port from the container; prints `reached` for each that accepted. */
+  const probe = (targets: string[]) =>
+    targets
+      .map((t) => `nc -w 2 ${t.replace(':', ' ')} </dev/null && echo "reached ${t}";`)
+      .join(' ');
+
+  it('keeps containers from every service of the host, on the bridge gateway and on 0.0.0.0', async () => {
+    expect(driver.warning).toBeUndefined();
+    const s = spec('sleep 60');
+    await driver.start(s);
+    await until(s.id, 'running');
+    // Listed once it is up, with a container on it.
+    const bridge = bridgeName();
+    const gateway = networkInterfaces()[bridge]!.find((a) => a.family === 'IPv4')!.address;
+    const other = Object.entries(networkInterfaces())
+      .filter(([name]) => name !== bridge && !name.startsWith('br-') && name !== 'docker0')
+      .flatMap(([, addrs]) => addrs ?? [])
+      .find((a) => a.family === 'IPv4' && !a.internal)?.address;
+    const accepted: string[] = [];
+    const listen = (host: string) =>
+      new Promise<Server>((resolve) => {
+        const srv = createServer((c) => {
+          accepted.push(host);
+          c.destroy();
+        });
+        srv.listen(0, host, () => resolve(srv));
+      });
+    const servers = [await listen('0.0.0.0'), await listen(gateway)];
+    const [anyPort, gwPort] = servers.map((srv) => (srv.address() as AddressInfo).port);
+    try {
+      // The host itself reaches both: they listen.
+      expect(await listening(anyPort, 500, gateway)).toBe(true);
+      expect(await listening(gwPort, 500, gateway)).toBe(true);
+      accepted.length = 0;
+      const targets = [`${gateway}:${anyPort}`, `${gateway}:${gwPort}`];
+      if (other) targets.push(`${other}:${anyPort}`);
+      const { out } = await sh(s.id, probe(targets));
+      expect(out).not.toContain('reached');
+      expect(out).toContain('Connection refused');
+      expect(accepted).toEqual([]);
+      await driver.kill(s.id);
+    } finally {
+      servers.forEach((srv) => srv.close());
+    }
+  });
+
+  it('keeps containers from each other, while the ingress reaches them from the host', async () => {
+    const served = spec('echo served > /tmp/index.html && exec httpd -f -p 8080 -h /tmp', {
+      httpPort: 8080,
+    });
+    const prober = spec('sleep 60');
+    await driver.start(served);
+    await driver.start(prober);
+    await until(served.id, 'running');
+    await until(prober.id, 'running');
+    let endpoint = await driver.endpoint(served.id);
+    for (let i = 0; !endpoint && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      endpoint = await driver.endpoint(served.id);
+    }
+    const res = await fetch(`http://${endpoint!.host}:${endpoint!.port}/index.html`);
+    expect(await res.text()).toBe('served\n');
+    const [info] = JSON.parse(dockerd.docker(['inspect', `orrery-job-${served.id}`]));
+    const address = info.NetworkSettings.Networks[network].IPAddress as string;
+    // The served container itself answers on that address: the probe would see it.
+    expect((await sh(served.id, probe([`${address}:8080`]))).out).toContain('reached');
+    const { out } = await sh(prober.id, probe([`${address}:8080`]));
+    expect(out).not.toContain('reached');
+    expect(out).toContain('timed out');
+    await Promise.all([driver.kill(served.id), driver.kill(prober.id)]);
+  });
+
+  it('refuses privileged jobs, and volumes that are not storage or lead through a link', async () => {
+    const refused = async (extra: Partial<JobSpec>, message: RegExp) => {
+      const s = spec('true', extra);
+      await expect(driver.start(s)).rejects.toThrow(message);
+      expect(await driver.observe(s.id)).toEqual({ state: 'missing' });
+    };
+    await refused({ privileged: true }, /Privileged jobs are refused/);
+    // A job wrote links into its storage folder: a later volume there must not follow them.
+    const folder = join(dataDir, 'storage', 'acme');
+    mkdirSync(folder, { recursive: true });
+    const socket = new URL(dockerd.host).pathname;
+    symlinkSync(socket, join(folder, 'docker.sock'));
+    symlinkSync('/', join(folder, 'root'));
+    const mount = (hostPath: string) => ({
+      mounts: [{ hostPath, dstPath: '/mnt', readOnly: false }],
+    });
+    await refused(mount(join(folder, 'docker.sock')), /symbolic link/);
+    await refused(mount(join(folder, 'root')), /symbolic link/);
+    await refused(mount(socket), /not a storage folder/);
+    await refused(mount(join(dataDir, 'registry')), /not a storage folder/);
+    await refused(mount(join(dataDir, 'storage', '..', 'pgdata')), /not a storage folder/);
+  });
+
+  it('says when it cannot isolate the network: the host’s', async () => {
+    const shared = await DockerDriver.connect({
+      dataDir,
+      dockerHost: dockerd.host,
+      network: 'host',
+    });
+    await shared.close();
+    expect(shared.warning).toMatch(/share this machine's network/);
+  });
+
   it.skipIf(!existsSync(REGISTRY_BINARY))(
-    'saves the container as an image, pushed with NDJSON progress ending in aux',
+    'saves the container as an image, pushed through Orrery with NDJSON progress ending in aux',
     async () => {
-      const registry = superviseRegistry({ dataDir, log: pino({ level: 'silent' }) });
+      // The registry listens on a unix socket only: the engine pushes through Orrery's /v2/.
+      const server = await startTestServer({}, { listen: true });
       try {
-        const url = await registry.url();
+        const { owner } = await tenancy(server);
         const s = spec('echo made > /tmp/made; sleep 60');
         await driver.start(s);
         await until(s.id, 'running');
-        const image = `${new URL(url!).host}/acme/vision/saved:v1`;
+        const image = `${new URL(server.url).host}/acme/vision/saved:v1`;
         const progress: SaveProgress[] = [];
-        for await (const p of driver.save(s.id, image, { username: 'u', password: 'p' })) {
-          progress.push(p);
-        }
+        const auth = { username: owner.username, password: owner.token };
+        for await (const p of driver.save(s.id, image, auth)) progress.push(p);
         expect(progress[0]).toMatchObject({
           status: 'CommitStarted',
           details: { image, container: expect.stringMatching(/^[0-9a-f]{64}$/) },
@@ -224,11 +350,13 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
         expect(progress[1]).toEqual({ status: 'CommitFinished' });
         expect(progress.filter((p) => p.error)).toEqual([]);
         expect(progress.at(-1)?.aux).toMatchObject({ Tag: 'v1', Digest: expect.any(String) });
-        const tags = await fetch(`${url}/v2/acme/vision/saved/tags/list`);
+        const tags = await fetch(`${server.url}/v2/acme/vision/saved/tags/list`, {
+          headers: { authorization: basicAuth(owner.username, owner.token) },
+        });
         expect(await tags.json()).toMatchObject({ tags: ['v1'] });
         await driver.kill(s.id);
       } finally {
-        await registry.stop();
+        await server.stop();
       }
     },
   );

@@ -14,6 +14,8 @@ import {
   ignore,
   parseImage,
 } from './docker/engine.js';
+import { isolateNetwork } from './docker/isolation.js';
+import { checkedMounts } from './docker/mounts.js';
 import { engineSample, type EngineStats } from './docker/stats.js';
 import type {
   ExecOptions,
@@ -63,6 +65,8 @@ export class DockerDriver implements RuntimeDriver {
       rootDir: string;
       nvidia: ReturnType<typeof describeMachine>['nvidia'];
     },
+    /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
+    readonly warning?: string,
   ) {}
 
   /** Connects, finds (or makes) the network, and starts following the engine's events. */
@@ -70,13 +74,19 @@ export class DockerDriver implements RuntimeDriver {
     const docker = dockerClient(opts.dockerHost);
     const info = await docker.info();
     const network = await ensureNetwork(docker, opts.network);
-    const driver = new DockerDriver(docker, opts, network, {
-      cpu: info.NCPU,
-      memory: info.MemTotal,
-      rootDir: info.DockerRootDir,
-      // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
-      nvidia: describeMachine(opts.dataDir).nvidia,
-    });
+    const driver = new DockerDriver(
+      docker,
+      opts,
+      network,
+      {
+        cpu: info.NCPU,
+        memory: info.MemTotal,
+        rootDir: info.DockerRootDir,
+        // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
+        nvidia: describeMachine(opts.dataDir).nvidia,
+      },
+      await isolateNetwork(docker, network),
+    );
     await driver.followEvents();
     return driver;
   }
@@ -88,10 +98,16 @@ export class DockerDriver implements RuntimeDriver {
     if (spec.limits.gpu && spec.limits.gpu.vendor !== 'nvidia') {
       throw new Error(`The docker runtime passes NVIDIA GPUs only, not ${spec.limits.gpu.vendor}`);
     }
+    if (spec.privileged) {
+      throw new Error(
+        'Privileged jobs are refused on the docker runtime: a privileged container is root on the host, with its devices, file systems and Docker socket',
+      );
+    }
+    const mounts = await checkedMounts(this.opts.dataDir, spec.mounts);
     const create = async () => {
       const { Config } = await this.docker.getImage(spec.image).inspect();
       const container = await this.docker.createContainer(
-        containerSpec(spec, Config, this.network),
+        containerSpec({ ...spec, mounts }, Config, this.network),
       );
       // A container that cannot start (no such command, a bad mount) is not left behind.
       await container.start().catch(async (e: Error) => {

@@ -59,7 +59,12 @@ export async function startDockerd() {
       try {
         const containers = docker(['ps', '-aq']).split('\n').filter(Boolean);
         if (containers.length > 0) docker(['rm', '-f', ...containers]);
+        const bridges = docker(['network', 'ls', '-q', '--filter', 'driver=bridge'])
+          .split('\n')
+          .filter(Boolean)
+          .map((id) => `br-${id.slice(0, 12)}`);
         docker(['network', 'prune', '-f']);
+        dropIsolation(bridges);
       } catch {
         // A daemon that does not answer made nothing to clean up.
       }
@@ -89,6 +94,23 @@ export async function startDockerd() {
     }
   }
   return { host, env, docker, stop };
+}
+
+/**
+ * Removes the nftables tables the docker runtime made for the daemon's bridges
+ * (runtime/docker/isolation.ts names them `orrery-<bridge>`): they outlive a server on purpose,
+ * as its containers do, but not the test's daemon.
+ */
+function dropIsolation(bridges) {
+  for (const bridge of bridges) {
+    for (const family of ['inet', 'bridge']) {
+      try {
+        execFileSync('nft', ['delete', 'table', family, `orrery-${bridge}`], { stdio: 'ignore' });
+      } catch {
+        // No server isolated this one.
+      }
+    }
+  }
 }
 
 /**

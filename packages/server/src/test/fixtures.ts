@@ -72,3 +72,13 @@ export async function joinCluster(
   await s.ctx.db.insert(clusterMembers).values({ clusterName: cluster, userId: u.id, role });
   return u;
 }
+
+/** Waits until a job has ended (its logs no longer follow), polling as the CLI does. */
+export async function jobEnded(s: TestServer, who: TestUser, id: string) {
+  for (let i = 0; i < 600; i++) {
+    const j = await call(s, 'GET', `/api/v1/jobs/${id}`, who);
+    if (['succeeded', 'failed', 'cancelled'].includes(j.body.status)) return j.body;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`job ${id} did not end`);
+}

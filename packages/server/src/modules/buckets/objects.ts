@@ -178,7 +178,7 @@ export function objectRoutes(
       ONE_OBJECT,
       {
         exposeHeadRoute: false,
-        config: { access: { uri: oneFromQuery, action: 'read' } },
+        config: { access: { uri: oneFromQuery, action: 'read' }, checksOwnPath: true },
         schema: { tags: ['buckets'], params: KeyParams, querystring: ReadQuery },
       },
       async (request, reply) => {
@@ -202,7 +202,7 @@ export function objectRoutes(
     api.put(
       ONE_OBJECT,
       {
-        config: { access: { uri: oneFromQuery, action: 'write' } },
+        config: { access: { uri: oneFromQuery, action: 'write' }, checksOwnPath: true },
         schema: {
           tags: ['buckets'],
           params: KeyParams,
@@ -234,7 +234,7 @@ export function objectRoutes(
     api.delete(
       ONE_OBJECT,
       {
-        config: { access: { uri: oneFromQuery, action: 'write' } },
+        config: { access: { uri: oneFromQuery, action: 'write' }, checksOwnPath: true },
         schema: {
           tags: ['buckets'],
           params: KeyParams,

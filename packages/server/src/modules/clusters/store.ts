@@ -53,19 +53,30 @@ function catalog(db: Db, now = Date.now()) {
 
 export const invalidateCatalog = (db: Db) => void catalogs.delete(db);
 
-/** Clusters with their pools, presets and linked organizations. */
-export async function loadClusters(db: Db, names: string[]) {
+/**
+ * Clusters with their pools, presets and linked organizations: those of `links` when the caller
+ * knows them already (the access snapshot has them), else read now.
+ */
+export async function loadClusters(
+  db: Db,
+  names: string[],
+  links?: { cluster: string; org: string }[],
+) {
   if (names.length === 0) return [];
-  const [entries, links] = await Promise.all([
+  const [entries, known] = await Promise.all([
     catalog(db),
-    db.select().from(clusterOrgs).where(inArray(clusterOrgs.clusterName, names)),
+    links ??
+      db
+        .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
+        .from(clusterOrgs)
+        .where(inArray(clusterOrgs.clusterName, names)),
   ]);
   return [...names]
     .sort((a, b) => a.localeCompare(b))
     .flatMap((name) => {
       const e = entries.get(name);
       if (!e) return [];
-      const orgs = links.filter((l) => l.clusterName === name).map((l) => l.orgName);
+      const orgs = known.filter((l) => l.cluster === name).map((l) => l.org);
       return [{ ...e, orgs }];
     });
 }

@@ -3,6 +3,7 @@ import type { ClusterRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusterMembers, clusterOrgs, clusters } from '../../db/schema.js';
 import type { Principal } from '../../auth/principal.js';
+import type { Memberships } from '../../auth/memberships.js';
 
 export interface VisibleCluster {
   name: string;
@@ -22,19 +23,36 @@ export async function visibleClusters(
 ): Promise<VisibleCluster[]> {
   const [links, direct, all] = await Promise.all([
     userOrgs.length
-      ? db.select().from(clusterOrgs).where(inArray(clusterOrgs.orgName, userOrgs))
+      ? db
+          .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
+          .from(clusterOrgs)
+          .where(inArray(clusterOrgs.orgName, userOrgs))
       : [],
-    db.select().from(clusterMembers).where(eq(clusterMembers.userId, user.id)),
+    db
+      .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
+      .from(clusterMembers)
+      .where(eq(clusterMembers.userId, user.id)),
     user.systemRole === 'admin' ? db.select({ name: clusters.name }).from(clusters) : [],
   ]);
+  return visibleFrom(
+    { orgClusters: links, clusters: direct },
+    all.map((a) => a.name),
+  );
+}
+
+/** The same from a user's memberships and, for an administrator, every cluster's name. */
+export function visibleFrom(
+  m: Pick<Memberships, 'orgClusters' | 'clusters'>,
+  everyCluster: string[],
+): VisibleCluster[] {
   const byName = new Map<string, VisibleCluster>();
   const get = (name: string) => {
     let c = byName.get(name);
     if (!c) byName.set(name, (c = { name, role: 'user', orgs: [] }));
     return c;
   };
-  for (const l of links) get(l.clusterName).orgs.push(l.orgName);
-  for (const d of direct) get(d.clusterName).role = d.role as ClusterRole;
-  for (const a of all) get(a.name);
+  for (const l of m.orgClusters) get(l.cluster).orgs.push(l.org);
+  for (const d of m.clusters) get(d.name).role = d.role as ClusterRole;
+  for (const name of everyCluster) get(name);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

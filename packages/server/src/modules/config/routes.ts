@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PlatformConfig, type PlatformConfigWire } from '@orrery/contract';
+import {
+  PlatformConfig,
+  type MemberRole,
+  type OrgRole,
+  type PlatformConfigWire,
+} from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { oidcEndpoints } from '../../auth/endpoints.js';
-import { orgsOfUser } from '../orgs/store.js';
-import { projectsOfUser } from '../projects/store.js';
-import { visibleClusters } from '../clusters/visible.js';
+import { visibleFrom } from '../clusters/visible.js';
 import { loadClusters } from '../clusters/store.js';
 import { clusterWire } from '../clusters/wire.js';
 import { brandingFor } from './branding.js';
@@ -42,30 +45,31 @@ export const configRoutes =
         };
         const user = request.principal;
         if (!user) return anonymous;
-        const [orgs, projects] = await Promise.all([
-          orgsOfUser(ctx.db, user.id),
-          projectsOfUser(ctx.db, user.id),
-        ]);
-        const orgNames = orgs.map((o) => o.name);
-        const visible = await visibleClusters(ctx.db, user, orgNames);
+        // Memberships and cluster names of the access snapshot: shared by the caller's requests
+        // until something that grants access changes.
+        const access = await request.accessSnapshot();
+        const m = await access.memberships(user);
+        const admin = user.systemRole === 'admin';
+        const every = admin ? await access.clusters() : null;
+        const visible = visibleFrom(m, every?.names ?? []);
         const loaded = await loadClusters(
           ctx.db,
           visible.map((c) => c.name),
+          // Only the caller's own organizations are listed, unless the caller is an admin.
+          every?.links ?? m.orgClusters,
         );
-        const mine = user.systemRole === 'admin' ? null : new Set(orgNames);
+        const mine = admin ? null : new Set(m.orgs.map((o) => o.name));
         return {
           ...anonymous,
           authorized: true,
-          orgs: orgs.map((o) => ({ name: o.name, role: o.role })),
+          orgs: m.orgs.map((o) => ({ name: o.name, role: o.role as OrgRole })),
           clusters: loaded.map((c) => clusterWire(c, base, mine)),
-          projects: projects
-            .filter((p) => p.role !== null)
-            .map((p) => ({
-              name: p.name,
-              role: p.role!,
-              cluster_name: p.clusterName,
-              org_name: p.orgName,
-            })),
+          projects: m.projects.map((p) => ({
+            name: p.name,
+            role: p.role as MemberRole,
+            cluster_name: p.cluster,
+            org_name: p.org,
+          })),
         };
       },
     );

@@ -3,16 +3,17 @@ import { allows } from '../../auth/permissions.js';
 import type { Db } from '../../db/client.js';
 import { clusterOf, imageUriOf, splitRepository, type RepoPlace } from './names.js';
 import { upstreamJson } from './proxy.js';
+import type { Registry } from './upstream.js';
 
 const UPSTREAM_PAGE = 1000;
 
 /** Every repository the registry holds, following its own paging. */
-export async function allRepositories(upstream: string): Promise<string[]> {
+export async function allRepositories(registry: Registry): Promise<string[]> {
   const out: string[] = [];
   let last = '';
   for (;;) {
     const q = `n=${UPSTREAM_PAGE}${last ? `&last=${encodeURIComponent(last)}` : ''}`;
-    const res = await upstreamJson<{ repositories?: string[] }>(upstream, `/v2/_catalog?${q}`);
+    const res = await upstreamJson<{ repositories?: string[] }>(registry, `/v2/_catalog?${q}`);
     if (res.status !== 200) throw new Error(`registry catalog answered ${res.status}`);
     const page = res.body?.repositories ?? [];
     out.push(...page);
@@ -24,13 +25,13 @@ export async function allRepositories(upstream: string): Promise<string[]> {
 /** The repositories the grants may read, as places, optionally limited to an org or project. */
 export async function readableRepositories(
   db: Db,
-  upstream: string,
+  registry: Registry,
   grants: Grant[],
   only: { org?: string; project?: string; cluster?: string } = {},
 ): Promise<RepoPlace[]> {
   const clusters = new Map<string, string>();
   const out: RepoPlace[] = [];
-  for (const repository of await allRepositories(upstream)) {
+  for (const repository of await allRepositories(registry)) {
     const parts = splitRepository(repository);
     if (!parts) continue;
     if (only.org && parts.org !== only.org) continue;

@@ -1,5 +1,6 @@
 import type { ImageTagWire } from '@orrery/contract';
 import { upstreamJson } from './proxy.js';
+import type { Registry } from './upstream.js';
 
 /** Every manifest kind the CLI asks for (apolo-wire §8). */
 export const MANIFEST_ACCEPT = [
@@ -21,9 +22,9 @@ interface Manifest {
 }
 
 /** The tags of a repository (all of them: the console shows every tag). */
-export async function tagsOf(upstream: string, repository: string): Promise<string[]> {
+export async function tagsOf(registry: Registry, repository: string): Promise<string[]> {
   const res = await upstreamJson<{ tags?: string[] | null }>(
-    upstream,
+    registry,
     `/v2/${repository}/tags/list`,
   );
   return res.status === 200 ? [...(res.body?.tags ?? [])].sort() : [];
@@ -34,13 +35,13 @@ export async function tagsOf(upstream: string, repository: string): Promise<stri
  * sizes, as `apolo image size` computes it). For an index, the linux/amd64 image, else the first.
  */
 export async function tagDetails(
-  upstream: string,
+  registry: Registry,
   repository: string,
   tag: string,
 ): Promise<ImageTagWire> {
   const none = { tag, digest: null, created_at: null, size: null };
   const got = await upstreamJson<Manifest>(
-    upstream,
+    registry,
     `/v2/${repository}/manifests/${encodeURIComponent(tag)}`,
     MANIFEST_ACCEPT,
   );
@@ -53,7 +54,7 @@ export async function tagDetails(
         (m) => m.platform?.os === 'linux' && m.platform.architecture === 'amd64',
       ) ?? manifest.manifests[0];
     const one = await upstreamJson<Manifest>(
-      upstream,
+      registry,
       `/v2/${repository}/manifests/${pick.digest}`,
       MANIFEST_ACCEPT,
     );
@@ -64,7 +65,7 @@ export async function tagDetails(
   let created: string | null = null;
   if (manifest.config?.digest) {
     const config = await upstreamJson<{ created?: string }>(
-      upstream,
+      registry,
       `/v2/${repository}/blobs/${manifest.config.digest}`,
     );
     const at = config.body?.created ? new Date(config.body.created) : null;

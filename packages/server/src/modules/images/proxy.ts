@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Registry } from './upstream.js';
 
 /** Headers that belong to one connection, or to Orrery, and are not forwarded either way. */
 const HOP = new Set([
@@ -33,9 +34,9 @@ function forwardHeaders(request: FastifyRequest) {
   return out;
 }
 
-/** Upload sessions answer with the upstream's URL: the client must come back through Orrery. */
-export function rewriteLocation(location: string, upstream: string, origin: string) {
-  if (location.startsWith(upstream)) return origin + location.slice(upstream.length);
+/** Upload sessions answer with the registry's URL: the client must come back through Orrery. */
+export function rewriteLocation(location: string, registry: string, origin: string) {
+  if (location.startsWith(registry)) return origin + location.slice(registry.length);
   return location;
 }
 
@@ -46,12 +47,12 @@ export function rewriteLocation(location: string, upstream: string, origin: stri
 export async function proxy(
   request: FastifyRequest,
   reply: FastifyReply,
-  upstream: string,
+  registry: Registry,
   path: string,
 ) {
   const method = request.method;
   const hasBody = !['GET', 'HEAD', 'DELETE'].includes(method);
-  const res = await fetch(upstream + path, {
+  const res = await registry.fetch(path, {
     method,
     headers: forwardHeaders(request),
     redirect: 'manual',
@@ -62,7 +63,7 @@ export async function proxy(
     if (HOP.has(key)) return;
     reply.header(
       key,
-      key === 'location' ? rewriteLocation(value, upstream, originOf(request)) : value,
+      key === 'location' ? rewriteLocation(value, registry.origin, originOf(request)) : value,
     );
   });
   if (!res.body || method === 'HEAD') {
@@ -74,11 +75,11 @@ export async function proxy(
 
 /** A JSON answer of the registry, for the calls Orrery reads itself (catalog, tags, manifests). */
 export async function upstreamJson<T>(
-  upstream: string,
+  registry: Registry,
   path: string,
   accept?: string,
 ): Promise<{ status: number; headers: Headers; body: T | null }> {
-  const res = await fetch(upstream + path, { headers: accept ? { accept } : {} });
+  const res = await registry.fetch(path, { headers: accept ? { accept } : {} });
   const text = await res.text();
   let body: T | null = null;
   try {

@@ -12,7 +12,7 @@ import {
 import { nextLink, pageOf, readableRepositories } from './catalog.js';
 import { parseV2, placeOf } from './names.js';
 import { proxy } from './proxy.js';
-import type { Upstream } from './supervisor.js';
+import type { Registry, Upstream } from './upstream.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const unavailable = () => new RegistryError(503, 'UNAVAILABLE', IMAGES_UNAVAILABLE);
@@ -22,7 +22,7 @@ function toRegistryError(err: unknown): RegistryError {
   if (err instanceof HttpError && err.status === 401) return unauthorizedRegistry();
   if (err instanceof HttpError) return new RegistryError(err.status, 'DENIED', err.message);
   const cause = (err as { cause?: { code?: string } }).cause?.code;
-  if (cause === 'ECONNREFUSED' || cause === 'ECONNRESET' || cause === 'UND_ERR_SOCKET') {
+  if (['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'UND_ERR_SOCKET'].includes(cause ?? '')) {
     return new RegistryError(503, 'UNAVAILABLE', 'The registry is restarting, try again');
   }
   return new RegistryError(500, 'UNKNOWN', 'Internal server error');
@@ -52,10 +52,10 @@ export function registryRoutes(ctx: AppContext, upstream: Upstream) {
       const target = parseV2(rawPath.replace(/^\/v2\/?/, ''), request.method);
       if (!request.principal) throw unauthorizedRegistry();
       if (!target) throw new RegistryError(404, 'NOT_FOUND', 'Not found');
-      const base = await upstream.url();
-      if (!base) throw unavailable();
+      const registry = await upstream.registry();
+      if (!registry) throw unavailable();
       if (target.kind === 'base') return reply.send({});
-      if (target.kind === 'catalog') return catalog(request, reply, base);
+      if (target.kind === 'catalog') return catalog(request, reply, registry);
       const place = await placeOf(ctx.db, target.repository);
       if (!place) {
         throw new RegistryError(400, 'NAME_INVALID', 'Repository names are ORG/PROJECT/NAME');
@@ -65,7 +65,7 @@ export function registryRoutes(ctx: AppContext, upstream: Upstream) {
       if (target.rest.startsWith('blobs/uploads') && request.method === 'POST') {
         query = await checkMount(request, rawQuery);
       }
-      return proxy(request, reply, base, `/v2/${place.repository}/${target.rest}${query}`);
+      return proxy(request, reply, registry, `/v2/${place.repository}/${target.rest}${query}`);
     };
 
     /** A cross-repository mount reads the source: without read on it, a plain upload starts. */
@@ -86,12 +86,12 @@ export function registryRoutes(ctx: AppContext, upstream: Upstream) {
       return q.size ? `?${q.toString()}` : '';
     }
 
-    async function catalog(request: FastifyRequest, reply: FastifyReply, base: string) {
+    async function catalog(request: FastifyRequest, reply: FastifyReply, registry: Registry) {
       const q = request.query as Record<string, string | undefined>;
       const n = q.n !== undefined && /^\d+$/.test(q.n) ? Number(q.n) : null;
       if (n !== null && n < 1) throw new RegistryError(400, 'PAGINATION_NUMBER_INVALID', 'n < 1');
       const only = { org: q.org || undefined, project: q.project || undefined };
-      const places = await readableRepositories(ctx.db, base, await request.grants(), only);
+      const places = await readableRepositories(ctx.db, registry, await request.grants(), only);
       const { page, more } = pageOf(
         places.map((p) => p.repository),
         n,

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import { basicAuth, OCI_MANIFEST, pushBlob, pushImage, sha256, tinyImage } from './oci-client.js';
 import { REGISTRY_BINARY } from './supervisor.js';
+import { descendants, tcpListeners, unixListeners } from '../../test/listeners.js';
 
 const installed = existsSync(REGISTRY_BINARY);
 
@@ -129,6 +131,18 @@ describe.skipIf(!installed)(
       });
       expect(manifest.status).toBe(403);
       expect((await get('/v2/acme/app/tags/list', basic(owner))).status).toBe(400);
+    });
+
+    it('runs the registry with no TCP port: the server’s own port is the only way in', async () => {
+      expect((await get('/v2/', basic(owner))).status).toBe(200);
+      const children = descendants(process.pid);
+      const registry = children.filter((pid) => unixListeners(pid).length > 0);
+      expect(registry).toHaveLength(1);
+      expect(unixListeners(registry[0])).toEqual([
+        join(s.config.dataDir, 'registry', 'registry.sock'),
+      ]);
+      expect(children.flatMap(tcpListeners)).toEqual([]);
+      expect(tcpListeners(process.pid)).toEqual([s.config.port]);
     });
 
     it('describes images for the console: tags, created and size', async () => {

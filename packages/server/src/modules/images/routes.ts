@@ -17,7 +17,8 @@ import { readableRepositories } from './catalog.js';
 import { tagDetails, tagsOf } from './details.js';
 import { placeOf } from './names.js';
 import { registryRoutes } from './registry-routes.js';
-import { upstreamFor, type Upstream } from './supervisor.js';
+import { upstreamFor } from './supervisor.js';
+import type { Upstream } from './upstream.js';
 
 /**
  * Access is checked before validation, so the URI is read from the raw query; a missing
@@ -57,11 +58,11 @@ export const imageRoutes =
       },
       async (request) => {
         const q = request.query;
-        const base = await upstream.url();
+        const registry = await upstream.registry();
         const registry_host = hostOf(ctx);
-        if (!base)
+        if (!registry)
           return { available: false, message: IMAGES_UNAVAILABLE, registry_host, images: [] };
-        const places = await readableRepositories(ctx.db, base, await request.grants(), {
+        const places = await readableRepositories(ctx.db, registry, await request.grants(), {
           org: q.org_name,
           project: q.project_name,
           cluster: q.cluster_name,
@@ -70,7 +71,7 @@ export const imageRoutes =
           places.map(async (p) => ({
             name: p.name,
             repository: p.repository,
-            tags: await tagsOf(base, p.repository),
+            tags: await tagsOf(registry, p.repository),
           })),
         );
         return { available: true, message: null, registry_host, images };
@@ -89,20 +90,20 @@ export const imageRoutes =
       },
       async (request, reply) => {
         const q = request.query;
-        const base = await upstream.url();
-        if (!base) {
+        const registry = await upstream.registry();
+        if (!registry) {
           const e = new HttpError('internal', IMAGES_UNAVAILABLE);
           return reply.status(503).send(e.body());
         }
         const place = await placeOf(ctx.db, `${q.org_name}/${q.project_name}/${q.name}`);
         if (!place || place.cluster !== q.cluster_name) throw notFound(`Image ${q.name} not found`);
-        const tags = await tagsOf(base, place.repository);
+        const tags = await tagsOf(registry, place.repository);
         if (tags.length === 0) throw notFound(`Image ${q.name} not found`);
         return {
           name: place.name,
           repository: place.repository,
           image: `${hostOf(ctx)}/${place.repository}`,
-          tags: await Promise.all(tags.map((t) => tagDetails(base, place.repository, t))),
+          tags: await Promise.all(tags.map((t) => tagDetails(registry, place.repository, t))),
         };
       },
     );

@@ -89,6 +89,15 @@ describe.skipIf(!canRunDockerd || !existsSync(REGISTRY_BINARY))(
       await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
     });
 
+    it('fails a privileged job, saying why: a privileged container is root on the host', async () => {
+      const id = await run('true', { privileged: true });
+      const done = await until(id, ['failed']);
+      expect(done.history).toMatchObject({
+        reason: 'ContainerCannotRun',
+        description: expect.stringMatching(/^Privileged jobs are refused on the docker runtime/),
+      });
+    });
+
     it('saves a running job as an image of the project, with the progress of apolo-wire §3', async () => {
       const id = await run('echo changed > /marker; sleep 60');
       await until(id, ['running']);

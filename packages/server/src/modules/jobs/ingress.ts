@@ -10,6 +10,7 @@ import { jobUri } from '@orrery/contract';
 import { containerOf, jobById, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import { ingressPath } from './wire.js';
+import { sendPaced } from '../../http/ws-stream.js';
 
 /** The query parameter the console adds when it opens a job's URL in a new tab. */
 export const INGRESS_TOKEN_PARAM = 'orrery_token';
@@ -19,7 +20,12 @@ const cookieOf = (request: FastifyRequest) => {
   const raw = request.headers.cookie ?? '';
   for (const part of raw.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return decodeURIComponent(v.join('='));
+    if (k !== COOKIE) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return null; // a malformed cookie is no token
+    }
   }
   return null;
 };
@@ -104,35 +110,59 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     });
   };
 
+  /**
+   * An upgrade is routed before it is accepted: a refusal is an HTTP status on the upgrade
+   * request (404, 401), as for any other request, not an accepted socket closed at once.
+   */
+  const upgrades = new WeakMap<FastifyRequest, { host: string; port: number }>();
+  const routeUpgrade = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.ws) return;
+    const r = await route(request);
+    if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
+    // A redirect cannot be followed by a WebSocket client: the console opens the page first.
+    if ('redirect' in r) {
+      return reply.status(400).type('text/plain').send('Open the job from the console first');
+    }
+    upgrades.set(request, r.target);
+  };
+
   // WebSocket upgrades are GET requests: the GET route carries both handlers.
   app.route({
     method: 'GET',
     url: '/ingress/:id/*',
     config: { access: 'public' },
+    preHandler: routeUpgrade,
     handler: proxy,
-    wsHandler: async (socket, request) => {
-      // Listen at once: what the client sends while the job is looked up would be lost.
+    wsHandler: (socket, request) => {
+      // Listen at once: what the client sends while the job's port is reached would be lost.
       const pending: Array<{ data: RawData; binary: boolean }> = [];
       let upstream: WebSocket | null = null;
       socket.on('message', (data, binary) => {
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(data, { binary });
-        else pending.push({ data, binary });
+        if (upstream?.readyState === WebSocket.OPEN)
+          return sendPaced(upstream, data, binary, socket);
+        pending.push({ data, binary });
       });
       socket.on('close', () => upstream?.close());
-      const r = await route(request).catch(() => ({ refuse: 500, message: 'Ingress failed' }));
-      if (!('target' in r)) {
-        socket.close(1008, 'refuse' in r ? r.message : 'Open the job from the console first');
-        return;
-      }
-      if (socket.readyState !== socket.OPEN) return;
-      const up = new WebSocket(`ws://${r.target.host}:${r.target.port}${rest(request)}`);
+      // Until the job's socket is open the client's is not read further (what it sends waits in
+      // the kernel); read again before closing, or its answer to the close would wait there too.
+      socket.pause();
+      const closeClient = (code: number, reason?: string) => {
+        socket.resume();
+        socket.close(code, reason);
+      };
+      const target = upgrades.get(request)!;
+      const up = new WebSocket(`ws://${target.host}:${target.port}${rest(request)}`);
       upstream = up;
-      up.on('open', () => pending.splice(0).forEach((m) => up.send(m.data, { binary: m.binary })));
-      up.on('message', (data, binary) => socket.send(data, { binary }));
+      up.on('open', () => {
+        socket.resume();
+        pending.splice(0).forEach((m) => sendPaced(up, m.data, m.binary, socket));
+      });
+      // Each side stops reading while the other is behind, so a slow peer costs no memory here.
+      up.on('message', (data, binary) => sendPaced(socket, data, binary, up));
       up.on('close', (code) =>
-        socket.close(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
+        closeClient(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
       );
-      up.on('error', () => socket.close(1011, 'The job closed the connection'));
+      up.on('error', () => closeClient(1011, 'The job closed the connection'));
     },
   });
   app.route({

@@ -18,6 +18,9 @@ import { bearerOf, requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
+import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
+import type { ExecSession } from '../../runtime/driver.js';
+import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
 import { jobById, updateJob, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
@@ -42,6 +45,16 @@ const topSample = (s: {
     : { gpu_memory: s.gpuMemoryBytes / MIB, gpu_memory_bytes: s.gpuMemoryBytes }),
 });
 
+/** A resize frame (`{"height", "width"}`); one that is not JSON is ignored, as a terminal would. */
+const resize = (session: ExecSession, json: Buffer) => {
+  try {
+    const size = JSON.parse(json.toString()) as { height: number; width: number };
+    session.resize?.(size.height, size.width);
+  } catch {
+    // A bad frame must not end the session (a throw here would end the server).
+  }
+};
+
 /** Closes a socket with an error the CLI shows (1011 = server error). */
 const closeWith = (socket: WebSocket, e: unknown) =>
   socket.close(1011, (e instanceof Error ? e.message : String(e)).slice(0, 120));
@@ -65,6 +78,19 @@ export const monitoringRoutes =
       return found;
     };
     const finished = (j: JobRow) => isFinalJobStatus(j.status as JobStatus);
+    /**
+     * A WebSocket route's job, found and authorized in a preHandler: a refusal is then an HTTP
+     * status on the upgrade request (401, 404, 400), not an accepted socket closed with 1011.
+     */
+    const upgraded = new WeakMap<FastifyRequest, JobRow>();
+    const jobBeforeUpgrade =
+      (action: Action, refuse?: (j: JobRow, request: FastifyRequest) => HttpError | null) =>
+      async (request: FastifyRequest) => {
+        const j = await jobFor(request, (request.params as z.infer<typeof OneJob>).job, action);
+        const refused = refuse?.(j, request);
+        if (refused) throw refused;
+        upgraded.set(request, j);
+      };
     const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> =>
       driver.logs(j.id, {
         since: q.since ? new Date(q.since) : undefined,
@@ -138,16 +164,14 @@ export const monitoringRoutes =
         websocket: true,
         config: { access: 'user' },
         schema: { params: OneJob, querystring: JobLogQuery },
+        preHandler: jobBeforeUpgrade('read'),
       },
       async (socket, request) => {
         try {
-          const params = request.params as z.infer<typeof OneJob>;
-          const j = await jobFor(request, params.job, 'read');
+          const j = upgraded.get(request)!;
           const stream = await logsOf(j, request.query as z.infer<typeof JobLogQuery>);
-          socket.on('close', () => stream.destroy());
-          stream.on('data', (chunk: Buffer) => socket.send(chunk, { binary: true }));
-          stream.on('end', () => socket.close(1000));
-          stream.on('error', (e) => closeWith(socket, e));
+          await pipeToSocket(stream, socket);
+          socket.close(1000);
         } catch (e) {
           closeWith(socket, e);
         }
@@ -156,13 +180,17 @@ export const monitoringRoutes =
 
     app.get(
       '/api/v1/jobs/:job/top',
-      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob },
+        preHandler: jobBeforeUpgrade('read'),
+      },
       async (socket, request) => {
         const abort = new AbortController();
         socket.on('close', () => abort.abort());
         try {
-          const params = request.params as z.infer<typeof OneJob>;
-          const j = await jobFor(request, params.job, 'read');
+          const j = upgraded.get(request)!;
           if (j.status === 'running') {
             for await (const s of driver.stats(j.id, abort.signal)) {
               if (socket.readyState !== socket.OPEN) break;
@@ -196,20 +224,21 @@ export const monitoringRoutes =
           throw new HttpError('conflict', 'Only a running job can be saved');
         const token = bearerOf(request);
         const image = request.body.container.image;
-        reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
-        try {
-          for await (const line of driver.save(j.id, image, {
-            username: caller.username,
-            password: token ?? '',
-          })) {
-            reply.raw.write(`${JSON.stringify(line)}\r\n`);
-          }
-        } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
-          reply.raw.write(`${JSON.stringify({ error: message, errorDetail: { message } })}\r\n`);
-        }
-        reply.raw.end();
-        return reply.hijack();
+        const progress = driver.save(j.id, image, {
+          username: caller.username,
+          password: token ?? '',
+        });
+        // Each line as it comes (the CLI shows the push's progress live), ended as Docker does.
+        return reply.type('application/x-ndjson').send(
+          ndjsonStream(progress, {
+            batch: 0,
+            eol: '\r\n',
+            errorLine: (e) => {
+              const message = e instanceof Error ? e.message : String(e);
+              return { error: message, errorDetail: { message } };
+            },
+          }),
+        );
       },
     );
 
@@ -234,17 +263,22 @@ export const monitoringRoutes =
      */
     app.get(
       '/api/v1/jobs/:job/attach',
-      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob },
+        preHandler: jobBeforeUpgrade('write', (_j, request) => {
+          const q = request.query as Record<string, string | undefined>;
+          return q.tty === '1' && q.stdout === '1' && q.stderr === '1'
+            ? new HttpError('bad_request', 'tty with both stdout and stderr cannot be attached')
+            : null;
+        }),
+      },
       async (socket, request) => {
         let open = true;
         socket.on('close', () => (open = false));
         try {
-          const params = request.params as z.infer<typeof OneJob>;
-          const q = request.query as Record<string, string | undefined>;
-          if (q.tty === '1' && q.stdout === '1' && q.stderr === '1') {
-            throw new Error('tty with both stdout and stderr cannot be attached');
-          }
-          let j = await jobFor(request, params.job, 'write');
+          let j = upgraded.get(request)!;
           while (open && !finished(j)) {
             await new Promise((r) => setTimeout(r, 250));
             j = (await jobById(ctx.db, j.id)) ?? j;
@@ -253,7 +287,7 @@ export const monitoringRoutes =
           const exit = JSON.stringify({
             exit_code: j.exitCode ?? (j.status === 'succeeded' ? 0 : 1),
           });
-          socket.send(Buffer.concat([Buffer.from([3]), Buffer.from(exit)]), { binary: true });
+          socket.send(channelFrame(3, Buffer.from(exit)), { binary: true });
           socket.close(1000);
         } catch (e) {
           closeWith(socket, e);
@@ -264,42 +298,56 @@ export const monitoringRoutes =
     // exec: binary frames, first byte the channel (0 stdin, 1 stdout, 2 stderr, 3 exit, 4 resize).
     app.get(
       '/api/v1/jobs/:job/exec',
-      { websocket: true, config: { access: 'user' }, schema: { params: OneJob } },
+      {
+        websocket: true,
+        config: { access: 'user' },
+        schema: { params: OneJob },
+        preHandler: jobBeforeUpgrade('write', (j) =>
+          !driver.exec
+            ? new HttpError('bad_request', `The ${driver.name} runtime cannot exec`)
+            : j.status !== 'running'
+              ? new HttpError('conflict', 'The job is not running')
+              : null,
+        ),
+      },
       async (socket, request) => {
-        // Frames that arrive before the session exists (typed ahead) wait for it.
+        // Frames typed ahead wait for the session: in the kernel, the socket not being read until
+        // then, and the few already read here.
         const early: Buffer[] = [];
         let onFrame = (data: Buffer) => void early.push(data);
         socket.on('message', (data: Buffer) => onFrame(data));
+        socket.pause();
         try {
-          const params = request.params as z.infer<typeof OneJob>;
           const q = request.query as Record<string, string | undefined>;
-          const j = await jobFor(request, params.job, 'write');
-          if (!driver.exec) throw new Error(`The ${driver.name} runtime cannot exec`);
-          if (j.status !== 'running') throw new Error('The job is not running');
-          const session = await driver.exec(j.id, {
+          const j = upgraded.get(request)!;
+          const session = await driver.exec!(j.id, {
             command: ['/bin/sh', '-c', q.cmd ?? 'sh'],
             tty: q.tty === '1' || q.tty === 'true',
             stdin: q.stdin === '1' || q.stdin === 'true',
           });
-          const frame = (channel: number, data: Buffer) =>
-            socket.send(Buffer.concat([Buffer.from([channel]), data]), { binary: true });
-          session.stdout.on('data', (d: Buffer) => frame(1, d));
-          session.stderr?.on('data', (d: Buffer) => frame(2, d));
+          // The command's output waits for the reader: its pipes fill and it blocks, as in a
+          // terminal; a reader that leaves closes them.
+          socket.once('close', () => session.stdin?.end());
+          // A command that exits without reading its input: what is still sent is dropped.
+          session.stdin?.on('error', () => undefined);
+          const output = Promise.all([
+            pipeToSocket(session.stdout, socket, (d) => channelFrame(1, d)),
+            session.stderr && pipeToSocket(session.stderr, socket, (d) => channelFrame(2, d)),
+          ]);
           onFrame = (data) => {
-            if (data[0] === 0) session.stdin?.write(data.subarray(1));
-            if (data[0] === 4) {
-              const size = JSON.parse(data.subarray(1).toString()) as {
-                height: number;
-                width: number;
-              };
-              session.resize?.(size.height, size.width);
-            }
+            if (data[0] === 0 && session.stdin) writePaced(session.stdin, data.subarray(1), socket);
+            if (data[0] === 4) resize(session, data.subarray(1));
           };
           early.splice(0).forEach(onFrame);
-          const code = await session.exitCode;
-          frame(3, Buffer.from(JSON.stringify({ exit_code: code })));
+          socket.resume();
+          const [code] = await Promise.all([session.exitCode, output]);
+          socket.send(channelFrame(3, Buffer.from(JSON.stringify({ exit_code: code }))), {
+            binary: true,
+          });
           socket.close(1000);
         } catch (e) {
+          // Read again, or the client's answer to the close would wait in the kernel.
+          socket.resume();
           closeWith(socket, e);
         }
       },

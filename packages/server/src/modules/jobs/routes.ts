@@ -22,6 +22,9 @@ import { readableJobs } from './scope.js';
 import type { JobsService } from './service.js';
 import { jobWire } from './wire.js';
 
+/** The largest page kept in memory between requests. */
+const CACHED_PAGE = 100;
+
 const OneJob = z.object({ job: z.string().min(1) });
 const str = (v: unknown) => (typeof v === 'string' && v && !v.includes('/') ? v : '-');
 
@@ -35,11 +38,13 @@ function bodyUri(request: FastifyRequest) {
 export const jobRoutes =
   (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
   async (app) => {
-    const wire = async (rows: JobRow[]) => {
-      const history = await historyOf(
-        ctx.db,
-        rows.map((r) => r.id),
-      );
+    const wire = async (rows: JobRow[], known?: Awaited<ReturnType<typeof historyOf>>) => {
+      const history =
+        known ??
+        (await historyOf(
+          ctx.db,
+          rows.map((r) => r.id),
+        ));
       return rows.map((r) =>
         jobWire(r, history.get(r.id) ?? [], {
           publicUrl: ctx.config.publicUrl,
@@ -113,25 +118,40 @@ export const jobRoutes =
         reply: FastifyReply,
       ) => {
         const q = request.query;
-        const readable = await readableJobs(ctx.db, await request.grants());
-        const after = q.cursor ? await jobById(ctx.db, q.cursor) : undefined;
-        const rows = await listJobs(ctx.db, {
-          readable,
-          place: { cluster: q.cluster_name, org: q.org_name, projects: q.project_name },
-          statuses: q.status,
-          name: q.name,
-          owners: q.owner,
-          tags: q.tag,
-          since: q.since ? new Date(q.since) : undefined,
-          until: q.until ? new Date(q.until) : undefined,
-          q: q.q,
-          reverse: q.reverse ?? false,
-          limit: q.limit ?? 10_000,
-          after: after ?? undefined,
-          materialized: q.materialized,
-          logsRemoved: q.logs_removed,
-        });
-        return sendList(request, reply, await wire(rows), (jobs) => ({ jobs }));
+        const page = async () => {
+          const readable = await readableJobs(ctx.db, await request.grants());
+          const after = q.cursor ? await jobById(ctx.db, q.cursor) : undefined;
+          const rows = await listJobs(ctx.db, {
+            readable,
+            place: { cluster: q.cluster_name, org: q.org_name, projects: q.project_name },
+            statuses: q.status,
+            name: q.name,
+            owners: q.owner,
+            tags: q.tag,
+            since: q.since ? new Date(q.since) : undefined,
+            until: q.until ? new Date(q.until) : undefined,
+            q: q.q,
+            reverse: q.reverse ?? false,
+            limit: q.limit ?? 10_000,
+            after: after ?? undefined,
+            materialized: q.materialized,
+            logsRemoved: q.logs_removed,
+          });
+          const history = await historyOf(
+            ctx.db,
+            rows.map((r) => r.id),
+          );
+          return { rows, history };
+        };
+        // Pages (the console's) are shared by the caller's requests until a job changes (the
+        // `jobs` epoch) or the caller's access does; the wire is made per request (run times).
+        const snap = await request.accessSnapshot();
+        const key = `${snap.epochs.access}:${requireUser(request).id}:${request.url}`;
+        const { rows, history } =
+          q.limit !== undefined && q.limit <= CACHED_PAGE
+            ? await snap.cached('jobs', key, page)
+            : await page();
+        return sendList(request, reply, await wire(rows, history), (jobs) => ({ jobs }));
       },
     );
 

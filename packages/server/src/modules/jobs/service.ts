@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import {
   DEFAULT_MAX_RUN_TIME_MINUTES,
+  INT4_MAX,
   JOB_REASONS,
   JOB_TEXTS,
   isFinalJobStatus,
@@ -384,7 +385,8 @@ export class JobsService {
 
   async extend(j: JobRow, minutes: { add?: number; set?: number }) {
     const current = j.maxRunTimeMinutes ?? DEFAULT_MAX_RUN_TIME_MINUTES;
-    const next = minutes.set ?? current + (minutes.add ?? 0);
+    // Each input fits the integer column, their sum may not: the longest is the column's limit.
+    const next = Math.min(INT4_MAX, minutes.set ?? current + (minutes.add ?? 0));
     await updateJob(this.ctx.db, j.id, { maxRunTimeMinutes: next });
   }
 }

@@ -49,7 +49,11 @@ export const secretRoutes =
       },
       async (request) => {
         const place = placeOf(request.query);
-        return (await secretsIn(ctx.db, place)).map((row) => secretWire(place, row));
+        // Shared by every reader of the project until a secret of any project changes.
+        const rows = await (
+          await request.accessSnapshot()
+        ).cached('secrets', placeUri(place), () => secretsIn(ctx.db, place));
+        return rows.map((row) => secretWire(place, row));
       },
     );
 

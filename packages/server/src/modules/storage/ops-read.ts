@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { wantsNdjson } from '../../http/ndjson.js';
+import { ndjsonStream, wantsNdjson } from '../../http/ndjson.js';
 import type { Action, FileStatus } from '@orrery/contract';
 import { actionOn, type Grant } from '../../auth/permissions.js';
 import { authorize } from '../../http/access.js';
@@ -43,33 +42,14 @@ export async function primed<T>(items: AsyncIterable<T>): Promise<AsyncIterable<
   };
 }
 
-const NDJSON_CHUNK = 64 * 1024;
-
 /** Lines of NDJSON from a stream of objects, ending with `{"error", "errno"}` on a failure. */
-export function ndjson(items: AsyncIterable<object>): Readable {
-  return Readable.from(
-    (async function* () {
-      // Lines go out in chunks of about 64 KiB: one write per line was the cost of a big listing.
-      let chunk = '';
-      try {
-        for await (const item of items) {
-          chunk += `${JSON.stringify(item)}\n`;
-          if (chunk.length >= NDJSON_CHUNK) {
-            yield chunk;
-            chunk = '';
-          }
-        }
-        if (chunk) yield chunk;
-      } catch (e) {
-        if (chunk) yield chunk;
-        const err = httpOf(e);
-        const body =
-          err instanceof StorageError ? err.body() : { error: 'internal', message: 'Failed' };
-        yield `${JSON.stringify(body)}\n`;
-      }
-    })(),
-  );
-}
+export const ndjson = (items: AsyncIterable<object>) =>
+  ndjsonStream(items, {
+    errorLine: (e) => {
+      const err = httpOf(e);
+      return err instanceof StorageError ? err.body() : { error: 'internal', message: 'Failed' };
+    },
+  });
 
 export async function getFileStatus({ backend, path, grants, reply }: OpContext) {
   const permission = requireVisible(grants, uriOf(path));

@@ -37,6 +37,8 @@ function offsetOf(header: string | undefined): number {
   if (!m || Number(m[2]) < Number(m[1])) {
     throw illegal('WRITE needs a Content-Range header such as "bytes 0-1048575/*"');
   }
+  // Beyond this a JS number no longer counts bytes exactly (and the file system refused far less).
+  if (Number(m[2]) > Number.MAX_SAFE_INTEGER) throw illegal('Write offset too large');
   return Number(m[1]);
 }
 

@@ -2,11 +2,14 @@ import { eq, and } from 'drizzle-orm';
 import { storageUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Grant } from '../../auth/permissions.js';
+import type { EpochSnapshot } from '../../db/epoch-cache.js';
 import { visibleAction } from './access.js';
 import { projects } from '../../db/schema.js';
 import { badPath, notFoundErr } from './errors.js';
 
 export const STORAGE_PREFIX = '/api/v1/storage';
+/** The longest file name of common file systems (ext4, xfs, btrfs), and S3 keys hold it too. */
+const NAME_MAX = 255;
 
 /** A storage path: `storage://cluster/org/project/...rest`. */
 export interface StoragePath {
@@ -39,6 +42,9 @@ export function segmentsOf(path: string, encoded = true): string[] {
     }
     if (seg === '.' || seg === '..') throw badPath('Path components "." and ".." are not allowed');
     if (/[/\\\0]/.test(seg)) throw badPath('Path contains a slash, backslash or NUL');
+    if (Buffer.byteLength(seg) > NAME_MAX) {
+      throw badPath(`File name too long: a path component has at most ${NAME_MAX} bytes`);
+    }
     out.push(seg);
   }
   return out;
@@ -60,13 +66,19 @@ export async function resolvePath(
   db: Db,
   segments: string[],
   grants: Grant[],
+  snap?: EpochSnapshot,
 ): Promise<StoragePath> {
   const [org, project, ...rest] = segments;
   if (!org || !project) throw notFoundErr();
-  const rows = await db
-    .select({ cluster: projects.clusterName })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const read = () =>
+    db
+      .select({ cluster: projects.clusterName })
+      .from(projects)
+      .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  // Projects are counted by the `access` epoch: the lookup is shared until one changes.
+  const rows = await (snap
+    ? snap.cached('access', `p:${JSON.stringify([org, project])}`, read)
+    : read());
   const clusters = rows
     .map((r) => r.cluster)
     .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));

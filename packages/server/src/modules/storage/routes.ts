@@ -78,14 +78,15 @@ export const storageRoutes =
       method: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
       url: `${STORAGE_PREFIX}/*`,
       exposeHeadRoute: false,
-      config: { access: 'user' },
+      // segmentsOf checks the raw path itself and answers with the errno the SDK maps.
+      config: { access: 'user', checksOwnPath: true },
       schema: { tags: ['storage'], querystring: StorageQuery },
       handler: async (request, reply) => {
         requireUser(request);
         const op = opOf(request);
         const grants = await request.grants();
         const segments = segmentsOf(rawPathOf(request.url));
-        const path = await resolvePath(ctx.db, segments, grants);
+        const path = await resolvePath(ctx.db, segments, grants, await request.accessSnapshot());
         const root = keyOf({ ...path, rest: [] });
         if (!ready.has(root.join('/')) && visibleAction(grants, uriOf({ ...path, rest: [] }))) {
           await blob(() => files.mkdirs(root));

@@ -6,7 +6,8 @@ import { LABEL, NAME_PREFIX } from './engine.js';
 /**
  * The container of a job: the preset's limits, the mounts as binds, GPUs as device requests,
  * the HTTP port published on 127.0.0.1 (unless the network is the host's), labels that let a
- * new server find the job and its reservation again.
+ * new server find the job and its reservation again. Never privileged (the driver refuses such
+ * jobs), and the mounts are the checked ones (docker/mounts.ts).
  */
 export function containerSpec(
   spec: JobSpec,
@@ -55,7 +56,6 @@ export function containerSpec(
       NetworkMode: network,
       PortBindings:
         port && !hostNet ? { [port]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
-      Privileged: spec.privileged,
     },
   };
 }

@@ -33,10 +33,13 @@ export async function ensureNetwork(docker: Docker, configured?: string): Promis
   const names = new Set((await docker.listNetworks()).map((n) => n.Name));
   const wanted = configured ?? (names.has('bridge') ? 'bridge' : FALLBACK_NETWORK);
   if (!names.has(wanted)) {
+    // Without inter-container traffic, also for an engine that manages iptables itself;
+    // docker/isolation.ts enforces it whatever the engine does.
     await docker.createNetwork({
       Name: wanted,
       Driver: 'bridge',
       Labels: { 'orrery.network': '' },
+      Options: { 'com.docker.network.bridge.enable_icc': 'false' },
     });
   }
   return wanted;

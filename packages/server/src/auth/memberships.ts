@@ -1,0 +1,70 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import {
+  clusterMembers,
+  clusterOrgs,
+  orgMembers,
+  permissions,
+  projectMembers,
+  projects,
+} from '../db/schema.js';
+
+/**
+ * Everything that gives a user access, as stored: the rows the permission engine turns into
+ * grants and the config route lists. One load per user and access epoch (access-cache.ts).
+ */
+export interface Memberships {
+  /** Organizations and the role in each, by name. */
+  orgs: { name: string; role: string }[];
+  /** Clusters linked to one of those organizations. */
+  orgClusters: { cluster: string; org: string }[];
+  /** Direct cluster memberships. */
+  clusters: { name: string; role: string }[];
+  /** Projects and the role in each, by cluster, organization and name. */
+  projects: { cluster: string; org: string; name: string; role: string }[];
+  /** Shares: one action on one URI. */
+  shares: { uri: string; action: string }[];
+}
+
+export const NO_MEMBERSHIPS: Memberships = {
+  orgs: [],
+  orgClusters: [],
+  clusters: [],
+  projects: [],
+  shares: [],
+};
+
+export async function membershipsOf(db: Db, userId: string): Promise<Memberships> {
+  const [orgs, orgClusters, clusters, projectRoles, shares] = await Promise.all([
+    db
+      .select({ name: orgMembers.orgName, role: orgMembers.role })
+      .from(orgMembers)
+      .where(eq(orgMembers.userId, userId))
+      .orderBy(orgMembers.orgName),
+    db
+      .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
+      .from(clusterOrgs)
+      .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
+      .where(eq(orgMembers.userId, userId)),
+    db
+      .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
+      .from(clusterMembers)
+      .where(eq(clusterMembers.userId, userId)),
+    db
+      .select({
+        cluster: projects.clusterName,
+        org: projects.orgName,
+        name: projects.name,
+        role: projectMembers.role,
+      })
+      .from(projectMembers)
+      .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+      .where(eq(projectMembers.userId, userId))
+      .orderBy(projects.clusterName, projects.orgName, projects.name),
+    db
+      .select({ uri: permissions.uri, action: permissions.action })
+      .from(permissions)
+      .where(eq(permissions.userId, userId)),
+  ]);
+  return { orgs, orgClusters, clusters, projects: projectRoles, shares };
+}

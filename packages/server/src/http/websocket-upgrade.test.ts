@@ -1,0 +1,114 @@
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
+import { call, jobEnded, projectMember, tenancy } from '../test/fixtures.js';
+
+/**
+ * A WebSocket route refuses a bad or unauthorized upgrade with an HTTP status on the upgrade
+ * request, as the CLI and browsers report it, instead of accepting the socket and closing it
+ * with 1011 (issue 10).
+ */
+describe('WebSocket upgrades', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  let outsider: TestUser;
+  let reader: TestUser;
+  let job: string;
+
+  /** How an upgrade ends: refused with an HTTP status, or opened (then closed by us). */
+  const upgrade = (path: string, who: TestUser | null, protocol = 'logs.apolo.us') =>
+    new Promise<{ refused: number } | { opened: true }>((resolve, reject) => {
+      const ws = new WebSocket(`${s.url.replace('http', 'ws')}${path}`, [protocol], {
+        headers: who ? who.headers : {},
+      });
+      ws.on('unexpected-response', (_req, res) => {
+        resolve({ refused: res.statusCode ?? 0 });
+        res.resume();
+        ws.terminate();
+      });
+      ws.on('open', () => {
+        resolve({ opened: true });
+        ws.close();
+      });
+      ws.on('error', (e) => {
+        if (!/Unexpected server response/.test(e.message)) reject(e);
+      });
+    });
+
+  beforeAll(async () => {
+    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
+    ({ owner } = await tenancy(s));
+    outsider = await s.user();
+    reader = await projectMember(s, 'reader');
+    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+      cluster_name: 'default',
+      org_name: 'acme',
+      project_name: 'vision',
+      preset_name: 'cpu-small',
+      image: 'busybox',
+      command: 'echo done',
+      http: { port: 8080, requires_auth: true },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    job = r.body.id;
+    await jobEnded(s, owner, job);
+  });
+  afterAll(() => s.stop());
+
+  it.each(['log_ws', 'top', 'attach', 'exec'])(
+    'refuses %s to anonymous callers with 401 and to other tenants with 404',
+    async (route) => {
+      const path = `/api/v1/jobs/${job}/${route}`;
+      expect(await upgrade(path, null)).toEqual({ refused: 401 });
+      expect(await upgrade(path, outsider)).toEqual({ refused: 404 });
+      expect(await upgrade(`/api/v1/jobs/job-no-such-one/${route}`, owner)).toEqual({
+        refused: 404,
+      });
+    },
+  );
+
+  it('refuses a weak role and a bad request with their statuses before the upgrade', async () => {
+    // A project reader may read logs, not run commands in the job.
+    expect(await upgrade(`/api/v1/jobs/${job}/log_ws`, reader)).toEqual({ opened: true });
+    expect(await upgrade(`/api/v1/jobs/${job}/exec?cmd=id`, reader)).toEqual({ refused: 403 });
+    expect(await upgrade(`/api/v1/jobs/${job}/log_ws?since=yesterday`, owner)).toEqual({
+      refused: 400,
+    });
+    expect(
+      await upgrade(
+        `/api/v1/jobs/${job}/attach?tty=1&stdout=1&stderr=1`,
+        owner,
+        'v2.channels.neu.ro',
+      ),
+    ).toEqual({ refused: 400 });
+    // exec needs a running job: this one has finished.
+    expect(await upgrade(`/api/v1/jobs/${job}/exec?cmd=id`, owner, 'v2.channels.neu.ro')).toEqual({
+      refused: 409,
+    });
+  });
+
+  it('refuses an ingress upgrade to a missing job with 404 and without a token with 401', async () => {
+    expect(await upgrade('/ingress/job-no-such-one/socket', null)).toEqual({ refused: 404 });
+    expect(await upgrade(`/ingress/${job}/socket`, null)).toEqual({ refused: 401 });
+    expect(await upgrade(`/ingress/${job}/socket`, outsider)).toEqual({ refused: 401 });
+    // Allowed, but the job no longer serves: a gateway status, still before any upgrade.
+    expect(await upgrade(`/ingress/${job}/socket`, owner)).toEqual({ refused: 502 });
+    // A malformed job cookie is no token, over HTTP too (it was a 500).
+    const cookie = 'orrery_job_token=%E0%A4%A';
+    const page = await s.app.inject({ url: `/ingress/${job}/page`, headers: { cookie } });
+    expect(page.statusCode).toBe(401);
+  });
+
+  it('refuses hostile upgrade paths with a 4xx status and closes their sockets', async () => {
+    // A malformed URL and one too long for the router are refused before any route: their
+    // sockets must still be closed, or the server leaks them (and cannot stop, below).
+    for (const id of ['%00', 'a%00b', '%ED%A0%80', '..%2f..%2fetc', '%ff%fe', 'x'.repeat(8000)]) {
+      for (const route of ['log_ws', 'top', 'attach', 'exec']) {
+        const r = await upgrade(`/api/v1/jobs/${id}/${route}?since=%00`, owner);
+        expect('refused' in r && r.refused >= 400 && r.refused < 500, `${route} ${id}`).toBe(true);
+      }
+      const ingress = await upgrade(`/ingress/${id}/%2e%2e%2f%00`, owner);
+      expect('refused' in ingress && ingress.refused < 500, `ingress ${id}`).toBe(true);
+    }
+  });
+});

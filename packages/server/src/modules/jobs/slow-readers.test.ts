@@ -1,0 +1,236 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenancy } from '../../test/fixtures.js';
+import {
+  eventually,
+  floodWebSocket,
+  openFilesUnder,
+  pausedGet,
+  pausedWebSocket,
+  peakGrowth,
+} from '../../test/slow-reader.js';
+
+const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
+const NODE = process.execPath;
+/** What each source produces: far more than the bound, so a server that buffers it shows. */
+const BYTES = 400_000_000;
+/** The server may hold this much for a reader that does not read (MB, RSS over the start). */
+const BOUND_MB = 150;
+const LINE = 'a'.repeat(99);
+
+/**
+ * A job's HTTP server in plain Node (the sandbox sees no module outside the system paths) that
+ * sends BYTES to whoever asks, over HTTP or as 65,000-byte binary WebSocket frames, at the pace
+ * its client reads: what piles up is the server's doing, not the job's. A WebSocket at `…/quiet`
+ * gets nothing and is never read.
+ */
+const FLOOD = [
+  "const c=require('crypto'),N=Number(process.env.N),b=Buffer.alloc(65000,97);",
+  "const pump=(k,f)=>{k.on('error',()=>{});let n=0;const go=()=>{while(n<N){n+=b.length;if(!k.write(f))return k.once('drain',go)}k.end()};go()};",
+  "const s=require('http').createServer((q,r)=>pump(r,b));",
+  "s.on('upgrade',(q,k)=>{const a=c.createHash('sha1').update(q.headers['sec-websocket-key']+'258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');",
+  "k.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: '+a+'\\r\\n\\r\\n');",
+  "if(!q.url.endsWith('/quiet'))pump(k,Buffer.concat([Buffer.from([130,126,253,232]),b]))});",
+  "s.listen(Number(process.env.PORT),'127.0.0.1');",
+].join('');
+
+/** Processes of this machine whose command line contains `marker`. */
+const processesWith = (marker: string) =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+
+/**
+ * Back-pressure on every streaming route of jobs (issue 10): a reader that stops reading while
+ * the source produces hundreds of MB costs the server a bounded amount of memory, and leaving
+ * closes what was streaming to it.
+ */
+describe('slow readers of job streams', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  const ws = (path: string) => `${s.url.replace('http', 'ws')}${path}`;
+  const until = async (id: string, statuses: string[]) => {
+    let status = '';
+    await eventually(async () => {
+      status = (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status;
+      return statuses.includes(status);
+    }, 20000);
+    return status;
+  };
+  const run = async (command: string, extra: Record<string, unknown> = {}) => {
+    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+      ...SCOPE,
+      preset_name: 'cpu-small',
+      image: 'busybox',
+      command,
+      ...extra,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    return r.body.id as string;
+  };
+  /**
+   * A job that prints BYTES of 100-character lines with tools from /usr/bin, in four bursts half
+   * a second apart: a reader that comes once it runs follows the log as it grows.
+   */
+  const printer = () =>
+    run(
+      `/bin/sh -c "for i in 1 2 3 4; do /usr/bin/yes ${LINE} | /usr/bin/head -c ${BYTES / 4}; /usr/bin/sleep 0.5; done"`,
+      { preset_name: 'cpu-medium' },
+    );
+  const logFile = (id: string) => join(s.config.dataDir, 'jobs', id, 'output');
+
+  beforeAll(async () => {
+    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
+    ({ owner } = await tenancy(s));
+  });
+  afterAll(() => s.stop());
+
+  it('holds a slow log_ws reader while the job prints 400 MB, and closes the log when it leaves', async () => {
+    const id = await printer();
+    await until(id, ['running']);
+    let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
+    const grown = await peakGrowth(async () => {
+      reader = await pausedWebSocket(ws(`/api/v1/jobs/${id}/log_ws`), ['logs.apolo.us'], {
+        ...owner.headers,
+      });
+      expect(await until(id, ['succeeded', 'failed'])).toBe('succeeded');
+      await new Promise((r) => setTimeout(r, 2000));
+    });
+    console.log(`log_ws slow reader: server RSS +${grown.toFixed(0)} MB`);
+    expect(grown).toBeLessThan(BOUND_MB);
+    reader!.leave();
+    await eventually(() => openFilesUnder(logFile(id)).length === 0);
+  });
+
+  it('holds a paused HTTP log download of 400 MB, and closes the log when it leaves', async () => {
+    const id = await printer();
+    expect(await until(id, ['succeeded', 'failed'])).toBe('succeeded');
+    let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
+    const grown = await peakGrowth(async () => {
+      reader = await pausedGet(`${s.url}/api/v1/jobs/${id}/log`, owner.headers);
+      expect(reader.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3000));
+    });
+    console.log(`log HTTP slow reader: server RSS +${grown.toFixed(0)} MB`);
+    expect(grown).toBeLessThan(BOUND_MB);
+    reader!.leave();
+    await eventually(() => openFilesUnder(logFile(id)).length === 0);
+  });
+
+  it('holds a slow exec reader of a command printing 400 MB, and the command ends when it leaves', async () => {
+    const id = await run('/usr/bin/sleep 60');
+    await until(id, ['running']);
+    // A marker in the command line finds the exec'd process on the host.
+    const marker = `${BYTES + 1}`;
+    const cmd = `/usr/bin/yes ${LINE} | /usr/bin/head -c ${marker}`;
+    let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
+    const grown = await peakGrowth(async () => {
+      reader = await pausedWebSocket(
+        ws(`/api/v1/jobs/${id}/exec?cmd=${encodeURIComponent(cmd)}`),
+        ['v2.channels.neu.ro'],
+        owner.headers,
+      );
+      await new Promise((r) => setTimeout(r, 4000));
+    });
+    console.log(`exec slow reader: server RSS +${grown.toFixed(0)} MB`);
+    expect(grown).toBeLessThan(BOUND_MB);
+    expect(processesWith(marker).length).toBeGreaterThan(0);
+    reader!.leave();
+    await eventually(() => processesWith(marker).length === 0);
+    await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+  });
+
+  it('holds back an exec client that sends 400 MB of input to a command that does not read it', async () => {
+    const id = await run('/usr/bin/sleep 60');
+    await until(id, ['running']);
+    const frame = Buffer.concat([Buffer.from([0]), Buffer.alloc(2 ** 20, 97)]);
+    let sent = 0;
+    let leave = () => {};
+    const grown = await peakGrowth(async () => {
+      ({ sent, leave } = await floodWebSocket(
+        ws(`/api/v1/jobs/${id}/exec?stdin=1&cmd=${encodeURIComponent('/usr/bin/sleep 30')}`),
+        ['v2.channels.neu.ro'],
+        owner.headers,
+        frame,
+        { total: BYTES, ms: 6000 },
+      ));
+    });
+    console.log(
+      `exec input flood: ${(sent / 2 ** 20).toFixed(0)} MB taken, server RSS +${grown.toFixed(0)} MB`,
+    );
+    expect(grown).toBeLessThan(BOUND_MB);
+    // What the pipe, the kernel and the high-water mark hold: megabytes, not hundreds.
+    expect(sent).toBeLessThan(64 * 2 ** 20);
+    leave();
+    await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+  });
+
+  describe('through the ingress', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = await run(`${NODE} -e "${FLOOD}"`, {
+        http: { port: 8080, requires_auth: false },
+        env: { N: String(BYTES) },
+      });
+      await until(id, ['running']);
+      // Running is not serving yet: wait for the first answer through the ingress.
+      await eventually(async () => {
+        const r = await pausedGet(`${s.url}/ingress/${id}/`).catch(() => null);
+        r?.leave();
+        return r?.status === 200;
+      });
+    });
+    afterAll(() => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner));
+
+    it('holds a paused HTTP reader of a job sending 400 MB', async () => {
+      let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
+      const grown = await peakGrowth(async () => {
+        reader = await pausedGet(`${s.url}/ingress/${id}/big`);
+        expect(reader.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 4000));
+      });
+      console.log(`ingress HTTP slow reader: server RSS +${grown.toFixed(0)} MB`);
+      expect(grown).toBeLessThan(BOUND_MB);
+      reader!.leave();
+    });
+
+    it('holds a slow WebSocket reader of a job sending 400 MB', async () => {
+      let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
+      const grown = await peakGrowth(async () => {
+        reader = await pausedWebSocket(ws(`/ingress/${id}/socket`), []);
+        await new Promise((r) => setTimeout(r, 4000));
+      });
+      console.log(`ingress WebSocket slow reader: server RSS +${grown.toFixed(0)} MB`);
+      expect(grown).toBeLessThan(BOUND_MB);
+      reader!.leave();
+    });
+
+    it('holds back a WebSocket client sending 400 MB to a job that does not read', async () => {
+      let sent = 0;
+      let leave = () => {};
+      const grown = await peakGrowth(async () => {
+        ({ sent, leave } = await floodWebSocket(
+          ws(`/ingress/${id}/quiet`),
+          [],
+          {},
+          Buffer.alloc(2 ** 20, 97),
+          { total: BYTES, ms: 6000 },
+        ));
+      });
+      console.log(
+        `ingress WebSocket input flood: ${(sent / 2 ** 20).toFixed(0)} MB taken, server RSS +${grown.toFixed(0)} MB`,
+      );
+      expect(grown).toBeLessThan(BOUND_MB);
+      expect(sent).toBeLessThan(64 * 2 ** 20);
+      leave();
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type Docker from 'dockerode';
+
+export const NFT = '/usr/sbin/nft';
+
+/** The nftables tables of a bridge's rules (one `inet`, one `bridge`), named after it. */
+export const isolationTable = (bridge: string) => `orrery-${bridge}`;
+
+export interface BridgeNetwork {
+  /** The host's device of the network (`docker0`, `br-<id>`). */
+  bridge: string;
+  subnets: string[];
+}
+
+/**
+ * The rules that keep job containers to themselves, whatever dockerd does with iptables (the
+ * tests' dockerd runs with --iptables=false, and then `enable_icc=false` enforces nothing):
+ *
+ * - input (inet): nothing that enters the host from the bridge reaches a host socket (the
+ *   server's port, the registry, any service on any address of the host), but the answers of
+ *   connections the host opened (the ingress reaching a published port) and IPv6 neighbour
+ *   discovery, without which an IPv6 network has no way out;
+ * - bridge forward: no frame from one container to another's address on the same network. This
+ *   kernel family lacks `meta ibrname`, so the bridge's frames are told by their subnets;
+ * - inet forward: the same for every IP packet the bridge passes, when br_netfilter hands
+ *   bridged traffic to IP hooks (covering link-local IPv6 as well).
+ *
+ * Replacing the tables is one transaction: no moment without rules.
+ */
+export function isolationRules({ bridge, subnets }: BridgeNetwork): string {
+  const table = isolationTable(bridge);
+  const dev = JSON.stringify(bridge);
+  const daddr = (s: string) => `${s.includes(':') ? 'ip6' : 'ip'} daddr ${s} drop`;
+  return `table inet ${table}
+delete table inet ${table}
+table inet ${table} {
+  chain input {
+    type filter hook input priority filter; policy accept;
+    iifname ${dev} ct state established,related accept
+    iifname ${dev} icmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-solicit } accept
+    iifname ${dev} meta l4proto tcp reject with tcp reset
+    iifname ${dev} reject
+  }
+  chain forward {
+    type filter hook forward priority filter; policy accept;
+    iifname ${dev} oifname ${dev} drop
+  }
+}
+table bridge ${table}
+delete table bridge ${table}
+table bridge ${table} {
+  chain forward {
+    type filter hook forward priority filter; policy accept;
+${subnets.map((s) => `    ${daddr(s)}\n`).join('')}  }
+}
+`;
+}
+
+function nft(script: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(NFT, ['-f', '-'], (err, _out, stderr) =>
+      err ? reject(new Error(stderr.trim() || err.message)) : resolve(),
+    );
+    child.stdin?.end(script);
+  });
+}
+
+/** The bridge device and subnets of an engine network; null when its driver is not `bridge`. */
+export async function bridgeOf(docker: Docker, network: string): Promise<BridgeNetwork | null> {
+  const info = (await docker.getNetwork(network).inspect()) as {
+    Id: string;
+    Driver: string;
+    Options?: Record<string, string>;
+    IPAM?: { Config?: Array<{ Subnet?: string }> | null };
+  };
+  if (info.Driver !== 'bridge') return null;
+  return {
+    bridge: info.Options?.['com.docker.network.bridge.name'] ?? `br-${info.Id.slice(0, 12)}`,
+    subnets: (info.IPAM?.Config ?? []).flatMap((c) => (c.Subnet ? [c.Subnet] : [])),
+  };
+}
+
+/**
+ * Installs the rules of the network containers join. Resolves to a warning (for the log and the
+ * job page) when they cannot be enforced from this server, and to undefined when they are.
+ */
+export async function isolateNetwork(docker: Docker, network: string): Promise<string | undefined> {
+  const unisolated = 'job containers can reach the services of this machine and each other';
+  if (network === 'host') {
+    return `Job containers share this machine's network (ORRERY_DOCKER_NETWORK=host): they reach every service of the host, the server's included, and each other.`;
+  }
+  const net = await bridgeOf(docker, network);
+  if (!net)
+    return `The network ${network} is not a bridge network, whose traffic this server does not filter: ${unisolated}, unless the operator firewalls them.`;
+  if (!existsSync(`/sys/class/net/${net.bridge}`)) {
+    return `The bridge ${net.bridge} of the network ${network} is not on this server's host (a remote or rootless engine): ${unisolated}, unless the operator firewalls them.`;
+  }
+  if (!existsSync(NFT)) return `nftables (${NFT}) is not installed: ${unisolated}.`;
+  try {
+    await nft(isolationRules(net));
+    return undefined;
+  } catch (e) {
+    return `The firewall rules of ${net.bridge} could not be installed (${(e as Error).message}; the server needs root or CAP_NET_ADMIN): ${unisolated}.`;
+  }
+}

@@ -1,0 +1,113 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
+
+/**
+ * Slow readers for the back-pressure tests: clients that stop reading their TCP socket, so
+ * whatever the server sends piles up in the kernel and then in the server, unless the server
+ * pauses its source. The server runs in this process, so its memory is this process's RSS.
+ */
+
+const MB = 2 ** 20;
+
+/** This process's resident set in MB, after a collection when `--expose-gc` allows one. */
+export function rssMB() {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().rss / MB;
+}
+
+/**
+ * Samples the RSS every 50 ms while `during` runs and returns the largest growth over the
+ * figure taken before it, in MB.
+ */
+export async function peakGrowth(during: () => Promise<unknown>): Promise<number> {
+  const base = rssMB();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / MB)), 50);
+  try {
+    await during();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(peak, process.memoryUsage().rss / MB) - base;
+}
+
+/** A WebSocket client whose socket stops reading as soon as the connection is open. */
+export async function pausedWebSocket(url: string, protocols: string[], headers = {}) {
+  const ws = new WebSocket(url, protocols, { headers });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => {
+      ws.pause();
+      resolve();
+    });
+    ws.once('error', reject);
+  });
+  return {
+    /** Leaves: the TCP connection is torn down without reading the rest. */
+    leave: () => ws.terminate(),
+  };
+}
+
+/**
+ * A WebSocket client that sends `frame` over and over for `ms` (at most `total` bytes), itself
+ * waiting whenever 4 MiB are queued, so that what piles up is on the server's side. Returns how
+ * many bytes the server let it send.
+ */
+export async function floodWebSocket(
+  url: string,
+  protocols: string[],
+  headers: Record<string, string>,
+  frame: Buffer,
+  { total, ms }: { total: number; ms: number },
+) {
+  const ws = new WebSocket(url, protocols, { headers });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const until = Date.now() + ms;
+  let sent = 0;
+  while (sent < total && Date.now() < until && ws.readyState === ws.OPEN) {
+    if (ws.bufferedAmount > 4 * MB) {
+      await new Promise((r) => setTimeout(r, 20));
+      continue;
+    }
+    ws.send(frame, { binary: true });
+    sent += frame.length;
+  }
+  return { sent: sent - ws.bufferedAmount, leave: () => ws.terminate() };
+}
+
+/** An HTTP GET whose response is not read once its headers are in. */
+export async function pausedGet(url: string, headers: Record<string, string> = {}) {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, { headers }, resolve);
+    req.once('error', reject);
+    req.end();
+  });
+  res.pause();
+  return { status: res.statusCode, leave: () => res.destroy() };
+}
+
+/** Files under `dir` this process holds open (the server's streams that are not closed). */
+export function openFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(dir)) out.push(target);
+    } catch {
+      // Closed between the listing and the look.
+    }
+  }
+  return out;
+}
+
+/** Waits until `check` holds, polling every 100 ms, or throws after `ms`. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 10000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition never held');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
