@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, joinOrg, projectMember, tenancy } from '../test/fixtures.js';
+import { call, joinOrg, projectMember, tenancy, twoReplicas } from '../test/fixtures.js';
 
 /**
  * Principals and grants are cached per user for an access epoch (auth/access-cache.ts). Each test
@@ -98,42 +95,21 @@ describe('revoked access, on one server', () => {
  * through one is enforced by the other at its next request.
  */
 describe.skipIf(engine !== 'postgres')('revoked access, on two replicas', () => {
-  let a: TestServer;
-  let b: TestServer;
-  let owner: TestUser;
-  beforeAll(async () => {
-    a = await startTestServer();
-    ({ owner } = await tenancy(a));
-    b = await startTestServer(
-      {},
-      {
-        restartOf: {
-          dataDir: mkdtempSync(join(tmpdir(), 'orrery-replica-')),
-          databaseUrl: a.state.databaseUrl,
-          // The database belongs to replica A, which drops it.
-          drop: async () => undefined,
-        },
-      },
-    );
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const r = twoReplicas();
 
   it('refuses on replica B a member removed through replica A', async () => {
-    const u = await projectPerson(a, 'writer');
-    expect((await call(b, 'GET', SECRETS, u)).status).toBe(200);
-    expect((await call(a, 'DELETE', `${PROJECT}/${u.username}`, owner)).status).toBe(204);
-    expect((await call(b, 'GET', SECRETS, u)).status).toBe(404);
+    const u = await projectPerson(r.a, 'writer');
+    expect((await call(r.b, 'GET', SECRETS, u)).status).toBe(200);
+    expect((await call(r.a, 'DELETE', `${PROJECT}/${u.username}`, r.owner)).status).toBe(204);
+    expect((await call(r.b, 'GET', SECRETS, u)).status).toBe(404);
   });
 
   it('takes manage actions on replica B from a role lowered through replica A', async () => {
-    const u = await projectPerson(a, 'manager');
-    expect((await call(b, 'POST', '/api/v1/secrets', u, secret('ON_B'))).status).toBe(201);
-    const lowered = await call(a, 'PUT', `${PROJECT}/${u.username}`, owner, { role: 'reader' });
+    const u = await projectPerson(r.a, 'manager');
+    expect((await call(r.b, 'POST', '/api/v1/secrets', u, secret('ON_B'))).status).toBe(201);
+    const lowered = await call(r.a, 'PUT', `${PROJECT}/${u.username}`, r.owner, { role: 'reader' });
     expect(lowered.status).toBe(200);
-    expect((await call(b, 'POST', '/api/v1/secrets', u, secret('ON_B_2'))).status).toBe(403);
+    expect((await call(r.b, 'POST', '/api/v1/secrets', u, secret('ON_B_2'))).status).toBe(403);
   });
 });
 

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, tenancy } from '../test/fixtures.js';
+import { call, tenancy, twoReplicas } from '../test/fixtures.js';
 
 /**
  * Lists shared between requests for an epoch (epoch-cache.ts): each test lists first, so the
@@ -72,32 +69,13 @@ describe('lists shared between requests', () => {
 });
 
 describe.skipIf(engine !== 'postgres')('lists shared between requests, on two replicas', () => {
-  let a: TestServer;
-  let b: TestServer;
-  let owner: TestUser;
-  beforeAll(async () => {
-    a = await startTestServer();
-    ({ owner } = await tenancy(a));
-    b = await startTestServer(
-      {},
-      {
-        restartOf: {
-          dataDir: mkdtempSync(join(tmpdir(), 'orrery-replica-')),
-          databaseUrl: a.state.databaseUrl,
-          // The database belongs to replica A, which drops it.
-          drop: async () => undefined,
-        },
-      },
-    );
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const r = twoReplicas();
 
   it('lists on replica B a secret created through replica A', async () => {
-    expect(keys((await call(b, 'GET', SECRETS, owner)).body)).toEqual([]);
-    expect((await call(a, 'POST', '/api/v1/secrets', owner, secret('FROM_A'))).status).toBe(201);
-    expect(keys((await call(b, 'GET', SECRETS, owner)).body)).toEqual(['FROM_A']);
+    expect(keys((await call(r.b, 'GET', SECRETS, r.owner)).body)).toEqual([]);
+    expect((await call(r.a, 'POST', '/api/v1/secrets', r.owner, secret('FROM_A'))).status).toBe(
+      201,
+    );
+    expect(keys((await call(r.b, 'GET', SECRETS, r.owner)).body)).toEqual(['FROM_A']);
   });
 });

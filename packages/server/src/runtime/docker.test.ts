@@ -73,6 +73,21 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** Runs `sh -c` in the job's container: its output and exit code. */
+  const sh = async (id: string, script: string) => {
+    const session = await driver.exec(id, {
+      command: ['sh', '-c', script],
+      tty: false,
+      stdin: false,
+    });
+    const [out, err, code] = await Promise.all([
+      text(session.stdout),
+      text(session.stderr!),
+      session.exitCode,
+    ]);
+    return { out: out + err, code };
+  };
+
   it('runs a container with the job limits, env and mounts, and reports its exit code', async () => {
     const vol = join(dataDir, 'storage', 'vol');
     mkdirSync(vol, { recursive: true });
@@ -188,17 +203,10 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
       if (samples.length === 2) abort.abort();
     }
     expect(samples[1].memoryBytes).toBeGreaterThan(0);
-    const session = await driver.exec(s.id, {
-      command: ['sh', '-c', 'echo $ANSWER; echo err >&2; exit 3'],
-      tty: false,
-      stdin: false,
+    expect(await sh(s.id, 'echo $ANSWER; echo err >&2; exit 3')).toEqual({
+      out: '42\nerr\n',
+      code: 3,
     });
-    const [out, err, code] = await Promise.all([
-      text(session.stdout),
-      text(session.stderr!),
-      session.exitCode,
-    ]);
-    expect([out, err, code]).toEqual(['42\n', 'err\n', 3]);
     // A new server finds the job by its label.
     const later = await DockerDriver.connect({ dataDir, dockerHost: dockerd.host, network });
     try {
@@ -210,20 +218,6 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
     await driver.kill(s.id);
   });
 
-  /** Runs `sh -c` in the job's container: its output and exit code. */
-  const sh = async (id: string, script: string) => {
-    const session = await driver.exec(id, {
-      command: ['sh', '-c', script],
-      tty: false,
-      stdin: false,
-    });
-    const [out, err, code] = await Promise.all([
-      text(session.stdout),
-      text(session.stderr!),
-      session.exitCode,
-    ]);
-    return { out: out + err, code };
-  };
   /** `nc` to each host:port from the container; prints `reached` for each that accepted. */
   const probe = (targets: string[]) =>
     targets

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { clusterMembers, orgMembers, projectMembers, projects } from '../db/schema.js';
-import type { TestServer, TestUser } from './harness.js';
+import { startReplica, startTestServer, type TestServer, type TestUser } from './harness.js';
 
 /** Calls the API as a user (or anonymously) and returns status and parsed JSON body. */
 export async function call(
@@ -81,4 +81,43 @@ export async function jobEnded(s: TestServer, who: TestUser, id: string) {
     await new Promise((done) => setTimeout(done, 50));
   }
   throw new Error(`job ${id} did not end`);
+}
+
+/** Where the test jobs run: the tenancy() project on the default cluster. */
+export const JOB_SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
+
+/** Submits a job from preset cpu-small (busybox unless `extra` says otherwise); its id. */
+export async function submitJob(
+  s: TestServer,
+  who: TestUser,
+  command: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const r = await call(s, 'POST', '/api/v1/jobs?from_preset', who, {
+    ...JOB_SCOPE,
+    preset_name: 'cpu-small',
+    image: 'busybox',
+    command,
+    ...extra,
+  });
+  if (r.status !== 202) throw new Error(`job not accepted: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id as string;
+}
+
+/**
+ * Two replicas on one PostgreSQL database, started before the tests of the calling `describe`
+ * and stopped after them: `a` holds the tenancy() organization and its owner.
+ */
+export function twoReplicas() {
+  const r = {} as { a: TestServer; b: TestServer; owner: TestUser };
+  beforeAll(async () => {
+    r.a = await startTestServer();
+    ({ owner: r.owner } = await tenancy(r.a));
+    r.b = await startReplica(r.a);
+  });
+  afterAll(async () => {
+    await r.b?.stop();
+    await r.a?.stop();
+  });
+  return r;
 }

@@ -155,3 +155,21 @@ export async function startTestServer(
 export async function verifyEmail(s: TestServer, userId: string) {
   await s.ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, userId));
 }
+
+/**
+ * A second server on the database of `primary` (PostgreSQL only), as a second replica behind a
+ * load balancer: its own data directory, the same database, which `primary` drops when it stops.
+ */
+export function startReplica(primary: TestServer): Promise<TestServer> {
+  if (!primary.state.databaseUrl) throw new Error('replicas share a PostgreSQL database');
+  return startTestServer(
+    {},
+    {
+      restartOf: {
+        dataDir: mkdtempSync(join(tmpdir(), 'orrery-replica-')),
+        databaseUrl: primary.state.databaseUrl,
+        drop: async () => undefined,
+      },
+    },
+  );
+}

@@ -1,5 +1,6 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { WebSocket } from 'ws';
 
 /**
@@ -9,6 +10,19 @@ import { WebSocket } from 'ws';
  */
 
 const MB = 2 ** 20;
+/** What a slow reader may cost the server, in MB; the payloads are far larger (400 MB). */
+export const SLOW_READER_BOUND_MB = 150;
+
+/** `bytes` of data as a stream of 1 MiB chunks (an upload that is not held in memory either). */
+export const bodyOf = (bytes: number) =>
+  Readable.toWeb(
+    Readable.from(
+      (function* () {
+        const chunk = Buffer.alloc(MB, 97);
+        for (let n = 0; n < bytes; n += MB) yield chunk;
+      })(),
+    ),
+  ) as ReadableStream;
 
 /** This process's resident set in MB, after a collection when `--expose-gc` allows one. */
 export function rssMB() {
@@ -87,6 +101,40 @@ export async function pausedGet(url: string, headers: Record<string, string> = {
   });
   res.pause();
   return { status: res.statusCode, leave: () => res.destroy() };
+}
+
+/** Uploads `bytes` streamed (PUT, octet-stream) and returns the status. */
+export async function putLarge(url: string, headers: Record<string, string>, bytes: number) {
+  const res = await fetch(url, {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'application/octet-stream' },
+    body: bodyOf(bytes),
+    duplex: 'half',
+  } as RequestInit);
+  return res.status;
+}
+
+/**
+ * Holds a download paused for 3 s and returns the server's peak growth in MB (printed under
+ * `label`), after checking that the download was accepted.
+ */
+export async function pausedDownloadGrowth(
+  label: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<number> {
+  let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
+  try {
+    const grown = await peakGrowth(async () => {
+      reader = await pausedGet(url, headers);
+      if (reader.status !== 200) throw new Error(`${label}: download answered ${reader.status}`);
+      await new Promise((r) => setTimeout(r, 3000));
+    });
+    console.log(`${label} slow reader: server RSS +${grown.toFixed(0)} MB`);
+    return grown;
+  } finally {
+    reader?.leave();
+  }
 }
 
 /** Files under `dir` this process holds open (the server's streams that are not closed). */

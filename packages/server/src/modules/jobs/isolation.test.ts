@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { call, tenancy, submitJob } from '../../test/fixtures.js';
 import { SLIRP } from '../../runtime/process/network.js';
 import { BWRAP } from '../../runtime/process/sandbox.js';
 
@@ -28,20 +28,9 @@ describe.skipIf(missing.length > 0)(
     });
     afterAll(() => s.stop());
 
-    const submit = async (command: string, extra: Record<string, unknown> = {}) => {
-      const body = {
-        cluster_name: 'default',
-        org_name: 'acme',
-        project_name: 'vision',
-        preset_name: 'cpu-small',
-        image: 'busybox',
-        command,
-        ...extra,
-      };
-      const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, body);
-      expect(r.status, JSON.stringify(r.body)).toBe(202);
-      return r.body as { id: string };
-    };
+    const submit = async (command: string, extra: Record<string, unknown> = {}) => ({
+      id: await submitJob(s, owner, command, extra),
+    });
     const until = async (id: string, statuses: string[]) => {
       for (let i = 0; i < 600; i++) {
         const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;

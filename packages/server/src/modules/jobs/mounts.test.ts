@@ -3,26 +3,16 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { call, tenancy, JOB_SCOPE as SCOPE, submitJob } from '../../test/fixtures.js';
 
-const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const sandboxed = existsSync('/usr/bin/bwrap');
 
 /** Storage, disk and secret volumes, secret env, logs and capacity of jobs (issue 4). */
 describe('what a job mounts and what it says', () => {
   let s: TestServer;
   let owner: TestUser;
-  const run = async (command: string, extra: Record<string, unknown> = {}) => {
-    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-      ...SCOPE,
-      preset_name: 'cpu-small',
-      image: 'busybox',
-      command,
-      ...extra,
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body.id as string;
-  };
+  const run = (command: string, extra: Record<string, unknown> = {}) =>
+    submitJob(s, owner, command, extra);
   const until = async (id: string, statuses: string[]) => {
     for (let i = 0; i < 300; i++) {
       const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;

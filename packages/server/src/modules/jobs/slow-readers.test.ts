@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { call, tenancy, submitJob } from '../../test/fixtures.js';
 import {
   eventually,
   floodWebSocket,
@@ -10,14 +10,12 @@ import {
   pausedGet,
   pausedWebSocket,
   peakGrowth,
+  SLOW_READER_BOUND_MB,
 } from '../../test/slow-reader.js';
 
-const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
 /** What each source produces: far more than the bound, so a server that buffers it shows. */
 const BYTES = 400_000_000;
-/** The server may hold this much for a reader that does not read (MB, RSS over the start). */
-const BOUND_MB = 150;
 const LINE = 'a'.repeat(99);
 
 /**
@@ -65,17 +63,8 @@ describe('slow readers of job streams', () => {
     }, 20000);
     return status;
   };
-  const run = async (command: string, extra: Record<string, unknown> = {}) => {
-    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-      ...SCOPE,
-      preset_name: 'cpu-small',
-      image: 'busybox',
-      command,
-      ...extra,
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body.id as string;
-  };
+  const run = (command: string, extra: Record<string, unknown> = {}) =>
+    submitJob(s, owner, command, extra);
   /**
    * A job that prints BYTES of 100-character lines with tools from /usr/bin, in four bursts half
    * a second apart: a reader that comes once it runs follows the log as it grows.
@@ -105,7 +94,7 @@ describe('slow readers of job streams', () => {
       await new Promise((r) => setTimeout(r, 2000));
     });
     console.log(`log_ws slow reader: server RSS +${grown.toFixed(0)} MB`);
-    expect(grown).toBeLessThan(BOUND_MB);
+    expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
     reader!.leave();
     await eventually(() => openFilesUnder(logFile(id)).length === 0);
   });
@@ -120,7 +109,7 @@ describe('slow readers of job streams', () => {
       await new Promise((r) => setTimeout(r, 3000));
     });
     console.log(`log HTTP slow reader: server RSS +${grown.toFixed(0)} MB`);
-    expect(grown).toBeLessThan(BOUND_MB);
+    expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
     reader!.leave();
     await eventually(() => openFilesUnder(logFile(id)).length === 0);
   });
@@ -141,7 +130,7 @@ describe('slow readers of job streams', () => {
       await new Promise((r) => setTimeout(r, 4000));
     });
     console.log(`exec slow reader: server RSS +${grown.toFixed(0)} MB`);
-    expect(grown).toBeLessThan(BOUND_MB);
+    expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
     expect(processesWith(marker).length).toBeGreaterThan(0);
     reader!.leave();
     await eventually(() => processesWith(marker).length === 0);
@@ -166,7 +155,7 @@ describe('slow readers of job streams', () => {
     console.log(
       `exec input flood: ${(sent / 2 ** 20).toFixed(0)} MB taken, server RSS +${grown.toFixed(0)} MB`,
     );
-    expect(grown).toBeLessThan(BOUND_MB);
+    expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
     // What the pipe, the kernel and the high-water mark hold: megabytes, not hundreds.
     expect(sent).toBeLessThan(64 * 2 ** 20);
     leave();
@@ -198,7 +187,7 @@ describe('slow readers of job streams', () => {
         await new Promise((r) => setTimeout(r, 4000));
       });
       console.log(`ingress HTTP slow reader: server RSS +${grown.toFixed(0)} MB`);
-      expect(grown).toBeLessThan(BOUND_MB);
+      expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
       reader!.leave();
     });
 
@@ -209,7 +198,7 @@ describe('slow readers of job streams', () => {
         await new Promise((r) => setTimeout(r, 4000));
       });
       console.log(`ingress WebSocket slow reader: server RSS +${grown.toFixed(0)} MB`);
-      expect(grown).toBeLessThan(BOUND_MB);
+      expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
       reader!.leave();
     });
 
@@ -228,7 +217,7 @@ describe('slow readers of job streams', () => {
       console.log(
         `ingress WebSocket input flood: ${(sent / 2 ** 20).toFixed(0)} MB taken, server RSS +${grown.toFixed(0)} MB`,
       );
-      expect(grown).toBeLessThan(BOUND_MB);
+      expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
       expect(sent).toBeLessThan(64 * 2 ** 20);
       leave();
     });
