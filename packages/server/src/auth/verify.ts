@@ -6,6 +6,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { TokenVerifier } from './principal.js';
 import { APOLO_USER_CLAIM, IDENTITY_CLAIM } from './tokens.js';
 
@@ -24,6 +25,10 @@ export function usernameOf(claims: JWTPayload): string | null {
   }
   return null;
 }
+
+/** Verified tokens kept (about 1 KB each) and for how long at most. */
+const VERIFIED_MAX = 10_000;
+const VERIFIED_TTL_MS = 60_000;
 
 /**
  * The API is a resource server: it checks a JWT access token's signature against the issuer's
@@ -45,7 +50,14 @@ export function createTokenVerifier(opts: {
     getKey = createRemoteJWKSet(new URL(doc.jwks_uri));
     return getKey;
   };
+  // A signature check costs more than the rest of a cached signed-in request. A token is
+  // immutable and self-contained (no revocation list is consulted), so its verdict holds until it
+  // expires; VERIFIED_TTL_MS bounds how long a key removed from an external issuer's set still
+  // counts. Refusals are not kept: a token that failed is checked again, as an attacker's would be.
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_MAX });
   const verifyClaims = async (token: string): Promise<VerifiedToken | null> => {
+    const known = verified.get(token);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(token, await keyGetter(), {
         issuer: opts.issuer,
@@ -53,13 +65,16 @@ export function createTokenVerifier(opts: {
       });
       const username = usernameOf(payload);
       if (!username) return null;
-      return {
+      const claims: VerifiedToken = {
         username,
         email: typeof payload.email === 'string' ? payload.email : undefined,
         name: typeof payload.name === 'string' ? payload.name : undefined,
         emailVerified:
           typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
       };
+      const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp ?? 0) * 1000 - Date.now());
+      if (ttl > 0) verified.set(token, claims, { ttl });
+      return claims;
     } catch {
       return null;
     }

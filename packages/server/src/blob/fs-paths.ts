@@ -26,11 +26,14 @@ export class PathJail {
    */
   async follow(key: Key): Promise<string> {
     const jail = await this.jailOf(key);
+    // The jail itself (a project's root, the most listed directory) is resolved already.
+    if (key.length <= this.jailDepth) return jail;
     let existing = key.length;
+    let base: string;
     for (;;) {
       try {
-        const real = await realpath(join(this.root, ...key.slice(0, existing)));
-        if (!inside(real, jail)) throw blobError('EACCES');
+        base = await realpath(join(this.root, ...key.slice(0, existing)));
+        if (!inside(base, jail)) throw blobError('EACCES');
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || existing <= this.jailDepth) {
@@ -42,7 +45,6 @@ export class PathJail {
         existing -= 1;
       }
     }
-    const base = await realpath(join(this.root, ...key.slice(0, existing)));
     return join(base, ...key.slice(existing));
   }
 
