@@ -353,5 +353,5 @@ export const JOB_TEXTS = {
   noTemplate: 'No job template found',
   noCredits: (who: string) => `No credits left for ${who}`,
   runsOnHost:
-    'This job runs directly on the host system with the process runtime: it is not isolated in a container.',
+    "This job runs on the server's own machine with the process runtime: a process tree, not a container.",
 } as const;

@@ -47,7 +47,7 @@ export function prepareHost(sandboxed: boolean, cgroups: Cgroups): HostSetup {
   }
   if (cgroups.missing.length > 0) {
     warnings.push(
-      `The ${cgroups.missing.join(', ')} limits of presets are not enforced on this host (no writable cgroup controller for them).`,
+      `The ${new Intl.ListFormat('en').format(cgroups.missing)} limits of presets are not enforced on this host (no writable cgroup controller for them).`,
     );
   }
   return { jobsGid, network, warnings };

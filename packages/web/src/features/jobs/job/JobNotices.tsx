@@ -1,12 +1,14 @@
 import { Alert, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconHourglass } from '@tabler/icons-react';
+import { IconAlertTriangle, IconHourglass, IconInfoCircle } from '@tabler/icons-react';
 import type { Job } from '../../../api/jobs';
 import { JOBS_TEXTS } from '../texts';
 
 /**
  * What the reader of a job page must know before anything else: why a pending job is not
  * running yet (the scheduler's reason: quota, credits, capacity, schedule timeout), that the
- * process runtime runs on the host system, and the runtime's own warning when it has one.
+ * process runtime runs on the server's machine (a note: where it is fully sandboxed there is
+ * nothing to warn of), and the runtime's warning when this host cannot enforce part of the
+ * isolation or of the limits.
  */
 export function JobNotices({ job }: { job: Job }) {
   const { reason, description } = job.history;
@@ -25,7 +27,7 @@ export function JobNotices({ job }: { job: Job }) {
         </Alert>
       )}
       {job.runtime === 'process' && (
-        <Alert color="orange" icon={<IconAlertTriangle size={18} />}>
+        <Alert color="blue" icon={<IconInfoCircle size={18} />}>
           {JOBS_TEXTS.runsOnHost}
         </Alert>
       )}

@@ -203,7 +203,7 @@ describe('Job page', () => {
     expect(await screen.findByText('Why is this job pending?')).toBeTruthy();
     expect(screen.getByText(/reached its limit of running jobs/)).toBeTruthy();
     expect(screen.getByText('QuotaExhausted: 2 of 2 jobs running')).toBeTruthy();
-    expect(screen.getByText(/runs directly on the host system/)).toBeTruthy();
+    expect(screen.getByText(/runs on the server's own machine/)).toBeTruthy();
     expect(screen.getByText('bubblewrap is not installed: the job runs unsandboxed')).toBeTruthy();
   });
 
