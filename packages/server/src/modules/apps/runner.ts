@@ -1,0 +1,100 @@
+import type { JobCreateFromPreset } from '@orrery/contract';
+
+/**
+ * What turns an app template's input into jobs, and a running instance into outputs. The apps
+ * service (modules/apps) owns instances, revisions, states and events; a runner only knows its
+ * template: which jobs to start, which HTTP check means "healthy", what the outputs are and, for
+ * interactive apps, when the user last did something. Built-in runners live in
+ * modules/apps/templates/<template>/ and are listed in modules/apps/templates/index.ts.
+ */
+
+export type AppRuntime = 'process' | 'docker';
+
+/** The preset an instance runs on, after the fallback rule of workloads §4. */
+export interface AppPreset {
+  name: string;
+  cpu: number;
+  memoryBytes: number;
+  gpu?: { vendor: 'nvidia' | 'amd' | 'intel'; count: number; model?: string };
+}
+
+/** Where an instance lives and who installed it. */
+export interface InstanceContext {
+  instanceId: string;
+  /** The instance name: a slug unique among the project's installed instances. */
+  name: string;
+  cluster: string;
+  org: string;
+  project: string;
+  /** The installer's username; the instance's jobs are theirs. */
+  creator: string;
+  /** The runtime this installation runs jobs on. */
+  runtime: AppRuntime;
+  preset: AppPreset;
+  /**
+   * The persistent home of interactive apps, `storage:.apps/<template>/<instance name>` (relative
+   * to the project), made by the apps service before the jobs start.
+   */
+  home: string;
+  /** Orrery's public URL (ORRERY_PUBLIC_URL), e.g. for links in outputs. */
+  publicUrl: string;
+}
+
+/** One job of an instance. */
+export interface AppJob {
+  /** Stable within the instance: `main`, `db`, … (the job is tagged `app-role:<role>`). */
+  role: string;
+  /**
+   * The body of `POST /api/v1/jobs?from_preset` without the place (cluster, org, project): the
+   * service adds the place, the tag `instance_id:<id>`, and submits it as the installer, so every
+   * admission rule (credits, quota, access to volumes) applies as to any job.
+   */
+  body: Omit<JobCreateFromPreset, 'cluster_name' | 'org_name' | 'project_name'>;
+}
+
+/** What an instance runs, computed from its input at install, configure and rollback. */
+export interface AppPlan {
+  jobs: AppJob[];
+  /**
+   * The HTTP check that makes the instance healthy: a GET of `path` on the HTTP port of the job
+   * of `role`, through the server's forward; any status below 500 counts as answering.
+   */
+  health?: { role: string; path: string };
+  /**
+   * Project secrets the service creates (if missing) before the jobs start, key → value: a
+   * generated password, say, that jobs read through `secret_env` and outputs name by key.
+   */
+  secrets?: Record<string, string>;
+}
+
+/** An HTTP endpoint of a job: as the project's jobs reach it, and through Orrery's ingress. */
+export interface AppEndpoint {
+  internal: { host: string; port: number; protocol: 'http' };
+  external: { host: string; port: number; protocol: 'http' | 'https'; basePath: string };
+}
+
+export interface OutputContext extends InstanceContext {
+  /** Endpoints by job role, for jobs that have an HTTP port and are running. */
+  endpoints: Record<string, AppEndpoint>;
+}
+
+export interface AppRunner {
+  /** The template this runner serves (the manifest's `name`). */
+  template: string;
+  /** The runtimes it can run on; the catalogue disables Install on the others. */
+  runtimes: AppRuntime[];
+  /** Null when this host can run it, else why not ("jupyter-notebook is not installed"). */
+  unavailable?(): string | null;
+  plan(input: Record<string, unknown>, ctx: InstanceContext): AppPlan | Promise<AppPlan>;
+  /** The output object of the running instance, in Apolo's field names (`app_url`, …). */
+  outputs(input: Record<string, unknown>, ctx: OutputContext): Record<string, unknown>;
+  /**
+   * Interactive apps: when the user last did something (terminal input or output, a kernel
+   * executing, an IDE heartbeat), asked of the running app through `probe` (a GET on the job's
+   * HTTP port of `role`). Null when the app cannot tell; absent for non-interactive apps.
+   */
+  lastActivity?(
+    probe: (role: string, path: string) => Promise<Response>,
+    ctx: OutputContext,
+  ): Promise<Date | null>;
+}
