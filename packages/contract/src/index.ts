@@ -18,5 +18,6 @@ export * from './buckets.js';
 export * from './images.js';
 export * from './jobs.js';
 export * from './templates.js';
+export * from './apps.js';
 export * from './people.js';
 export * from './admin.js';

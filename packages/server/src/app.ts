@@ -28,7 +28,7 @@ import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
 import { imageRoutes } from './modules/images/routes.js';
-import { templateRoutes } from './modules/templates/routes.js';
+import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
 import { installWebsocket } from './http/websocket.js';
 import { peopleRoutes } from './modules/people/routes.js';
@@ -46,6 +46,8 @@ export interface BuildOptions {
   validateResponses?: boolean;
   /** The jobs service's runtime and intervals (tests). */
   jobs?: JobsOptions;
+  /** The apps watcher's intervals (tests). */
+  apps?: AppsOptions;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -100,8 +102,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(bucketRoutes(ctx));
   await app.register(imageRoutes(ctx));
   await installWebsocket(app);
-  await app.register(jobsModule(ctx, opts.jobs));
-  await app.register(templateRoutes());
+  await app.register(jobsModule(ctx, opts.jobs, [(jobs) => appsModule(ctx, jobs, opts.apps)]));
   await app.register(peopleRoutes(ctx));
   await app.register(inviteRoutes(ctx));
   await app.register(adminRoutes(ctx));

@@ -95,6 +95,7 @@ const Env = z.object({
     })
     .refine((v) => v > 0, 'must be longer than 0'),
   ORRERY_CONFIG_FILE: z.string().optional(),
+  ORRERY_APP_TEMPLATES_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -117,6 +118,8 @@ export interface Config {
     whiteLabels: Record<string, z.infer<typeof WhiteLabel>>;
   };
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  /** An operator's app templates (`<name>/<version>/manifest.yaml`), beside the built-in ones. */
+  appTemplatesDir?: string;
   /** How long an invitation to an organization stays open, in seconds. */
   inviteTtlSeconds: number;
   /** Key sealing secret values (hex or base64 of 32 bytes); unset: `<dataDir>/secrets.key`. */
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
+    appTemplatesDir: e.ORRERY_APP_TEMPLATES_DIR ? resolve(e.ORRERY_APP_TEMPLATES_DIR) : undefined,
     secretsKey: e.ORRERY_SECRETS_KEY,
     registryUrl: e.ORRERY_REGISTRY_URL,
     runtime: {

@@ -14,6 +14,9 @@ export interface JobsOptions extends JobsServiceOptions {
   driver?: RuntimeDriver;
 }
 
+/** Modules built on the jobs service (apps), registered with it. */
+export type OnJobs = (service: JobsService) => FastifyPluginAsync;
+
 /** Storage folders are bind-mounted from the filesystem backend; on S3 there is no host path. */
 const storageDirOf = (ctx: AppContext) => (segments: string[]) => {
   if (ctx.config.s3?.storageBucket) return null;
@@ -25,7 +28,7 @@ const storageDirOf = (ctx: AppContext) => (segments: string[]) => {
 
 /** Jobs: the service with its runtime, the jobs and monitoring APIs, and the HTTP ingress. */
 export const jobsModule =
-  (ctx: AppContext, opts: JobsOptions = {}): FastifyPluginAsync =>
+  (ctx: AppContext, opts: JobsOptions = {}, dependents: OnJobs[] = []): FastifyPluginAsync =>
   async (app) => {
     const driver = opts.driver ?? (await createDriver(ctx.config, app.log));
     const sealKey = loadSecretsKey({
@@ -42,6 +45,7 @@ export const jobsModule =
     await app.register(jobRoutes(ctx, service));
     await app.register(monitoringRoutes(ctx, service));
     await registerIngress(app, ctx, service);
+    for (const d of dependents) await app.register(d(service));
     app.addHook('onReady', () => service.start());
     app.addHook('onClose', async () => {
       await service.stop();

@@ -1,13 +1,22 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Preset, toCamel } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
-// The real built-in template, so that the page and the server cannot drift apart.
-import { jobTemplate } from '../../../../../server/src/modules/templates/job-template';
+// The real built-in template's schema, so that the page and the server cannot drift apart.
+import jobInput from '../../../../../server/app-templates/job/1.0.0/input.schema.json';
 import { world } from '../../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';
 import { renderSignedIn } from '../../../test/render';
 import CreateJobPage from './CreateJobPage';
 
+const jobTemplate = {
+  name: 'job',
+  title: 'Job',
+  version: '1.0.0',
+  short_description: 'Run a command in an image with a resource preset.',
+  tags: ['job'],
+  description: 'A job runs one command in a container image.',
+  input: jobInput,
+};
 const TEMPLATE_URL = '/apis/apps/v1/cluster/default/org/acme/project/vision/templates/job/latest';
 const CREATE_URL = '/api/v1/jobs?from_preset';
 const ROUTE = '/jobs/new?org=acme&cluster=default&project=vision';

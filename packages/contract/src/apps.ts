@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { TemplateSummary, TemplateVersion } from './templates.js';
+
+/**
+ * Apps (workloads §2 Apps, §3 App template / App instance, §4, §7 Apps; apolo-apps-wire.md):
+ * templates as data (a manifest beside its input and output JSON Schemas), and the instances
+ * installed from them.
+ */
+
+/** The tag sorted first among tags (`GET templates/tags`) and on catalogue cards. */
+export const EASY_DEPLOY_TAG = 'Easy Deploy';
+
+export const APP_RUNTIMES = ['process', 'docker'] as const;
+export const AppRuntimeName = z.enum(APP_RUNTIMES);
+
+const fileOrUrl = z.string().min(1);
+
+/**
+ * `manifest.yaml` of `app-templates/<name>/<version>/`. A template runs through a built-in
+ * runner (`runner`), or, for operator templates, through the declarative `deploy` section that
+ * the generic deploy runner starts as one served job.
+ */
+export const AppManifest = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and hyphens'),
+    title: z.string().min(1),
+    version: z.string().regex(/^\d+(\.\d+)*([-+][\w.]+)?$/, 'a version such as 1.2.0'),
+    pub_date: z.iso.date().or(z.iso.datetime({ offset: true })),
+    short_description: z.string().min(1),
+    logo: fileOrUrl.optional(),
+    tags: z.array(z.string().min(1)).default([]),
+    assets: z
+      .array(
+        z.strictObject({
+          type: z.enum(['image', 'video']),
+          url: z.string().url().optional(),
+          file: z.string().min(1).optional(),
+        }),
+      )
+      .default([]),
+    external_urls: z
+      .array(z.strictObject({ name: z.string().min(1), type: z.string().min(1), url: z.url() }))
+      .default([]),
+    runtimes: z.array(AppRuntimeName).min(1),
+    runner: z.string().min(1).optional(),
+    deploy: z
+      .strictObject({
+        image: z.string().min(1),
+        command: z.string().min(1).optional(),
+        http_port: z.number().int().min(1).max(65535),
+        health_path: z.string().startsWith('/').default('/'),
+        env: z.record(z.string(), z.string()).default({}),
+      })
+      .optional(),
+  })
+  .refine((m) => !!m.runner !== !!m.deploy, 'exactly one of runner and deploy');
+export type AppManifest = z.infer<typeof AppManifest>;
+
+/** Whether this installation can run a template, and why not. */
+const Availability = {
+  available: z.boolean(),
+  unavailable_reason: z.string().nullable(),
+};
+
+/** `GET templates`: the newest version of every template, with what the catalogue card needs. */
+export const AppTemplateSummary = TemplateSummary.extend({
+  logo: z.string().nullable(),
+  pub_date: z.string(),
+  ...Availability,
+}).meta({ id: 'AppTemplateSummary' });
+export type AppTemplateSummaryWire = z.infer<typeof AppTemplateSummary>;
+
+export const AppTemplateVersion = TemplateVersion.extend({
+  pub_date: z.string(),
+  is_latest: z.boolean(),
+}).meta({ id: 'AppTemplateVersion' });
+
+export const AppTemplate = AppTemplateSummary.extend({
+  input: z.record(z.string(), z.unknown()),
+  output: z.record(z.string(), z.unknown()),
+  description: z.string(),
+  assets: z.array(z.object({ type: z.enum(['image', 'video']), url: z.string() })),
+  external_urls: z.array(z.object({ name: z.string(), type: z.string(), url: z.string() })),
+  runtimes: z.array(AppRuntimeName),
+  is_latest: z.boolean(),
+}).meta({ id: 'AppTemplate' });
+export type AppTemplateWire = z.infer<typeof AppTemplate>;
+
+export const APP_STATES = [
+  'queued',
+  'progressing',
+  'healthy',
+  'degraded',
+  'errored',
+  'uninstalling',
+  'uninstalled',
+] as const;
+export const AppState = z.enum(APP_STATES);
+export type AppState = z.infer<typeof AppState>;
+
+/** The start-up step the console shows until an instance is healthy (issue 11). */
+export const APP_STEPS = ['waiting_for_capacity', 'starting', 'waiting_for_http'] as const;
+
+/** The App object of the CLI (every key present), plus what the console shows. */
+export const AppInstance = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    display_name: z.string(),
+    template_name: z.string(),
+    template_version: z.string(),
+    project_name: z.string(),
+    org_name: z.string(),
+    cluster_name: z.string(),
+    namespace: z.string(),
+    state: AppState,
+    creator: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    endpoints: z.array(z.string()),
+    /** Orrery: the console's progress until healthy. */
+    startup: z
+      .object({ step: z.enum(APP_STEPS), since: z.string(), message: z.string().nullable() })
+      .nullable(),
+    /** Orrery: the idle shutdown countdown, when the instance has one and runs. */
+    idle: z.object({ timeout_minutes: z.number(), seconds_left: z.number() }).nullable(),
+    /** Orrery: instances whose input refers to this one (named in the uninstall confirmation). */
+    used_by: z.array(z.object({ id: z.string(), display_name: z.string() })),
+    /** Orrery: the jobs of the instance. */
+    job_ids: z.array(z.string()),
+    home: z.string().nullable(),
+  })
+  .meta({ id: 'AppInstance' });
+export type AppInstanceWire = z.infer<typeof AppInstance>;
+
+export const AppInstall = z.object({
+  template_name: z.string().min(1),
+  template_version: z.string().min(1).default('latest'),
+  input: z.record(z.string(), z.unknown()).default({}),
+  display_name: z.string().max(200).optional(),
+});
+export const AppConfigure = z.object({
+  display_name: z.string().max(200).optional(),
+  input: z.record(z.string(), z.unknown()).optional(),
+  comment: z.string().max(1000).optional(),
+});
+export const AppRollback = z.object({ comment: z.string().max(1000).optional() });
+
+export const AppEvent = z.object({
+  created_at: z.string(),
+  state: AppState,
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  resources: z.array(
+    z.object({
+      kind: z.string(),
+      name: z.string(),
+      uid: z.string(),
+      health_status: z.string(),
+      health_message: z.string().nullable(),
+    }),
+  ),
+});
+export type AppEventWire = z.infer<typeof AppEvent>;
+
+export const AppRevision = z.object({
+  revision_number: z.number().int(),
+  creator: z.string(),
+  comment: z.string().nullable(),
+  created_at: z.string(),
+  end_at: z.string().nullable(),
+});
+
+export const AppValue = z.object({
+  instance_id: z.string(),
+  type: z.string(),
+  path: z.string(),
+  value: z.unknown(),
+});
+
+/** One input error of an install or configure: `path` items are strings (the CLI joins them). */
+export interface AppInputError {
+  path: string[];
+  message: string;
+}
+
+/** An input value that refers to another instance's output (`x-meta-type: integration`). */
+export const AppInstanceRef = z.object({
+  type: z.literal('app-instance-ref'),
+  instance_id: z.string().min(1),
+  path: z.string().startsWith('$'),
+});
+
+const manyStates = z.preprocess(
+  (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+  z.array(AppState),
+);
+const page = z.coerce.number().int().min(1).default(1);
+const size = z.coerce.number().int().min(1).max(500);
+
+/** `GET v2/instances` (the CLI's `app ls`) and the console's `GET instances`. */
+export const AppListQuery = z.object({
+  cluster: z.string().min(1).optional(),
+  org: z.string().min(1).optional(),
+  project: z.string().min(1).optional(),
+  states: manyStates,
+  page,
+  size: size.default(100),
+});
+export const AppPageQuery = z.object({ page, size: size.default(50) });
+export const AppValuesQuery = AppPageQuery.extend({
+  type: z.string().min(1).optional(),
+  restore_ref: z.string().optional(),
+});
+export const AppUninstallQuery = z.object({
+  force: z
+    .enum(['true', 'false', '1', '0', 'True', 'False'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1' || v === 'True'),
+});
+
+/** `/apis/apps/v2`, the CLI's base for listing and reading instances. */
+export const APPS_V2 = '/apis/apps/v2';

@@ -1,0 +1,62 @@
+import { containerOf, type JobRow } from '../jobs/store.js';
+import { ingressPath } from '../jobs/wire.js';
+import type { AppEndpoint } from './runner.js';
+
+/** Apolo's `HttpApi`: how to reach an HTTP service, as the outputs of most templates carry it. */
+export interface HttpApi {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+  timeout: number;
+  base_path: string;
+  api_type: 'rest';
+}
+
+/** Seconds a client of an app's API should wait for an answer (Apolo's default). */
+const API_TIMEOUT_S = 30;
+
+/** The endpoints of a job with an HTTP port: the project's jobs reach it by host name. */
+export function endpointOf(j: JobRow, publicUrl: string): AppEndpoint | null {
+  const http = containerOf(j).http;
+  if (!http) return null;
+  const pub = new URL(publicUrl);
+  const https = pub.protocol === 'https:';
+  return {
+    internal: { host: `${j.id}.${j.orgName}--${j.projectName}`, port: http.port, protocol: 'http' },
+    external: {
+      host: pub.hostname,
+      port: pub.port ? Number(pub.port) : https ? 443 : 80,
+      protocol: https ? 'https' : 'http',
+      basePath: `${pub.pathname.replace(/\/$/, '')}${ingressPath(j.id)}`,
+    },
+  };
+}
+
+/** `{app_url: {internal_url, external_url}}` of an endpoint; nulls while it is not running. */
+export function httpOutputs(e: AppEndpoint | undefined, basePath = '/') {
+  if (!e) return { app_url: { internal_url: null, external_url: null } };
+  const api = (
+    host: string,
+    port: number,
+    protocol: HttpApi['protocol'],
+    base: string,
+  ): HttpApi => ({
+    host,
+    port,
+    protocol,
+    timeout: API_TIMEOUT_S,
+    base_path: base,
+    api_type: 'rest',
+  });
+  return {
+    app_url: {
+      internal_url: api(e.internal.host, e.internal.port, 'http', basePath),
+      external_url: api(
+        e.external.host,
+        e.external.port,
+        e.external.protocol,
+        `${e.external.basePath.replace(/\/$/, '')}${basePath}`,
+      ),
+    },
+  };
+}

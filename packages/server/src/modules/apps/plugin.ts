@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { JobsService } from '../jobs/service.js';
+import { loadSecretsKey } from '../secrets/key.js';
+import { Catalogue } from './catalogue.js';
+import { appRoutes } from './routes.js';
+import type { AppRuntime } from './runner.js';
+import { AppsService } from './service.js';
+import { templateRoutes } from './template-routes.js';
+import { BUILT_IN_RUNNERS } from './templates/index.js';
+import { InstanceWatcher, type WatcherOptions } from './watcher.js';
+
+export interface AppsOptions extends WatcherOptions {
+  /** Built-in templates from another folder (tests of the loader). */
+  builtInDir?: string;
+}
+
+/**
+ * Apps: the catalogue (built-in and operator templates), the instances on top of the jobs
+ * service, and the watcher that derives their states.
+ */
+export const appsModule =
+  (ctx: AppContext, jobs: JobsService, opts: AppsOptions = {}): FastifyPluginAsync =>
+  async (app) => {
+    const catalogue = Catalogue.load({
+      runners: BUILT_IN_RUNNERS,
+      runtime: jobs.driver.name as AppRuntime,
+      operatorDir: ctx.config.appTemplatesDir,
+      builtInDir: opts.builtInDir,
+      warn: (m) => app.log.warn(m),
+    });
+    const sealKey = loadSecretsKey({
+      configured: ctx.config.secretsKey,
+      dataDir: ctx.config.dataDir,
+    });
+    const service = new AppsService(ctx, catalogue, jobs, sealKey, app.log);
+    const watcher = new InstanceWatcher(ctx, service, app.log, opts);
+    await app.register(templateRoutes(catalogue));
+    await app.register(appRoutes(service));
+    app.addHook('onReady', () => watcher.start());
+    app.addHook('onClose', () => watcher.stop());
+  };

@@ -1,0 +1,237 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { JOB_REASONS, type AppEventWire, type AppState } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import type { JobRow } from '../jobs/store.js';
+import type { AppsService } from './service.js';
+import { homeOf } from './service.js';
+import {
+  addEvent,
+  jobsOfInstance,
+  jobsOfRevision,
+  liveInstances,
+  revision,
+  updateInstance,
+  type InstanceRow,
+} from './store.js';
+
+/** How long a health check may take before it counts as not answering. */
+const HEALTH_TIMEOUT_MS = 2000;
+
+export interface WatcherOptions {
+  /** How often states are derived from jobs and health checks. */
+  tickMs?: number;
+  /** How often interactive apps are asked for their last activity (idle shutdown). */
+  idlePollMs?: number;
+}
+
+type Step = 'waiting_for_capacity' | 'starting' | 'waiting_for_http' | null;
+
+interface Derived {
+  state: AppState;
+  reason: string | null;
+  message: string | null;
+  step: Step;
+}
+
+const WAITING = new Set<string>([
+  JOB_REASONS.capacity,
+  JOB_REASONS.quotaExhausted,
+  JOB_REASONS.noCredits,
+  JOB_REASONS.creating,
+]);
+
+const resourcesOf = (jobs: JobRow[]): AppEventWire['resources'] =>
+  jobs.map((j) => ({
+    kind: 'Job',
+    name: j.tags.find((t) => t.startsWith('app-role:'))?.slice('app-role:'.length) ?? j.id,
+    uid: j.id,
+    health_status: j.status,
+    health_message: j.statusDescription ?? j.reason ?? null,
+  }));
+
+/**
+ * Follows every instance that is not uninstalled: its state comes from the jobs of its current
+ * revision and the runner's HTTP check (workloads §4), each change an event. Interactive apps with
+ * an idle timeout are stopped when their runner reports no activity for that long.
+ */
+export class InstanceWatcher {
+  private timer?: NodeJS.Timeout;
+  private busy = false;
+  private lastIdlePoll = 0;
+  private readonly tickMs: number;
+  private readonly idlePollMs: number;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly apps: AppsService,
+    private readonly log: FastifyBaseLogger,
+    opts: WatcherOptions = {},
+  ) {
+    this.tickMs = opts.tickMs ?? 1000;
+    this.idlePollMs = opts.idlePollMs ?? 60_000;
+  }
+
+  start() {
+    this.timer = setInterval(() => void this.tick(), this.tickMs);
+    this.timer.unref();
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    while (this.busy) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private async tick() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const pollIdle = Date.now() - this.lastIdlePoll >= this.idlePollMs;
+      if (pollIdle) this.lastIdlePoll = Date.now();
+      for (const row of await liveInstances(this.ctx.db)) {
+        try {
+          await this.follow(row, pollIdle);
+        } catch (e) {
+          this.log.error({ err: e, instance: row.id }, 'app step failed');
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async follow(row: InstanceRow, pollIdle: boolean) {
+    if (row.state === 'uninstalling') {
+      const jobs = await jobsOfInstance(this.ctx.db, row.id);
+      if (jobs.every((j) => j.finishedAt)) await this.apps.finishUninstall(row.id);
+      return;
+    }
+    const jobs = await jobsOfRevision(this.ctx.db, row.id, row.revision);
+    if (row.idleStoppedAt) return;
+    const next = await this.derive(row, jobs);
+    const stepChanged = next.step !== row.step;
+    if (next.state !== row.state) {
+      await updateInstance(this.ctx.db, row.id, {
+        state: next.state,
+        step: next.step,
+        stepMessage: next.message,
+        ...(stepChanged ? { stepSince: new Date() } : {}),
+        ...(next.state === 'healthy' && row.state !== 'healthy'
+          ? { lastActivityAt: new Date() }
+          : {}),
+      });
+      await addEvent(this.ctx.db, row.id, { ...next, resources: resourcesOf(jobs) });
+      return;
+    }
+    if (stepChanged || next.message !== row.stepMessage) {
+      await updateInstance(this.ctx.db, row.id, {
+        step: next.step,
+        stepMessage: next.message,
+        ...(stepChanged ? { stepSince: new Date() } : {}),
+      });
+    }
+    if (pollIdle && row.state === 'healthy') await this.idleCheck(row);
+  }
+
+  /** The state the jobs and the health check say. */
+  private async derive(row: InstanceRow, jobs: JobRow[]): Promise<Derived> {
+    const failed = jobs.find((j) => j.status === 'failed' || j.status === 'cancelled');
+    if (failed) {
+      const killed = failed.reason === JOB_REASONS.userRequested;
+      return {
+        state: 'errored',
+        reason: killed ? 'JobKilled' : (failed.reason ?? 'JobFailed'),
+        message: killed
+          ? `Job ${failed.id} was killed`
+          : `Job ${failed.id} ${failed.status}: ${failed.statusDescription ?? failed.reason ?? 'no reason given'}`,
+        step: null,
+      };
+    }
+    const pending = jobs.find((j) => j.status === 'pending' || j.status === 'suspended');
+    if (pending || jobs.length === 0) {
+      const waiting = !pending || WAITING.has(pending.reason ?? JOB_REASONS.creating);
+      return {
+        state: 'queued',
+        reason: pending?.reason ?? null,
+        message: pending?.statusDescription ?? null,
+        step: waiting ? 'waiting_for_capacity' : 'starting',
+      };
+    }
+    const health = (await revision(this.ctx.db, row.id, row.revision))?.health;
+    if (!health || jobs.every((j) => j.status === 'succeeded')) {
+      return { state: 'healthy', reason: null, message: null, step: null };
+    }
+    const job = jobs.find((j) => j.tags.includes(`app-role:${health.role}`));
+    const answer = job ? await this.check(job, health.path) : 'no such job';
+    if (answer === null)
+      return { state: 'healthy', reason: 'HealthCheckPassed', message: null, step: null };
+    if (row.state === 'healthy' || row.state === 'degraded') {
+      return { state: 'degraded', reason: 'HealthCheckFailed', message: answer, step: null };
+    }
+    return {
+      state: 'progressing',
+      reason: 'WaitingForHttp',
+      message: answer,
+      step: 'waiting_for_http',
+    };
+  }
+
+  /** Null when the job's HTTP port answers `path` below 500, else what went wrong. */
+  private async check(job: JobRow, path: string): Promise<string | null> {
+    const target = await this.apps.jobs.driver.endpoint(job.id);
+    if (!target) return 'The app has no HTTP endpoint yet';
+    try {
+      const r = await fetch(`http://${target.host}:${target.port}${path}`, {
+        signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+        redirect: 'manual',
+      });
+      await r.body?.cancel();
+      return r.status < 500 ? null : `The app answered ${r.status} at ${path}`;
+    } catch (e) {
+      return `The app does not answer at ${path} (${(e as Error).message})`;
+    }
+  }
+
+  /** Idle shutdown: stops the jobs (files stay) after `idle_timeout_minutes` without activity. */
+  private async idleCheck(row: InstanceRow) {
+    const t = this.apps.catalogue.find(row.templateName, row.templateVersion);
+    const runner = t && this.apps.catalogue.runnerOf(t);
+    const rev = await revision(this.ctx.db, row.id, row.revision);
+    const minutes = idleMinutesOf(rev?.resolved);
+    if (!runner?.lastActivity || !minutes) return;
+    const ctx = await this.apps.outputContext(row);
+    const probe = async (role: string, path: string) => {
+      const jobs = await jobsOfRevision(this.ctx.db, row.id, row.revision);
+      const job = jobs.find((j) => j.tags.includes(`app-role:${role}`));
+      const target = job && (await this.apps.jobs.driver.endpoint(job.id));
+      if (!target) throw new Error(`No endpoint for ${role}`);
+      return fetch(`http://${target.host}:${target.port}${path}`, {
+        signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+      });
+    };
+    const seen = await runner.lastActivity(probe, ctx).catch(() => null);
+    const last = [seen, row.lastActivityAt]
+      .filter(Boolean)
+      .sort((a, b) => b!.getTime() - a!.getTime())[0];
+    if (seen && (!row.lastActivityAt || seen > row.lastActivityAt)) {
+      await updateInstance(this.ctx.db, row.id, { lastActivityAt: seen });
+    }
+    if (!last || Date.now() - last.getTime() < minutes * 60_000) return;
+    await updateInstance(this.ctx.db, row.id, {
+      state: 'degraded',
+      idleStoppedAt: new Date(),
+      step: null,
+    });
+    await addEvent(this.ctx.db, row.id, {
+      state: 'degraded',
+      reason: 'IdleShutdown',
+      message: `Stopped after ${minutes} minutes without activity; the files in ${homeOf(row)} stay. Configure or roll back to start it again.`,
+    });
+    await this.apps.killRevision(row.id, row.revision);
+  }
+}
+
+/** `idle_timeout_minutes` of an input: 0 or absent means never. */
+export const idleMinutesOf = (input: Record<string, unknown> | undefined) => {
+  const v = input?.idle_timeout_minutes;
+  return typeof v === 'number' && v > 0 ? v : 0;
+};
