@@ -49,6 +49,11 @@ export const AppManifest = z
         command: z.string().min(1).optional(),
         http_port: z.number().int().min(1).max(65535),
         health_path: z.string().startsWith('/').default('/'),
+        /**
+         * Idle shutdown: a path answering `{"last_activity": ISO time or null}`; with it the
+         * input's `idle_timeout_minutes` stops the app after that long without activity.
+         */
+        activity_path: z.string().startsWith('/').optional(),
         env: z.record(z.string(), z.string()).default({}),
       })
       .optional(),

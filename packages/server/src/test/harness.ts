@@ -75,6 +75,7 @@ export async function startTestServer(
   opts: {
     listen?: boolean;
     jobs?: BuildOptions['jobs'];
+    apps?: BuildOptions['apps'];
     /** Keep the database on disk (PGlite) so that a restart finds it. */
     persistent?: boolean;
     /** Start again on the state of a halted server (a restart). */
@@ -107,6 +108,7 @@ export async function startTestServer(
     inMemory: !pgdb && !persistent,
     validateResponses: true,
     jobs: opts.jobs,
+    apps: opts.apps,
   });
   if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
   let n = 0;

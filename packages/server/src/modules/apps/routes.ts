@@ -41,6 +41,8 @@ const INSTANCES = `${APPS_V1}/instances`;
 const OneParams = TemplateScopeParams.extend({ id: z.string().min(1) });
 const RevParams = OneParams.extend({ n: z.coerce.number().int().min(1) });
 const IoParams = OneParams.extend({ kind: z.enum(['input', 'output']) });
+/** `restore_ref=true`: the input as given, integration references kept (export, configure). */
+const IoQuery = z.object({ restore_ref: z.enum(['true', 'false']).optional() });
 const RevIoParams = RevParams.extend({ kind: z.enum(['input', 'output']) });
 
 /** Input errors carry paths as string arrays (errors.ts), so 400 is not the shared ErrorBody. */
@@ -222,12 +224,18 @@ export const appRoutes =
       `${INSTANCES}/:id/:kind`,
       {
         config: projectRead,
-        schema: { tags: ['apps'], params: IoParams, response: { 200: Json, ...errors } },
+        schema: {
+          tags: ['apps'],
+          params: IoParams,
+          querystring: IoQuery,
+          response: { 200: Json, ...errors },
+        },
       },
       async (request) => {
         const row = await instanceFor(request, request.params.id, 'read', scopeOf(request.params));
         if (request.params.kind === 'output') return apps.outputs(row);
-        return (await revision(apps.db, row.id, row.revision))!.input;
+        const rev = (await revision(apps.db, row.id, row.revision))!;
+        return request.query.restore_ref === 'true' ? rev.input : rev.resolved;
       },
     );
 
@@ -290,14 +298,20 @@ export const appRoutes =
       `${INSTANCES}/:id/revisions/:n/:kind`,
       {
         config: projectRead,
-        schema: { tags: ['apps'], params: RevIoParams, response: { 200: Json, ...errors } },
+        schema: {
+          tags: ['apps'],
+          params: RevIoParams,
+          querystring: IoQuery,
+          response: { 200: Json, ...errors },
+        },
       },
       async (request) => {
         const { id, n, kind } = request.params;
         const row = await instanceFor(request, id, 'read', scopeOf(request.params));
         const rev = await revision(apps.db, row.id, n);
         if (!rev) throw notFound(`No revision ${n} of this app`);
-        return kind === 'input' ? rev.input : apps.outputs(row, n);
+        if (kind === 'output') return apps.outputs(row, n);
+        return request.query.restore_ref === 'true' ? rev.input : rev.resolved;
       },
     );
 

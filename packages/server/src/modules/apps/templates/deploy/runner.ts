@@ -62,8 +62,23 @@ export const deployRunner = runnerOf(DEPLOY_TEMPLATE, (input) => {
   };
 });
 
+/** When the app says it was last used: `{"last_activity": ISO time or null}` at `path`. */
+const activityAt =
+  (path: string): NonNullable<AppRunner['lastActivity']> =>
+  async (probe) => {
+    const r = await probe('main', path);
+    const body = (await r.json()) as { last_activity?: unknown };
+    const at = typeof body.last_activity === 'string' ? new Date(body.last_activity) : null;
+    return at && !Number.isNaN(at.getTime()) ? at : null;
+  };
+
 /** An operator template's `deploy` section, run by the same runner. */
-export const deployRunnerFor = (m: AppManifest): AppRunner =>
+export const deployRunnerFor = (m: AppManifest): AppRunner => ({
+  ...deployRunnerOf(m),
+  ...(m.deploy!.activity_path ? { lastActivity: activityAt(m.deploy!.activity_path) } : {}),
+});
+
+const deployRunnerOf = (m: AppManifest): AppRunner =>
   runnerOf(m.name, (input) => ({
     image: m.deploy!.image,
     command: m.deploy!.command,

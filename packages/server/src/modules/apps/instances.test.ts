@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import {
+  V1,
+  deployInput,
+  expectApp,
+  install,
+  stateIs,
+  tempDir,
+  until,
+  writeTemplate,
+} from './test-support.js';
+
+/** Install, states from a real job on the process runtime, outputs, revisions, uninstall. */
+describe('app instances', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+  beforeAll(async () => {
+    const dir = writeTemplate(
+      tempDir(),
+      `name: whoami\ntitle: Who am I\nversion: 1.0.0\npub_date: 2026-10-01\nshort_description: x\nruntimes: [docker]\ndeploy:\n  image: traefik/whoami\n  http_port: 80\n`,
+    );
+    s = await startTestServer(
+      { ORRERY_RUNTIME: 'process', ORRERY_APP_TEMPLATES_DIR: dir },
+      { apps: { tickMs: 100 } },
+    );
+    ({ owner } = await tenancy(s));
+    reader = await projectMember(s, 'reader');
+    outsider = await s.user();
+    await call(s, 'POST', '/api/v1/orgs', outsider, { name: 'elsewhere' });
+  });
+  afterAll(() => s.stop());
+
+  it('refuses bad input with string paths, one error per field', async () => {
+    const r = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      template_version: '1.0.0',
+      input: { preset: { name: 'cpu-small' }, image: 7, http: { port: 'x' } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual(
+      expect.arrayContaining([
+        { path: ['image'], message: 'must be string' },
+        { path: ['http', 'port'], message: 'must be integer' },
+      ]),
+    );
+    expect(r.body.message).toBe(`${r.body.errors[0].path.join('.')}: ${r.body.errors[0].message}`);
+    const missing = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      input: { preset: { name: 'cpu-small' } },
+    });
+    expect(missing.body.errors).toContainEqual({
+      path: ['http'],
+      message: "must have required property 'http'",
+    });
+    const unknown = await install(s, owner, { template_name: 'nope', input: {} });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([
+      { path: ['template_name'], message: 'No app template named nope' },
+    ]);
+    const noBody = await install(s, owner, { input: 'x' });
+    expect(noBody.status).toBe(400);
+    expect(noBody.body.errors[0].path).toEqual(['template_name']);
+  });
+
+  it('refuses a template this installation cannot run with the catalogue’s message', async () => {
+    const r = await install(s, owner, { template_name: 'whoami', input: {} });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(
+      'Who am I needs the docker runtime; this installation runs jobs on process',
+    );
+  });
+
+  it('installs orrery-deploy: queued, then healthy when its HTTP check answers', async () => {
+    const r = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      template_version: '1.0.0',
+      display_name: 'My Web',
+      input: deployInput(undefined, { preset: { name: 'no-such-preset' } }),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expectApp(r.body);
+    expect(r.body).toMatchObject({
+      name: 'my-web',
+      display_name: 'My Web',
+      template_name: 'orrery-deploy',
+      state: 'queued',
+      creator: owner.username,
+      home: 'storage:.apps/orrery-deploy/my-web',
+    });
+    const jobId = r.body.outputParams.jobId as string;
+    const job = await call(s, 'GET', `/api/v1/jobs/${jobId}`, owner);
+    expect(job.body).toMatchObject({
+      owner: owner.username,
+      preset_name: 'cpu-small', // the preset fallback: the smallest with 0.5 CPU and 1 GB
+      tags: expect.arrayContaining([`instance_id:${r.body.id}`, 'app-role:main']),
+    });
+    const healthy = await until(s, owner, r.body.id, stateIs('healthy'));
+    expect(healthy.endpoints).toEqual([
+      `${s.url}/ingress/${jobId}/`.replace('//ingress', '/ingress'),
+    ]);
+    const events = await call(s, 'GET', `${V1}/instances/${r.body.id}/events`, reader);
+    const states = events.body.items.map((e: { state: string }) => e.state);
+    expect(states[0]).toBe('healthy');
+    expect(states.at(-1)).toBe('queued');
+    expect(events.body.items[0].resources).toEqual([
+      expect.objectContaining({ kind: 'Job', uid: jobId, health_status: 'running' }),
+    ]);
+    // Open: through the ingress, with the project's auth; the home folder is mounted.
+    const open = await s.app.inject({ url: `/ingress/${jobId}/`, headers: owner.headers });
+    expect(open.body).toBe('hi true');
+    expect((await s.app.inject({ url: `/ingress/${jobId}/` })).statusCode).toBe(401);
+    const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, reader);
+    expect(output.body.app_url.external_url).toMatchObject({
+      protocol: 'http',
+      base_path: `/ingress/${jobId}/`,
+      api_type: 'rest',
+    });
+    expect(output.body.app_url.internal_url).toMatchObject({ port: 8080, protocol: 'http' });
+    const values = await call(
+      s,
+      'GET',
+      `${V1}/instances/${r.body.id}/values?type=ServiceAPI`,
+      reader,
+    );
+    expect(values.body.items).toEqual([
+      { instance_id: r.body.id, type: 'ServiceAPI', path: '$.app_url', value: output.body.app_url },
+    ]);
+    const none = await call(s, 'GET', `${V1}/instances/values?type=Nothing`, reader);
+    expect(none.body.items).toEqual([]);
+
+    // A job killed by hand turns the instance errored, with an event that says so.
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${jobId}`, owner)).status).toBe(204);
+    await until(s, owner, r.body.id, stateIs('errored'));
+    const after = await call(s, 'GET', `${V1}/instances/${r.body.id}/events?size=1`, owner);
+    expect(after.body.items[0]).toMatchObject({
+      state: 'errored',
+      reason: 'JobKilled',
+      message: `Job ${jobId} was killed`,
+    });
+    expect(after.body.pages).toBeGreaterThan(2);
+  });
+
+  it('configures only x-is-configurable fields, as new revisions, and rolls back', async () => {
+    const r = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      display_name: 'Revised',
+      input: deployInput(),
+    });
+    const id = r.body.id as string;
+    const url = `${V1}/instances/${id}`;
+    const fixed = await call(s, 'PUT', url, owner, { input: { http: { port: 9000 } } });
+    expect(fixed.status).toBe(400);
+    expect(fixed.body.errors).toEqual([
+      { path: ['http'], message: 'This field cannot be changed after install' },
+    ]);
+    const second = deployInput().command!.replace("'hi '", "'v2 '");
+    const put = await call(s, 'PUT', url, owner, { input: { command: second }, comment: 'v2' });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await until(s, owner, id, stateIs('healthy'));
+    const job2 = (await call(s, 'GET', url, owner)).body.job_ids[0];
+    expect((await s.app.inject({ url: `/ingress/${job2}/`, headers: owner.headers })).body).toBe(
+      'v2 true',
+    );
+    const revisions = await call(s, 'GET', `/apis/apps/v2/instances/${id}/revisions`, owner);
+    expect(revisions.body).toEqual([
+      expect.objectContaining({ revision_number: 1, comment: null, end_at: expect.any(String) }),
+      expect.objectContaining({ revision_number: 2, comment: 'v2', end_at: null }),
+    ]);
+    expect(revisions.body[0].creator).toBe(owner.username);
+    const first = await call(s, 'GET', `${url}/revisions/1/input`, reader);
+    expect(first.body.command).toBe(deployInput().command);
+    expect((await call(s, 'GET', `${url}/input`, reader)).body.command).toBe(second);
+    const back = await call(s, 'POST', `${url}/revisions/1/rollback`, owner, {});
+    expect(back.status).toBe(200);
+    await until(s, owner, id, stateIs('healthy'));
+    expect((await call(s, 'GET', `${url}/input`, reader)).body.command).toBe(deployInput().command);
+    const last = await call(s, 'GET', `/apis/apps/v2/instances/${id}/revisions`, owner);
+    expect(last.body.at(-1)).toMatchObject({
+      revision_number: 3,
+      comment: 'Rollback to revision 1',
+    });
+    expect((await call(s, 'POST', `${url}/revisions/9/rollback`, owner, {})).status).toBe(404);
+    // A reader may look, not change.
+    expect((await call(s, 'PUT', url, reader, { display_name: 'x' })).status).toBe(403);
+    const renamed = await call(s, 'PUT', url, owner, { display_name: 'Renamed' });
+    expect(renamed.body).toMatchObject({ display_name: 'Renamed', name: 'revised' });
+  });
+
+  it('lists with v2 paging and states; uninstall hides the instance', async () => {
+    const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
+    const id = r.body.id as string;
+    const listed = await call(
+      s,
+      'GET',
+      `/apis/apps/v2/instances?cluster=default&org=acme&project=vision&page=1&size=1&states=queued&states=progressing&states=healthy&states=errored`,
+      reader,
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toHaveLength(1);
+    expect(listed.body.pages).toBeGreaterThanOrEqual(2);
+    const del = await call(s, 'DELETE', `${V1}/instances/${id}`, owner);
+    expect(del.status).toBe(200);
+    expect(del.body.state).toBe('uninstalling');
+    await until(s, owner, id, stateIs('uninstalled'));
+    const visible = await call(s, 'GET', `${V1}/instances`, owner);
+    expect(visible.body.items.map((a: { id: string }) => a.id)).not.toContain(id);
+    const all = await call(
+      s,
+      'GET',
+      `/apis/apps/v2/instances?org=acme&project=vision&size=100`,
+      owner,
+    );
+    expect(all.body.items.map((a: { id: string }) => a.id)).toContain(id);
+    const forced = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      input: deployInput(),
+    });
+    const gone = await call(s, 'DELETE', `${V1}/instances/${forced.body.id}?force=true`, owner);
+    expect(gone.body.state).toBe('uninstalled');
+  });
+
+  it('shows another organization nothing', async () => {
+    const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
+    const id = r.body.id as string;
+    expect((await call(s, 'GET', `/apis/apps/v2/instances/${id}`, outsider)).status).toBe(404);
+    expect((await call(s, 'GET', `${V1}/instances/${id}`, outsider)).status).toBe(404);
+    expect((await call(s, 'GET', `${V1}/instances/${id}/output`, outsider)).status).toBe(404);
+    expect((await call(s, 'DELETE', `${V1}/instances/${id}`, outsider)).status).toBe(404);
+    expect(
+      (await call(s, 'GET', `/apis/apps/v2/instances?org=acme&project=vision`, outsider)).status,
+    ).toBe(404);
+    expect((await install(s, outsider, { template_name: 'orrery-deploy', input: {} })).status).toBe(
+      404,
+    );
+    // The same id under another project's path is not found either.
+    const elsewhere = '/apis/apps/v1/cluster/default/org/elsewhere/project/x';
+    expect((await call(s, 'GET', `${elsewhere}/instances/${id}`, outsider)).status).toBe(404);
+    expect((await install(s, reader, { template_name: 'orrery-deploy', input: {} })).status).toBe(
+      403,
+    );
+    await call(s, 'DELETE', `${V1}/instances/${id}?force=true`, owner);
+  });
+});
