@@ -10,7 +10,7 @@ import {
   tempDir,
   until,
   writeTemplate,
-} from './test-support.js';
+} from '../../test/apps.js';
 
 /** Install, states from a real job on the process runtime, outputs, revisions, uninstall. */
 describe('app instances', () => {

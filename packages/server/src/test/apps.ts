@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { TestServer, TestUser } from '../../test/harness.js';
-import { call } from '../../test/fixtures.js';
+import type { TestServer, TestUser } from './harness.js';
+import { call } from './fixtures.js';
 
 /** Helpers of the apps tests: installs, waits on states, operator templates. */
 export const V1 = '/apis/apps/v1/cluster/default/org/acme/project/vision';
