@@ -193,7 +193,7 @@ export interface AppInputError {
 export const AppInstanceRef = z.object({
   type: z.literal('app-instance-ref'),
   instance_id: z.string().min(1),
-  path: z.string().startsWith('$'),
+  path: z.string(),
 });
 
 const manyStates = z.preprocess(
