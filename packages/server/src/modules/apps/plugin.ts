@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { JobsService } from '../jobs/service.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { Catalogue } from './catalogue.js';
+import { appLogRoutes } from './logs.js';
 import { appRoutes } from './routes.js';
 import type { AppRuntime } from './runner.js';
 import { AppsService } from './service.js';
@@ -37,6 +38,7 @@ export const appsModule =
     const watcher = new InstanceWatcher(ctx, service, app.log, opts);
     await app.register(templateRoutes(catalogue));
     await app.register(appRoutes(service));
+    await app.register(appLogRoutes(service));
     app.addHook('onReady', () => watcher.start());
     app.addHook('onClose', () => watcher.stop());
   };
