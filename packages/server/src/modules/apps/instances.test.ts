@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import {
+  NODE,
   V1,
   deployInput,
   expectApp,
@@ -221,6 +222,26 @@ describe('app instances', () => {
     });
     const gone = await call(s, 'DELETE', `${V1}/instances/${forced.body.id}?force=true`, owner);
     expect(gone.body.state).toBe('uninstalled');
+  });
+
+  it('turns degraded when the HTTP check stops answering while the job runs', async () => {
+    // Answers its first ten requests, then 500: running, but no longer healthy.
+    const flaky = `${NODE} -e "let n=0;require('http').createServer((q,r)=>{r.statusCode=++n>10?500:200;r.end()}).listen(process.env.PORT)"`;
+    const r = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      input: deployInput(flaky),
+    });
+    const id = r.body.id as string;
+    const degraded = await until(s, owner, id, stateIs('degraded'));
+    expect(degraded.job_ids).toHaveLength(1);
+    const events = await call(s, 'GET', `${V1}/instances/${id}/events`, owner);
+    expect(events.body.items[1].state).toBe('healthy');
+    expect(events.body.items[0]).toMatchObject({
+      state: 'degraded',
+      reason: 'HealthCheckFailed',
+      message: 'The app answered 500 at /',
+    });
+    await call(s, 'DELETE', `${V1}/instances/${id}?force=true`, owner);
   });
 
   it('shows another organization nothing', async () => {
