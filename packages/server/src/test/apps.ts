@@ -36,13 +36,17 @@ export async function until(
   id: string,
   done: (app: { state: string }) => boolean,
 ) {
-  for (let i = 0; i < 300; i++) {
+  // Within the test's 30 s, so that a failure shows the instance's last events.
+  for (const end = Date.now() + 20_000; Date.now() < end;) {
     const r = await call(s, 'GET', `/apis/apps/v2/instances/${id}`, who);
     if (done(r.body)) return r.body;
     await new Promise((ok) => setTimeout(ok, 100));
   }
   const events = await call(s, 'GET', `${V1}/instances/${id}/events`, who);
-  throw new Error(`instance ${id}: ${JSON.stringify(events.body.items.slice(0, 5))}`);
+  const app = await call(s, 'GET', `/apis/apps/v2/instances/${id}`, who);
+  throw new Error(
+    `instance ${id} ${JSON.stringify(app.body.startup)}: ${JSON.stringify(events.body.items.slice(0, 5))}`,
+  );
 }
 
 export const stateIs =

@@ -189,11 +189,16 @@ describe('app instances', () => {
     expect((await call(s, 'PUT', url, reader, { display_name: 'x' })).status).toBe(403);
     const renamed = await call(s, 'PUT', url, owner, { display_name: 'Renamed' });
     expect(renamed.body).toMatchObject({ display_name: 'Renamed', name: 'revised' });
+    // Its job leaves the machine's capacity to the next tests.
+    await call(s, 'DELETE', `${url}?force=true`, owner);
   });
 
   it('lists with v2 paging and states; uninstall hides the instance', async () => {
     const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
     const id = r.body.id as string;
+    // Started before it is stopped: a kill while the process runtime sets up its network is
+    // that runtime's own case, not this one.
+    await until(s, owner, id, stateIs('healthy'));
     const listed = await call(
       s,
       'GET',
@@ -205,7 +210,8 @@ describe('app instances', () => {
     expect(listed.body.pages).toBeGreaterThanOrEqual(2);
     const del = await call(s, 'DELETE', `${V1}/instances/${id}`, owner);
     expect(del.status).toBe(200);
-    expect(del.body.state).toBe('uninstalling');
+    // Uninstalled once its jobs have ended, which a killed process does at once.
+    expect(['uninstalling', 'uninstalled']).toContain(del.body.state);
     await until(s, owner, id, stateIs('uninstalled'));
     const visible = await call(s, 'GET', `${V1}/instances`, owner);
     expect(visible.body.items.map((a: { id: string }) => a.id)).not.toContain(id);
@@ -220,6 +226,7 @@ describe('app instances', () => {
       template_name: 'orrery-deploy',
       input: deployInput(),
     });
+    await until(s, owner, forced.body.id, stateIs('healthy'));
     const gone = await call(s, 'DELETE', `${V1}/instances/${forced.body.id}?force=true`, owner);
     expect(gone.body.state).toBe('uninstalled');
   });
@@ -247,6 +254,7 @@ describe('app instances', () => {
   it('shows another organization nothing', async () => {
     const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
     const id = r.body.id as string;
+    await until(s, owner, id, stateIs('healthy'));
     expect((await call(s, 'GET', `/apis/apps/v2/instances/${id}`, outsider)).status).toBe(404);
     expect((await call(s, 'GET', `${V1}/instances/${id}`, outsider)).status).toBe(404);
     expect((await call(s, 'GET', `${V1}/instances/${id}/output`, outsider)).status).toBe(404);
