@@ -93,6 +93,16 @@ describe('app instances', () => {
       home: 'storage:.apps/orrery-deploy/my-web',
     });
     const jobId = r.body.outputParams.jobId as string;
+    // The persistent home is a folder of the project's files, made before the job starts.
+    const home = await call(
+      s,
+      'GET',
+      '/api/v1/storage/acme/vision/.apps/orrery-deploy?op=LISTSTATUS',
+      owner,
+    );
+    expect(home.body.FileStatuses.FileStatus).toContainEqual(
+      expect.objectContaining({ path: 'my-web', type: 'DIRECTORY' }),
+    );
     const job = await call(s, 'GET', `/api/v1/jobs/${jobId}`, owner);
     expect(job.body).toMatchObject({
       owner: owner.username,

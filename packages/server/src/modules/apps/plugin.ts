@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { JobsService } from '../jobs/service.js';
 import { loadSecretsKey } from '../secrets/key.js';
+import { storageBackendOf } from '../storage/routes.js';
 import { Catalogue } from './catalogue.js';
 import { appLogRoutes } from './logs.js';
 import { appRoutes } from './routes.js';
@@ -34,7 +35,12 @@ export const appsModule =
       configured: ctx.config.secretsKey,
       dataDir: ctx.config.dataDir,
     });
-    const service = new AppsService(ctx, catalogue, jobs, sealKey, app.log);
+    const files = await storageBackendOf(ctx);
+    const service = new AppsService(ctx, catalogue, jobs, {
+      sealKey,
+      makeDir: (key) => files.mkdirs(key),
+      log: app.log,
+    });
     const watcher = new InstanceWatcher(ctx, service, app.log, opts);
     await app.register(templateRoutes(catalogue));
     await app.register(appRoutes(service));

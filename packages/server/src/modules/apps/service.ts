@@ -55,6 +55,14 @@ function slugOf(text: string) {
   return s || 'app';
 }
 
+export interface AppsDeps {
+  /** Seals the project secrets a plan asks for. */
+  sealKey: Buffer;
+  /** Makes a storage folder, by key `[cluster, org, project, ...path]` (the persistent home). */
+  makeDir(key: string[]): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
 export interface Caller {
   principal: Principal;
   grants: Grant[];
@@ -70,9 +78,12 @@ export class AppsService {
     private readonly ctx: AppContext,
     readonly catalogue: Catalogue,
     readonly jobs: JobsService,
-    private readonly sealKey: Buffer,
-    private readonly log: FastifyBaseLogger,
+    private readonly deps: AppsDeps,
   ) {}
+
+  private get log() {
+    return this.deps.log;
+  }
 
   get db() {
     return this.ctx.db;
@@ -155,6 +166,8 @@ export class AppsService {
   ) {
     const ctx = this.contextOf(row, preset);
     const plan = await this.catalogue.runnerOf(t).plan(resolved, ctx);
+    // The home exists before any job starts, whether or not a job mounts it.
+    await this.deps.makeDir([row.clusterName, row.orgName, row.projectName, ...homePath(row)]);
     await setRevisionHealth(this.ctx.db, row.id, n, plan.health ?? null);
     await this.ensureSecrets(placeOfRow(row), plan.secrets ?? {}, caller.principal);
     const ids: string[] = [];
@@ -177,7 +190,7 @@ export class AppsService {
   private async ensureSecrets(place: Place, secrets: Record<string, string>, who: Principal) {
     for (const [key, value] of Object.entries(secrets)) {
       if (await secretByKey(this.ctx.db, place, key)) continue;
-      await createSecret(this.ctx.db, this.sealKey, place, who, {
+      await createSecret(this.ctx.db, this.deps.sealKey, place, who, {
         key,
         valueBase64: Buffer.from(value).toString('base64'),
       });
@@ -396,6 +409,12 @@ export class AppsService {
   }
 }
 
+const homePath = (row: Pick<InstanceRow, 'templateName' | 'name'>) => [
+  '.apps',
+  row.templateName,
+  row.name,
+];
+
 /** `storage:.apps/<template>/<instance name>`, relative to the instance's project. */
 export const homeOf = (row: Pick<InstanceRow, 'templateName' | 'name'>) =>
-  `storage:.apps/${row.templateName}/${row.name}`;
+  `storage:${homePath(row).join('/')}`;

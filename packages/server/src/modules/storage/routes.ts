@@ -48,21 +48,26 @@ const opOrNull = (request: FastifyRequest) => {
   }
 };
 
+/** Where project files live: S3 with a storage bucket, else `<dataDir>/storage`. */
+export async function storageBackendOf(ctx: AppContext): Promise<BlobBackend> {
+  // The S3 backend (and the AWS SDK) loads only when files live on S3.
+  return (
+    (ctx.config.s3?.storageBucket
+      ? (await import('../../blob/s3.js')).s3StorageBackend(ctx.config)
+      : null) ?? createFsBackend(join(ctx.config.dataDir, 'storage'), { jailDepth: 3 })
+  );
+}
+
 /**
  * Files of every project (apolo-wire §4), at `/api/v1/storage/ORG/PROJECT/PATH?op=…`, stored by
  * the file backend under `CLUSTER/ORG/PROJECT/PATH`. Bodies are streamed both ways: an upload
  * goes from the socket to a temporary file, a download from the file to the socket.
  */
+
 export const storageRoutes =
   (ctx: AppContext, backend?: BlobBackend): FastifyPluginAsync =>
   async (app) => {
-    // The S3 backend (and the AWS SDK) loads only when files live on S3.
-    const files =
-      backend ??
-      (ctx.config.s3?.storageBucket
-        ? (await import('../../blob/s3.js')).s3StorageBackend(ctx.config)
-        : null) ??
-      createFsBackend(join(ctx.config.dataDir, 'storage'), { jailDepth: 3 });
+    const files = backend ?? (await storageBackendOf(ctx));
     // In this plugin only: every body, whatever its type, reaches the handler as the raw stream
     // (uploads keep their own content type; the CLI sends octet-stream, also with no body).
     app.removeAllContentTypeParsers();
