@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../../http/errors.js';
 import { loadClusters } from '../clusters/store.js';
 import { presetGpu } from '../jobs/resources.js';
 import type { JobsService } from '../jobs/service.js';
+import type { JobRow } from '../jobs/store.js';
 import { createSecret } from '../secrets/service.js';
 import { secretByKey } from '../secrets/store.js';
 import type { Catalogue } from './catalogue.js';
@@ -375,9 +376,9 @@ export class AppsService {
   }
 
   /** Endpoints by role of the current revision's running jobs. */
-  async endpoints(row: InstanceRow) {
+  async endpoints(row: InstanceRow, known?: JobRow[]) {
     const out: Record<string, AppEndpoint> = {};
-    for (const j of await jobsOfRevision(this.ctx.db, row.id, row.revision)) {
+    for (const j of known ?? (await jobsOfRevision(this.ctx.db, row.id, row.revision))) {
       const role = j.tags.find((t) => t.startsWith('app-role:'))?.slice('app-role:'.length);
       const e = j.status === 'running' ? endpointOf(j, this.ctx.config.publicUrl) : null;
       if (role && e) out[role] = e;

@@ -136,6 +136,45 @@ export const jobsOfRevision = (db: Db, instanceId: string, n: number) =>
     .where(sql`${jobs.tags} @> ${JSON.stringify([instanceTag(instanceId), revisionTag(n)])}::jsonb`)
     .orderBy(asc(jobs.createdAt));
 
+/**
+ * The jobs of each instance's current revision, for a page of instances in two queries (a list
+ * of 100 instances would otherwise cost a query per instance).
+ */
+export async function currentJobsOf(db: Db, rows: { id: string; revision: number }[]) {
+  const out = new Map<string, (typeof jobs.$inferSelect)[]>(rows.map((r) => [r.id, []]));
+  if (rows.length === 0) return out;
+  const wanted = new Map(rows.map((r) => [instanceTag(r.id), r]));
+  const found = await db
+    .select()
+    .from(jobs)
+    .where(sql`${jobs.tags} ?| ${`{${[...wanted.keys()].join(',')}}`}::text[]`)
+    .orderBy(asc(jobs.createdAt));
+  for (const j of found) {
+    for (const t of j.tags) {
+      const r = wanted.get(t);
+      if (r && j.tags.includes(revisionTag(r.revision))) out.get(r.id)!.push(j);
+    }
+  }
+  return out;
+}
+
+export async function currentRevisionsOf(db: Db, rows: { id: string; revision: number }[]) {
+  if (rows.length === 0) return new Map<string, RevisionRow>();
+  const found = await db
+    .select()
+    .from(appRevisions)
+    .where(
+      inArray(
+        appRevisions.instanceId,
+        rows.map((r) => r.id),
+      ),
+    );
+  const current = new Set(rows.map((r) => `${r.id}/${r.revision}`));
+  return new Map(
+    found.filter((f) => current.has(`${f.instanceId}/${f.number}`)).map((f) => [f.instanceId, f]),
+  );
+}
+
 /** Every job an instance ever ran. */
 export const jobsOfInstance = (db: Db, instanceId: string) =>
   db

@@ -4,8 +4,8 @@ import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
 import { idleMinutesOf } from './watcher.js';
 import {
-  jobsOfRevision,
-  revision,
+  currentJobsOf,
+  currentRevisionsOf,
   usersOf,
   type EventRow,
   type InstanceRow,
@@ -26,17 +26,22 @@ const STEP_OF = (row: InstanceRow): AppInstanceWire['startup'] =>
 
 /** The App object (apolo-apps-wire.md) of each row, with Orrery's additions. */
 export async function instancesWire(apps: AppsService, rows: InstanceRow[]) {
-  const users = await usersOf(
-    apps.db,
-    rows.map((r) => r.id),
-  );
+  const [users, jobsOf, revisions] = await Promise.all([
+    usersOf(
+      apps.db,
+      rows.map((r) => r.id),
+    ),
+    currentJobsOf(apps.db, rows),
+    currentRevisionsOf(apps.db, rows),
+  ]);
   return Promise.all(
     rows.map(async (row): Promise<AppInstanceWire> => {
-      const [jobs, rev, endpoints] = await Promise.all([
-        jobsOfRevision(apps.db, row.id, row.revision),
-        revision(apps.db, row.id, row.revision),
-        row.state === 'uninstalled' ? ({} as Record<string, AppEndpoint>) : apps.endpoints(row),
-      ]);
+      const jobs = jobsOf.get(row.id) ?? [];
+      const rev = revisions.get(row.id);
+      const endpoints =
+        row.state === 'uninstalled'
+          ? ({} as Record<string, AppEndpoint>)
+          : await apps.endpoints(row, jobs);
       return {
         id: row.id,
         name: row.name,
