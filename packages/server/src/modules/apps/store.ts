@@ -84,6 +84,29 @@ export async function updateInstance(db: Db, id: string, values: Partial<Instanc
   return row;
 }
 
+/**
+ * A change the watcher derived from what it read: applied only if the instance is still in that
+ * state and revision (a configure or uninstall in between wins).
+ */
+export async function transitionInstance(
+  db: Db,
+  seen: Pick<InstanceRow, 'id' | 'state' | 'revision'>,
+  values: Partial<InstanceRow>,
+) {
+  const [row] = await db
+    .update(appInstances)
+    .set({ ...values, updatedAt: new Date() })
+    .where(
+      and(
+        eq(appInstances.id, seen.id),
+        eq(appInstances.state, seen.state),
+        eq(appInstances.revision, seen.revision),
+      ),
+    )
+    .returning();
+  return row;
+}
+
 export async function addEvent(
   db: Db,
   instanceId: string,

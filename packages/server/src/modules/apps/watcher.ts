@@ -7,11 +7,14 @@ import { homeOf } from './service.js';
 import {
   addEvent,
   jobsOfInstance,
+  currentJobsOf,
+  currentRevisionsOf,
   jobsOfRevision,
   liveInstances,
-  revision,
+  transitionInstance,
   updateInstance,
   type InstanceRow,
+  type RevisionRow,
 } from './store.js';
 
 /** How long a health check may take before it counts as not answering. */
@@ -87,9 +90,16 @@ export class InstanceWatcher {
     try {
       const pollIdle = Date.now() - this.lastIdlePoll >= this.idlePollMs;
       if (pollIdle) this.lastIdlePoll = Date.now();
-      for (const row of await liveInstances(this.ctx.db)) {
+      const rows = await liveInstances(this.ctx.db);
+      // The jobs and revisions of every instance in two queries, not two per instance.
+      const followed = rows.filter((r) => r.state !== 'uninstalling' && !r.idleStoppedAt);
+      const [jobsOf, revisions] = await Promise.all([
+        currentJobsOf(this.ctx.db, followed),
+        currentRevisionsOf(this.ctx.db, followed),
+      ]);
+      for (const row of rows) {
         try {
-          await this.follow(row, pollIdle);
+          await this.follow(row, pollIdle, jobsOf.get(row.id) ?? [], revisions.get(row.id));
         } catch (e) {
           this.log.error({ err: e, instance: row.id }, 'app step failed');
         }
@@ -99,18 +109,22 @@ export class InstanceWatcher {
     }
   }
 
-  private async follow(row: InstanceRow, pollIdle: boolean) {
+  private async follow(
+    row: InstanceRow,
+    pollIdle: boolean,
+    jobs: JobRow[],
+    rev: RevisionRow | undefined,
+  ) {
     if (row.state === 'uninstalling') {
-      const jobs = await jobsOfInstance(this.ctx.db, row.id);
-      if (jobs.every((j) => j.finishedAt)) await this.apps.finishUninstall(row.id);
+      const all = await jobsOfInstance(this.ctx.db, row.id);
+      if (all.every((j) => j.finishedAt)) await this.apps.finishUninstall(row.id);
       return;
     }
-    const jobs = await jobsOfRevision(this.ctx.db, row.id, row.revision);
     if (row.idleStoppedAt) return;
-    const next = await this.derive(row, jobs);
+    const next = await this.derive(row, jobs, rev?.health ?? null);
     const stepChanged = next.step !== row.step;
     if (next.state !== row.state) {
-      await updateInstance(this.ctx.db, row.id, {
+      const moved = await transitionInstance(this.ctx.db, row, {
         state: next.state,
         step: next.step,
         stepMessage: next.message,
@@ -119,21 +133,25 @@ export class InstanceWatcher {
           ? { lastActivityAt: new Date() }
           : {}),
       });
-      await addEvent(this.ctx.db, row.id, { ...next, resources: resourcesOf(jobs) });
+      if (moved) await addEvent(this.ctx.db, row.id, { ...next, resources: resourcesOf(jobs) });
       return;
     }
     if (stepChanged || next.message !== row.stepMessage) {
-      await updateInstance(this.ctx.db, row.id, {
+      await transitionInstance(this.ctx.db, row, {
         step: next.step,
         stepMessage: next.message,
         ...(stepChanged ? { stepSince: new Date() } : {}),
       });
     }
-    if (pollIdle && row.state === 'healthy') await this.idleCheck(row);
+    if (pollIdle && row.state === 'healthy') await this.idleCheck(row, rev);
   }
 
   /** The state the jobs and the health check say. */
-  private async derive(row: InstanceRow, jobs: JobRow[]): Promise<Derived> {
+  private async derive(
+    row: InstanceRow,
+    jobs: JobRow[],
+    health: RevisionRow['health'],
+  ): Promise<Derived> {
     const failed = jobs.find((j) => j.status === 'failed' || j.status === 'cancelled');
     if (failed) {
       const killed = failed.reason === JOB_REASONS.userRequested;
@@ -156,7 +174,6 @@ export class InstanceWatcher {
         step: waiting ? 'waiting_for_capacity' : 'starting',
       };
     }
-    const health = (await revision(this.ctx.db, row.id, row.revision))?.health;
     if (!health || jobs.every((j) => j.status === 'succeeded')) {
       return { state: 'healthy', reason: null, message: null, step: null };
     }
@@ -192,10 +209,9 @@ export class InstanceWatcher {
   }
 
   /** Idle shutdown: stops the jobs (files stay) after `idle_timeout_minutes` without activity. */
-  private async idleCheck(row: InstanceRow) {
+  private async idleCheck(row: InstanceRow, rev: RevisionRow | undefined) {
     const t = this.apps.catalogue.find(row.templateName, row.templateVersion);
     const runner = t && this.apps.catalogue.runnerOf(t);
-    const rev = await revision(this.ctx.db, row.id, row.revision);
     const minutes = idleMinutesOf(rev?.resolved);
     if (!runner?.lastActivity || !minutes) return;
     const ctx = await this.apps.outputContext(row);
@@ -216,11 +232,12 @@ export class InstanceWatcher {
       await updateInstance(this.ctx.db, row.id, { lastActivityAt: seen });
     }
     if (!last || Date.now() - last.getTime() < minutes * 60_000) return;
-    await updateInstance(this.ctx.db, row.id, {
+    const stopped = await transitionInstance(this.ctx.db, row, {
       state: 'degraded',
       idleStoppedAt: new Date(),
       step: null,
     });
+    if (!stopped) return;
     await addEvent(this.ctx.db, row.id, {
       state: 'degraded',
       reason: 'IdleShutdown',
