@@ -261,6 +261,31 @@ describe('app instances', () => {
     await call(s, 'DELETE', `${V1}/instances/${id}?force=true`, owner);
   });
 
+  it('runs the job template as one job with the preset it names', async () => {
+    const r = await install(s, owner, {
+      template_name: 'job',
+      input: {
+        image: 'busybox',
+        preset_name: 'cpu-medium',
+        command: 'echo from-the-job-template',
+        env: [{ name: 'MODE', value: 'x', type: 'variable' }],
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const job = await call(s, 'GET', `/api/v1/jobs/${r.body.outputParams.jobId}`, owner);
+    expect(job.body).toMatchObject({
+      preset_name: 'cpu-medium',
+      container: { command: 'echo from-the-job-template', env: { MODE: 'x' } },
+    });
+    // A job without HTTP is healthy once it ran; it succeeded here.
+    await until(s, owner, r.body.id, stateIs('healthy'));
+    const log = await s.app.inject({
+      url: `/api/v1/apps/${r.body.id}/log`,
+      headers: owner.headers,
+    });
+    expect(JSON.parse(log.body.trim()).log).toBe('from-the-job-template');
+  });
+
   it('shows another organization nothing', async () => {
     const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
     const id = r.body.id as string;

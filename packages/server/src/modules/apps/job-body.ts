@@ -21,10 +21,14 @@ export function jobBody(draft: JobDraft): Body {
   return body;
 }
 
-/** `input.preset.name` (Apolo's `Preset` field), the name the fallback rule starts from. */
+/**
+ * The preset the input asks for, where the fallback rule starts: `preset.name` (Apolo's `Preset`
+ * field) or, in the `job` template, `preset_name`.
+ */
 export const presetNameOf = (input: Record<string, unknown>) => {
   const p = input.preset as { name?: unknown } | undefined;
-  return typeof p?.name === 'string' ? p.name : undefined;
+  if (typeof p?.name === 'string') return p.name;
+  return typeof input.preset_name === 'string' ? input.preset_name : undefined;
 };
 
 /** `KEY=value` pairs of an Apolo `Env` list (`[{name, value}]`). */
