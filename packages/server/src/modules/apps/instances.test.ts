@@ -168,6 +168,11 @@ describe('app instances', () => {
     expect(fixed.body.errors).toEqual([
       { path: ['http'], message: 'This field cannot be changed after install' },
     ]);
+    // The whole input sent back with the defaults it ran with is no change.
+    const asRan = (await call(s, 'GET', `${url}/input`, owner)).body;
+    expect(asRan.http).toEqual({ port: 8080, health_path: '/', auth: 'apolo_auth' });
+    const same = await call(s, 'PUT', url, owner, { input: { ...asRan, env: [] } });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
     const second = deployInput().command!.replace("'hi '", "'v2 '");
     const put = await call(s, 'PUT', url, owner, { input: { command: second }, comment: 'v2' });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
@@ -179,19 +184,21 @@ describe('app instances', () => {
     const revisions = await call(s, 'GET', `/apis/apps/v2/instances/${id}/revisions`, owner);
     expect(revisions.body).toEqual([
       expect.objectContaining({ revision_number: 1, comment: null, end_at: expect.any(String) }),
-      expect.objectContaining({ revision_number: 2, comment: 'v2', end_at: null }),
+      expect.objectContaining({ revision_number: 2, comment: null, end_at: expect.any(String) }),
+      expect.objectContaining({ revision_number: 3, comment: 'v2', end_at: null }),
     ]);
     expect(revisions.body[0].creator).toBe(owner.username);
     const first = await call(s, 'GET', `${url}/revisions/1/input`, reader);
     expect(first.body.command).toBe(deployInput().command);
     expect((await call(s, 'GET', `${url}/input`, reader)).body.command).toBe(second);
     const back = await call(s, 'POST', `${url}/revisions/1/rollback`, owner, {});
+    expect(back.body.state).toBe('queued');
     expect(back.status).toBe(200);
     await until(s, owner, id, stateIs('healthy'));
     expect((await call(s, 'GET', `${url}/input`, reader)).body.command).toBe(deployInput().command);
     const last = await call(s, 'GET', `/apis/apps/v2/instances/${id}/revisions`, owner);
     expect(last.body.at(-1)).toMatchObject({
-      revision_number: 3,
+      revision_number: 4,
       comment: 'Rollback to revision 1',
     });
     expect((await call(s, 'POST', `${url}/revisions/9/rollback`, owner, {})).status).toBe(404);

@@ -278,8 +278,14 @@ export class AppsService {
     const t = this.templateOf(row);
     const current = (await revision(this.ctx.db, row.id, row.revision))!;
     const props = propertiesOf(t.input);
+    // Unchanged means as given at install, or as it ran (with the schema's defaults filled in):
+    // the CLI sends back the whole input, defaults included.
+    const same = (k: string) =>
+      [current.input[k], current.resolved[k]].some(
+        (v) => JSON.stringify(v) === JSON.stringify(body.input![k]),
+      );
     const refused = Object.keys(body.input)
-      .filter((k) => JSON.stringify(body.input![k]) !== JSON.stringify(current.input[k]))
+      .filter((k) => !same(k))
       .filter((k) => !props[k] || !hasHint(t.input, props[k], 'x-is-configurable', true))
       .map((k) => ({ path: [k], message: 'This field cannot be changed after install' }));
     if (refused.length) throw new InputErrors(refused);
