@@ -23,6 +23,7 @@ import {
   deleteInstance,
   insertInstance,
   instanceById,
+  isUniqueViolation,
   instanceTag,
   jobsOfInstance,
   jobsOfRevision,
@@ -222,35 +223,43 @@ export class AppsService {
     if (why) throw new HttpError('bad_request', why);
     const { resolved, links, preset } = await this.prepare(t, place, body.input);
     const displayName = body.display_name?.trim() || t.manifest.title;
-    const taken = await namesInUse(this.ctx.db, place);
     const base = slugOf(body.display_name?.trim() || t.manifest.name);
-    let name = base;
-    for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
-    const row = await insertInstance(
-      this.ctx.db,
-      {
-        clusterName: place.cluster,
-        orgName: place.org,
-        projectName: place.project,
-        name,
-        displayName,
-        templateName: t.manifest.name,
-        templateVersion: t.manifest.version,
-        state: 'queued',
-        creatorId: caller.principal.id,
-        creator: caller.principal.username,
-        presetName: preset.name,
-        step: 'waiting_for_capacity',
-        stepSince: new Date(),
-      },
-      {
-        templateVersion: t.manifest.version,
-        input: body.input,
-        resolved,
-        creator: caller.principal.username,
-        comment: null,
-      },
-    );
+    let row: InstanceRow | undefined;
+    // Two installs of the same name at once: the one that loses the unique index picks again.
+    for (let attempt = 0; !row; attempt++) {
+      const taken = await namesInUse(this.ctx.db, place);
+      let name = base;
+      for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+      try {
+        row = await insertInstance(
+          this.ctx.db,
+          {
+            clusterName: place.cluster,
+            orgName: place.org,
+            projectName: place.project,
+            name,
+            displayName,
+            templateName: t.manifest.name,
+            templateVersion: t.manifest.version,
+            state: 'queued',
+            creatorId: caller.principal.id,
+            creator: caller.principal.username,
+            presetName: preset.name,
+            step: 'waiting_for_capacity',
+            stepSince: new Date(),
+          },
+          {
+            templateVersion: t.manifest.version,
+            input: body.input,
+            resolved,
+            creator: caller.principal.username,
+            comment: null,
+          },
+        );
+      } catch (e) {
+        if (attempt >= 4 || !isUniqueViolation(e)) throw e;
+      }
+    }
     await replaceLinks(this.ctx.db, row.id, links);
     try {
       const jobIds = await this.start(row, t, 1, resolved, preset, caller);
