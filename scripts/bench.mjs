@@ -2,9 +2,10 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,docker,list   sections (default all)
+//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,docker,list,apps   sections (default all)
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
+//   BENCH_APP_INSTALLS (10)  BENCH_APP_INSTANCES (1000)
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
 //   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
 //   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
@@ -102,6 +103,10 @@ try {
   await section('list', 'Jobs list on PGlite', async () => {
     const { benchJobsListPglite } = await import('./bench/jobs-list.mjs');
     await benchJobsListPglite(work);
+  });
+  await section('apps', 'Apps on PostgreSQL', async () => {
+    const { benchApps } = await import('./bench/apps-list.mjs');
+    await benchApps(work);
   });
 } catch (e) {
   // The main server did not start: print what was measured so far, with the reason.
