@@ -116,6 +116,16 @@ describe('templates API (apolo-apps-wire.md)', () => {
     expect((await call(s, 'GET', `${BASE}/job/9.9.9`, reader)).status).toBe(404);
   });
 
+  it('keeps each form section of the job template in one run of properties', async () => {
+    const r = await call(s, 'GET', `${BASE}/job/latest`, reader);
+    const groups = Object.values(
+      r.body.input.properties as Record<string, { 'x-group'?: string }>,
+    ).map((p) => p['x-group']);
+    const runs = groups.filter((g, i) => g !== groups[i - 1]);
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(runs[0]).toBe('General');
+  });
+
   it('lists tags with Easy Deploy first', async () => {
     const r = await call(s, 'GET', `${BASE}/tags`, reader);
     expect(r.status).toBe(200);
