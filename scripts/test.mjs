@@ -22,6 +22,8 @@ const apt = ensureApt([
   ['bubblewrap', '/usr/bin/bwrap'],
   ['slirp4netns', '/usr/bin/slirp4netns'],
   ['nftables', '/usr/sbin/nft'],
+  // Ptys in the sandbox (the shell app): the network helper finds the job's network through it.
+  ['python3-minimal', '/usr/bin/python3'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();

@@ -1,0 +1,5 @@
+import type { AppRunner } from '../runner.js';
+import { shellRunner } from './shell/runner.js';
+
+/** The runners of the built-in templates, by template name (manifest `runner`). */
+export const BUILT_IN_RUNNERS: AppRunner[] = [shellRunner];
