@@ -29,7 +29,11 @@ export async function runPlan(
   };
   const plan = await runner.plan(input, ctx);
   for (const [key, value] of Object.entries(plan.secrets ?? {})) {
-    const r = await call(s, 'POST', '/api/v1/secrets', who, { key, value, ...JOB_SCOPE });
+    const r = await call(s, 'POST', '/api/v1/secrets', who, {
+      key,
+      value: Buffer.from(value).toString('base64'),
+      ...JOB_SCOPE,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
   }
   const jobs: Record<string, string> = {};
