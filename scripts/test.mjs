@@ -24,6 +24,9 @@ const apt = ensureApt([
   ['nftables', '/usr/sbin/nft'],
   // Ptys in the sandbox (the shell app): the network helper finds the job's network through it.
   ['python3-minimal', '/usr/bin/python3'],
+  // The jupyter app: Debian's classic Notebook and its Python kernel.
+  ['jupyter-notebook', '/usr/bin/jupyter-notebook'],
+  ['python3-ipykernel', '/usr/lib/python3/dist-packages/ipykernel'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();

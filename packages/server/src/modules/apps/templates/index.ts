@@ -1,6 +1,7 @@
 import type { AppRunner } from '../runner.js';
+import { jupyterRunner } from './jupyter/runner.js';
 import { postgresqlRunner } from './postgresql/runner.js';
 import { shellRunner } from './shell/runner.js';
 
 /** The runners of the built-in templates, by template name (manifest `runner`). */
-export const BUILT_IN_RUNNERS: AppRunner[] = [shellRunner, postgresqlRunner];
+export const BUILT_IN_RUNNERS: AppRunner[] = [shellRunner, jupyterRunner, postgresqlRunner];
