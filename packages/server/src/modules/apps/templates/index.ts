@@ -3,11 +3,13 @@ import { DOCKER_ONLY_RUNNERS } from './docker-only/apps.js';
 import { jupyterRunner } from './jupyter/runner.js';
 import { postgresqlRunner } from './postgresql/runner.js';
 import { shellRunner } from './shell/runner.js';
+import { vscodeRunner } from './vscode/runner.js';
 
 /** The runners of the built-in templates, by template name (manifest `runner`). */
 export const BUILT_IN_RUNNERS: AppRunner[] = [
   shellRunner,
   jupyterRunner,
   postgresqlRunner,
+  vscodeRunner,
   ...DOCKER_ONLY_RUNNERS,
 ];

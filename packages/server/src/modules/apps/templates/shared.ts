@@ -68,3 +68,32 @@ export async function activityAt(
   const at = typeof body?.[field] === 'string' ? new Date(body[field] as string) : null;
   return at && !Number.isNaN(at.getTime()) ? at : null;
 }
+
+interface FilesMount {
+  storage_uri?: { path?: unknown };
+  mount_path?: { path?: unknown };
+  mode?: { mode?: unknown };
+}
+
+/** Volumes of Apolo's `StorageMounts {mounts: [ApoloFilesMount]}` (mode `r` is read-only). */
+export function storageMounts(v: unknown) {
+  const mounts = (v as { mounts?: FilesMount[] } | null | undefined)?.mounts ?? [];
+  return mounts
+    .filter(
+      (m) => typeof m.storage_uri?.path === 'string' && typeof m.mount_path?.path === 'string',
+    )
+    .map((m) => ({
+      src_storage_uri: m.storage_uri!.path as string,
+      dst_path: m.mount_path!.path as string,
+      read_only: m.mode?.mode === 'r',
+    }));
+}
+
+/** `MLFLOW_TRACKING_URI` from a resolved MLflow integration (its `server_url` output). */
+export function mlflowEnv(v: unknown): Record<string, string> {
+  const url = (v as { internal_url?: { host?: string; port?: number; protocol?: string } } | null)
+    ?.internal_url;
+  return url?.host
+    ? { MLFLOW_TRACKING_URI: `${url.protocol ?? 'http'}://${url.host}:${url.port ?? 80}` }
+    : {};
+}
