@@ -1,6 +1,7 @@
 import type { AppRunner } from '../runner.js';
 import { DOCKER_ONLY_RUNNERS } from './docker-only/apps.js';
 import { jupyterRunner } from './jupyter/runner.js';
+import { llmInferenceRunner } from './llm-inference/runner.js';
 import { postgresqlRunner } from './postgresql/runner.js';
 import { shellRunner } from './shell/runner.js';
 import { vscodeRunner } from './vscode/runner.js';
@@ -10,6 +11,7 @@ export const BUILT_IN_RUNNERS: AppRunner[] = [
   shellRunner,
   jupyterRunner,
   postgresqlRunner,
+  llmInferenceRunner,
   vscodeRunner,
   ...DOCKER_ONLY_RUNNERS,
 ];
