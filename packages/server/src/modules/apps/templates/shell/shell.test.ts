@@ -56,7 +56,8 @@ describe('shell template', () => {
 
     // $((6*7)) is expanded by the shell: the echoed input alone does not contain hi-42.
     await type(id, 'echo hi-$((6*7))', 'hi-42');
-    const out = await type(id, 'pwd; tty; echo made > kept.txt', '/dev/pts/');
+    // The file is written before tty prints what the test waits for.
+    const out = await type(id, 'echo made > kept.txt; pwd; tty', '/dev/pts/');
     expect(out).toContain('/var/storage');
 
     // The file is in the instance's home in the project's storage, which outlives the job.
@@ -69,7 +70,8 @@ describe('shell template', () => {
 
     // Terminal activity is what counts for idle shutdown.
     const before = Date.now();
-    await type(id, 'true', '$ ');
+    // A reconnecting page gets the recent output first: wait for this command's own.
+    await type(id, 'echo mark-$((2+3))', 'mark-5');
     const probe = (_role: string, path: string) =>
       fetch(`${s.url}/ingress/${id}${path}`, { headers: owner.headers });
     const at = await shellRunner.lastActivity!(probe, {} as never);
