@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -13,8 +14,26 @@ const NODE_MODULES_HOST = fileURLToPath(new URL('../../../../../node_modules', i
 /** Where a sandboxed job finds them: Node resolves the programs' imports up to /opt/orrery. */
 export const APP_RUNTIME_GUEST = '/opt/orrery/app-runtime';
 
-/** bwrap binds for the sandbox (only those present: an install without the programs has none). */
-export function appRuntimeBinds(exists: (p: string) => boolean = existsSync): string[] {
+/**
+ * Whether a job's uid can bind `path`: bwrap runs as that uid, and a checkout only root can
+ * enter would make every job fail rather than only the apps that need the programs.
+ */
+export function reachableByJobs(path: string): boolean {
+  try {
+    if ((statSync(path).mode & 0o005) !== 0o005) return false;
+    for (let dir = dirname(path); ; dir = dirname(dir)) {
+      if ((statSync(dir).mode & 0o001) === 0) return false;
+      if (dir === dirname(dir)) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+
+const present = (p: string) => existsSync(p) && reachableByJobs(p);
+
+/** bwrap binds for the sandbox: only those present and reachable by the job's uid. */
+export function appRuntimeBinds(exists: (p: string) => boolean = present): string[] {
   const binds: [string, string][] = [
     [APP_RUNTIME_HOST, APP_RUNTIME_GUEST],
     [NODE_MODULES_HOST, '/opt/orrery/node_modules'],

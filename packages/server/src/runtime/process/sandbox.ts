@@ -70,7 +70,7 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   args.push('--dir', '/var', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
   // NVIDIA's libraries read the PCI topology; other jobs do without the host's /sys.
   if (o.gpus.length > 0) args.push('--ro-bind', '/sys', '/sys');
-  args.push(...appRuntimeBinds(exists));
+  args.push(...appRuntimeBinds(o.exists));
   const byDepth = [...o.mounts].sort((a, b) => depth(a.dstPath) - depth(b.dstPath));
   for (const m of byDepth) args.push(m.readOnly ? '--ro-bind' : '--bind', m.hostPath, m.dstPath);
   args.push('--dir', o.workingDir, '--chdir', o.workingDir, '--remount-ro', '/');

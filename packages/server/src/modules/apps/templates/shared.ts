@@ -1,4 +1,7 @@
 import { JobCreateFromPreset } from '@orrery/contract';
+import { existsSync } from 'node:fs';
+import { APP_RUNTIME_HOST, reachableByJobs } from '../../../runtime/process/app-runtime.js';
+import { BWRAP } from '../../../runtime/process/sandbox.js';
 import type { AppEndpoint, AppJob, InstanceContext } from '../runner.js';
 
 /** The place is the service's to add (runner.ts); every other field gets its wire default. */
@@ -96,4 +99,13 @@ export function mlflowEnv(v: unknown): Record<string, string> {
   return url?.host
     ? { MLFLOW_TRACKING_URI: `${url.protocol ?? 'http'}://${url.host}:${url.port ?? 80}` }
     : {};
+}
+
+/**
+ * Why jobs cannot run Orrery's app programs here, or null: in the sandbox they read them
+ * through a bind that only works if every directory on the way is searchable by others.
+ */
+export function appProgramsUnavailable(): string | null {
+  if (!existsSync(BWRAP) || reachableByJobs(APP_RUNTIME_HOST)) return null;
+  return `Jobs cannot read Orrery's app programs in ${APP_RUNTIME_HOST}: a directory on the way is not readable by others`;
 }

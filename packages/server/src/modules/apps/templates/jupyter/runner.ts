@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { AppRunner } from '../../runner.js';
-import { appUrl, homeVolume, jobSpec, requiresAuth } from '../shared.js';
+import { appProgramsUnavailable, appUrl, homeVolume, jobSpec, requiresAuth } from '../shared.js';
 
 /** Apolo's Jupyter port. */
 const PORT = 8888;
@@ -24,7 +24,7 @@ export const jupyterRunner: AppRunner = {
   runtimes: ['process'],
   unavailable: () =>
     existsSync(NOTEBOOK)
-      ? null
+      ? appProgramsUnavailable()
       : 'The Jupyter Notebook is not installed (apt-get install --no-install-recommends jupyter-notebook python3-ipykernel)',
   plan(input, ctx) {
     const body = jobSpec({

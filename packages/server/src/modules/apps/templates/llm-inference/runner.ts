@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { APP_RUNTIME_HOST } from '../../../../runtime/process/app-runtime.js';
 import type { AppEndpoint, AppRunner, InstanceContext } from '../../runner.js';
-import { httpApi, jobSpec, requiresAuth } from '../shared.js';
+import { appProgramsUnavailable, httpApi, jobSpec, requiresAuth } from '../shared.js';
 
 const PORT = 8000;
 const MODELS = '/models';
@@ -43,7 +43,7 @@ export const llmInferenceRunner: AppRunner = {
   runtimes: ['process'],
   unavailable: () =>
     existsSync(LLAMA)
-      ? null
+      ? appProgramsUnavailable()
       : 'node-llama-cpp is not installed: npm ci --omit=optional in packages/server/app-runtime/llm-inference',
   plan(input, ctx) {
     const model = modelOf(input);

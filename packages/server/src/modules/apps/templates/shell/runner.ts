@@ -4,7 +4,14 @@ import { APP_RUNTIME_HOST } from '../../../../runtime/process/app-runtime.js';
 import { sandboxPtys } from '../../../../runtime/process/ptys.js';
 import { BWRAP } from '../../../../runtime/process/sandbox.js';
 import type { AppRunner } from '../../runner.js';
-import { activityAt, appUrl, homeVolume, jobSpec, requiresAuth } from '../shared.js';
+import {
+  activityAt,
+  appProgramsUnavailable,
+  appUrl,
+  homeVolume,
+  jobSpec,
+  requiresAuth,
+} from '../shared.js';
 
 /** Apolo's shell port (ttyd's), kept so that outputs read the same on both runtimes. */
 const PORT = 7681;
@@ -27,7 +34,7 @@ export const shellRunner: AppRunner = {
     if (existsSync(BWRAP) && !sandboxPtys()) {
       return 'Terminals in the job sandbox need Debian python3 (apt-get install python3-minimal)';
     }
-    return null;
+    return appProgramsUnavailable();
   },
   plan(input, ctx) {
     const onProcess = ctx.runtime === 'process';

@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_RUNTIME_HOST } from '../../../../runtime/process/app-runtime.js';
 import type { AppRunner } from '../../runner.js';
-import { appUrl, homeVolume, jobSpec, mlflowEnv, requiresAuth, storageMounts } from '../shared.js';
+import {
+  appProgramsUnavailable,
+  appUrl,
+  homeVolume,
+  jobSpec,
+  mlflowEnv,
+  requiresAuth,
+  storageMounts,
+} from '../shared.js';
 
 /** Apolo's code-server port. */
 const PORT = 8080;
@@ -28,7 +36,7 @@ export const vscodeRunner: AppRunner = {
   runtimes: ['process'],
   unavailable: () =>
     existsSync(CODE_SERVER)
-      ? null
+      ? appProgramsUnavailable()
       : 'code-server is not installed: the operator runs node scripts/install-code-server.mjs',
   plan(input, ctx) {
     const body = jobSpec({
