@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.orrery/**', 'packages/server/drizzle/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '.orrery/**',
+      'packages/server/drizzle/**',
+      // code-server, installed on demand (scripts/install-code-server.mjs)
+      'packages/server/app-runtime/vscode/code-server/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

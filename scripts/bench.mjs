@@ -2,7 +2,8 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,docker,list,apps   sections (default all)
+//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,apps,docker,list   sections (default all)
+//   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
 //   BENCH_APP_INSTALLS (10)  BENCH_APP_INSTANCES (1000)
@@ -50,7 +51,7 @@ const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
   if (!['startup', 'throughput', 'soak', 'console', 'storage', 'jobs'].some(wanted)) {
-    // Only the sections with servers of their own (sandbox, docker, list) were asked for.
+    // Only the sections with servers of their own (sandbox, apps, docker, list) were asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
     const { benchStartup } = await import('./bench/startup.mjs');
@@ -91,6 +92,10 @@ try {
   await section('sandbox', 'Process runtime sandbox', async () => {
     const { benchSandbox } = await import('./bench/sandbox.mjs');
     await benchSandbox();
+  });
+  await section('apps', 'App templates (process runtime)', async () => {
+    const { benchAppTemplates } = await import('./bench/app-templates.mjs');
+    await benchAppTemplates();
   });
   await section('docker', 'Jobs (docker runtime)', async () => {
     const { benchDockerJobs } = await import('./bench/docker.mjs');

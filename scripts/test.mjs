@@ -10,6 +10,15 @@ import { postgresBin, startPostgres } from './postgres.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 ensureDependencies();
+// llama.cpp for the llm-inference app, apart from the workspace: only its Linux x64 CPU binary,
+// not the 725 MB of optional GPU builds (packages/server/app-runtime/llm-inference/package.json).
+const LLM_RUNTIME = join(ROOT, 'packages/server/app-runtime/llm-inference');
+if (!existsSync(join(LLM_RUNTIME, 'node_modules/node-llama-cpp'))) {
+  log('Installing node-llama-cpp for the llm-inference app');
+  run('npm', ['ci', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    cwd: LLM_RUNTIME,
+  });
+}
 const apt = ensureApt([
   ['chromium', CHROMIUM],
   ['postgresql', () => !!postgresBin()],
@@ -22,6 +31,11 @@ const apt = ensureApt([
   ['bubblewrap', '/usr/bin/bwrap'],
   ['slirp4netns', '/usr/bin/slirp4netns'],
   ['nftables', '/usr/sbin/nft'],
+  // Ptys in the sandbox (the shell app): the network helper finds the job's network through it.
+  ['python3-minimal', '/usr/bin/python3'],
+  // The jupyter app: Debian's classic Notebook and its Python kernel.
+  ['jupyter-notebook', '/usr/bin/jupyter-notebook'],
+  ['python3-ipykernel', '/usr/lib/python3/dist-packages/ipykernel'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();

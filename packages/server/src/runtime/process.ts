@@ -37,6 +37,7 @@ import { prepareHost } from './process/host.js';
 import { claimUid, releaseUid, type JobIdentity } from './process/identity.js';
 import { bareArgv, bringUp, sandboxArgv, WRAPPER } from './process/launch.js';
 import { listensInside } from './process/network.js';
+import { appRuntimeEnv } from './process/app-runtime.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -151,6 +152,7 @@ export class ProcessDriver implements RuntimeDriver {
       HOME: home,
       TMPDIR: home,
       ...gpuEnv(gpus),
+      ...appRuntimeEnv(this.sandboxed),
       ...spec.env,
       ...(guestPort ? { PORT: String(guestPort) } : {}),
     };

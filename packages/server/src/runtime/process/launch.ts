@@ -6,6 +6,7 @@ import type { JobIdentity } from './identity.js';
 import { writeEtc } from './identity.js';
 import { grantTraverse, shareVolume } from './volumes.js';
 import { BWRAP, bwrapArgs } from './sandbox.js';
+import { sandboxPtys } from './ptys.js';
 import { startNetwork } from './network.js';
 
 export const SETPRIV = '/usr/bin/setpriv';
@@ -75,6 +76,7 @@ export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
     hostname: p.spec.id,
     gpus: p.gpus,
     network: p.network,
+    ptys: p.identity !== undefined && sandboxPtys(),
   });
   const drop = p.identity ? asJob(p.identity, ['--no-new-privs']) : [];
   return [...drop, BWRAP, ...sandbox, '--', ...SHELL, '/bin/sh', '-c', p.command];
@@ -149,6 +151,7 @@ export async function bringUp(b: BringUp): Promise<void> {
         logFd: log.fd,
         forward: b.forward,
         root: b.identity !== undefined,
+        ptys: b.identity !== undefined && sandboxPtys(),
       });
     }
     await noted;

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { networkInterfaces } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { JOB_UIDS } from './identity.js';
+import { inOwnerUserns } from './ptys.js';
 
 export const SLIRP = '/usr/bin/slirp4netns';
 const NFT = ['/usr/sbin/nft', '/sbin/nft'];
@@ -133,6 +134,8 @@ export interface NetworkOptions {
    * it reaches the job's tap address, where the job listens on 0.0.0.0.
    */
   root: boolean;
+  /** Whether the sandbox mounts a devpts (ptys.ts): the job's user namespace is then nested. */
+  ptys: boolean;
 }
 
 /**
@@ -144,24 +147,25 @@ export async function startNetwork(o: NetworkOptions): Promise<void> {
   const ns = `/proc/${o.childPid}/ns`;
   await loopbackUp(o.childPid);
   const settle = o.forward && o.root ? jobSysctls(o.childPid) : Promise.resolve();
-  const helper = spawn(
-    o.asJob[0] ?? SLIRP,
-    [
-      ...[...o.asJob.slice(1), ...(o.asJob.length ? [SLIRP] : [])],
-      '--configure',
-      '--mtu=65520',
-      '--disable-host-loopback',
-      '--enable-seccomp',
-      `--api-socket=${o.apiSocket}`,
-      '--ready-fd=3',
-      '--exit-fd=4',
-      `--userns-path=${ns}/user`,
-      '--netns-type=path',
-      `${ns}/net`,
-      'tap0',
-    ],
-    { detached: true, stdio: ['ignore', o.logFd, o.logFd, 'pipe', o.exitFd] },
-  );
+  const slirp = [
+    SLIRP,
+    '--configure',
+    '--mtu=65520',
+    '--disable-host-loopback',
+    '--enable-seccomp',
+    `--api-socket=${o.apiSocket}`,
+    '--ready-fd=3',
+    '--exit-fd=4',
+    `--userns-path=${o.ptys ? '@USERNS@' : `${ns}/user`}`,
+    '--netns-type=path',
+    `${ns}/net`,
+    'tap0',
+  ];
+  const argv = [...o.asJob, ...(o.ptys ? inOwnerUserns(o.childPid, slirp) : slirp)];
+  const helper = spawn(argv[0], argv.slice(1), {
+    detached: true,
+    stdio: ['ignore', o.logFd, o.logFd, 'pipe', o.exitFd],
+  });
   helper.unref();
   helper.stdio[3]?.on('error', () => undefined);
   try {

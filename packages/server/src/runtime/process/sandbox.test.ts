@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { firewallRules } from './network.js';
 import { assignGpus, bwrapArgs, gpuEnv } from './sandbox.js';
+import { inOwnerUserns } from './ptys.js';
+import { reachableByJobs } from './app-runtime.js';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 const base = {
   etcDir: '/data/jobs/j/etc',
@@ -39,6 +43,36 @@ describe('sandbox arguments', () => {
     expect(args).not.toContain('--dev');
     expect(args).toEqual(expect.arrayContaining(['--unshare-user', '--unshare-net', '--cap-drop']));
     expect(pairs(args, '--ro-bind')).toContain('/data/jobs/j/etc/empty /etc/shadow');
+  });
+
+  it("gives a job with ptys bwrap's /dev (its own devpts) and still only its GPUs", () => {
+    const args = bwrapArgs({ ...base, gpus: [2], exists, ptys: true });
+    expect(pairs(args, '--dev').slice(0, 1)).toEqual(['/dev --tmpfs']);
+    expect(pairs(args, '--dev-bind').filter((p) => /null|tty /.test(p))).toEqual([]);
+    expect(pairs(args, '--dev-bind')).toContain('/dev/nvidia2 /dev/nvidia2');
+  });
+
+  it("starts the network helper in the user namespace that owns the job's network", () => {
+    const argv = inOwnerUserns(42, ['/usr/bin/slirp4netns', '--userns-path=@USERNS@', 'tap0']);
+    expect(argv.slice(0, 2)).toEqual(['/usr/bin/python3', '-c']);
+    expect(argv.slice(3)).toEqual(['42', '/usr/bin/slirp4netns', '--userns-path=@USERNS@', 'tap0']);
+    expect(argv[2]).toContain('0xB702');
+  });
+
+  it("binds Orrery's app programs only where a job's uid can reach them", () => {
+    const root = mkdtempSync('/var/tmp/orrery-reach-');
+    try {
+      const programs = join(root, 'closed', 'app-runtime');
+      mkdirSync(programs, { recursive: true });
+      chmodSync(root, 0o755);
+      chmodSync(programs, 0o755);
+      chmodSync(join(root, 'closed'), 0o700);
+      expect(reachableByJobs(programs)).toBe(false);
+      chmodSync(join(root, 'closed'), 0o711);
+      expect(reachableByJobs(programs)).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('numbers CUDA devices from 0, as the job sees only its own', () => {

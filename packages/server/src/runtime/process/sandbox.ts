@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobMount } from '../driver.js';
+import { appRuntimeBinds } from './app-runtime.js';
 
 export const BWRAP = '/usr/bin/bwrap';
 
@@ -32,14 +33,16 @@ export interface SandboxOptions {
   gpus: number[];
   /** Whether slirp4netns gives the job a network (its resolv.conf then points at it). */
   network: boolean;
+  /** Whether the job gets a devpts of its own, for pseudo-terminals (ptys.ts). */
+  ptys?: boolean;
   exists?: (path: string) => boolean;
 }
 
 /**
  * bubblewrap arguments (before the command) for an allow-listed root: /usr and its links, a
  * curated /etc, the job's own /tmp, /proc and a /dev built by hand (`--dev` would make bwrap nest
- * a second user namespace that the network helper cannot join), the job's volumes and nothing
- * else of the host, in new user, PID, IPC, UTS and network namespaces without capabilities.
+ * a second user namespace that the network helper cannot join), the job's volumes, Orrery's app
+ * programs read-only (app-runtime.ts) and nothing else of the host, in new user, PID, IPC, UTS and network namespaces without capabilities.
  * bwrap reports the sandbox's first pid on fd 3 and waits on fd 4 until the network is up.
  */
 export function bwrapArgs(o: SandboxOptions): string[] {
@@ -62,11 +65,12 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   args.push('--ro-bind', join(o.etcDir, 'passwd'), '/etc/passwd');
   args.push('--ro-bind', join(o.etcDir, 'group'), '/etc/group');
   if (o.network) args.push('--ro-bind', join(o.etcDir, 'resolv.conf'), '/etc/resolv.conf');
-  args.push(...devArgs(o.gpus, exists));
+  args.push(...devArgs(o.gpus, exists, o.ptys ?? false));
   args.push('--proc', '/proc', '--bind', o.tmpDir, '/tmp');
   args.push('--dir', '/var', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
   // NVIDIA's libraries read the PCI topology; other jobs do without the host's /sys.
   if (o.gpus.length > 0) args.push('--ro-bind', '/sys', '/sys');
+  args.push(...appRuntimeBinds(o.exists));
   const byDepth = [...o.mounts].sort((a, b) => depth(a.dstPath) - depth(b.dstPath));
   for (const m of byDepth) args.push(m.readOnly ? '--ro-bind' : '--bind', m.hostPath, m.dstPath);
   args.push('--dir', o.workingDir, '--chdir', o.workingDir, '--remount-ro', '/');
@@ -93,14 +97,20 @@ function readOnlyTree(path: string, targets: string[]): string[] {
   return args;
 }
 
-/** A tmpfs /dev with the usual character devices, and only the job's own GPUs. */
-function devArgs(gpus: number[], exists: (path: string) => boolean): string[] {
-  const args = ['--tmpfs', '/dev'];
-  for (const d of DEVICES) args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);
-  args.push('--tmpfs', '/dev/shm', '--symlink', '/proc/self/fd', '/dev/fd');
-  ['stdin', 'stdout', 'stderr'].forEach((s, fd) =>
-    args.push('--symlink', `/proc/self/fd/${fd}`, `/dev/${s}`),
-  );
+/**
+ * A tmpfs /dev with the usual character devices, and only the job's own GPUs: bwrap's own
+ * (`--dev`, with a devpts for ptys) where the network helper can reach a nested user namespace
+ * (ptys.ts), else built by hand.
+ */
+function devArgs(gpus: number[], exists: (path: string) => boolean, ptys: boolean): string[] {
+  const args = ptys ? ['--dev', '/dev', '--tmpfs', '/dev/shm'] : ['--tmpfs', '/dev'];
+  if (!ptys) {
+    for (const d of DEVICES) args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);
+    args.push('--tmpfs', '/dev/shm', '--symlink', '/proc/self/fd', '/dev/fd');
+    ['stdin', 'stdout', 'stderr'].forEach((s, fd) =>
+      args.push('--symlink', `/proc/self/fd/${fd}`, `/dev/${s}`),
+    );
+  }
   if (gpus.length === 0) return args;
   for (const i of gpus) args.push('--dev-bind', `/dev/nvidia${i}`, `/dev/nvidia${i}`);
   for (const d of NVIDIA_CONTROL) {

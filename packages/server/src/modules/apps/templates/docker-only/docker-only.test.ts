@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { JobCreateFromPreset } from '@orrery/contract';
+import { describe, expect, it } from 'vitest';
+import type { InstanceContext, OutputContext } from '../../runner.js';
+import { DOCKER_ONLY_RUNNERS } from './apps.js';
+
+const TEMPLATES = fileURLToPath(new URL('../../../../../app-templates', import.meta.url));
+const read = (name: string, file: string) =>
+  readFileSync(`${TEMPLATES}/${name}/1.0.0/${file}`, 'utf8');
+
+const ctx: InstanceContext = {
+  instanceId: 'i-1',
+  name: 'demo',
+  cluster: 'default',
+  org: 'acme',
+  project: 'vision',
+  creator: 'alice',
+  runtime: 'docker',
+  preset: { name: 'cpu-small', cpu: 1, memoryBytes: 2 ** 30 },
+  home: 'storage:.apps/x/demo',
+  publicUrl: 'https://orrery.example',
+};
+const running: OutputContext = {
+  ...ctx,
+  endpoints: {
+    main: {
+      internal: { host: 'job-1.acme--vision', port: 8080, protocol: 'http' },
+      external: {
+        host: 'orrery.example',
+        port: 443,
+        protocol: 'https',
+        basePath: '/ingress/job-1/',
+      },
+    },
+  },
+};
+
+/** An input each template accepts: its required fields, with integrations already resolved. */
+const pgUser = {
+  user: 'app',
+  password: { key: 'pg-pw' },
+  host: 'job-9.acme--vision',
+  port: 5432,
+  dbname: 'app',
+};
+const INPUTS: Record<string, Record<string, unknown>> = {
+  dify: {
+    preset: { name: 'cpu-small' },
+    postgres_user: pgUser,
+    dify_specific: { redis_host: 'redis.example', init_password: { key: 'dify-init' } },
+  },
+  'private-gpt': {
+    preset: { name: 'cpu-small' },
+    pgvector_user: pgUser,
+    llm_chat_api: { host: 'job-2.acme--vision', port: 8000, protocol: 'http', base_path: '/v1' },
+    embeddings_api: { host: 'job-3.acme--vision', port: 80, protocol: 'http', base_path: '/' },
+  },
+  pycharm: { preset_name: 'cpu-small', http_auth: false },
+  'stable-diffusion': {
+    preset: { name: 'gpu-small' },
+    stable_diffusion: { hugging_face_model: { model_hf_name: 'stabilityai/sdxl-turbo' } },
+  },
+  'text-embeddings-inference': {
+    preset: { name: 'cpu-small' },
+    model: { model_hf_name: 'BAAI/bge-small-en-v1.5', hf_token: { key: 'hf' } },
+    server_extra_args: ['--max-batch-tokens=16384'],
+    extra_env_vars: [
+      { name: 'RUST_LOG', value: 'info' },
+      { name: 'API_KEY', value: { key: 'tei-key' } },
+    ],
+  },
+  weaviate: {
+    preset: { name: 'cpu-small' },
+    auth: { username: 'admin', password: { key: 'wv-key' } },
+  },
+};
+
+describe('docker-only templates', () => {
+  it.each(DOCKER_ONLY_RUNNERS.map((r) => [r.template, r] as const))(
+    '%s: a valid job of its public image on the docker runtime, outputs as its schema says',
+    async (name, runner) => {
+      const manifest = read(name, 'manifest.yaml');
+      expect(manifest).toMatch(new RegExp(`^runner: ${name}$`, 'm'));
+      expect(manifest).toMatch(/^runtimes: \[docker\]$/m);
+      expect(runner.runtimes).toEqual(['docker']);
+
+      const input = INPUTS[name] ?? { preset: { name: 'cpu-small' } };
+      const plan = await runner.plan(input, ctx);
+      expect(plan.jobs).toHaveLength(1);
+      const { body } = plan.jobs[0];
+      // What the jobs API would accept, once the service adds the place.
+      const wire = JobCreateFromPreset.safeParse({
+        ...body,
+        org_name: 'acme',
+        project_name: 'vision',
+      });
+      expect(wire.success, JSON.stringify(wire.error?.issues)).toBe(true);
+      expect(body.image).toMatch(/^[a-z0-9.-]+(\/[a-z0-9._-]+)+:[\w.-]+$/);
+      expect(body.preset_name).toBe(input.preset_name ?? 'cpu-small');
+      expect(body.http!.port).toBeGreaterThan(0);
+      expect(plan.health).toEqual({ role: 'main', path: body.http!.health_check_path });
+      for (const v of body.volumes)
+        expect(v).toMatchObject({ src_storage_uri: ctx.home, read_only: false });
+      for (const uri of Object.values(body.secret_env)) expect(uri).toMatch(/^secret:[\w.-]+$/);
+
+      const outputs = runner.outputs(input, running);
+      const schema = JSON.parse(read(name, 'output.schema.json')) as { properties: object };
+      expect(Object.keys(outputs).sort()).toEqual(Object.keys(schema.properties).sort());
+      const inputSchema = JSON.parse(read(name, 'input.schema.json')) as { required: string[] };
+      for (const field of inputSchema.required) expect(input).toHaveProperty(field);
+    },
+  );
+
+  it('passes integrations and secrets to the container as Apolo names them', async () => {
+    const byName = Object.fromEntries(DOCKER_ONLY_RUNNERS.map((r) => [r.template, r]));
+    const gpt = (await byName['private-gpt'].plan(INPUTS['private-gpt'], ctx)).jobs[0].body;
+    expect(gpt.env).toMatchObject({
+      PGPT_LLM_API_BASE: 'http://job-2.acme--vision:8000/v1',
+      PGPT_EMBEDDING_API_BASE: 'http://job-3.acme--vision:80',
+      POSTGRES_HOST: 'job-9.acme--vision',
+    });
+    expect(gpt.secret_env).toEqual({ POSTGRES_PASSWORD: 'secret:pg-pw' });
+
+    const tei = (
+      await byName['text-embeddings-inference'].plan(INPUTS['text-embeddings-inference'], ctx)
+    ).jobs[0].body;
+    expect(tei.command).toBe('--model-id BAAI/bge-small-en-v1.5 --max-batch-tokens=16384');
+    expect(tei.env).toEqual({ RUST_LOG: 'info' });
+    expect(tei.secret_env).toEqual({ API_KEY: 'secret:tei-key', HF_TOKEN: 'secret:hf' });
+    const out = byName['text-embeddings-inference'].outputs(
+      INPUTS['text-embeddings-inference'],
+      running,
+    );
+    expect(out.external_api).toMatchObject({
+      host: 'orrery.example',
+      protocol: 'https',
+      base_path: '/ingress/job-1/',
+      endpoint_url: '/v1/embeddings',
+    });
+
+    const pycharm = (await byName.pycharm.plan(INPUTS.pycharm, ctx)).jobs[0].body;
+    expect(pycharm.http!.requires_auth).toBe(false);
+    const mlflow = (
+      await byName.mlflow.plan(
+        { preset: { name: 'cpu-small' }, ingress_http: { auth: { type: 'no_auth' } } },
+        ctx,
+      )
+    ).jobs[0].body;
+    expect(mlflow.http!.requires_auth).toBe(false);
+    expect(mlflow.volumes).toEqual([
+      { src_storage_uri: ctx.home, dst_path: '/mlflow', read_only: false },
+    ]);
+  });
+});
