@@ -15,10 +15,12 @@ export function useInstalledParams() {
   const [params, setParams] = useSearchParams();
   const [typed, setTyped] = useState(params.get('search') ?? '');
   const [settled] = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
+  const current = params.get('search') ?? '';
   useEffect(() => {
+    // Only a real change navigates: a no-op write would still add a history entry's key.
+    if (current === settled) return;
     setParams(
       (prev) => {
-        if ((prev.get('search') ?? '') === settled) return prev;
         const next = new URLSearchParams(prev);
         if (settled) next.set('search', settled);
         else next.delete('search');
@@ -26,7 +28,7 @@ export function useInstalledParams() {
       },
       { replace: true },
     );
-  }, [settled, setParams]);
+  }, [current, settled, setParams]);
   const [view, setView] = useLocalStorage<ViewType>({
     key: VIEW_KEY,
     defaultValue: 0,
