@@ -9,6 +9,7 @@ import { InstalledTab } from './installed/InstalledTab';
 import { LegacyTab } from './LegacyTab';
 import { useAppsPlace } from './place';
 import { APPS_TEXTS as T } from './texts';
+import './styles';
 
 // The form engine, markdown and the jobs area's viewers load only with the pages that need them.
 const ExplorePage = lazy(() => import('./explore/ExplorePage'));

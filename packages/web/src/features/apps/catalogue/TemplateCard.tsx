@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Avatar, Badge, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Avatar, Badge, Button, Paper, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 import type { AppTemplateSummary } from '../../../api/apps';
 import { useContextLink } from '../../../app/context/platform-context';
@@ -29,7 +29,7 @@ export function TemplateCard(props: {
       ? (t.unavailableReason ?? APPS_TEXTS.somethingWentWrong)
       : props.writeBlock;
   return (
-    <Card withBorder padding="md" h="100%" aria-label={t.title} role="article">
+    <Paper withBorder p="md" h="100%" aria-label={t.title} role="article">
       <Stack gap="xs" h="100%">
         <Group gap="sm" wrap="nowrap">
           <Avatar src={t.logo ?? undefined} radius="sm" alt="">
@@ -87,6 +87,6 @@ export function TemplateCard(props: {
           </Text>
         )}
       </Stack>
-    </Card>
+    </Paper>
   );
 }

@@ -23,7 +23,7 @@ export function EventsList({ place, id }: { place: AppsPlace; id: string }) {
           {items.map((e, i) => (
             <Table.Tr key={`${e.createdAt}-${i}`}>
               <Table.Td w={180}>{formatDate(e.createdAt)}</Table.Td>
-              <Table.Td w={120}>
+              <Table.Td w={150}>
                 <Badge color={stateColor(e.state)} variant="light">
                   {e.state}
                 </Badge>

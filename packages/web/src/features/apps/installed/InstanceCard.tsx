@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Paper, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { instanceUrl, type AppInstance } from '../../../api/apps';
@@ -56,7 +56,7 @@ function DetailsButton({ app }: { app: AppInstance }) {
 /** An installed app's card (workloads §2): name, status, Installed, Owner, Version, Details, Open. */
 export function InstanceCard({ app }: { app: AppInstance }) {
   return (
-    <Card withBorder padding="md" role="article" aria-label={appLabel(app)}>
+    <Paper withBorder p="md" role="article" aria-label={appLabel(app)}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
           <Text fw={600} truncate>
@@ -81,7 +81,7 @@ export function InstanceCard({ app }: { app: AppInstance }) {
           <OpenButton app={app} />
         </Group>
       </Stack>
-    </Card>
+    </Paper>
   );
 }
 
