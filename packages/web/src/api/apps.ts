@@ -121,11 +121,13 @@ export const useTemplateVersions = (p: AppsPlace, name: string) =>
       request<Omit<TemplateSummaryWire, 'name'>[]>(`${v1(p)}/templates/${seg(name)}`, { signal }),
   });
 
-export const useAppTemplate = (p: AppsPlace, name: string, version: string) =>
+/** Waits while `version` is unknown (Explore reads the latest from the versions first). */
+export const useAppTemplate = (p: AppsPlace, name: string, version: string | undefined) =>
   useQuery({
-    queryKey: appsKeys.template(p, name, version),
+    queryKey: appsKeys.template(p, name, version ?? ''),
+    enabled: !!version,
     queryFn: async ({ signal }): Promise<AppTemplate> =>
-      request<TemplateWire>(`${v1(p)}/templates/${seg(name)}/${seg(version)}`, {
+      request<TemplateWire>(`${v1(p)}/templates/${seg(name)}/${seg(version ?? '')}`, {
         signal,
       }) as Promise<AppTemplate>,
   });

@@ -2,6 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
   appWire,
+  INSTANCES,
   instancesPage,
   renderApps,
   templateSummary,
@@ -110,5 +111,13 @@ describe('All Apps', { timeout: 20_000 }, () => {
       instancesPage([]),
     ]);
     expect(await screen.findByText('disk on fire')).toBeTruthy();
+  });
+
+  it('says why the installed counts are missing when the instances fail', async () => {
+    renderApps('/apps', [
+      { url: `${V1}/templates`, body: catalogue },
+      { url: INSTANCES, status: 503, body: { error: 'unavailable', message: 'apps service down' } },
+    ]);
+    expect(await screen.findByText('apps service down')).toBeTruthy();
   });
 });

@@ -9,7 +9,8 @@ import { TemplateCard } from './TemplateCard';
 
 /**
  * All Apps (workloads §2): the Easy Deploy carousel, then every template of the catalogue, each
- * card counting this project's instances of it.
+ * card counting this project's instances of it (when those fail to load, the page says why
+ * rather than showing counts of zero).
  */
 export function CatalogueTab({ place }: { place: AppsPlace }) {
   const templates = useTemplates(place);
@@ -33,6 +34,9 @@ export function CatalogueTab({ place }: { place: AppsPlace }) {
   const easy = templates.data.filter((t) => t.tags.includes(EASY_DEPLOY));
   return (
     <Stack gap="lg">
+      {instances.isError && (
+        <Alert color="red">{messageOf(instances.error, T.somethingWentWrong)}</Alert>
+      )}
       {easy.length > 0 && <Carousel title={T.carousel.easyDeploy} cards={easy.map(card)} />}
       <Stack gap="xs">
         <Title order={4}>{T.allApps}</Title>

@@ -4,7 +4,9 @@ import { JOB_ID, jobWire, MONITORING, stubWebSocket, textStream } from '../../jo
 import { appWire, INSTANCE, INSTANCE_ID, renderApps, V1 } from '../test-fixtures';
 
 const ROUTE = `/apps/instances/${INSTANCE_ID}`;
-const params = [{ url: new RegExp(`^${V1}/instances/${INSTANCE_ID}/(input|output|events)$`), status: 404 }];
+const params = [
+  { url: new RegExp(`^${V1}/instances/${INSTANCE_ID}/(input|output|events)$`), status: 404 },
+];
 
 /** Log and Observability follow the instance's main job with the jobs area's viewers. */
 describe("An app's Log and Observability", { timeout: 20_000 }, () => {

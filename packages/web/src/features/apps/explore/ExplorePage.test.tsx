@@ -22,8 +22,12 @@ const version = (v: string) => ({
 
 describe('Explore an app', { timeout: 20_000 }, () => {
   it('shows the latest version with its markdown description, assets and links', async () => {
-    renderApps('/apps/jupyter', [versions, version('2.0.0')]);
+    const { calls } = renderApps('/apps/jupyter', [versions, version('2.0.0')]);
     expect(await screen.findByRole('heading', { name: 'Notebook 2.0.0' })).toBeTruthy();
+    // The version is read from the list first: no call for an empty version.
+    expect(calls.map((c) => c.url).filter((u) => u.includes('/templates/jupyter/'))).toEqual([
+      `${V1}/templates/jupyter/2.0.0`,
+    ]);
     expect(screen.getByText('cells').tagName).toBe('STRONG');
     expect(document.querySelector('script')).toBeNull();
     expect(screen.getByRole('img', { name: 'Screenshot' }).getAttribute('src')).toBe(

@@ -40,7 +40,7 @@ export default function ExplorePage({ place }: { place: AppsPlace }) {
   const link = useContextLink();
   const navigate = useNavigate();
   const writeBlock = useAppsWriteBlock();
-  const template = useAppTemplate(place, appName, version ?? '');
+  const template = useAppTemplate(place, appName, version);
 
   const back = (
     <Anchor component={Link} to={link('/apps')} size="sm">
