@@ -132,16 +132,24 @@ export const useAppTemplate = (p: AppsPlace, name: string, version: string | und
       }) as Promise<AppTemplate>,
   });
 
-/** Every instance of the project but uninstalled ones, which lists hide (workloads §4). */
+/**
+ * Every instance of the project but uninstalled ones, which lists hide (workloads §4): pages of
+ * 100 (workloads §9), read while the server says there are more, as the CLI does.
+ */
 export const useInstances = (p: AppsPlace) =>
   useQuery({
     queryKey: appsKeys.instances(p),
     queryFn: async ({ signal }) => {
-      const page = await request<{ items: AppWire[]; pages: number }>(`${API.appsV2}/instances`, {
-        query: { ...placeQuery(p), page: 1, size: INSTANCES_PAGE_SIZE },
-        signal,
-      });
-      return page.items.filter((i) => i.state !== 'uninstalled');
+      const items: AppInstance[] = [];
+      for (let page = 1, pages = 1; page <= pages; page++) {
+        const answer = await request<{ items: AppWire[]; pages?: number }>(
+          `${API.appsV2}/instances`,
+          { query: { ...placeQuery(p), page, size: INSTANCES_PAGE_SIZE }, signal },
+        );
+        items.push(...answer.items);
+        pages = answer.pages ?? 1;
+      }
+      return items.filter((i) => i.state !== 'uninstalled');
     },
     refetchInterval: INSTANCES_REFRESH_MS,
   });

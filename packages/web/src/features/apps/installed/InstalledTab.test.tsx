@@ -54,6 +54,17 @@ describe('Installed Apps', { timeout: 20_000 }, () => {
     );
   });
 
+  it('reads every page of 100 the server announces', async () => {
+    const { calls } = renderApps('/apps/installed', [
+      templates,
+      { url: INSTANCES, body: { items: [apps[0]], pages: 2 } },
+      { url: /&page=2&size=100$/, body: { items: [apps[1]], pages: 2 } },
+    ]);
+    await screen.findByRole('article', { name: 'Analysis' });
+    expect(cards()).toEqual(['My shell', 'Analysis']);
+    expect(calls.filter((c) => c.url.includes('/apis/apps/v2/instances?'))).toHaveLength(2);
+  });
+
   it('colours states as the spec says', () => {
     expect(stateColor('healthy')).toBe('green');
     for (const s of ['queued', 'pending', 'cancelled', 'uninstalled'])
