@@ -1,7 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Loader, Stack, Tabs, Title } from '@mantine/core';
 import { Route, Routes, useLocation, useNavigate } from 'react-router';
-import type { AppsPlace } from '../../api/apps';
 import { useContextLink } from '../../app/context/platform-context';
 import { EmptyState } from '../../ui/EmptyState';
 import { CatalogueTab } from './catalogue/CatalogueTab';
@@ -81,4 +80,3 @@ function TabsFrame({ tab, children }: { tab: TabKey; children: ReactNode }) {
   );
 }
 
-export type { AppsPlace };
