@@ -79,4 +79,3 @@ function TabsFrame({ tab, children }: { tab: TabKey; children: ReactNode }) {
     </Stack>
   );
 }
-
