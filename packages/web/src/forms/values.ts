@@ -72,10 +72,14 @@ function matches(o: FormNode, v: FormValue): boolean {
     const marker = v[TYPE_MARKER];
     if (typeof marker === 'string' && o.className) return marker === o.className;
     const names = new Set([...o.children.map((c) => c.name), TYPE_MARKER]);
-    const constsAgree = o.children.every(
-      (c) => !(c.kind === 'field' && c.type === 'const') || v[c.name] === c.schema.const,
-    );
-    return constsAgree && Object.keys(v).every((k) => names.has(k));
+    // Constants must agree, and a value given must have the child's shape: two options with
+    // the same property names (an enum vs an image object) still tell apart.
+    const childrenAgree = o.children.every((c) => {
+      if (c.kind === 'field' && c.type === 'const') return v[c.name] === c.schema.const;
+      const cv = v[c.name];
+      return cv === undefined || c.kind === 'anyOf' || c.kind === 'null' || matches(c, cv);
+    });
+    return childrenAgree && Object.keys(v).every((k) => names.has(k));
   }
   if (o.kind === 'array') return Array.isArray(v);
   if (o.kind === 'field') {
