@@ -21,6 +21,8 @@ const PRESETS = [
 const VALUES_URL =
   '/apis/apps/v1/cluster/default/org/acme/project/vision/instances/values?type=MLFlowTrackingServerURL&restore_ref=true';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- nested test values
+type Nested = Record<string, any>;
 const visibleLabels = () =>
   [...document.querySelectorAll('label')].map((l) => l.textContent?.replace(/\s*\*$/, ''));
 
@@ -46,7 +48,7 @@ describe("Apolo's shell template through the engine", () => {
       }),
     );
     expect(f.values().preset).toEqual({ name: 'gpu-a100' });
-    fireEvent.click(screen.getByRole('button', { name: 'Resource Preset details' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Preset details' }));
     const modal = await screen.findByRole('dialog', { name: 'Resource Preset details' });
     const rows = within(modal)
       .getAllByRole('row')
@@ -64,7 +66,7 @@ describe("Apolo's shell template through the engine", () => {
 
   it('makes the app public only after the warning is confirmed', async () => {
     const f = renderForm(SHELL_SCHEMA, { presets: PRESETS });
-    const auth = () => (f.values().networking as any).ingress_http.auth;
+    const auth = () => (f.values().networking as Nested).ingress_http.auth;
     const choose = async () => {
       fireEvent.click(screen.getByRole('combobox', { name: 'Authentication' }));
       fireEvent.click(await screen.findByRole('option', { name: 'No Authentication' }));
@@ -80,7 +82,7 @@ describe("Apolo's shell template through the engine", () => {
 describe("Apolo's jupyter template through the engine", () => {
   it('switches container settings, resetting the value, and takes an image and its tag', async () => {
     const f = renderForm(JUPYTER_SCHEMA, { presets: PRESETS });
-    const settings = () => (f.values().jupyter_specific as any).container_settings;
+    const settings = () => (f.values().jupyter_specific as Nested).container_settings;
     expect(settings()).toEqual({
       container_image: 'ghcr.io/neuro-inc/base:v25.3.0-runtime',
       __type__: 'DefaultContainer',
@@ -106,7 +108,7 @@ describe("Apolo's jupyter template through the engine", () => {
     type(/Platform Storage Path/, 'storage:code');
     f.check();
     expect(screen.queryByText('The path must start with storage:')).toBeNull();
-    expect((f.values().jupyter_specific as any).override_code_storage_mount).toEqual({
+    expect((f.values().jupyter_specific as Nested).override_code_storage_mount).toEqual({
       storage_uri: { path: 'storage:code' },
       mount_path: { path: '/root/notebooks' },
       mode: { mode: 'rw', __type__: 'ApoloMountMode' },

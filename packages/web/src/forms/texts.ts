@@ -55,6 +55,7 @@ export const FORM_TEXTS = {
   // Preset picker (workloads §4 preset fallback).
   presetPlaceholder: 'Choose a preset',
   presetDetails: 'Resource Preset details',
+  presetDetailsButton: 'Preset details',
   presetRows: {
     name: 'Name',
     cpu: 'CPU',

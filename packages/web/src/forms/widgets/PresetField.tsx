@@ -68,7 +68,7 @@ export function PresetField(props: {
             <ActionIcon
               variant="subtle"
               color="gray"
-              aria-label={FORM_TEXTS.presetDetails}
+              aria-label={FORM_TEXTS.presetDetailsButton}
               onClick={() => setDetails(true)}
             >
               <IconInfoCircle size={16} />
