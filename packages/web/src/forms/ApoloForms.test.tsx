@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../test/fetch';
+import { world } from '../test/fixtures';
 import type { Preset } from './environment';
 import { JUPYTER_SCHEMA, LLM_INFERENCE_SCHEMA, SHELL_SCHEMA } from './testdata/apolo-schemas';
 import { PLACE, renderForm, type } from './testdata/render-form';
@@ -188,16 +189,43 @@ describe("Apolo's llm-inference template through the engine", () => {
     expect(screen.getByRole('checkbox', { name: 'Docker Image' })).toBeTruthy();
   });
 
-  it('requires the model, and an environment variable takes a value or a secret', async () => {
-    const f = renderForm(LLM_INFERENCE_SCHEMA, { presets: PRESETS });
+  it('requires the model; environment variables take a value or a secret', async () => {
+    const secrets = '/api/v1/secrets?cluster_name=default&org_name=acme&project_name=vision';
+    stubFetch([
+      {
+        url: secrets,
+        body: [{ key: 'hf-token', owner: 'alice', org_name: 'acme', project_name: 'vision' }],
+      },
+    ]);
+    const { user, sessionConfig } = world();
+    const f = renderForm(
+      LLM_INFERENCE_SCHEMA,
+      { presets: PRESETS, place: PLACE },
+      {
+        render: {
+          user,
+          sessionConfig,
+          withContext: true,
+          route: '/apps?org=acme&cluster=default&project=vision',
+        },
+      },
+    );
     f.check();
     expect(await screen.findByText('Required')).toBeTruthy();
-    fireEvent.click(screen.getAllByRole('button', { name: 'Add' })[1]);
-    type(/^Name/, 'HF_HOME');
-    fireEvent.click(screen.getByRole('combobox', { name: /^Value/ }));
-    fireEvent.click(await screen.findByRole('option', { name: 'Secret' }));
-    type(/^Secret/, 'hf-token');
-    expect(f.values().extra_env_vars).toEqual([{ name: 'HF_HOME', value: { key: 'hf-token' } }]);
-    vi.restoreAllMocks();
+    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+    type('Name 1', 'MODE');
+    type('Value 1', 'fast');
+    fireEvent.click(screen.getByRole('button', { name: 'Add secret' }));
+    const modal = await screen.findByRole('dialog', { name: 'Add Environment Secret' });
+    fireEvent.change(within(modal).getByLabelText(/Environment variable name/), {
+      target: { value: 'HF_TOKEN' },
+    });
+    fireEvent.click(await within(modal).findByRole('combobox', { name: 'Secret' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'hf-token' }));
+    fireEvent.click(within(modal).getByRole('button', { name: 'Add secret' }));
+    expect(f.values().extra_env_vars).toEqual([
+      { name: 'MODE', value: 'fast' },
+      { name: 'HF_TOKEN', value: { key: 'hf-token' } },
+    ]);
   });
 });

@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
-import type { EnvEntry } from './env';
+import { fromApoloEnv, toApoloEnv, type ApoloEnv, type EnvEntry } from './env';
 import { useFormContext } from './environment';
 import { hasErrorUnder } from './rules';
 import { AnyOfView } from './AnyOfView';
@@ -316,6 +316,18 @@ function ArrayView({ node, path }: { node: ArrayNode; path: string }) {
         error={form.errors[path]}
         value={items.map(String)}
         onChange={set}
+      />
+    );
+  if (node.item.className === 'Env')
+    // Apolo's Env items take the same editor: a value, or a secret from "Add Environment Secret".
+    return (
+      <EnvEditor
+        {...common}
+        path={path}
+        errors={form.errors}
+        place={env.place}
+        value={fromApoloEnv(items as ApoloEnv[])}
+        onChange={(entries) => set(toApoloEnv(entries))}
       />
     );
   if (node.widget === 'env')
