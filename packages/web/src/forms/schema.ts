@@ -126,7 +126,12 @@ export function buildNode(
       // An option's own hints must not hide or relabel the field it is an option of.
       advanced: false,
     }));
-    return { ...base, kind: 'anyOf', mode: anyOfMode(options), options };
+    // `X | None` without a title of its own is labelled by X's class title.
+    const nonNull = options.filter((o) => o.kind !== 'null');
+    const untitled = !schema['x-title'] && !schema.title;
+    const title =
+      untitled && nonNull.length === 1 ? (nonNull[0].schema['x-title'] ?? base.title) : base.title;
+    return { ...base, title, kind: 'anyOf', mode: anyOfMode(options), options };
   }
   if (schema.type === 'null') return { ...base, kind: 'null' };
   if (schema.type === 'object' || schema.properties) {

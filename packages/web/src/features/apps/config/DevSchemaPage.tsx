@@ -4,7 +4,6 @@ import {
   Box,
   Button,
   Code,
-  Grid,
   Group,
   Paper,
   Stack,
@@ -67,8 +66,8 @@ export default function DevSchemaPage() {
           {T.intro}
         </Text>
       </div>
-      <Grid>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
+      <Group align="flex-start" gap="lg">
+        <Box style={{ flex: '1 1 360px' }}>
           <Textarea
             label={T.schemaLabel}
             value={text}
@@ -77,8 +76,8 @@ export default function DevSchemaPage() {
             spellCheck={false}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
           />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 7 }}>
+        </Box>
+        <Box style={{ flex: '1 1 560px', maxWidth: FORM_MAX_WIDTH }}>
           {parsed.ok ? (
             <Preview
               key={text}
@@ -91,8 +90,8 @@ export default function DevSchemaPage() {
               {parsed.message}
             </Alert>
           )}
-        </Grid.Col>
-      </Grid>
+        </Box>
+      </Group>
     </Stack>
   );
 }
@@ -101,31 +100,29 @@ function Preview(props: { schema: FormSchema; place: FormPlace | null; presets: 
   const form = useSchemaForm(props.schema);
   const [checked, setChecked] = useState<boolean | null>(null);
   return (
-    <Box maw={FORM_MAX_WIDTH}>
-      <Stack gap="md">
-        <Paper withBorder p="lg">
-          <SchemaFields
-            form={form}
-            env={{ place: props.place, presets: props.presets, subject: 'app' }}
-          />
-        </Paper>
-        <Group>
-          <Button onClick={() => setChecked(form.validate())}>{T.check}</Button>
-          {checked !== null && (
-            <Text size="sm" c={checked ? 'green' : 'red'}>
-              {checked ? T.valid : T.invalid}
-            </Text>
-          )}
-        </Group>
-        <div>
-          <Text size="sm" fw={500}>
-            {T.valuesLabel}
+    <Stack gap="md">
+      <Paper withBorder p="lg">
+        <SchemaFields
+          form={form}
+          env={{ place: props.place, presets: props.presets, subject: 'app' }}
+        />
+      </Paper>
+      <Group>
+        <Button onClick={() => setChecked(form.validate())}>{T.check}</Button>
+        {checked !== null && (
+          <Text size="sm" c={checked ? 'green' : 'red'}>
+            {checked ? T.valid : T.invalid}
           </Text>
-          <Code block aria-label={T.valuesLabel}>
-            {JSON.stringify(form.values, null, 2)}
-          </Code>
-        </div>
-      </Stack>
-    </Box>
+        )}
+      </Group>
+      <div>
+        <Text size="sm" fw={500}>
+          {T.valuesLabel}
+        </Text>
+        <Code block aria-label={T.valuesLabel}>
+          {JSON.stringify(form.values, null, 2)}
+        </Code>
+      </div>
+    </Stack>
   );
 }
