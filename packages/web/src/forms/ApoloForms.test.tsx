@@ -38,6 +38,7 @@ describe("Apolo's shell template through the engine", () => {
     ).toBe('Platform Authentication');
     // The cluster has the fallback preset: the form picks it by itself (workloads §4).
     expect(f.values().preset).toEqual({ name: 'cpu-small' });
+    expect(f.valid()).toBe(true);
   });
 
   it('lists GPU model, memory, count and credits per hour, with a details modal', async () => {
@@ -103,6 +104,7 @@ describe("Apolo's jupyter template through the engine", () => {
     const toggle = screen.getByRole('button', { name: 'Override Default Storage Mount' });
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(f.valid()).toBe(false);
     f.check();
     expect(await screen.findByText('The path must start with storage:')).toBeTruthy();
     expect(toggle.getAttribute('aria-expanded')).toBe('true');

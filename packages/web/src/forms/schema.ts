@@ -187,7 +187,8 @@ export const isHidden = (n: FormNode) =>
 function anyOfMode(options: FormNode[]): AnyOfMode {
   const nonNull = options.filter((o) => o.kind !== 'null');
   if (options.length !== 2 || nonNull.length !== 1) return 'select';
-  return nonNull[0].kind === 'container' ? 'collapsible' : 'checkbox';
+  // A class around one value (an optional secret, files path) behaves like that plain value.
+  return nonNull[0].kind === 'container' && !nonNull[0].wraps ? 'collapsible' : 'checkbox';
 }
 
 /** The label of an anyOf option in a select. */

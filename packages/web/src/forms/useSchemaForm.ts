@@ -8,6 +8,8 @@ export interface SchemaForm {
   root: FormNode;
   values: FormValue;
   errors: FormErrors;
+  /** Whether the values pass every rule now (Export needs it), without showing errors. */
+  valid: boolean;
   /** Configure mode (an installed app): inputs with `x-is-configurable: false` are read-only. */
   configure: boolean;
   setValue(path: string, value: FormValue): void;
@@ -51,6 +53,8 @@ export function useSchemaForm(schema: FormSchema, options: SchemaFormOptions = {
     setErrors({});
   }, []);
 
+  const valid = useMemo(() => Object.keys(validate(root, values)).length === 0, [root, values]);
+
   const check = useCallback(() => {
     const found = validate(root, values);
     setErrors(found);
@@ -61,6 +65,7 @@ export function useSchemaForm(schema: FormSchema, options: SchemaFormOptions = {
     root,
     values,
     errors,
+    valid,
     configure: options.configure === true,
     setValue,
     setValues,

@@ -27,6 +27,7 @@ export function renderForm(
   renderSignedIn(<Harness />, { withContext: false, ...options.render });
   return {
     values: () => current.form!.values as Record<string, unknown>,
+    valid: () => current.form!.valid,
     check: () => fireEvent.click(screen.getByRole('button', { name: 'Check' })),
     setErrors: (e: Record<string, string>) => current.form!.setErrors(e),
   };
