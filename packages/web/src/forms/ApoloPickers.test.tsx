@@ -67,8 +67,8 @@ describe("the console's pickers inside Apolo's classes", () => {
     expect((f.values().hugging_face_model as Nested).hf_token).toEqual({ key: 'hf' });
   });
 
-  it('a group holding a required integration input has its title marked required', () => {
-    renderForm({
+  it('a required integration group starts unset, says Required there, and Cancel returns', async () => {
+    const f = renderForm({
       type: 'object',
       properties: {
         apis: {
@@ -81,13 +81,24 @@ describe("the console's pickers inside Apolo's classes", () => {
               'x-title': 'Chat API',
               'x-meta-type': 'integration',
               'x-type': 'OpenAICompatChatAPI',
-              properties: { host: { type: 'string' } },
+              required: ['host'],
+              properties: { host: { type: 'string', 'x-title': 'Host' } },
             },
           },
         },
       },
     });
     expect(screen.getByRole('heading', { name: 'Model APIs' }).textContent).toBe('Model APIs *');
+    // Without a project there is nothing to choose from.
     expect(screen.getByRole('button', { name: 'Choose app' })).toHaveProperty('disabled', true);
+    expect(screen.queryByLabelText(/^Host/)).toBeNull();
+    f.check();
+    expect(await screen.findByText('Required')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Enter value' }));
+    fireEvent.change(screen.getByLabelText(/^Host/), { target: { value: 'llm.internal' } });
+    expect(f.values().apis).toEqual({ llm: { host: 'llm.internal' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(f.values().apis).toEqual({ llm: { host: '' } });
+    expect(screen.queryByLabelText(/^Host/)).toBeNull();
   });
 });

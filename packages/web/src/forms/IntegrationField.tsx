@@ -4,7 +4,8 @@ import { IconApps, IconPlayerStop } from '@tabler/icons-react';
 import { useFormContext } from './environment';
 import { useIntegrationCandidates } from './integrations';
 import type { FormNode } from './schema';
-import { FORM_TEXTS as T } from './texts';
+import { hasErrorUnder } from './rules';
+import { FORM_MESSAGES, FORM_TEXTS as T } from './texts';
 import {
   getIn,
   initialValue,
@@ -16,6 +17,7 @@ import {
 
 type Mode = 'unset' | 'manual' | 'app';
 const isUnset = (v: FormValue) => v === null || v === undefined || v === '';
+const sameJson = (a: FormValue, b: FormValue) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * An input that may take another app's output (workloads §4 integration field): unset (Choose
@@ -37,7 +39,9 @@ export function IntegrationField(props: {
   );
   const [editing, setEditing] = useState(false);
   const [choosing, setChoosing] = useState(false);
-  const mode: Mode = isInstanceRef(value) ? 'app' : editing || !isUnset(value) ? 'manual' : 'unset';
+  // A required group starts as its empty shape, which counts as unset too.
+  const untouched = isUnset(value) || sameJson(value, initialValue(props.node));
+  const mode: Mode = isInstanceRef(value) ? 'app' : editing || !untouched ? 'manual' : 'unset';
   const set = (v: FormValue) => form.setValue(props.path, v);
   const nullable = props.manualOption !== undefined;
 
@@ -57,7 +61,12 @@ export function IntegrationField(props: {
       label={props.node.title}
       description={props.node.description}
       withAsterisk={props.node.required}
-      error={mode !== 'manual' ? form.errors[props.path] : undefined}
+      // Unset, the inputs are hidden: an error inside them shows on the field itself.
+      error={
+        mode !== 'manual' && hasErrorUnder(form.errors, props.path)
+          ? (form.errors[props.path] ?? FORM_MESSAGES.required)
+          : undefined
+      }
     >
       <Stack gap="xs" mt={6}>
         {mode === 'app' && isInstanceRef(value) && (
