@@ -14,12 +14,20 @@ import './styles';
 const ExplorePage = lazy(() => import('./explore/ExplorePage'));
 const InstallPage = lazy(() => import('./install/InstallPage'));
 const AppDetailsPage = lazy(() => import('./details/AppDetailsPage'));
+const DevSchemaPage = lazy(() => import('./config/DevSchemaPage'));
 
-type TabKey = 'all' | 'installed' | 'legacy';
+/**
+ * Dev Schema is a tool for template authors (workloads §2: only when not production): it is
+ * offered by Vite's dev server (`npm run dev`), never by a built console.
+ */
+const WITH_DEV_SCHEMA = import.meta.env.DEV;
+
+type TabKey = 'all' | 'installed' | 'legacy' | 'devSchema';
 const TAB_PATHS: Record<TabKey, string> = {
   all: '/apps',
   installed: '/apps/installed',
   legacy: '/apps/legacy',
+  devSchema: '/apps/dev-schema',
 };
 
 /**
@@ -45,6 +53,9 @@ export default function AppsPage() {
           element={tab('installed', <InstalledTab place={place} />)}
         />
         <Route path="legacy" element={tab('legacy', <LegacyTab />)} />
+        {WITH_DEV_SCHEMA && (
+          <Route path="dev-schema" element={tab('devSchema', <DevSchemaPage />)} />
+        )}
         <Route path="instances/:instanceId/*" element={<AppDetailsPage place={place} />} />
         <Route path=":appName" element={<ExplorePage place={place} />} />
         <Route path=":appName/install" element={<InstallPage place={place} />} />
@@ -73,6 +84,7 @@ function TabsFrame({ tab, children }: { tab: TabKey; children: ReactNode }) {
           <Tabs.Tab value="all">{T.tabs.all}</Tabs.Tab>
           <Tabs.Tab value="installed">{T.tabs.installed}</Tabs.Tab>
           <Tabs.Tab value="legacy">{T.tabs.legacy}</Tabs.Tab>
+          {WITH_DEV_SCHEMA && <Tabs.Tab value="devSchema">{T.tabs.devSchema}</Tabs.Tab>}
         </Tabs.List>
       </Tabs>
       {children}

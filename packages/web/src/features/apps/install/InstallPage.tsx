@@ -1,21 +1,16 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAppTemplate, useInstallApp, type AppTemplate, type AppsPlace } from '../../../api/apps';
 import { ApiError } from '../../../api/client';
 import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
-import {
-  FORM_MESSAGES,
-  SchemaFields,
-  serverFieldErrors,
-  useSchemaForm,
-  type SchemaForm,
-} from '../../../forms';
+import { FORM_MESSAGES, SchemaFields, serverFieldErrors, useSchemaForm } from '../../../forms';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
 import { FORM_MAX_WIDTH, useAppsWriteBlock } from '../rules';
+import { ExportConfigButton, ImportConfigButton } from '../config';
 import { TemplateHeader } from '../TemplateHeader';
 import { APPS_TEXTS } from '../texts';
 
@@ -26,7 +21,6 @@ const LATEST = 'latest';
  * Where part 4's Import/Export App Configuration buttons go: rendered at the left of the sticky
  * footer with the live form and the template (Export needs a valid form, workloads §5).
  */
-export type ConfigActions = (form: SchemaForm, template: AppTemplate) => ReactNode;
 
 /** The wire's field error paths are arrays of names; the form's are dotted. */
 const toFormPath = (path: unknown) => (Array.isArray(path) ? path.join('.') : String(path));
@@ -36,7 +30,7 @@ const toFormPath = (path: unknown) => (Array.isArray(path) ? path.join('.') : St
  * sticky footer; Install posts `v1/instances` and opens the new instance's page.
  * `/apps/{appName}/install[/{version}]`.
  */
-export default function InstallPage(props: { place: AppsPlace; configActions?: ConfigActions }) {
+export default function InstallPage(props: { place: AppsPlace }) {
   const { appName = '', version = LATEST } = useParams();
   const template = useAppTemplate(props.place, appName, version);
   const link = useContextLink();
@@ -58,7 +52,6 @@ export default function InstallPage(props: { place: AppsPlace; configActions?: C
         key={`${appName}@${template.data.version}`}
         template={template.data}
         place={props.place}
-        configActions={props.configActions}
       />
     );
   return (
@@ -74,11 +67,7 @@ export default function InstallPage(props: { place: AppsPlace; configActions?: C
   );
 }
 
-function InstallForm(props: {
-  template: AppTemplate;
-  place: AppsPlace;
-  configActions?: ConfigActions;
-}) {
+function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
   const { template } = props;
   const form = useSchemaForm(template.input);
   const [displayName, setDisplayName] = useState('');
@@ -142,7 +131,21 @@ function InstallForm(props: {
         </Paper>
         <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
           <Group justify="space-between">
-            <Group gap="xs">{props.configActions?.(form, template)}</Group>
+            <Group gap="xs">
+              <ImportConfigButton
+                template={template}
+                onApply={(input, name) => {
+                  form.setValues(input);
+                  if (name) setDisplayName(name);
+                }}
+              />
+              <ExportConfigButton
+                template={template}
+                values={form.values}
+                valid={form.valid}
+                displayName={displayName.trim() || undefined}
+              />
+            </Group>
             <Group gap="xs">
               <Button variant="default" component={Link} to={link('/apps')}>
                 {T.cancel}
