@@ -58,6 +58,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Sends no Bearer header: the first configuration call happens before sign-in. */
   anonymous?: boolean;
+  /** Answers whose keys are user-owned names (an app's input or output) stay as sent. */
+  keepKeys?: boolean;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -111,7 +113,7 @@ export async function request<Wire = unknown>(
     if (!UNREPORTED_STATUSES.has(res.status)) reporter(error, url);
     throw error;
   }
-  return toCamel(parsed) as Camel<Wire>;
+  return (options.keepKeys ? parsed : toCamel(parsed)) as Camel<Wire>;
 }
 
 const pageCache = new Map<string, Paged<unknown>>();

@@ -1,5 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Icon } from '@tabler/icons-react';
+import { APPS_FEATURE } from '../features/apps/feature';
 import { SECRETS_FEATURE } from '../features/secrets/feature';
 import { DISKS_FEATURE } from '../features/disks/feature';
 import { IMAGES_FEATURE } from '../features/images/feature';
@@ -23,6 +24,7 @@ export interface FeatureEntry {
  * the router both read this list, and areas that do not exist yet are not shown.
  */
 export const FEATURES: FeatureEntry[] = [
+  APPS_FEATURE,
   FILES_FEATURE,
   BUCKETS_FEATURE,
   DISKS_FEATURE,

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   ActionIcon,
-  Box,
   Button,
   Checkbox,
   Collapse,
@@ -17,26 +16,71 @@ import {
   Title,
 } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
-import type { EnvEntry } from './env';
+import { fromApoloEnv, toApoloEnv, type ApoloEnv, type EnvEntry } from './env';
 import { useFormContext } from './environment';
 import { hasErrorUnder } from './rules';
-import { childPath, optionLabel } from './schema';
-import type { AnyOfNode, ArrayNode, ContainerNode, FieldNode, FormNode } from './schema';
+import { AnyOfView } from './AnyOfView';
+import { IntegrationField } from './IntegrationField';
+import { childPath, hasRequiredIntegration, integrationOf, isHidden } from './schema';
+import type { ArrayNode, ContainerNode, FieldNode, FormNode } from './schema';
 import { FORM_TEXTS } from './texts';
-import { activeOption, getIn, initialValue, resetValue } from './values';
+import { getIn, initialValue } from './values';
 import type { VolumeEntry } from './volumes';
 import { EnvEditor } from './widgets/EnvEditor';
 import { ImageField } from './widgets/ImageField';
 import { NumberField } from './widgets/NumberField';
+import { FilesPathField, SecretKeyField } from './widgets/PickerFields';
 import { PresetField } from './widgets/PresetField';
 import { TagsField } from './widgets/TagsField';
 import { VolumesEditor } from './widgets/VolumesEditor';
 
-/** Collapse animation of workloads §9. */
-const COLLAPSE_MS = 300;
+/** `a.b.c` → `a.b.name`. */
+const siblingPath = (path: string, name: string) =>
+  childPath(path.split('.').slice(0, -1).join('.'), name);
 
-/** Renders one node of the schema tree at a dotted path of the form's value. */
+/** Collapse animation of workloads §9. */
+export const COLLAPSE_MS = 300;
+
+/**
+ * Renders one node of the schema tree at a dotted path of the form's value: read-only when the
+ * form configures an installed app and the node is not configurable, with the integration
+ * choice around an input that may take another app's output.
+ */
 export function NodeView({ node, path }: { node: FormNode; path: string }) {
+  const { form } = useFormContext();
+  const integration = integrationOf(node);
+  let view = integration ? (
+    <IntegrationView node={node} path={path} typeName={integration.typeName} />
+  ) : (
+    <PlainNodeView node={node} path={path} />
+  );
+  if (form.configure && !node.configurable && node.kind !== 'null')
+    view = (
+      <fieldset disabled style={READ_ONLY_FIELDSET} data-read-only>
+        {view}
+      </fieldset>
+    );
+  return view;
+}
+
+const READ_ONLY_FIELDSET = { border: 0, margin: 0, padding: 0, minWidth: 0 } as const;
+
+function IntegrationView(props: { node: FormNode; path: string; typeName: string }) {
+  const { node } = props;
+  const nonNull = node.kind === 'anyOf' ? node.options.filter((o) => o.kind !== 'null') : [];
+  const manualOption =
+    node.kind === 'anyOf' && nonNull.length === 1 && nonNull.length < node.options.length
+      ? nonNull[0]
+      : undefined;
+  const inner = manualOption ? { ...manualOption, title: node.title, required: true } : node;
+  return (
+    <IntegrationField {...props} manualOption={manualOption}>
+      <PlainNodeView node={inner} path={props.path} />
+    </IntegrationField>
+  );
+}
+
+function PlainNodeView({ node, path }: { node: FormNode; path: string }) {
   switch (node.kind) {
     case 'null':
       return null;
@@ -63,11 +107,30 @@ function sectionsOf(children: FormNode[]) {
   return sections;
 }
 
-/** The fields of a group, in titled sections; nested groups get a frame and their title. */
+/** The fields of a group, in titled sections, advanced ones last and collapsed. */
 export function ContainerView(props: { node: ContainerNode; path: string; framed?: boolean }) {
+  const { node, path } = props;
+  if (node.wraps) {
+    // An Apolo class around one value is that value's input, under the class's label.
+    const inner = node.children.find((c) => c.name === node.wraps)!;
+    return (
+      <NodeView
+        node={{
+          ...inner,
+          title: node.title,
+          description: node.description ?? inner.description,
+          required: node.required || inner.required,
+        }}
+        path={childPath(path, inner.name)}
+      />
+    );
+  }
+  const visible = node.children.filter((c) => !isHidden(c));
+  const regular = visible.filter((c) => !c.advanced);
+  const advanced = visible.filter((c) => c.advanced);
   const children = (
     <Stack gap="md">
-      {sectionsOf(props.node.children).map((section, i) => (
+      {sectionsOf(regular).map((section, i) => (
         <Stack key={section.title ?? i} gap="md">
           {section.title && (
             <>
@@ -76,25 +139,63 @@ export function ContainerView(props: { node: ContainerNode; path: string; framed
             </>
           )}
           {section.nodes.map((c) => (
-            <NodeView key={c.name} node={c} path={childPath(props.path, c.name)} />
+            <NodeView key={c.name} node={c} path={childPath(path, c.name)} />
           ))}
         </Stack>
       ))}
+      {advanced.length > 0 && <AdvancedSection nodes={advanced} path={path} />}
     </Stack>
   );
   if (!props.framed) return children;
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
-        <Title order={5}>{props.node.title}</Title>
-        {props.node.description && (
+        <Title order={5}>
+          {node.title}
+          {(node.required || hasRequiredIntegration(node)) && (
+            <Text span c="red" inherit aria-hidden>
+              {' *'}
+            </Text>
+          )}
+        </Title>
+        {node.description && (
           <Text size="sm" c="dimmed">
-            {props.node.description}
+            {node.description}
           </Text>
         )}
         {children}
       </Stack>
     </Paper>
+  );
+}
+
+/** `x-is-advanced-field` inputs: collapsed until opened, or until one of them has an error. */
+function AdvancedSection({ nodes, path }: { nodes: FormNode[]; path: string }) {
+  const { form } = useFormContext();
+  const [opened, setOpened] = useState(false);
+  const withError = nodes.some((n) => hasErrorUnder(form.errors, childPath(path, n.name)));
+  const open = opened || withError;
+  return (
+    <Stack gap="sm">
+      <Group>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          aria-expanded={open}
+          leftSection={open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
+          onClick={() => setOpened(!open)}
+        >
+          {FORM_TEXTS.advanced}
+        </Button>
+      </Group>
+      <Collapse expanded={open} transitionDuration={COLLAPSE_MS}>
+        <Stack gap="md">
+          {nodes.map((c) => (
+            <NodeView key={c.name} node={c} path={childPath(path, c.name)} />
+          ))}
+        </Stack>
+      </Collapse>
+    </Stack>
   );
 }
 
@@ -149,8 +250,32 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
         place={env.place}
         value={text}
         onChange={set}
+        onChoose={
+          node.tagField
+            ? (c) => {
+                // Apolo's ContainerImage keeps the repository and the tag apart.
+                const suffix = `:${c.tag}`;
+                set(
+                  c.reference.endsWith(suffix) ? c.reference.slice(0, -suffix.length) : c.reference,
+                );
+                form.setValue(siblingPath(path, node.tagField!), c.tag);
+              }
+            : undefined
+        }
       />
     );
+  if (node.widget === 'filesPath' || node.widget === 'secret') {
+    const Picker = node.widget === 'filesPath' ? FilesPathField : SecretKeyField;
+    return (
+      <Picker
+        {...common}
+        placeholder={node.schema['x-placeholder']}
+        place={env.place}
+        value={text}
+        onChange={set}
+      />
+    );
+  }
   if (node.widget === 'preset')
     return (
       <PresetField
@@ -176,95 +301,6 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
   );
 }
 
-/**
- * workloads §4 any-of: a checkbox (this value or nothing), a collapsible section (this group or
- * nothing; opens by itself on an error inside), or a select of the options. Switching resets the
- * value to the new option's empty value.
- */
-function AnyOfView({ node, path }: { node: AnyOfNode; path: string }) {
-  const { form } = useFormContext();
-  const [folded, setFolded] = useState(false);
-  const value = getIn(form.values, path);
-  const active = activeOption(node.options, value);
-  const chosen = active >= 0 ? node.options[active] : null;
-  const switchTo = (o: FormNode) => form.setValue(path, resetValue(o));
-
-  if (node.mode === 'select')
-    return (
-      <Stack gap="sm">
-        <Select
-          label={node.title}
-          description={node.description}
-          withAsterisk={node.required}
-          error={chosen ? undefined : form.errors[path]}
-          placeholder={FORM_TEXTS.anyOfPlaceholder}
-          data={node.options.map((o, i) => ({ value: String(i), label: optionLabel(o) }))}
-          value={active >= 0 ? String(active) : null}
-          allowDeselect={false}
-          onChange={(i) => i !== null && switchTo(node.options[Number(i)])}
-        />
-        {chosen?.kind === 'container' ? (
-          <ContainerView node={chosen} path={path} />
-        ) : (
-          chosen && <NodeView node={chosen} path={path} />
-        )}
-      </Stack>
-    );
-
-  // Checkbox and collapsible modes have exactly a null option and one other (schema.ts).
-  const [none, other] =
-    node.options[0].kind === 'null' ? node.options : [node.options[1], node.options[0]];
-  // On is "not null": a number switched on starts empty (undefined), and still counts as on.
-  const enabled = value !== null;
-  const toggle = (
-    <Checkbox
-      label={node.title}
-      description={node.description}
-      checked={enabled}
-      onChange={(e) => switchTo(e.currentTarget.checked ? other : none)}
-    />
-  );
-
-  if (node.mode === 'checkbox')
-    return (
-      <Stack gap="xs">
-        {toggle}
-        {enabled && (
-          <Box pl={32}>
-            <NodeView node={other} path={path} />
-          </Box>
-        )}
-      </Stack>
-    );
-
-  const open = enabled && (!folded || hasErrorUnder(form.errors, path));
-  return (
-    <Paper withBorder p="md">
-      <Group justify="space-between" wrap="nowrap">
-        {toggle}
-        {enabled && (
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label={node.title}
-            aria-expanded={open}
-            onClick={() => setFolded(!folded)}
-          >
-            {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
-          </ActionIcon>
-        )}
-      </Group>
-      <Collapse expanded={open} transitionDuration={COLLAPSE_MS}>
-        {enabled && other.kind === 'container' && (
-          <Stack pt="md">
-            <ContainerView node={other} path={path} />
-          </Stack>
-        )}
-      </Collapse>
-    </Paper>
-  );
-}
-
 /** Arrays: tags, env and volumes have their own inputs; other arrays list their items. */
 function ArrayView({ node, path }: { node: ArrayNode; path: string }) {
   const { form, env } = useFormContext();
@@ -280,6 +316,18 @@ function ArrayView({ node, path }: { node: ArrayNode; path: string }) {
         error={form.errors[path]}
         value={items.map(String)}
         onChange={set}
+      />
+    );
+  if (node.item.className === 'Env')
+    // Apolo's Env items take the same editor: a value, or a secret from "Add Environment Secret".
+    return (
+      <EnvEditor
+        {...common}
+        path={path}
+        errors={form.errors}
+        place={env.place}
+        value={fromApoloEnv(items as ApoloEnv[])}
+        onChange={(entries) => set(toApoloEnv(entries))}
       />
     );
   if (node.widget === 'env')

@@ -1,38 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { InputSchema } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../test/render';
-import type { FormEnvironment, Preset } from './environment';
-import { SchemaFields } from './SchemaFields';
-import { useSchemaForm, type SchemaForm } from './useSchemaForm';
+import type { Preset } from './environment';
+import { PLACE, renderForm, type } from './testdata/render-form';
 
-const PLACE = { clusterName: 'default', orgName: 'acme', projectName: 'vision' };
 const GB = 1e9;
 const preset = (name: string, cpu: number, memory: number) =>
   ({ name, cpu, memory, creditsPerHour: '1' }) as Preset;
-
-/** Renders a schema's form with a Check button that validates, and exposes the form. */
-function renderForm(schema: InputSchema, env: Partial<FormEnvironment> = {}) {
-  const current: { form: SchemaForm | null } = { form: null };
-  function Harness() {
-    const form = useSchemaForm(schema);
-    current.form = form;
-    return (
-      <>
-        <SchemaFields form={form} env={{ place: null, presets: [], subject: 'job', ...env }} />
-        <button onClick={() => form.validate()}>Check</button>
-      </>
-    );
-  }
-  renderSignedIn(<Harness />, { withContext: false });
-  return {
-    values: () => current.form!.values as Record<string, unknown>,
-    check: () => fireEvent.click(screen.getByRole('button', { name: 'Check' })),
-    setErrors: (e: Record<string, string>) => current.form!.setErrors(e),
-  };
-}
-const type = (label: RegExp | string, value: string) =>
-  fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 describe('schema-driven form', () => {
   it('shows "Required" on a required string and clears it when typed into', async () => {

@@ -17,3 +17,28 @@ export function toWireEnv(entries: readonly EnvEntry[], place: FormPlace) {
   }
   return { env, secret_env: secretEnv };
 }
+
+/** Apolo's `Env {name, value: string | ApoloSecret {key}}` (apps-templates §1.2). */
+export interface ApoloEnv {
+  name: string;
+  value: string | { key: string; [marker: string]: unknown };
+  [marker: string]: unknown;
+}
+const SECRET_PREFIX = 'secret:';
+
+/** Apolo's env list as the env editor's entries: a secret value shows as `secret:KEY`. */
+export const fromApoloEnv = (items: readonly ApoloEnv[]): EnvEntry[] =>
+  items.map((e) =>
+    typeof e.value === 'object' && e.value !== null
+      ? { name: e.name ?? '', value: `${SECRET_PREFIX}${e.value.key}`, type: 'secret' }
+      : { name: e.name ?? '', value: e.value ?? '', type: 'variable' },
+  );
+
+export const toApoloEnv = (entries: readonly EnvEntry[]): ApoloEnv[] =>
+  entries.map((e) => ({
+    name: e.name,
+    value:
+      e.type === 'secret'
+        ? { key: e.value.startsWith(SECRET_PREFIX) ? e.value.slice(SECRET_PREFIX.length) : e.value }
+        : e.value,
+  }));

@@ -1,7 +1,7 @@
-import type { FieldNode, FormNode } from './schema';
-import { childPath } from './schema';
+import type { FieldCheck, FieldNode, FormNode } from './schema';
+import { childPath, integrationOf } from './schema';
 import { FORM_MESSAGES as M } from './texts';
-import { activeOption, type FormValue } from './values';
+import { activeOption, isInstanceRef, type FormValue } from './values';
 
 /** Messages by dotted path (`http.port`, `env.0.name`); the form shows each on its input. */
 export type FormErrors = Record<string, string>;
@@ -31,6 +31,9 @@ export function patternMessage(pattern: string): string {
 /** The message for one field's value, or null when it is valid. */
 export function fieldError(node: FieldNode, value: FormValue): string | null {
   const s = node.schema;
+  const own =
+    node.check && typeof value === 'string' && value !== '' ? checkError(node.check, value) : null;
+  if (own) return own;
   switch (node.type) {
     case 'const':
     case 'boolean':
@@ -62,10 +65,17 @@ export function fieldError(node: FieldNode, value: FormValue): string | null {
   }
 }
 
+function checkError(check: FieldCheck, value: string): string | null {
+  if (check === 'storagePath') return value.startsWith('storage:') ? null : M.storagePath;
+  return value.startsWith('/') ? null : M.absolutePath;
+}
+
 /** Every error of a value against its node (workloads §5: derived from the input schema). */
 export function validate(node: FormNode, value: FormValue, path = ''): FormErrors {
   const errors: FormErrors = {};
   const visit = (n: FormNode, v: FormValue, p: string) => {
+    // A reference to another app's output is checked by the server, which resolves it.
+    if (isInstanceRef(v) && (n.metaType !== 'inline' || integrationOf(n))) return;
     switch (n.kind) {
       case 'null':
         return;

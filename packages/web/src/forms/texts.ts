@@ -18,6 +18,9 @@ export const FORM_MESSAGES = {
   minLength: (n: number) => `Must be at least ${n} characters`,
   maxLength: (n: number) => `Must be at most ${n} characters`,
   notAnOption: 'Choose one of the options',
+  // Implied by Apolo's ApoloFilesPath and MountPath classes.
+  storagePath: 'The path must start with storage:',
+  absolutePath: 'The path must be absolute (start with /)',
   skippedVolume: 'One of the volumes was skipped because "path" or "resource" were missed',
   fillRequired: 'Please fill in all required fields',
 } as const;
@@ -30,10 +33,42 @@ export const FORM_TEXTS = {
   nullOption: 'None',
   // Tags input.
   tagsPlaceholder: 'tag-one, tag-two',
+  filesPathPlaceholder: 'storage:folder',
+  advanced: 'Advanced',
+  // Auth choice of Apolo's IngressHttp.
+  noAuthTitle: 'Make the app public?',
+  noAuthWarning:
+    'Without authentication anyone who knows the address can use the app and its data, without signing in.',
+  noAuthConfirm: 'Make public',
+  cancel: 'Cancel',
+  // Integration field (workloads §4).
+  chooseApp: 'Choose app',
+  enterManually: 'Enter value',
+  stopIntegration: 'Stop',
+  integrationFrom: (instance: string, path: string) => `From app ${instance}, output ${path}`,
+  integrationsTitle: 'App Integrations',
+  integrationsEmpty: 'Integrations Not Set Up',
+  integrationsEmptyHint: 'No installed app of this project offers this kind of value.',
+  integrationUse: 'Use',
   // Image picker.
   chooseImage: 'Choose image',
   // Preset picker (workloads §4 preset fallback).
   presetPlaceholder: 'Choose a preset',
+  presetDetails: 'Resource Preset details',
+  presetDetailsButton: 'Preset details',
+  presetRows: {
+    name: 'Name',
+    cpu: 'CPU',
+    memory: 'Memory',
+    gpu: 'GPU',
+    credits: 'Credits per hour',
+    preemptible: 'Preemptible',
+    scheduler: 'Scheduler',
+    roundRobin: 'Round-Robin',
+    none: 'None',
+    yes: 'Yes',
+    no: 'No',
+  },
   noPresetFound: (what: string) => `No preset name was found for the ${what} in the cluster`,
   // Env editor.
   envName: 'Name',

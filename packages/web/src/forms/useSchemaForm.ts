@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { InputSchema } from '@orrery/contract';
+import { inlineRefs, type FormSchema } from './refs';
 import { hasErrorUnder, validate, type FormErrors } from './rules';
 import { buildNode, type FormNode } from './schema';
 import { initialValue, setIn, type FormValue } from './values';
@@ -8,21 +8,36 @@ export interface SchemaForm {
   root: FormNode;
   values: FormValue;
   errors: FormErrors;
+  /** Whether the values pass every rule now (Export needs it), without showing errors. */
+  valid: boolean;
+  /** Configure mode (an installed app): inputs with `x-is-configurable: false` are read-only. */
+  configure: boolean;
   setValue(path: string, value: FormValue): void;
+  /** Replaces every value, e.g. with an imported configuration; errors are cleared. */
+  setValues(values: FormValue): void;
   /** Replaces all errors, e.g. with the server's field errors. */
   setErrors(errors: FormErrors): void;
   /** Checks every rule, shows the errors and tells whether the form may be sent. */
   validate(): boolean;
 }
 
+export interface SchemaFormOptions {
+  /** Starting values instead of the schema's defaults (the current input when configuring). */
+  initial?: FormValue;
+  configure?: boolean;
+}
+
+/** The node tree of a schema in either vocabulary (docs/forms.md); throws on a bad `$ref`. */
+export const schemaRoot = (schema: FormSchema): FormNode => buildNode(inlineRefs(schema));
+
 /** The state of one schema-driven form: values, errors and the node tree they follow. */
-export function useSchemaForm(schema: InputSchema): SchemaForm {
-  const root = useMemo(() => buildNode(schema), [schema]);
-  const [values, setValues] = useState<FormValue>(() => initialValue(root));
+export function useSchemaForm(schema: FormSchema, options: SchemaFormOptions = {}): SchemaForm {
+  const root = useMemo(() => schemaRoot(schema), [schema]);
+  const [values, setAll] = useState<FormValue>(() => options.initial ?? initialValue(root));
   const [errors, setErrors] = useState<FormErrors>({});
 
   const setValue = useCallback((path: string, value: FormValue) => {
-    setValues((prev: FormValue) => setIn(prev, path, value));
+    setAll((prev: FormValue) => setIn(prev, path, value));
     // An edited input drops its own error and those of the inputs it replaced.
     setErrors((prev) =>
       hasErrorUnder(prev, path)
@@ -33,11 +48,28 @@ export function useSchemaForm(schema: InputSchema): SchemaForm {
     );
   }, []);
 
+  const setValues = useCallback((next: FormValue) => {
+    setAll(next);
+    setErrors({});
+  }, []);
+
+  const valid = useMemo(() => Object.keys(validate(root, values)).length === 0, [root, values]);
+
   const check = useCallback(() => {
     const found = validate(root, values);
     setErrors(found);
     return Object.keys(found).length === 0;
   }, [root, values]);
 
-  return { root, values, errors, setValue, setErrors, validate: check };
+  return {
+    root,
+    values,
+    errors,
+    valid,
+    configure: options.configure === true,
+    setValue,
+    setValues,
+    setErrors,
+    validate: check,
+  };
 }

@@ -7,6 +7,18 @@ export type FormObject = Record<string, FormValue>;
 const isObject = (v: unknown): v is FormObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** pydantic's class marker in Apolo's object defaults (apps-templates §1.2). */
+export const TYPE_MARKER = '__type__';
+
+/** The value of an integration input taken from another app's output (workloads §3). */
+export interface InstanceRef {
+  type: 'app-instance-ref';
+  instance_id: string;
+  path: string;
+}
+export const isInstanceRef = (v: unknown): v is InstanceRef =>
+  isObject(v) && v.type === 'app-instance-ref' && typeof v.instance_id === 'string';
+
 /** The value a form starts with: the schema's defaults, constants set, optional groups off. */
 export function initialValue(node: FormNode): FormValue {
   const d = node.schema.default;
@@ -15,9 +27,11 @@ export function initialValue(node: FormNode): FormValue {
       return null;
     case 'container': {
       const base = isObject(d) ? d : {};
-      return Object.fromEntries(
+      const value = Object.fromEntries(
         node.children.map((c) => [c.name, c.name in base ? base[c.name] : initialValue(c)]),
       );
+      // Apolo's defaults name their class; the value keeps the marker its processor reads.
+      return TYPE_MARKER in base ? { [TYPE_MARKER]: base[TYPE_MARKER], ...value } : value;
     }
     case 'anyOf':
       if (d !== undefined) return d;
@@ -55,11 +69,17 @@ function matches(o: FormNode, v: FormValue): boolean {
   if (v === null || v === undefined) return false;
   if (o.kind === 'container') {
     if (!isObject(v)) return false;
-    const names = new Set(o.children.map((c) => c.name));
-    const constsAgree = o.children.every(
-      (c) => !(c.kind === 'field' && c.type === 'const') || v[c.name] === c.schema.const,
-    );
-    return constsAgree && Object.keys(v).every((k) => names.has(k));
+    const marker = v[TYPE_MARKER];
+    if (typeof marker === 'string' && o.className) return marker === o.className;
+    const names = new Set([...o.children.map((c) => c.name), TYPE_MARKER]);
+    // Constants must agree, and a value given must have the child's shape: two options with
+    // the same property names (an enum vs an image object) still tell apart.
+    const childrenAgree = o.children.every((c) => {
+      if (c.kind === 'field' && c.type === 'const') return v[c.name] === c.schema.const;
+      const cv = v[c.name];
+      return cv === undefined || c.kind === 'anyOf' || c.kind === 'null' || matches(c, cv);
+    });
+    return childrenAgree && Object.keys(v).every((k) => names.has(k));
   }
   if (o.kind === 'array') return Array.isArray(v);
   if (o.kind === 'field') {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, TextInput } from '@mantine/core';
-import { ChooseImageFlow } from '../../features/images';
+import { ChooseImageFlow, type ImageChoice } from '../../features/images';
 import type { FormPlace } from '../environment';
 import { FORM_TEXTS } from '../texts';
 
@@ -17,8 +17,10 @@ export function ImageField(props: {
   place: FormPlace | null;
   value: string;
   onChange(value: string): void;
+  /** Takes a chosen image instead of `onChange(reference)`. */
+  onChoose?(choice: ImageChoice): void;
 }) {
-  const { place, value, onChange, required, ...rest } = props;
+  const { place, value, onChange, onChoose, required, ...rest } = props;
   const [choosing, setChoosing] = useState(false);
   return (
     <>
@@ -41,7 +43,7 @@ export function ImageField(props: {
           place={place}
           opened={choosing}
           onClose={() => setChoosing(false)}
-          onChoose={(c) => onChange(c.reference)}
+          onChoose={(c) => (onChoose ? onChoose(c) : onChange(c.reference))}
         />
       )}
     </>

@@ -1,0 +1,201 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Tabs,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconArrowLeft,
+  IconExternalLink,
+  IconLock,
+  IconQuestionMark,
+  IconRefresh,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import {
+  appsKeys,
+  instanceUrl,
+  useInstance,
+  useInstanceParams,
+  type AppInstance,
+  type AppsPlace,
+} from '../../../api/apps';
+import { ContextLink } from '../../../app/context/ContextLink';
+import { useContextLink } from '../../../app/context/platform-context';
+import { formatDate } from '../../../ui/dates';
+import { EmptyState } from '../../../ui/EmptyState';
+import { isPermissionError } from '../../jobs/job/JobPage';
+import { AppStateBadge } from '../installed/InstanceCard';
+import { appLabel, useAppsWriteBlock } from '../rules';
+import { APPS_TEXTS } from '../texts';
+import { EventsList } from './EventsList';
+import { Credits, IdleShutdown, StartupStep } from './InstanceFacts';
+import { InstanceJobTab } from './InstanceJob';
+import { OutputsTable, ParamsSection } from './ParamsSection';
+import { UninstallDialog } from './UninstallDialog';
+
+const T = APPS_TEXTS.details;
+const TABS = ['details', 'observability', 'log', 'outputs'] as const;
+type Tab = (typeof TABS)[number];
+
+/** App details (workloads §2 Apps): `/apps/instances/{instanceId}` and its tabs. */
+export default function AppDetailsPage({ place }: { place: AppsPlace }) {
+  const { instanceId = '' } = useParams();
+  const query = useInstance(instanceId);
+  if (query.data) return <InstanceView key={instanceId} app={query.data} place={place} />;
+  if (query.isError) {
+    const permission = isPermissionError(query.error);
+    return (
+      <EmptyState
+        icon={permission ? <IconLock size={24} /> : <IconQuestionMark size={24} />}
+        title={permission ? T.permissionRequired : T.noSuchApp}
+        action={
+          <Button component={ContextLink} to="/apps/installed" variant="default">
+            {T.back}
+          </Button>
+        }
+      />
+    );
+  }
+  return <Loader m="md" aria-label={APPS_TEXTS.loading} />;
+}
+
+/** The main job: Orrery's `job_id` on the App, else the `job_id` the output carries. */
+function useMainJob(place: AppsPlace, app: AppInstance): string | null {
+  const output = useInstanceParams(place, app.id, 'output');
+  const fromOutput = output.data?.job_id ?? output.data?.jobId;
+  return app.jobId ?? (typeof fromOutput === 'string' ? fromOutput : null);
+}
+
+function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
+  const link = useContextLink();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const writeBlock = useAppsWriteBlock();
+  const [confirming, setConfirming] = useState(false);
+  const jobId = useMainJob(place, app);
+  const rest = useParams()['*'] ?? '';
+  const base = `/apps/instances/${encodeURIComponent(app.id)}`;
+  const tab: Tab = (TABS as readonly string[]).includes(rest) ? (rest as Tab) : 'details';
+  const url = instanceUrl(app);
+  const uninstallBlock =
+    writeBlock ?? (app.state === 'uninstalling' ? APPS_TEXTS.why.uninstalling : null);
+
+  return (
+    <Stack p="md" gap="md">
+      <Group justify="space-between">
+        <Group gap="sm">
+          <Tooltip label={T.back}>
+            <ActionIcon
+              variant="subtle"
+              component={ContextLink}
+              to="/apps/installed"
+              aria-label={T.back}
+            >
+              <IconArrowLeft size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Title order={2} style={{ wordBreak: 'break-all' }}>
+            {appLabel(app)}
+          </Title>
+          <AppStateBadge state={app.state} />
+        </Group>
+        <Group gap="xs">
+          <Tooltip label={APPS_TEXTS.why.noUrl} disabled={!!url}>
+            <span>
+              <Button
+                component="a"
+                href={url ?? undefined}
+                target="_blank"
+                rel="noreferrer"
+                disabled={!url}
+                rightSection={<IconExternalLink size={14} />}
+              >
+                {T.open}
+              </Button>
+            </span>
+          </Tooltip>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={14} />}
+            onClick={() => client.invalidateQueries({ queryKey: appsKeys.instance(app.id) })}
+          >
+            {T.refresh}
+          </Button>
+          <Tooltip label={uninstallBlock} disabled={!uninstallBlock}>
+            <span>
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={14} />}
+                disabled={!!uninstallBlock}
+                onClick={() => setConfirming(true)}
+              >
+                {T.uninstall}
+              </Button>
+            </span>
+          </Tooltip>
+        </Group>
+      </Group>
+      <StartupStep app={app} />
+      <IdleShutdown app={app} />
+      <Credits app={app} />
+      <Tabs value={tab} onChange={(v) => navigate(link(v === 'details' ? base : `${base}/${v}`))}>
+        <Tabs.List>
+          {TABS.map((t) => (
+            <Tabs.Tab key={t} value={t}>
+              {T.tabs[t]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Routes>
+        <Route index element={<DetailsTab app={app} place={place} />} />
+        <Route path="observability" element={<InstanceJobTab jobId={jobId} view="load" />} />
+        <Route path="log" element={<InstanceJobTab jobId={jobId} view="log" />} />
+        <Route path="outputs" element={<OutputsTable app={app} place={place} />} />
+        <Route path="*" element={<Navigate to={link(base)} replace />} />
+      </Routes>
+      <UninstallDialog
+        place={place}
+        app={app}
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+      />
+    </Stack>
+  );
+}
+
+function DetailsTab({ app, place }: { app: AppInstance; place: AppsPlace }) {
+  const rows: [string, string][] = [
+    [T.name, app.name],
+    [T.template, `${app.templateName} ${app.templateVersion}`],
+    [T.owner, app.creator],
+    [T.created, formatDate(app.createdAt)],
+  ];
+  return (
+    <Stack gap="lg">
+      <Table maw={640}>
+        <Table.Tbody>
+          {rows.map(([k, v]) => (
+            <Table.Tr key={k}>
+              <Table.Th w={160}>{k}</Table.Th>
+              <Table.Td>{v}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ParamsSection place={place} app={app} type="input" />
+      <ParamsSection place={place} app={app} type="output" />
+      <EventsList place={place} id={app.id} />
+    </Stack>
+  );
+}

@@ -1,0 +1,162 @@
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAppTemplate, useInstallApp, type AppTemplate, type AppsPlace } from '../../../api/apps';
+import { ApiError } from '../../../api/client';
+import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
+import { FORM_MESSAGES, SchemaFields, serverFieldErrors, useSchemaForm } from '../../../forms';
+import { messageOf } from '../../../ui/errors';
+import { notifyError } from '../../../ui/notify';
+import { FORM_MAX_WIDTH, useAppsWriteBlock } from '../rules';
+import { ExportConfigButton, ImportConfigButton } from '../config';
+import { TemplateHeader } from '../TemplateHeader';
+import { APPS_TEXTS } from '../texts';
+
+const T = APPS_TEXTS.install;
+const LATEST = 'latest';
+
+/**
+ * Where part 4's Import/Export App Configuration buttons go: rendered at the left of the sticky
+ * footer with the live form and the template (Export needs a valid form, workloads §5).
+ */
+
+/** The wire's field error paths are arrays of names; the form's are dotted. */
+const toFormPath = (path: unknown) => (Array.isArray(path) ? path.join('.') : String(path));
+
+/**
+ * Install (workloads §2 Apps): the template's input schema as a form, max width 720, with the
+ * sticky footer; Install posts `v1/instances` and opens the new instance's page.
+ * `/apps/{appName}/install[/{version}]`.
+ */
+export default function InstallPage(props: { place: AppsPlace }) {
+  const { appName = '', version = LATEST } = useParams();
+  const template = useAppTemplate(props.place, appName, version);
+  const link = useContextLink();
+  let body;
+  if (template.isPending) body = <Loader aria-label={APPS_TEXTS.loading} />;
+  else if (template.isError)
+    body = (
+      <Alert color="red">
+        {template.error instanceof ApiError && template.error.status === 404
+          ? APPS_TEXTS.explore.notFound
+          : messageOf(template.error, APPS_TEXTS.somethingWentWrong)}
+      </Alert>
+    );
+  else if (!template.data?.input || typeof template.data.input !== 'object')
+    body = <Alert color="red">{T.noSchema}</Alert>;
+  else
+    body = (
+      <InstallForm
+        key={`${appName}@${template.data.version}`}
+        template={template.data}
+        place={props.place}
+      />
+    );
+  return (
+    <Stack p="md" gap="md" maw={FORM_MAX_WIDTH}>
+      <Anchor component={Link} to={link(`/apps/${encodeURIComponent(appName)}`)} size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} />
+          {APPS_TEXTS.explore.back}
+        </Group>
+      </Anchor>
+      {body}
+    </Stack>
+  );
+}
+
+function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
+  const { template } = props;
+  const form = useSchemaForm(template.input);
+  const [displayName, setDisplayName] = useState('');
+  const install = useInstallApp(props.place);
+  const { cluster } = usePlatformContext();
+  const navigate = useNavigate();
+  const link = useContextLink();
+  const writeBlock = useAppsWriteBlock();
+  const blocked =
+    template.runnable === false
+      ? (template.unavailableReason ?? APPS_TEXTS.somethingWentWrong)
+      : writeBlock;
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (blocked) return;
+    if (!form.validate()) return notifyError(FORM_MESSAGES.fillRequired);
+    install.mutate(
+      {
+        templateName: template.name,
+        templateVersion: template.version,
+        displayName: displayName.trim() || undefined,
+        input: (form.values ?? {}) as Record<string, unknown>,
+      },
+      {
+        onSuccess: (app) => {
+          notifications.show({ color: 'green', message: T.beingInstalled });
+          navigate(link(`/apps/instances/${encodeURIComponent(app.id)}`));
+        },
+        onError: (error) => {
+          const onFields = serverFieldErrors(error, form.root, toFormPath);
+          if (Object.keys(onFields).length > 0) form.setErrors(onFields);
+          else notifyError(messageOf(error, APPS_TEXTS.somethingWentWrong));
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TemplateHeader title={template.title} logo={template.logo} version={template.version} />
+        {blocked && <Alert color="yellow">{blocked}</Alert>}
+        <Paper withBorder p="lg">
+          <Stack gap="md">
+            <TextInput
+              label={T.displayName}
+              description={T.displayNameHint}
+              value={displayName}
+              onChange={(e) => setDisplayName(e.currentTarget.value)}
+            />
+            <SchemaFields
+              form={form}
+              env={{
+                place: props.place,
+                presets: cluster?.details?.resourcePresets ?? [],
+                subject: 'app',
+              }}
+            />
+          </Stack>
+        </Paper>
+        <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
+          <Group justify="space-between">
+            <Group gap="xs">
+              <ImportConfigButton
+                template={template}
+                onApply={(input, name) => {
+                  form.setValues(input);
+                  if (name) setDisplayName(name);
+                }}
+              />
+              <ExportConfigButton
+                template={template}
+                values={form.values}
+                valid={form.valid}
+                displayName={displayName.trim() || undefined}
+              />
+            </Group>
+            <Group gap="xs">
+              <Button variant="default" component={Link} to={link('/apps')}>
+                {T.cancel}
+              </Button>
+              <Button type="submit" loading={install.isPending} disabled={!!blocked}>
+                {T.submit}
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import { Badge, Button, Paper, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconExternalLink } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { instanceUrl, type AppInstance } from '../../../api/apps';
+import { useContextLink } from '../../../app/context/platform-context';
+import { formatDate } from '../../../ui/dates';
+import { appLabel, stateColor } from '../rules';
+import { APPS_TEXTS } from '../texts';
+
+const T = APPS_TEXTS.installed;
+
+export function AppStateBadge({ state }: { state: string }) {
+  return (
+    <Badge color={stateColor(state)} variant="light">
+      {state}
+    </Badge>
+  );
+}
+
+function OpenButton({ app }: { app: AppInstance }) {
+  const url = instanceUrl(app);
+  return (
+    <Tooltip label={APPS_TEXTS.why.noUrl} disabled={!!url}>
+      <span>
+        <Button
+          size="xs"
+          variant="light"
+          component="a"
+          href={url ?? undefined}
+          target="_blank"
+          rel="noreferrer"
+          disabled={!url}
+          rightSection={<IconExternalLink size={14} />}
+        >
+          {T.open}
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}
+
+function DetailsButton({ app }: { app: AppInstance }) {
+  const link = useContextLink();
+  return (
+    <Button
+      size="xs"
+      variant="default"
+      component={Link}
+      to={link(`/apps/instances/${encodeURIComponent(app.id)}`)}
+    >
+      {T.details}
+    </Button>
+  );
+}
+
+/** An installed app's card (workloads §2): name, status, Installed, Owner, Version, Details, Open. */
+export function InstanceCard({ app }: { app: AppInstance }) {
+  return (
+    <Paper withBorder p="md" role="article" aria-label={appLabel(app)}>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap">
+          <Text fw={600} truncate>
+            {appLabel(app)}
+          </Text>
+          <AppStateBadge state={app.state} />
+        </Group>
+        <Text size="sm" c="dimmed">
+          {app.templateName}
+        </Text>
+        <Text size="sm">
+          {T.installedAt}: {formatDate(app.createdAt)}
+        </Text>
+        <Text size="sm">
+          {T.owner}: {app.creator}
+        </Text>
+        <Text size="sm">
+          {T.version}: {app.templateVersion}
+        </Text>
+        <Group gap="xs">
+          <DetailsButton app={app} />
+          <OpenButton app={app} />
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The same facts as a table, for the list view. */
+export function InstanceTable({ apps }: { apps: AppInstance[] }) {
+  return (
+    <Table striped highlightOnHover>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{T.name}</Table.Th>
+          <Table.Th>{T.status}</Table.Th>
+          <Table.Th>{T.installedAt}</Table.Th>
+          <Table.Th>{T.owner}</Table.Th>
+          <Table.Th>{T.version}</Table.Th>
+          <Table.Th />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {apps.map((app) => (
+          <Table.Tr key={app.id}>
+            <Table.Td>
+              <Text fw={600} size="sm">
+                {appLabel(app)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {app.templateName}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <AppStateBadge state={app.state} />
+            </Table.Td>
+            <Table.Td>{formatDate(app.createdAt)}</Table.Td>
+            <Table.Td>{app.creator}</Table.Td>
+            <Table.Td>{app.templateVersion}</Table.Td>
+            <Table.Td>
+              <Group gap="xs" justify="flex-end">
+                <DetailsButton app={app} />
+                <OpenButton app={app} />
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,63 @@
+import { isManagerRole } from '@orrery/contract';
+import type { AppInstance, AppState } from '../../api/apps';
+import { usePlatformContext } from '../../app/context/platform-context';
+import { useAccount } from '../../app/session/account';
+import { APPS_TEXTS } from './texts';
+
+export const EASY_DEPLOY = 'Easy Deploy';
+/** workloads §2/§9: cards show 3 tags and +N; the carousel 3 cards a page. */
+export const VISIBLE_TAGS = 3;
+export const CAROUSEL_PAGE = 3;
+export const SEARCH_DEBOUNCE_MS = 400;
+export const FORM_MAX_WIDTH = 720;
+
+/** "Easy Deploy" first, the rest in the server's order. */
+export const sortTags = (tags: readonly string[]) => [
+  ...tags.filter((t) => t === EASY_DEPLOY),
+  ...tags.filter((t) => t !== EASY_DEPLOY),
+];
+
+/** workloads §4: healthy green; queued, pending, cancelled, uninstalled yellow; errored red. */
+export function stateColor(state: AppState | string): string {
+  switch (state) {
+    case 'healthy':
+    case 'succeeded':
+      return 'green';
+    case 'queued':
+    case 'pending':
+    case 'cancelled':
+    case 'uninstalled':
+      return 'yellow';
+    case 'failed':
+    case 'errored':
+      return 'red';
+    default:
+      return 'gray';
+  }
+}
+
+export const appLabel = (app: Pick<AppInstance, 'displayName' | 'name'>) =>
+  app.displayName || app.name;
+
+/**
+ * Installing and uninstalling need write on the project (workloads §6; the server enforces it):
+ * the reason readers see on the disabled buttons, or null.
+ */
+export function useAppsWriteBlock(): string | null {
+  const { project } = usePlatformContext();
+  const { user } = useAccount();
+  if (user.systemRole === 'admin' || isManagerRole(project?.role) || project?.role === 'writer')
+    return null;
+  return APPS_TEXTS.why.reader;
+}
+
+/** "1 h 05 min", "3 min 20 s": durations shown on the instance page. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
+  if (m > 0) return `${m} min ${String(sec).padStart(2, '0')} s`;
+  return `${sec} s`;
+}
