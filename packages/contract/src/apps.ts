@@ -79,6 +79,7 @@ export const AppTemplateVersion = TemplateVersion.extend({
   pub_date: z.string(),
   is_latest: z.boolean(),
 }).meta({ id: 'AppTemplateVersion' });
+export type AppTemplateVersionWire = z.infer<typeof AppTemplateVersion>;
 
 export const AppTemplate = AppTemplateSummary.extend({
   input: z.record(z.string(), z.unknown()),
@@ -134,6 +135,9 @@ export const AppInstance = z
     /** Orrery: the jobs of the instance. */
     job_ids: z.array(z.string()),
     home: z.string().nullable(),
+    /** Orrery: credits per hour of the jobs it runs now, and of all it ran (decimal strings). */
+    credits_per_hour: z.string(),
+    credits_so_far: z.string(),
   })
   .meta({ id: 'AppInstance' });
 export type AppInstanceWire = z.infer<typeof AppInstance>;

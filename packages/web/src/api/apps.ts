@@ -1,4 +1,13 @@
-import { appsScopePath, type Camel, type InputSchema } from '@orrery/contract';
+import {
+  appsScopePath,
+  type AppInstanceWire,
+  type AppTemplateSummaryWire,
+  type AppTemplateVersionWire,
+  type AppTemplateWire,
+  type APP_STEPS,
+  type Camel,
+  type InputSchema,
+} from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 
@@ -30,57 +39,108 @@ export const APP_STATES = [
 ] as const;
 export type AppState = (typeof APP_STATES)[number];
 
-interface TemplateSummaryWire {
+/**
+ * The console's model of templates and instances: the server's objects (contract/apps.ts) with
+ * Orrery's additions in the shapes the pages read, converted in one place (`templateOf`, `appOf`).
+ */
+export interface AppTemplateSummary {
   name: string;
   version: string;
   title: string;
-  short_description: string;
+  shortDescription: string;
   tags: string[];
   logo?: string | null;
-  pub_date?: string | null;
+  pubDate?: string | null;
   /** Whether this installation can run the template, and why not. */
-  runnable?: boolean;
-  unavailable_reason?: string | null;
+  runnable: boolean;
+  unavailableReason?: string | null;
 }
-interface TemplateWire extends TemplateSummaryWire {
+export interface AppTemplate extends AppTemplateSummary {
   description: string;
   input: InputSchema;
-  assets?: { type?: string; url: string; title?: string }[];
-  external_links?: { url: string; text?: string; title?: string }[];
+  assets: { type?: string; url: string; title?: string }[];
+  externalLinks: { url: string; text?: string; title?: string }[];
 }
-export type AppTemplateSummary = Camel<TemplateSummaryWire>;
-export type AppTemplate = Omit<Camel<TemplateWire>, 'input'> & { input: InputSchema };
 
-export type StartupStep = 'waiting_for_capacity' | 'starting' | 'waiting_for_http';
+export type StartupStep = (typeof APP_STEPS)[number];
 
-interface AppWire {
+export interface AppInstance {
   id: string;
   name: string;
-  display_name: string;
-  template_name: string;
-  template_version: string;
-  project_name: string;
-  org_name: string;
-  cluster_name: string;
+  displayName: string;
+  templateName: string;
+  templateVersion: string;
+  projectName: string;
+  orgName: string;
+  clusterName: string;
   namespace: string;
   state: AppState;
   creator: string;
-  created_at: string;
-  updated_at: string;
-  endpoints: (string | { url: string; friendly_name?: string })[];
+  createdAt: string;
+  updatedAt: string;
+  endpoints: (string | { url: string; friendlyName?: string })[];
   /** The instance's main job: Observability and Log follow it. */
-  job_id?: string | null;
-  startup_step?: StartupStep | null;
-  startup_step_since?: string | null;
-  idle_timeout_minutes?: number | null;
-  idle_shutdown_at?: string | null;
-  persistent_home?: string | null;
-  credits_per_hour?: string | number | null;
-  credits_so_far?: string | number | null;
+  jobId: string | null;
+  startupStep: StartupStep | null;
+  startupStepSince: string | null;
+  idleTimeoutMinutes: number | null;
+  idleShutdownAt: string | null;
+  persistentHome: string | null;
+  creditsPerHour: string;
+  creditsSoFar: string;
   /** Instances whose inputs refer to this one (integrations). */
-  used_by?: { id: string; name: string; display_name?: string | null }[];
+  usedBy: { id: string; name: string; displayName?: string | null }[];
 }
-export type AppInstance = Camel<AppWire>;
+
+type SummaryWire = Camel<AppTemplateSummaryWire>;
+type TemplateWire = Camel<AppTemplateWire>;
+type AppWire = Camel<AppInstanceWire>;
+
+const templateSummaryOf = (t: SummaryWire): AppTemplateSummary => ({
+  name: t.name,
+  version: t.version,
+  title: t.title,
+  shortDescription: t.shortDescription,
+  tags: t.tags,
+  logo: t.logo,
+  pubDate: t.pubDate,
+  runnable: t.available,
+  unavailableReason: t.unavailableReason,
+});
+
+const templateOf = (t: TemplateWire): AppTemplate => ({
+  ...templateSummaryOf(t),
+  description: t.description,
+  input: t.input as InputSchema,
+  assets: t.assets,
+  externalLinks: t.externalUrls.map((l) => ({ url: l.url, text: l.name })),
+});
+
+export const appOf = (a: AppWire): AppInstance => ({
+  id: a.id,
+  name: a.name,
+  displayName: a.displayName,
+  templateName: a.templateName,
+  templateVersion: a.templateVersion,
+  projectName: a.projectName,
+  orgName: a.orgName,
+  clusterName: a.clusterName,
+  namespace: a.namespace,
+  state: a.state,
+  creator: a.creator,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+  endpoints: a.endpoints,
+  jobId: a.jobIds[0] ?? null,
+  startupStep: a.startup?.step ?? null,
+  startupStepSince: a.startup?.since ?? null,
+  idleTimeoutMinutes: a.idle?.timeoutMinutes ?? null,
+  idleShutdownAt: a.idle ? new Date(Date.now() + a.idle.secondsLeft * 1000).toISOString() : null,
+  persistentHome: a.home,
+  creditsPerHour: a.creditsPerHour,
+  creditsSoFar: a.creditsSoFar,
+  usedBy: a.usedBy.map((u) => ({ id: u.id, name: u.displayName, displayName: u.displayName })),
+});
 
 interface AppEventWire {
   created_at: string;
@@ -110,7 +170,8 @@ export const appsKeys = {
 export const useTemplates = (p: AppsPlace) =>
   useQuery({
     queryKey: appsKeys.templates(p),
-    queryFn: ({ signal }) => request<TemplateSummaryWire[]>(`${v1(p)}/templates`, { signal }),
+    queryFn: async ({ signal }) =>
+      (await request<SummaryWire[]>(`${v1(p)}/templates`, { signal })).map(templateSummaryOf),
   });
 
 /** Versions newest first; the first one is the latest. */
@@ -118,7 +179,7 @@ export const useTemplateVersions = (p: AppsPlace, name: string) =>
   useQuery({
     queryKey: appsKeys.versions(p, name),
     queryFn: ({ signal }) =>
-      request<Omit<TemplateSummaryWire, 'name'>[]>(`${v1(p)}/templates/${seg(name)}`, { signal }),
+      request<Camel<AppTemplateVersionWire>[]>(`${v1(p)}/templates/${seg(name)}`, { signal }),
   });
 
 /** Waits while `version` is unknown (Explore reads the latest from the versions first). */
@@ -127,9 +188,11 @@ export const useAppTemplate = (p: AppsPlace, name: string, version: string | und
     queryKey: appsKeys.template(p, name, version ?? ''),
     enabled: !!version,
     queryFn: async ({ signal }): Promise<AppTemplate> =>
-      request<TemplateWire>(`${v1(p)}/templates/${seg(name)}/${seg(version ?? '')}`, {
-        signal,
-      }) as Promise<AppTemplate>,
+      templateOf(
+        await request<TemplateWire>(`${v1(p)}/templates/${seg(name)}/${seg(version ?? '')}`, {
+          signal,
+        }),
+      ),
   });
 
 /**
@@ -146,7 +209,7 @@ export const useInstances = (p: AppsPlace) =>
           `${API.appsV2}/instances`,
           { query: { ...placeQuery(p), page, size: INSTANCES_PAGE_SIZE }, signal },
         );
-        items.push(...answer.items);
+        items.push(...answer.items.map(appOf));
         pages = answer.pages ?? 1;
       }
       return items.filter((i) => i.state !== 'uninstalled');
@@ -157,7 +220,8 @@ export const useInstances = (p: AppsPlace) =>
 export const useInstance = (id: string) =>
   useQuery({
     queryKey: appsKeys.instance(id),
-    queryFn: ({ signal }) => request<AppWire>(`${API.appsV2}/instances/${seg(id)}`, { signal }),
+    queryFn: async ({ signal }) =>
+      appOf(await request<AppWire>(`${API.appsV2}/instances/${seg(id)}`, { signal })),
     refetchInterval: INSTANCE_REFRESH_MS,
   });
 

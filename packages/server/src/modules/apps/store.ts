@@ -159,13 +159,16 @@ export const jobsOfRevision = (db: Db, instanceId: string, n: number) =>
     .where(sql`${jobs.tags} @> ${JSON.stringify([instanceTag(instanceId), revisionTag(n)])}::jsonb`)
     .orderBy(asc(jobs.createdAt));
 
+type JobRowOf = typeof jobs.$inferSelect;
+
 /**
- * The jobs of each instance's current revision, for a page of instances in two queries (a list
- * of 100 instances would otherwise cost a query per instance).
+ * The jobs of each instance, all of them and those of its current revision, for a page of
+ * instances in one query (a list of 100 instances would otherwise cost a query per instance).
  */
-export async function currentJobsOf(db: Db, rows: { id: string; revision: number }[]) {
-  const out = new Map<string, (typeof jobs.$inferSelect)[]>(rows.map((r) => [r.id, []]));
-  if (rows.length === 0) return out;
+export async function instanceJobsOf(db: Db, rows: { id: string; revision: number }[]) {
+  const current = new Map<string, JobRowOf[]>(rows.map((r) => [r.id, []]));
+  const all = new Map<string, JobRowOf[]>(rows.map((r) => [r.id, []]));
+  if (rows.length === 0) return { current, all };
   const wanted = new Map(rows.map((r) => [instanceTag(r.id), r]));
   const found = await db
     .select()
@@ -175,11 +178,16 @@ export async function currentJobsOf(db: Db, rows: { id: string; revision: number
   for (const j of found) {
     for (const t of j.tags) {
       const r = wanted.get(t);
-      if (r && j.tags.includes(revisionTag(r.revision))) out.get(r.id)!.push(j);
+      if (!r) continue;
+      all.get(r.id)!.push(j);
+      if (j.tags.includes(revisionTag(r.revision))) current.get(r.id)!.push(j);
     }
   }
-  return out;
+  return { current, all };
 }
+
+export const currentJobsOf = async (db: Db, rows: { id: string; revision: number }[]) =>
+  (await instanceJobsOf(db, rows)).current;
 
 export async function currentRevisionsOf(db: Db, rows: { id: string; revision: number }[]) {
   if (rows.length === 0) return new Map<string, RevisionRow>();

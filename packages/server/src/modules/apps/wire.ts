@@ -1,10 +1,11 @@
 import type { AppEventWire, AppInstanceWire, AppState } from '@orrery/contract';
+import type { JobRow } from '../jobs/store.js';
 import type { AppEndpoint } from './runner.js';
 import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
 import { idleMinutesOf } from './watcher.js';
 import {
-  currentJobsOf,
+  instanceJobsOf,
   currentRevisionsOf,
   usersOf,
   type EventRow,
@@ -26,12 +27,12 @@ const STEP_OF = (row: InstanceRow): AppInstanceWire['startup'] =>
 
 /** The App object (apolo-apps-wire.md) of each row, with Orrery's additions. */
 export async function instancesWire(apps: AppsService, rows: InstanceRow[]) {
-  const [users, jobsOf, revisions] = await Promise.all([
+  const [users, { current: jobsOf, all: everJobsOf }, revisions] = await Promise.all([
     usersOf(
       apps.db,
       rows.map((r) => r.id),
     ),
-    currentJobsOf(apps.db, rows),
+    instanceJobsOf(apps.db, rows),
     currentRevisionsOf(apps.db, rows),
   ]);
   return Promise.all(
@@ -67,9 +68,26 @@ export async function instancesWire(apps: AppsService, rows: InstanceRow[]) {
           .map((u) => ({ id: u.id, display_name: u.displayName })),
         job_ids: jobs.map((j) => j.id),
         home: homeOf(row),
+        ...creditsOf(jobs, everJobsOf.get(row.id) ?? []),
       };
     }),
   );
+}
+
+/**
+ * What the instance costs: per hour, the jobs it runs now (pending or running); so far, every job
+ * it ever ran, through all its revisions.
+ */
+function creditsOf(current: JobRow[], ever: JobRow[]) {
+  const sum = (xs: JobRow[], f: (j: JobRow) => string) =>
+    xs.reduce((n, j) => n + Number(f(j)), 0).toFixed(4);
+  return {
+    credits_per_hour: sum(
+      current.filter((j) => j.status === 'pending' || j.status === 'running'),
+      (j) => j.pricePerHour,
+    ),
+    credits_so_far: sum(ever, (j) => j.totalPrice),
+  };
 }
 
 /** The countdown of idle shutdown while the instance runs with a timeout. */

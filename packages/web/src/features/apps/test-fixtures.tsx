@@ -1,3 +1,4 @@
+import type { AppInstanceWire, AppTemplateSummaryWire, AppTemplateWire } from '@orrery/contract';
 import { Route, Routes } from 'react-router';
 import { world } from '../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../test/fetch';
@@ -12,16 +13,39 @@ export const INSTANCES =
 export const INSTANCE_ID = 'b1c2d3e4-0000-4000-8000-000000000001';
 export const INSTANCE = `/apis/apps/v2/instances/${INSTANCE_ID}`;
 
-export const templateSummary = (name: string, over: Record<string, unknown> = {}) => ({
+export const templateSummary = (
+  name: string,
+  over: Partial<AppTemplateSummaryWire> = {},
+): AppTemplateSummaryWire => ({
   name,
   version: '1.0.0',
   title: name[0].toUpperCase() + name.slice(1),
   short_description: `${name} in the browser`,
   tags: ['Interactive'],
+  logo: null,
+  pub_date: '2026-01-01',
+  available: true,
+  unavailable_reason: null,
   ...over,
 });
 
-export const appWire = (over: Record<string, unknown> = {}) => ({
+/** One template version as `GET templates/{name}/{version}` answers it. */
+export const templateWire = (
+  name: string,
+  over: Partial<AppTemplateWire> = {},
+): AppTemplateWire => ({
+  ...templateSummary(name),
+  input: { type: 'object', properties: {} },
+  output: {},
+  description: `# ${name}`,
+  assets: [],
+  external_urls: [],
+  runtimes: ['process'],
+  is_latest: true,
+  ...over,
+});
+
+export const appWire = (over: Partial<AppInstanceWire> = {}): AppInstanceWire => ({
   id: INSTANCE_ID,
   name: 'shell-7f3a',
   display_name: 'My shell',
@@ -36,6 +60,13 @@ export const appWire = (over: Record<string, unknown> = {}) => ({
   created_at: '2026-01-02T03:04:05.000000+00:00',
   updated_at: '2026-01-02T03:05:05.000000+00:00',
   endpoints: ['https://orrery.example/ingress/job-1/'],
+  startup: null,
+  idle: null,
+  used_by: [],
+  job_ids: ['job-1'],
+  home: null,
+  credits_per_hour: '0.0000',
+  credits_so_far: '0.0000',
   ...over,
 });
 

@@ -29,6 +29,7 @@ export const APPS_TEXTS = {
     version: 'Version',
     latest: 'Latest',
     assets: 'Assets',
+    assetAlt: (title: string, n: number) => `${title}, picture ${n}`,
     links: 'Links',
     notFound: 'App template was not found for this version',
     back: 'Back to all apps',

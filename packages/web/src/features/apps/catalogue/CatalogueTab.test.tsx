@@ -19,7 +19,7 @@ const catalogue = [
   templateSummary('vscode', { tags: ['Easy Deploy', 'IDE'] }),
   templateSummary('dify', {
     tags: ['LLM'],
-    runnable: false,
+    available: false,
     unavailable_reason: 'Needs the docker runtime, which this installation does not have',
   }),
 ];

@@ -76,8 +76,7 @@ describe('App details', { timeout: 20_000 }, () => {
       answers(
         appWire({
           state: 'progressing',
-          startup_step: 'waiting_for_http',
-          startup_step_since: since,
+          startup: { step: 'waiting_for_http', since, message: null },
         }),
       ),
     );
@@ -88,7 +87,12 @@ describe('App details', { timeout: 20_000 }, () => {
   });
 
   it('shows no start-up step once healthy', async () => {
-    renderApps(ROUTE, answers(appWire({ startup_step: 'starting' })));
+    renderApps(
+      ROUTE,
+      answers(
+        appWire({ startup: { step: 'starting', since: new Date().toISOString(), message: null } }),
+      ),
+    );
     await screen.findByRole('heading', { name: 'My shell', level: 2 });
     expect(screen.queryByRole('status', { name: 'Starting' })).toBeNull();
   });
@@ -98,9 +102,8 @@ describe('App details', { timeout: 20_000 }, () => {
       ROUTE,
       answers(
         appWire({
-          idle_timeout_minutes: 60,
-          idle_shutdown_at: new Date(Date.now() + 30 * 60_000 + 500).toISOString(),
-          persistent_home: 'storage:.apps/shell/shell-7f3a',
+          idle: { timeout_minutes: 60, seconds_left: 30 * 60 + 1 },
+          home: 'storage:.apps/shell/shell-7f3a',
           credits_per_hour: '0.5',
           credits_so_far: '1.25',
         }),
@@ -133,7 +136,7 @@ describe('App details', { timeout: 20_000 }, () => {
   });
 
   it('uninstalls after a confirmation naming the apps that use it, then goes back replacing history', async () => {
-    const app = appWire({ used_by: [{ id: 'p2', name: 'chat-1', display_name: 'Team chat' }] });
+    const app = appWire({ used_by: [{ id: 'p2', display_name: 'Team chat' }] });
     const { calls, url } = renderApps(ROUTE, [
       ...answers(app),
       { method: 'DELETE', url: base(), status: 204 },

@@ -12,7 +12,7 @@ const params = [
 describe("An app's Log and Observability", { timeout: 20_000 }, () => {
   it("streams the main job's log", async () => {
     const view = renderApps(`${ROUTE}/log`, [
-      { url: INSTANCE, body: appWire({ job_id: JOB_ID }) },
+      { url: INSTANCE, body: appWire({ job_ids: [JOB_ID] }) },
       { url: `/api/v1/jobs/${JOB_ID}`, body: jobWire() },
       ...params,
     ]);
@@ -32,7 +32,7 @@ describe("An app's Log and Observability", { timeout: 20_000 }, () => {
   it("charts the main job's live load over its top socket", async () => {
     const sockets = stubWebSocket();
     renderApps(`${ROUTE}/observability`, [
-      { url: INSTANCE, body: appWire({ job_id: JOB_ID }) },
+      { url: INSTANCE, body: appWire({ job_ids: [JOB_ID] }) },
       { url: `/api/v1/jobs/${JOB_ID}`, body: jobWire() },
       ...params,
     ]);
@@ -41,7 +41,10 @@ describe("An app's Log and Observability", { timeout: 20_000 }, () => {
   });
 
   it('says so when the app has no job yet', async () => {
-    renderApps(`${ROUTE}/log`, [{ url: INSTANCE, body: appWire({ state: 'queued' }) }, ...params]);
+    renderApps(`${ROUTE}/log`, [
+      { url: INSTANCE, body: appWire({ state: 'queued', job_ids: [] }) },
+      ...params,
+    ]);
     expect(await screen.findByText('The app has no job yet.')).toBeTruthy();
   });
 });

@@ -1,6 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderApps, templateSummary, V1 } from '../test-fixtures';
+import { renderApps, templateSummary, templateWire, V1 } from '../test-fixtures';
 
 const versions = {
   url: `${V1}/templates/jupyter`,
@@ -11,13 +11,13 @@ const versions = {
 };
 const version = (v: string) => ({
   url: `${V1}/templates/jupyter/${v}`,
-  body: {
-    ...templateSummary('jupyter', { version: v, tags: ['Notebook', 'Easy Deploy'] }),
+  body: templateWire('jupyter', {
+    version: v,
+    tags: ['Notebook', 'Easy Deploy'],
     description: `## Notebook ${v}\n\nRun **cells** in the browser.\n\n<script>alert(1)</script>`,
-    input: { type: 'object', properties: {} },
-    assets: [{ type: 'image', url: 'https://example.org/shot.png', title: 'Screenshot' }],
-    external_links: [{ url: 'https://jupyter.org', text: 'Jupyter website' }],
-  },
+    assets: [{ type: 'image', url: 'https://example.org/shot.png' }],
+    external_urls: [{ name: 'Jupyter website', type: 'documentation', url: 'https://jupyter.org' }],
+  }),
 });
 
 describe('Explore an app', { timeout: 20_000 }, () => {
@@ -30,7 +30,7 @@ describe('Explore an app', { timeout: 20_000 }, () => {
     ]);
     expect(screen.getByText('cells').tagName).toBe('STRONG');
     expect(document.querySelector('script')).toBeNull();
-    expect(screen.getByRole('img', { name: 'Screenshot' }).getAttribute('src')).toBe(
+    expect(screen.getByRole('img', { name: 'Jupyter, picture 1' }).getAttribute('src')).toBe(
       'https://example.org/shot.png',
     );
     expect(screen.getByRole('link', { name: 'Jupyter website' }).getAttribute('href')).toBe(

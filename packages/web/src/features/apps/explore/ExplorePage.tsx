@@ -111,8 +111,13 @@ export default function ExplorePage({ place }: { place: AppsPlace }) {
           <Stack gap="xs">
             <Title order={4}>{T.assets}</Title>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-              {t.assets.map((a) => (
-                <Image key={a.url} src={a.url} alt={a.title ?? ''} radius="sm" />
+              {t.assets.map((a, i) => (
+                <Image
+                  key={a.url}
+                  src={a.url}
+                  alt={a.title ?? T.assetAlt(t.title, i + 1)}
+                  radius="sm"
+                />
               ))}
             </SimpleGrid>
           </Stack>

@@ -1,21 +1,22 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { appWire, INSTANCE_ID, renderApps, templateSummary, V1, V1_READER } from '../test-fixtures';
+import type { AppTemplateWire } from '@orrery/contract';
+import { appWire, INSTANCE_ID, renderApps, templateWire, V1, V1_READER } from '../test-fixtures';
 
 const TEMPLATE = `${V1}/templates/shell/latest`;
-const shell = (over: Record<string, unknown> = {}) => ({
-  ...templateSummary('shell'),
-  description: 'A terminal',
-  input: {
-    type: 'object',
-    properties: {
-      workdir: { type: 'string', title: 'Working directory', default: '/home' },
-      history_lines: { type: 'integer', title: 'History lines' },
+const shell = (over: Partial<AppTemplateWire> = {}) =>
+  templateWire('shell', {
+    description: 'A terminal',
+    input: {
+      type: 'object',
+      properties: {
+        workdir: { type: 'string', title: 'Working directory', default: '/home' },
+        history_lines: { type: 'integer', title: 'History lines' },
+      },
+      required: ['workdir'],
     },
-    required: ['workdir'],
-  },
-  ...over,
-});
+    ...over,
+  });
 const install = () => fireEvent.click(screen.getByRole('button', { name: 'Install' }));
 
 describe('Install an app', { timeout: 20_000 }, () => {
@@ -90,7 +91,7 @@ describe('Install an app', { timeout: 20_000 }, () => {
     renderApps('/apps/shell/install', [
       {
         url: TEMPLATE,
-        body: shell({ runnable: false, unavailable_reason: 'Needs the docker runtime' }),
+        body: shell({ available: false, unavailable_reason: 'Needs the docker runtime' }),
       },
     ]);
     expect(await screen.findByText('Needs the docker runtime')).toBeTruthy();
