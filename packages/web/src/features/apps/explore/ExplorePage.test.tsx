@@ -1,12 +1,26 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderApps, templateSummary, templateWire, V1 } from '../test-fixtures';
+import { renderApps, templateWire, V1 } from '../test-fixtures';
 
 const versions = {
   url: `${V1}/templates/jupyter`,
   body: [
-    { version: '2.0.0', title: 'Jupyter', short_description: 'Notebook', tags: [] },
-    { version: '1.0.0', title: 'Jupyter', short_description: 'Notebook', tags: [] },
+    {
+      version: '2.0.0',
+      title: 'Jupyter',
+      short_description: 'Notebook',
+      tags: [],
+      pub_date: '2026-02-01',
+      is_latest: true,
+    },
+    {
+      version: '1.0.0',
+      title: 'Jupyter',
+      short_description: 'Notebook',
+      tags: [],
+      pub_date: '2026-01-01',
+      is_latest: false,
+    },
   ],
 };
 const version = (v: string) => ({
