@@ -142,6 +142,8 @@ export async function bringUp(b: BringUp): Promise<void> {
   try {
     if (pid === null) return;
     const noted = writeFile(join(b.dir, 'child.pid'), String(pid));
+    // Awaited after the network; a job removed meanwhile fails both, and the network's error wins.
+    noted.catch(() => undefined);
     if (sockets && log) {
       await startNetwork({
         childPid: pid,

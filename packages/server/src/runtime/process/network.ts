@@ -147,6 +147,9 @@ export async function startNetwork(o: NetworkOptions): Promise<void> {
   const ns = `/proc/${o.childPid}/ns`;
   await loopbackUp(o.childPid);
   const settle = o.forward && o.root ? jobSysctls(o.childPid) : Promise.resolve();
+  // Awaited only once the helper is ready: should that fail first (the job was killed while it
+  // started), this one's failure is the same story and must not surface as an unhandled rejection.
+  settle.catch(() => undefined);
   const slirp = [
     SLIRP,
     '--configure',
