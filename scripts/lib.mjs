@@ -48,6 +48,23 @@ export function ensureDependencies() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+/**
+ * llama.cpp for the llm-inference app, apart from the workspace: node-llama-cpp with only its
+ * Linux x64 CPU binary (85 MB), not its 725 MB of optional GPU builds. `npm install` with
+ * `--no-save` installs what the lock names without writing it (`npm ci` refuses a lock that omits
+ * the optional packages of other platforms).
+ */
+export function ensureAppRuntimes() {
+  const llm = join(ROOT, 'packages/server/app-runtime/llm-inference');
+  if (existsSync(join(llm, 'node_modules/node-llama-cpp'))) return;
+  log('Installing node-llama-cpp for the llm-inference app');
+  run(
+    'npm',
+    ['install', '--omit=optional', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund'],
+    { cwd: llm },
+  );
+}
+
 /** Builds contract, server and console when their sources changed since the last build. */
 export function ensureBuilt({ force = false } = {}) {
   const steps = [

@@ -1,7 +1,8 @@
 // `npm start`: install what is missing, build, then serve on the embedded defaults (migrations run at start).
-import { ensureBuilt, ensureDependencies, start } from './lib.mjs';
+import { ensureAppRuntimes, ensureBuilt, ensureDependencies, start } from './lib.mjs';
 
 ensureDependencies();
+ensureAppRuntimes();
 ensureBuilt();
 const server = start(process.execPath, [
   'packages/server/bin/orrery.js',

@@ -5,20 +5,20 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ROOT, ensureApt, ensureBuilt, ensureDependencies, log, run } from './lib.mjs';
+import {
+  ROOT,
+  ensureApt,
+  ensureAppRuntimes,
+  ensureBuilt,
+  ensureDependencies,
+  log,
+  run,
+} from './lib.mjs';
 import { postgresBin, startPostgres } from './postgres.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 ensureDependencies();
-// llama.cpp for the llm-inference app, apart from the workspace: only its Linux x64 CPU binary,
-// not the 725 MB of optional GPU builds (packages/server/app-runtime/llm-inference/package.json).
-const LLM_RUNTIME = join(ROOT, 'packages/server/app-runtime/llm-inference');
-if (!existsSync(join(LLM_RUNTIME, 'node_modules/node-llama-cpp'))) {
-  log('Installing node-llama-cpp for the llm-inference app');
-  run('npm', ['ci', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    cwd: LLM_RUNTIME,
-  });
-}
+ensureAppRuntimes();
 const apt = ensureApt([
   ['chromium', CHROMIUM],
   ['postgresql', () => !!postgresBin()],

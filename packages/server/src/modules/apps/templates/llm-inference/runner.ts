@@ -44,7 +44,7 @@ export const llmInferenceRunner: AppRunner = {
   unavailable: () =>
     existsSync(LLAMA)
       ? appProgramsUnavailable()
-      : 'node-llama-cpp is not installed: npm ci --omit=optional in packages/server/app-runtime/llm-inference',
+      : 'node-llama-cpp is not installed: npm start or npm test installs it (packages/server/app-runtime/llm-inference)',
   plan(input, ctx) {
     const model = modelOf(input);
     const open = !requiresAuth(input);
