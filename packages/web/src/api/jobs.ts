@@ -71,8 +71,17 @@ export const rerunJob = (job: Job) =>
  */
 export function openUrl(job: Job, token: string | null): string | undefined {
   if (!job.httpUrl) return undefined;
-  if (!token || !job.container.http?.requiresAuth) return job.httpUrl;
-  const url = new URL(job.httpUrl);
+  return job.container.http?.requiresAuth ? withIngressToken(job.httpUrl, token) : job.httpUrl;
+}
+
+/**
+ * A URL through the ingress that a new tab can open signed in: the console's token handed over
+ * once in `orrery_token`, which the ingress keeps in an HttpOnly cookie of that job's path and
+ * never passes to the job (modules/jobs/ingress.ts).
+ */
+export function withIngressToken(ingressUrl: string, token: string | null): string {
+  if (!token) return ingressUrl;
+  const url = new URL(ingressUrl);
   url.searchParams.set('orrery_token', token);
   return url.toString();
 }

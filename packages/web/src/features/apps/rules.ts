@@ -1,7 +1,9 @@
 import { isManagerRole } from '@orrery/contract';
-import type { AppInstance, AppState } from '../../api/apps';
+import { instanceUrl, type AppInstance, type AppState } from '../../api/apps';
+import { withIngressToken } from '../../api/jobs';
 import { usePlatformContext } from '../../app/context/platform-context';
 import { useAccount } from '../../app/session/account';
+import { useSession } from '../../app/session/session-context';
 import { APPS_TEXTS } from './texts';
 
 export const EASY_DEPLOY = 'Easy Deploy';
@@ -60,4 +62,14 @@ export function formatDuration(ms: number): string {
   if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
   if (m > 0) return `${m} min ${String(sec).padStart(2, '0')} s`;
   return `${sec} s`;
+}
+
+/**
+ * What Open leads to, signed in: the endpoint with the console's token handed over once, as a
+ * job's Open does. The ingress keeps it from the app, whatever the app's auth.
+ */
+export function useOpenUrl(app: AppInstance): string | null {
+  const token = useSession().oidcUser?.access_token ?? null;
+  const url = instanceUrl(app);
+  return url && withIngressToken(url, token);
 }

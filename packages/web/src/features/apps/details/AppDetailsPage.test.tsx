@@ -47,7 +47,8 @@ describe('App details', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'My shell', level: 2 })).toBeTruthy();
     expect(screen.getByText('healthy', { selector: '.mantine-Badge-label' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(
-      'https://orrery.example/ingress/job-1/',
+      // The console's token, handed over once (the ingress keeps it from the app).
+      'https://orrery.example/ingress/job-1/?orrery_token=token-alice',
     );
     const input = await screen.findByLabelText('Input parameters');
     expect(input.textContent).toContain('"http_auth": true');

@@ -22,7 +22,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
 import {
   appsKeys,
-  instanceUrl,
   useInstance,
   useInstanceParams,
   type AppInstance,
@@ -34,7 +33,7 @@ import { formatDate } from '../../../ui/dates';
 import { EmptyState } from '../../../ui/EmptyState';
 import { isPermissionError } from '../../jobs/job/JobPage';
 import { AppStateBadge } from '../installed/InstanceCard';
-import { appLabel, useAppsWriteBlock } from '../rules';
+import { appLabel, useAppsWriteBlock, useOpenUrl } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { EventsList } from './EventsList';
 import { Credits, IdleShutdown, StartupStep } from './InstanceFacts';
@@ -85,7 +84,7 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
   const rest = useParams()['*'] ?? '';
   const base = `/apps/instances/${encodeURIComponent(app.id)}`;
   const tab: Tab = (TABS as readonly string[]).includes(rest) ? (rest as Tab) : 'details';
-  const url = instanceUrl(app);
+  const url = useOpenUrl(app);
   const uninstallBlock =
     writeBlock ?? (app.state === 'uninstalling' ? APPS_TEXTS.why.uninstalling : null);
 

@@ -50,7 +50,8 @@ describe('Installed Apps', { timeout: 20_000 }, () => {
     expect(within(jupyter).getByText('Open').closest('a')).toHaveProperty('href', '');
     const shell = screen.getByRole('article', { name: 'My shell' });
     expect(within(shell).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(
-      'https://orrery.example/ingress/job-1/',
+      // The console's token, handed over once (the ingress keeps it from the app).
+      'https://orrery.example/ingress/job-1/?orrery_token=token-alice',
     );
   });
 

@@ -1,7 +1,8 @@
 import { Badge, Button, Paper, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { instanceUrl, type AppInstance } from '../../../api/apps';
+import type { AppInstance } from '../../../api/apps';
+import { useOpenUrl } from '../rules';
 import { useContextLink } from '../../../app/context/platform-context';
 import { formatDate } from '../../../ui/dates';
 import { appLabel, stateColor } from '../rules';
@@ -18,7 +19,7 @@ export function AppStateBadge({ state }: { state: string }) {
 }
 
 function OpenButton({ app }: { app: AppInstance }) {
-  const url = instanceUrl(app);
+  const url = useOpenUrl(app);
   return (
     <Tooltip label={APPS_TEXTS.why.noUrl} disabled={!!url}>
       <span>
