@@ -121,3 +121,16 @@ export function twoReplicas() {
   });
   return r;
 }
+
+/**
+ * A listening server on the process runtime with the tenancy() organization, started before the
+ * tests of the calling `describe` (handed to `bind`) and stopped after them.
+ */
+export function processServer(bind: (started: { s: TestServer; owner: TestUser }) => void) {
+  let s: TestServer | undefined;
+  beforeAll(async () => {
+    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
+    bind({ s, owner: (await tenancy(s)).owner });
+  });
+  afterAll(() => s?.stop());
+}

@@ -1,6 +1,7 @@
 import {
   appsScopePath,
   type AppInstanceWire,
+  type AppState,
   type AppTemplateSummaryWire,
   type AppTemplateVersionWire,
   type AppTemplateWire,
@@ -28,16 +29,7 @@ export const EVENTS_REFRESH_MS = 10_000;
 /** workloads §9: instances are listed 100 at a time. */
 export const INSTANCES_PAGE_SIZE = 100;
 
-export const APP_STATES = [
-  'queued',
-  'progressing',
-  'healthy',
-  'degraded',
-  'errored',
-  'uninstalling',
-  'uninstalled',
-] as const;
-export type AppState = (typeof APP_STATES)[number];
+export { APP_STATES, type AppState } from '@orrery/contract';
 
 /**
  * The console's model of templates and instances: the server's objects (contract/apps.ts) with

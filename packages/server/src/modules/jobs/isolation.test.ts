@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy, submitJob } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../../test/harness.js';
+import { call, submitJob, processServer } from '../../test/fixtures.js';
 import { SLIRP } from '../../runtime/process/network.js';
 import { BWRAP } from '../../runtime/process/sandbox.js';
 
@@ -22,11 +22,7 @@ describe.skipIf(missing.length > 0)(
   () => {
     let s: TestServer;
     let owner: TestUser;
-    beforeAll(async () => {
-      s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-      ({ owner } = await tenancy(s));
-    });
-    afterAll(() => s.stop());
+    processServer((x) => ({ s, owner } = x));
 
     const submit = async (command: string, extra: Record<string, unknown> = {}) => ({
       id: await submitJob(s, owner, command, extra),

@@ -12,7 +12,6 @@ import {
 } from '@mantine/core';
 import {
   IconArrowLeft,
-  IconExternalLink,
   IconLock,
   IconQuestionMark,
   IconRefresh,
@@ -32,8 +31,8 @@ import { useContextLink } from '../../../app/context/platform-context';
 import { formatDate } from '../../../ui/dates';
 import { EmptyState } from '../../../ui/EmptyState';
 import { isPermissionError } from '../../jobs/job/JobPage';
-import { AppStateBadge } from '../installed/InstanceCard';
-import { appLabel, useAppsWriteBlock, useOpenUrl } from '../rules';
+import { AppStateBadge, OpenAppButton } from '../installed/InstanceCard';
+import { appLabel, useAppsWriteBlock } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { EventsList } from './EventsList';
 import { Credits, IdleShutdown, StartupStep } from './InstanceFacts';
@@ -84,7 +83,6 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
   const rest = useParams()['*'] ?? '';
   const base = `/apps/instances/${encodeURIComponent(app.id)}`;
   const tab: Tab = (TABS as readonly string[]).includes(rest) ? (rest as Tab) : 'details';
-  const url = useOpenUrl(app);
   const uninstallBlock =
     writeBlock ?? (app.state === 'uninstalling' ? APPS_TEXTS.why.uninstalling : null);
 
@@ -108,20 +106,7 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
           <AppStateBadge state={app.state} />
         </Group>
         <Group gap="xs">
-          <Tooltip label={APPS_TEXTS.why.noUrl} disabled={!!url}>
-            <span>
-              <Button
-                component="a"
-                href={url ?? undefined}
-                target="_blank"
-                rel="noreferrer"
-                disabled={!url}
-                rightSection={<IconExternalLink size={14} />}
-              >
-                {T.open}
-              </Button>
-            </span>
-          </Tooltip>
+          <OpenAppButton app={app} />
           <Button
             variant="default"
             leftSection={<IconRefresh size={14} />}

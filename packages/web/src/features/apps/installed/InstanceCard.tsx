@@ -18,14 +18,15 @@ export function AppStateBadge({ state }: { state: string }) {
   );
 }
 
-function OpenButton({ app }: { app: AppInstance }) {
+/** Open (a new tab, signed in), disabled with the reason until the app has a URL. */
+export function OpenAppButton({ app, compact = false }: { app: AppInstance; compact?: boolean }) {
   const url = useOpenUrl(app);
   return (
     <Tooltip label={APPS_TEXTS.why.noUrl} disabled={!!url}>
       <span>
         <Button
-          size="xs"
-          variant="light"
+          size={compact ? 'xs' : 'sm'}
+          variant={compact ? 'light' : 'filled'}
           component="a"
           href={url ?? undefined}
           target="_blank"
@@ -79,7 +80,7 @@ export function InstanceCard({ app }: { app: AppInstance }) {
         </Text>
         <Group gap="xs">
           <DetailsButton app={app} />
-          <OpenButton app={app} />
+          <OpenAppButton app={app} compact />
         </Group>
       </Stack>
     </Paper>
@@ -120,7 +121,7 @@ export function InstanceTable({ apps }: { apps: AppInstance[] }) {
             <Table.Td>
               <Group gap="xs" justify="flex-end">
                 <DetailsButton app={app} />
-                <OpenButton app={app} />
+                <OpenAppButton app={app} compact />
               </Group>
             </Table.Td>
           </Table.Tr>

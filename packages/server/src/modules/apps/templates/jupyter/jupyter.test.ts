@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
-import { call, tenancy } from '../../../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../../../../test/harness.js';
+import { call, processServer } from '../../../../test/fixtures.js';
 import { eventually, runPlan } from '../../../../test/app-plan.js';
 import { jupyterRunner } from './runner.js';
 
@@ -55,11 +55,7 @@ describe.skipIf(!existsSync('/usr/bin/jupyter-notebook'))('jupyter template', ()
   let s: TestServer;
   let owner: TestUser;
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it('executes a cell in a kernel through the ingress, notebooks in the persistent home', async () => {
     const { jobs } = await runPlan(s, owner, jupyterRunner, {}, 'nb');

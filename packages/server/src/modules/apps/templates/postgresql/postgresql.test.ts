@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
-import { call, tenancy } from '../../../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../../../../test/harness.js';
+import { call, processServer } from '../../../../test/fixtures.js';
 import { eventually, runPlan } from '../../../../test/app-plan.js';
 import { passwordKey, postgresqlRunner } from './runner.js';
 
@@ -12,11 +12,7 @@ describe('postgresql template', () => {
   let s: TestServer;
   let owner: TestUser;
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it('runs PostgreSQL with the generated user, whose password is a project secret', async () => {
     const input = { postgres_config: { db_users: [{ name: 'analyst', db_names: ['sales'] }] } };

@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
-import { call, tenancy } from '../../../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../../../../test/harness.js';
+import { call, processServer } from '../../../../test/fixtures.js';
 import { eventually, runPlan } from '../../../../test/app-plan.js';
 import { shellRunner } from './runner.js';
 
@@ -10,11 +10,7 @@ describe('shell template', () => {
   let s: TestServer;
   let owner: TestUser;
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   /** Opens the terminal's WebSocket, types `line`, resolves with the output once it has `want`. */
   const type = (id: string, line: string, want: string, who: TestUser | null = owner) =>
