@@ -18,17 +18,8 @@ import type {
 } from './driver.js';
 import { LogFile } from './log-file.js';
 import { JobListeners, POOL_NAME, shellCommand, usedBy } from './common.js';
-import {
-  groupAlive,
-  groupTakesTerm,
-  readStat,
-  rssBytes,
-  startedAt,
-  TICKS_PER_SECOND,
-  tree,
-} from './process/proc.js';
+import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
-import { gpuFields, sampleGpu } from './gpu-stats.js';
 import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
 import { Cgroups, type JobCgroup } from './process/cgroups.js';
 import { execIn } from './process/exec.js';
@@ -37,6 +28,7 @@ import { prepareHost } from './process/host.js';
 import { claimUid, releaseUid, type JobIdentity } from './process/identity.js';
 import { bareArgv, bringUp, sandboxArgv, WRAPPER } from './process/launch.js';
 import { listensInside } from './process/network.js';
+import { sampleTree } from './process/stats.js';
 import { appRuntimeEnv } from './process/app-runtime.js';
 
 export interface ProcessDriverOptions {
@@ -273,13 +265,9 @@ export class ProcessDriver implements RuntimeDriver {
   private async takeGpus(spec: JobSpec): Promise<number[]> {
     const gpu = spec.limits.gpu;
     if (gpu?.vendor !== 'nvidia' || gpu.count <= 0) return [];
-    const held: number[] = [];
-    for (const id of await this.list()) {
-      const s = (await this.observe(id)).state;
-      if (id !== spec.id && (s === 'running' || s === 'starting')) {
-        held.push(...((await this.record(id))?.gpus ?? []));
-      }
-    }
+    const held = (await this.liveRecords())
+      .filter(([id]) => id !== spec.id)
+      .flatMap(([, r]) => r.gpus ?? []);
     const gpus = assignGpus(this.machine.nvidia?.count ?? 0, held, gpu.count);
     if (!gpus) throw new Error(`Not enough free NVIDIA GPUs for ${gpu.count} on this machine`);
     return gpus;
@@ -376,31 +364,13 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
-    let prev: { ticks: number; at: number } | undefined;
     const gpus = (await this.record(id))?.limits.gpu?.vendor === 'nvidia';
-    while (!abort.aborted && (await this.observe(id)).state === 'running') {
-      const wrapper = await readNumber(join(this.dir(id), 'wrapper.pid'));
-      if (!wrapper) return;
-      const procs = await tree(wrapper.value);
-      const at = Date.now();
-      const ticks = procs.reduce((n, p) => n + p.cpuTicks, 0);
-      const memoryBytes = (await Promise.all(procs.map((p) => rssBytes(p.pid)))).reduce(
-        (a, b) => a + b,
-        0,
-      );
-      if (prev) {
-        // Children reaped in between move their time into the parent's; it never goes back.
-        const cpu = Math.max(0, (ticks - prev.ticks) / TICKS_PER_SECOND / ((at - prev.at) / 1000));
-        const gpu = gpus ? await sampleGpu(procs.map((p) => p.pid)) : null;
-        yield { cpu, memoryBytes, timestamp: at / 1000, ...gpuFields(gpu) };
-      }
-      prev = { ticks, at };
-      try {
-        await sleep(1000, undefined, { signal: abort });
-      } catch {
-        return;
-      }
-    }
+    yield* sampleTree(
+      async () => (await readNumber(join(this.dir(id), 'wrapper.pid')))?.value ?? null,
+      async () => (await this.observe(id)).state === 'running',
+      gpus,
+      abort,
+    );
   }
 
   /**
@@ -418,13 +388,7 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   async capacity(): Promise<PoolCapacity[]> {
-    const running: JobLimits[] = [];
-    for (const id of await this.list()) {
-      const s = (await this.observe(id)).state;
-      const record = await this.record(id);
-      if (record && (s === 'running' || s === 'starting')) running.push(record.limits);
-    }
-    const used = usedBy(running);
+    const used = usedBy((await this.liveRecords()).map(([, r]) => r.limits));
     const m = this.machine;
     const disk = await statfs(this.opts.dataDir).catch(() => null);
     return [
@@ -490,6 +454,17 @@ export class ProcessDriver implements RuntimeDriver {
     let f = this.logFiles.get(id);
     if (!f) this.logFiles.set(id, (f = new LogFile(this.dir(id))));
     return f;
+  }
+
+  /** The records of the jobs that hold resources now (starting or running). */
+  private async liveRecords(): Promise<[string, JobRecord][]> {
+    const live: [string, JobRecord][] = [];
+    for (const id of await this.list()) {
+      const s = (await this.observe(id)).state;
+      const record = s === 'running' || s === 'starting' ? await this.record(id) : null;
+      if (record) live.push([id, record]);
+    }
+    return live;
   }
 
   private async record(id: string): Promise<JobRecord | null> {

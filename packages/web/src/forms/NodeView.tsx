@@ -210,6 +210,14 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
     required: node.required,
   };
   const text = typeof value === 'string' ? value : '';
+  /** What every typed-or-chosen input (image, files path, secret) takes. */
+  const picker = {
+    ...common,
+    placeholder: node.schema['x-placeholder'],
+    place: env.place,
+    value: text,
+    onChange: set,
+  };
   if (node.type === 'const') return null;
   if (node.type === 'boolean')
     return (
@@ -245,11 +253,7 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
   if (node.widget === 'image')
     return (
       <ImageField
-        {...common}
-        placeholder={node.schema['x-placeholder']}
-        place={env.place}
-        value={text}
-        onChange={set}
+        {...picker}
         onChoose={
           node.tagField
             ? (c) => {
@@ -266,15 +270,7 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
     );
   if (node.widget === 'filesPath' || node.widget === 'secret') {
     const Picker = node.widget === 'filesPath' ? FilesPathField : SecretKeyField;
-    return (
-      <Picker
-        {...common}
-        placeholder={node.schema['x-placeholder']}
-        place={env.place}
-        value={text}
-        onChange={set}
-      />
-    );
+    return <Picker {...picker} />;
   }
   if (node.widget === 'preset')
     return (

@@ -5,7 +5,7 @@ import { ChooseSecretPathModal } from '../../features/secrets';
 import type { FormPlace } from '../environment';
 import { FORM_TEXTS } from '../texts';
 
-interface TextProps {
+export interface TextProps {
   label: string;
   description?: string;
   placeholder?: string;
@@ -17,8 +17,15 @@ interface TextProps {
 }
 
 /** A typed value with a Choose button that opens the project's chooser (only with a project). */
-function PickerInput(props: TextProps & { modal(open: boolean, close: () => void): ReactNode }) {
-  const { place, value, onChange, required, modal, ...rest } = props;
+export function PickerInput(
+  props: TextProps & {
+    modal(open: boolean, close: () => void): ReactNode;
+    /** The button's own words (its accessible name), instead of "Choose <label>". */
+    chooseLabel?: string;
+    chooseWidth?: number;
+  },
+) {
+  const { place, value, onChange, required, modal, chooseLabel, chooseWidth, ...rest } = props;
   const [choosing, setChoosing] = useState(false);
   return (
     <>
@@ -27,16 +34,16 @@ function PickerInput(props: TextProps & { modal(open: boolean, close: () => void
         withAsterisk={required}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
-        rightSectionWidth={place ? 90 : undefined}
+        rightSectionWidth={place ? (chooseWidth ?? 90) : undefined}
         rightSection={
           place && (
             <Button
               size="compact-sm"
               variant="light"
-              aria-label={`${FORM_TEXTS.choose} ${props.label}`}
+              aria-label={chooseLabel ? undefined : `${FORM_TEXTS.choose} ${props.label}`}
               onClick={() => setChoosing(true)}
             >
-              {FORM_TEXTS.choose}
+              {chooseLabel ?? FORM_TEXTS.choose}
             </Button>
           )
         }

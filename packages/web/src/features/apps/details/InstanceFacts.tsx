@@ -74,22 +74,19 @@ export function Credits({ app }: { app: AppInstance }) {
   if (perHour === null && soFar === null) return null;
   return (
     <SimpleGrid cols={2} maw={360}>
-      {perHour !== null && (
-        <Paper withBorder p="xs">
-          <Text size="xs" c="dimmed">
-            {T.credits.perHour}
-          </Text>
-          <Text fw={600}>{perHour}</Text>
-        </Paper>
-      )}
-      {soFar !== null && (
-        <Paper withBorder p="xs">
-          <Text size="xs" c="dimmed">
-            {T.credits.soFar}
-          </Text>
-          <Text fw={600}>{soFar}</Text>
-        </Paper>
-      )}
+      {perHour !== null && <Figure label={T.credits.perHour} value={perHour} />}
+      {soFar !== null && <Figure label={T.credits.soFar} value={soFar} />}
     </SimpleGrid>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder p="xs">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={600}>{value}</Text>
+    </Paper>
   );
 }

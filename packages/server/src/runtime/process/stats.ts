@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StatsSample } from '../driver.js';
+import { gpuFields, sampleGpu } from '../gpu-stats.js';
+import { rssBytes, TICKS_PER_SECOND, tree } from './proc.js';
+
+/**
+ * A job's load once a second while `running()` holds: CPU from the ticks of its whole process
+ * tree (below the wrapper, `wrapperPid()`), memory as the sum of their RSS, GPU when it has one.
+ */
+export async function* sampleTree(
+  wrapperPid: () => Promise<number | null>,
+  running: () => Promise<boolean>,
+  withGpu: boolean,
+  abort: AbortSignal,
+): AsyncIterable<StatsSample> {
+  let prev: { ticks: number; at: number } | undefined;
+  while (!abort.aborted && (await running())) {
+    const wrapper = await wrapperPid();
+    if (!wrapper) return;
+    const procs = await tree(wrapper);
+    const at = Date.now();
+    const ticks = procs.reduce((n, p) => n + p.cpuTicks, 0);
+    const memoryBytes = (await Promise.all(procs.map((p) => rssBytes(p.pid)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    if (prev) {
+      // Children reaped in between move their time into the parent's; it never goes back.
+      const cpu = Math.max(0, (ticks - prev.ticks) / TICKS_PER_SECOND / ((at - prev.at) / 1000));
+      const gpu = withGpu ? await sampleGpu(procs.map((p) => p.pid)) : null;
+      yield { cpu, memoryBytes, timestamp: at / 1000, ...gpuFields(gpu) };
+    }
+    prev = { ticks, at };
+    try {
+      await sleep(1000, undefined, { signal: abort });
+    } catch {
+      return;
+    }
+  }
+}
