@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobLogQuery } from './jobs.js';
 import { TemplateSummary, TemplateVersion } from './templates.js';
 
 /**
@@ -226,6 +227,40 @@ export const AppUninstallQuery = z.object({
     .enum(['true', 'false', '1', '0', 'True', 'False'])
     .optional()
     .transform((v) => v === 'true' || v === '1' || v === 'True'),
+});
+
+/**
+ * States in which an instance starts nothing more until it is configured again (or never): its
+ * log stream ends once the jobs it ran have drained, and the console stops reconnecting.
+ */
+export const APP_FINAL_STATES = ['errored', 'uninstalling', 'uninstalled'] as const;
+export const isFinalAppState = (s: AppState) =>
+  (APP_FINAL_STATES as readonly AppState[]).includes(s);
+
+const manyNames = z.preprocess(
+  (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.string().min(1)),
+);
+
+/**
+ * `GET {monitoring}/apps/{id}/log` and `log_ws` (apolo-wire §12): the jobs' query, plus Apolo's
+ * repeated `container` naming the containers (job roles) to read; none means all of them.
+ */
+export const AppLogQuery = JobLogQuery.extend({ container: manyNames });
+
+/** One line of the console's NDJSON log of an instance. */
+export const AppLogLine = z.object({
+  job_id: z.string(),
+  /** The job's role in the instance (`main`, `db`, …): Apolo's container name. */
+  container: z.string(),
+  log: z.string(),
+});
+export type AppLogLineWire = z.infer<typeof AppLogLine>;
+
+/** `GET {monitoring}/apps/{id}/containers`: the containers that ran between since and until. */
+export const AppContainersQuery = z.object({
+  since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
 });
 
 /** `/apis/apps/v2`, the CLI's base for listing and reading instances. */

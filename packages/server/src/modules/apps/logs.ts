@@ -1,54 +1,43 @@
 import { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { JobLogQuery, isFinalJobStatus, projectUri, type JobStatus } from '@orrery/contract';
+import {
+  AppContainersQuery,
+  AppLogQuery,
+  ErrorBody,
+  isFinalAppState,
+  isFinalJobStatus,
+  projectUri,
+  type AppState,
+  type JobStatus,
+} from '@orrery/contract';
 import { authorize } from '../../http/access.js';
 import { notFound } from '../../http/errors.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { pipeToSocket } from '../../http/ws-stream.js';
+import { followLines, type LogSource } from './log-lines.js';
 import type { AppsService } from './service.js';
-import { instanceById, jobsOfRevision, type InstanceRow } from './store.js';
+import { instanceById, jobsOfInstance, roleTag, type InstanceRow } from './store.js';
 
 const OneApp = z.object({ id: z.string().min(1) });
-type LogQuery = z.infer<typeof JobLogQuery>;
+type LogQuery = z.infer<typeof AppLogQuery>;
+type JobRow = Awaited<ReturnType<typeof jobsOfInstance>>[number];
 
-export interface AppLogLine {
-  job_id: string;
-  /** The job's role in the instance (`main`, `db`, …). */
-  container: string;
-  log: string;
-}
+/** How often an open log looks for jobs of the instance that started since. */
+export const LOG_POLL_MS = 1000;
 
-/** Lines of several streams as they come, each labelled with its job. */
-async function* mergeLines(sources: { id: string; role: string; stream: Readable }[]) {
-  const iterators = sources.map((s) => ({
-    ...s,
-    it: createInterface({ input: s.stream, crlfDelay: Infinity })[Symbol.asyncIterator](),
-  }));
-  const next = (i: number) => iterators[i]!.it.next().then((r) => ({ i, r }));
-  const pending = new Map(iterators.map((_, i) => [i, next(i)]));
-  try {
-    while (pending.size) {
-      const { i, r } = await Promise.race(pending.values());
-      if (r.done) {
-        pending.delete(i);
-        continue;
-      }
-      pending.set(i, next(i));
-      const s = iterators[i]!;
-      yield { job_id: s.id, container: s.role, log: r.value } satisfies AppLogLine;
-    }
-  } finally {
-    for (const s of sources) s.stream.destroy();
-  }
-}
+const ROLE = roleTag('');
+const roleOf = (j: JobRow) => j.tags.find((t) => t.startsWith(ROLE))?.slice(ROLE.length) ?? j.id;
+/** When a job began to run; null if it never did (its log is empty). */
+const startOf = (j: JobRow) => j.startedAt ?? (j.materialized ? j.createdAt : null);
 
 /**
- * The logs of an instance are those of its current revision's jobs: NDJSON for the console at
- * `{monitoring}/apps/{id}/log` (the jobs' monitoring path with `jobs` replaced by `apps`), and
- * raw bytes over the CLI's `log_ws` WebSocket.
+ * The logs of an instance are those of every job it ran, ended ones included (an errored
+ * instance's log says why), joined by the jobs that start while it is read: NDJSON for the
+ * console at `{monitoring}/apps/{id}/log` (the jobs' monitoring path with `jobs` replaced by
+ * `apps`), raw bytes over the CLI's `log_ws` WebSocket, and the list of its containers (job
+ * roles) at `/containers`, a JSON array of names as Apolo's monitoring service answers.
  */
 export const appLogRoutes =
   (apps: AppsService): FastifyPluginAsyncZod =>
@@ -59,35 +48,76 @@ export const appLogRoutes =
       await authorize(request, projectUri(row.clusterName, row.orgName, row.projectName), 'read');
       return row;
     };
-    const linesOf = async (row: InstanceRow, q: LogQuery) => {
-      const jobs = await jobsOfRevision(apps.db, row.id, row.revision);
-      const sources = await Promise.all(
-        jobs
-          .filter((j) => j.materialized || j.startedAt)
-          .map(async (j) => ({
+
+    const linesOf = (row: InstanceRow, q: LogQuery, signal: AbortSignal) => {
+      const opened = new Set<string>();
+      const wanted = (j: JobRow) =>
+        !opened.has(j.id) &&
+        startOf(j) !== null &&
+        !j.logsRemoved &&
+        (!q.container.length || q.container.includes(roleOf(j)));
+      const discover = async (): Promise<LogSource[]> => {
+        const jobs = (await jobsOfInstance(apps.db, row.id)).filter(wanted);
+        for (const j of jobs) opened.add(j.id);
+        return Promise.all(
+          jobs.map(async (j) => ({
             id: j.id,
-            role: j.tags.find((t) => t.startsWith('app-role:'))?.slice(9) ?? j.id,
+            role: roleOf(j),
             stream: await apps.jobs.driver.logs(j.id, {
               since: q.since ? new Date(q.since) : undefined,
               follow: !isFinalJobStatus(j.status as JobStatus),
               timestamps: q.timestamps ?? false,
             }),
           })),
-      );
-      return mergeLines(sources);
+        );
+      };
+      const following = async () => {
+        const now = await instanceById(apps.db, row.id);
+        return !!now && !isFinalAppState(now.state as AppState);
+      };
+      return followLines({ discover, following, pollMs: LOG_POLL_MS, signal });
     };
 
     app.get(
       '/api/v1/apps/:id/log',
       {
         config: { access: 'user' },
-        schema: { tags: ['apps'], params: OneApp, querystring: JobLogQuery },
+        schema: { tags: ['apps'], params: OneApp, querystring: AppLogQuery },
       },
       async (request, reply) => {
         const row = await instanceFor(request, request.params.id);
-        const stream = ndjsonStream(await linesOf(row, request.query), { batch: 0 });
-        request.raw.on('close', () => stream.destroy());
+        const gone = new AbortController();
+        const stream = ndjsonStream(linesOf(row, request.query, gone.signal), { batch: 0 });
+        request.raw.on('close', () => {
+          gone.abort();
+          stream.destroy();
+        });
         return reply.type('application/x-ndjson').send(stream);
+      },
+    );
+
+    app.get(
+      '/api/v1/apps/:id/containers',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['apps'],
+          params: OneApp,
+          querystring: AppContainersQuery,
+          response: { 200: z.array(z.string()), 404: ErrorBody },
+        },
+      },
+      async (request) => {
+        const row = await instanceFor(request, request.params.id);
+        const since = request.query.since ? new Date(request.query.since) : null;
+        const until = request.query.until ? new Date(request.query.until) : null;
+        const ran = (j: JobRow) => {
+          const start = startOf(j);
+          if (!start || (until && start > until)) return false;
+          return !since || !j.finishedAt || j.finishedAt >= since;
+        };
+        // Roles in the order their first job started; a role's later revisions are one container.
+        return [...new Set((await jobsOfInstance(apps.db, row.id)).filter(ran).map(roleOf))];
       },
     );
 
@@ -98,15 +128,17 @@ export const appLogRoutes =
       {
         websocket: true,
         config: { access: 'user' },
-        schema: { params: OneApp, querystring: JobLogQuery },
+        schema: { params: OneApp, querystring: AppLogQuery },
         preHandler: async (request) => {
           const { id } = request.params as z.infer<typeof OneApp>;
           upgraded.set(request, await instanceFor(request, id));
         },
       },
       async (socket, request) => {
+        const gone = new AbortController();
+        socket.once('close', () => gone.abort());
         try {
-          const lines = await linesOf(upgraded.get(request)!, request.query as LogQuery);
+          const lines = linesOf(upgraded.get(request)!, request.query as LogQuery, gone.signal);
           const raw = Readable.from(
             (async function* () {
               for await (const l of lines) yield Buffer.from(`${l.log}\n`);
