@@ -1,6 +1,7 @@
 import {
   appsScopePath,
   type AppInstanceWire,
+  type AppLogLineWire,
   type AppState,
   type AppTemplateSummaryWire,
   type AppTemplateVersionWire,
@@ -276,3 +277,25 @@ export const instanceUrl = (app: AppInstance): string | null => {
   if (!first) return null;
   return typeof first === 'string' ? first : first.url;
 };
+
+/** workloads §7: an instance's logs are under the jobs' monitoring path with `jobs` for `apps`. */
+export const appsMonitoringBase = (jobsMonitoring: string) =>
+  jobsMonitoring.replace(/\/jobs$/, '/apps');
+
+/** One line of `GET {monitoring}/apps/{id}/log`. */
+export type AppLogLine = AppLogLineWire;
+
+/**
+ * How long the Log tab waits before reading again a log that ended while the app is not final
+ * (the server keeps an app's log open while it runs, so this is a dropped connection).
+ */
+export const APP_LOG_RECONNECT_MS = 3_000;
+
+/** `GET {monitoring}/apps/{id}/containers`: the names the Log tab filters by, while they grow. */
+export const useAppContainers = (base: string, id: string, live: boolean) =>
+  useQuery({
+    queryKey: ['apps', 'containers', base, id] as const,
+    queryFn: ({ signal }) =>
+      request<string[]>(`${base}/${seg(id)}/containers`, { signal, keepKeys: true }),
+    refetchInterval: live ? EVENTS_REFRESH_MS : false,
+  });

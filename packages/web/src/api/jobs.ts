@@ -148,6 +148,8 @@ export interface LogOptions {
   token: string | null | undefined;
   timestamps: boolean;
   signal: AbortSignal;
+  /** `text/plain` (a job's log) unless told: an app's log is NDJSON. */
+  accept?: string;
   /** Each decoded piece of text as it arrives; lines may be split across pieces. */
   onText(text: string): void;
 }
@@ -161,7 +163,7 @@ export async function streamLog(monitoringUrl: string, id: string, o: LogOptions
     timestamps: o.timestamps ? 1 : undefined,
   });
   const res = await fetch(url, {
-    headers: streamHeaders(o.token, 'text/plain'),
+    headers: streamHeaders(o.token, o.accept ?? 'text/plain'),
     credentials: 'include',
     signal: o.signal,
   });

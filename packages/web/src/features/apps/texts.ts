@@ -103,6 +103,13 @@ export const APPS_TEXTS = {
       perHour: 'Credits per hour',
       soFar: 'Credits so far',
     },
+    log: {
+      region: 'App log',
+      container: 'Container',
+      allContainers: 'All containers',
+      waiting: 'No log lines yet; they appear as soon as the app’s jobs write them.',
+      failed: 'Could not read the app’s log',
+    },
   },
   why: {
     reader: 'Project readers cannot install or uninstall apps',

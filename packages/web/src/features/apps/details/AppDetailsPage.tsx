@@ -37,6 +37,7 @@ import { APPS_TEXTS } from '../texts';
 import { EventsList } from './EventsList';
 import { Credits, IdleShutdown, StartupStep } from './InstanceFacts';
 import { InstanceJobTab } from './InstanceJob';
+import { LogTab } from './LogTab';
 import { OutputsTable, ParamsSection } from './ParamsSection';
 import { UninstallDialog } from './UninstallDialog';
 
@@ -143,8 +144,8 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
       </Tabs>
       <Routes>
         <Route index element={<DetailsTab app={app} place={place} />} />
-        <Route path="observability" element={<InstanceJobTab jobId={jobId} view="load" />} />
-        <Route path="log" element={<InstanceJobTab jobId={jobId} view="log" />} />
+        <Route path="observability" element={<InstanceJobTab jobId={jobId} />} />
+        <Route path="log" element={<LogTab app={app} />} />
         <Route path="outputs" element={<OutputsTable app={app} place={place} />} />
         <Route path="*" element={<Navigate to={link(base)} replace />} />
       </Routes>

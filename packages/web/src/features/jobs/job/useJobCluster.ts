@@ -3,11 +3,11 @@ import { useAccount } from '../../../app/session/account';
 import { useSession } from '../../../app/session/session-context';
 
 /**
- * What the job page needs from the job's cluster and the session: the monitoring base for logs,
- * load and save, the registry host that names saved images, and the bearer token for the calls
- * the API client cannot make (streams and WebSockets).
+ * What the job page (and an app's Log tab) needs from a cluster and the session: the monitoring
+ * base for logs, load and save, the registry host that names saved images, and the bearer token
+ * for the calls the API client cannot make (streams and WebSockets).
  */
-export function useJobCluster(job: Job | undefined) {
+export function useJobCluster(job: Pick<Job, 'clusterName'> | undefined) {
   const { clusters, user } = useAccount();
   const token = useSession().oidcUser?.access_token ?? null;
   const details = clusters.find((c) => c.name === job?.clusterName)?.details ?? null;
