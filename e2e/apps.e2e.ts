@@ -11,7 +11,8 @@ const CONTEXT = 'org=acme&cluster=default&project=vision';
 /**
  * Apps in Debian's Chromium against the real server on the process runtime: the catalogue, the
  * shell's install form with its configuration exported and imported into a fresh form, the
- * instance becoming healthy, a command typed in its web terminal, and the uninstall.
+ * instance becoming healthy, a command typed in its web terminal, its start-up line in the Log
+ * tab, and the uninstall.
  */
 describe('apps journey', () => {
   let server: RunningServer;
@@ -79,6 +80,14 @@ describe('apps journey', () => {
     await tab.getByText('hi-42', { exact: true }).waitFor({ timeout: 15_000 });
     await screenshot(tab, 'apps-shell');
     await tab.close();
+  });
+
+  it('shows in the Log tab the line the shell printed at start-up', async () => {
+    await page.getByRole('tab', { name: 'Log' }).click();
+    const log = page.getByRole('log', { name: 'App log' });
+    await log.getByText(/^shell: listening on \d+, home /).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'apps-log');
+    await page.getByRole('tab', { name: 'Details' }).click();
   });
 
   it('uninstalls it and goes back to the installed apps', async () => {
