@@ -10,7 +10,9 @@ export interface LogSource {
 }
 
 export interface FollowOptions {
-  /** The sources to read now: called first, then every `pollMs` while `following` holds. */
+  /** The sources opened before the stream began. */
+  initial: LogSource[];
+  /** The sources that appeared since the last call: called every `pollMs` while `following`. */
   discover: () => Promise<LogSource[]>;
   /** Whether more jobs may still start (the instance is not final). */
   following: () => Promise<boolean>;
@@ -52,7 +54,7 @@ export async function* followLines(o: FollowOptions): AsyncGenerator<AppLogLineW
     });
 
   try {
-    add(await o.discover());
+    add(o.initial);
     let polling: Promise<Step> | null = (await o.following()) ? poll() : null;
     while (pending.size || polling) {
       const step = await Promise.race([

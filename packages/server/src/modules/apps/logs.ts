@@ -49,33 +49,49 @@ export const appLogRoutes =
       return row;
     };
 
-    const linesOf = (row: InstanceRow, q: LogQuery, signal: AbortSignal) => {
+    /**
+     * The lines of the instance's jobs. The jobs there are now are opened before anything is
+     * sent, so that a log that cannot be read is an HTTP error with its message; a job that
+     * starts later and cannot be opened yet is tried again at the next poll.
+     */
+    const linesOf = async (row: InstanceRow, q: LogQuery, signal: AbortSignal) => {
       const opened = new Set<string>();
       const wanted = (j: JobRow) =>
         !opened.has(j.id) &&
         startOf(j) !== null &&
         !j.logsRemoved &&
         (!q.container.length || q.container.includes(roleOf(j)));
-      const discover = async (): Promise<LogSource[]> => {
+      const open = async (j: JobRow): Promise<LogSource> => {
+        const stream = await apps.jobs.driver.logs(j.id, {
+          since: q.since ? new Date(q.since) : undefined,
+          follow: !isFinalJobStatus(j.status as JobStatus),
+          timestamps: q.timestamps ?? false,
+        });
+        opened.add(j.id);
+        return { id: j.id, role: roleOf(j), stream };
+      };
+      const first = await Promise.allSettled(
+        (await jobsOfInstance(apps.db, row.id)).filter(wanted).map(open),
+      );
+      const initial = first.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
+      // Closed here too: a reader gone before the first line never runs the lines' own cleanup.
+      const close = () => initial.forEach((s) => s.stream.destroy());
+      const failed = first.find((t) => t.status === 'rejected');
+      if (failed) {
+        close();
+        throw failed.reason;
+      }
+      signal.addEventListener('abort', close, { once: true });
+      const discover = async () => {
         const jobs = (await jobsOfInstance(apps.db, row.id)).filter(wanted);
-        for (const j of jobs) opened.add(j.id);
-        return Promise.all(
-          jobs.map(async (j) => ({
-            id: j.id,
-            role: roleOf(j),
-            stream: await apps.jobs.driver.logs(j.id, {
-              since: q.since ? new Date(q.since) : undefined,
-              follow: !isFinalJobStatus(j.status as JobStatus),
-              timestamps: q.timestamps ?? false,
-            }),
-          })),
-        );
+        const tried = await Promise.allSettled(jobs.map(open));
+        return tried.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
       };
       const following = async () => {
         const now = await instanceById(apps.db, row.id);
         return !!now && !isFinalAppState(now.state as AppState);
       };
-      return followLines({ discover, following, pollMs: LOG_POLL_MS, signal });
+      return followLines({ initial, discover, following, pollMs: LOG_POLL_MS, signal });
     };
 
     app.get(
@@ -87,7 +103,8 @@ export const appLogRoutes =
       async (request, reply) => {
         const row = await instanceFor(request, request.params.id);
         const gone = new AbortController();
-        const stream = ndjsonStream(linesOf(row, request.query, gone.signal), { batch: 0 });
+        const lines = await linesOf(row, request.query, gone.signal);
+        const stream = ndjsonStream(lines, { batch: 0 });
         request.raw.on('close', () => {
           gone.abort();
           stream.destroy();
@@ -138,7 +155,11 @@ export const appLogRoutes =
         const gone = new AbortController();
         socket.once('close', () => gone.abort());
         try {
-          const lines = linesOf(upgraded.get(request)!, request.query as LogQuery, gone.signal);
+          const lines = await linesOf(
+            upgraded.get(request)!,
+            request.query as LogQuery,
+            gone.signal,
+          );
           const raw = Readable.from(
             (async function* () {
               for await (const l of lines) yield Buffer.from(`${l.log}\n`);
