@@ -254,11 +254,48 @@ export const useInstallApp = (p: AppsPlace) => {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: InstallBody) =>
-      request<AppWire & { output_params?: { job_id?: string } }>(`${v1(p)}/instances`, {
+      request<AppWire & { output_params?: { job_id: string | null } }>(`${v1(p)}/instances`, {
         method: 'POST',
         body,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: appsKeys.instances(p) }),
+  });
+};
+
+/**
+ * The current revision's input as given (integration references kept, `restore_ref`): what the
+ * Configure page starts from. Read once: a refresh would overwrite what the user is editing.
+ */
+export const useInstanceInput = (p: AppsPlace, id: string) =>
+  useQuery({
+    queryKey: [...appsKeys.instance(id), 'input', 'restored'],
+    queryFn: ({ signal }) =>
+      request<Record<string, unknown>>(`${v1(p)}/instances/${seg(id)}/input`, {
+        query: { restore_ref: 'true' },
+        signal,
+        keepKeys: true,
+      }) as Promise<Record<string, unknown>>,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+export interface ConfigureBody {
+  displayName?: string;
+  /** Only the inputs that may change after install (`x-is-configurable`). */
+  input: Record<string, unknown>;
+}
+
+/** `PUT v1/instances/{id}`: a new revision with the changed inputs; the instance restarts. */
+export const useConfigureApp = (p: AppsPlace, id: string) => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ConfigureBody) =>
+      request<AppWire>(`${v1(p)}/instances/${seg(id)}`, { method: 'PUT', body }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: appsKeys.instances(p) }),
+        client.invalidateQueries({ queryKey: appsKeys.instance(id) }),
+      ]),
   });
 };
 

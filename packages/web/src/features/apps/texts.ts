@@ -43,6 +43,7 @@ export const APPS_TEXTS = {
     cancel: 'Cancel',
     beingInstalled: 'Job is being installed',
     noSchema: 'Could not extract app schema',
+    installerJob: 'Installer job',
   },
   installed: {
     search: 'Search',
