@@ -4,7 +4,7 @@ import { stubFetch } from '../test/fetch';
 import { world } from '../test/fixtures';
 import type { Preset } from './environment';
 import { JUPYTER_SCHEMA, LLM_INFERENCE_SCHEMA, SHELL_SCHEMA } from './testdata/apolo-schemas';
-import { PLACE, renderForm, type } from './testdata/render-form';
+import { addEnvVariable, PLACE, renderForm, type } from './testdata/render-form';
 
 const GB = 1e9;
 const PRESETS = [
@@ -214,9 +214,7 @@ describe("Apolo's llm-inference template through the engine", () => {
     );
     f.check();
     expect(await screen.findByText('Required')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
-    type('Name 1', 'MODE');
-    type('Value 1', 'fast');
+    await addEnvVariable('MODE', 'fast');
     fireEvent.click(screen.getByRole('button', { name: 'Add secret' }));
     const modal = await screen.findByRole('dialog', { name: 'Add Environment Secret' });
     fireEvent.change(within(modal).getByLabelText(/Environment variable name/), {
