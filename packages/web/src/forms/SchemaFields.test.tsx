@@ -240,6 +240,30 @@ describe('special inputs', () => {
     });
   });
 
+  it('env editor: a list marked Env with string values takes variables only', async () => {
+    const f = renderForm(
+      {
+        type: 'object',
+        properties: {
+          env: {
+            type: 'array',
+            'x-type': 'Env',
+            'x-title': 'Environment',
+            items: {
+              type: 'object',
+              required: ['name', 'value'],
+              properties: { name: { type: 'string' }, value: { type: 'string' } },
+            },
+          },
+        },
+      } as unknown as InputSchema,
+      { place: PLACE },
+    );
+    await addEnvVariable('MODE', 'fast');
+    expect(f.values().env).toEqual([{ name: 'MODE', value: 'fast' }]);
+    expect(screen.queryByRole('button', { name: 'Add secret' })).toBeNull();
+  });
+
   it('env editor: offers secrets only in a project', () => {
     renderForm(env);
     expect(screen.queryByRole('button', { name: 'Add secret' })).toBeNull();

@@ -21,10 +21,13 @@ export function EnvEditor(props: {
   path: string;
   errors: FormErrors;
   place: FormPlace | null;
+  /** Whether "Add secret" is offered (default: in a project). */
+  secrets?: boolean;
   value: EnvEntry[];
   onChange(value: EnvEntry[]): void;
 }) {
-  const { value, onChange, path, errors, place } = props;
+  const { value, onChange, path, errors } = props;
+  const place = props.secrets === false ? null : props.place;
   const [addingSecret, setAddingSecret] = useState(false);
   // The variable the modal edits: its index, 'new' for Add variable, null when closed.
   const [editing, setEditing] = useState<number | 'new' | null>(null);
