@@ -140,15 +140,12 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
               />
             </>
           }
+          // The footer of workloads §2 (Export App Configuration and Install); leaving is the
+          // back link above, so that the footer fits one line at the form's 720 px.
           end={
-            <>
-              <Button variant="default" component={Link} to={link('/apps')}>
-                {T.cancel}
-              </Button>
-              <Button type="submit" loading={install.isPending} disabled={!!blocked}>
-                {T.submit}
-              </Button>
-            </>
+            <Button type="submit" loading={install.isPending} disabled={!!blocked}>
+              {T.submit}
+            </Button>
           }
         />
       </Stack>
