@@ -142,6 +142,12 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
+
+  it('refuses to save for a project reader who opens the page directly', async () => {
+    renderApps(`${ROUTE}/configure`, answers({ project_name: 'nlp' }, shell(), V1_READER), 'nlp');
+    expect(await screen.findByText('Project readers cannot configure apps')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+  });
 });
 
 describe('Configure on the App details page', { timeout: 20_000 }, () => {

@@ -12,5 +12,5 @@ export function stateBlock(app: Pick<AppInstance, 'state'>): string | null {
 
 /** Why this user cannot configure the app now, or null. */
 export function useConfigureBlock(app: Pick<AppInstance, 'state'>): string | null {
-  return useAppsWriteBlock() ?? stateBlock(app);
+  return useAppsWriteBlock() ? T.reader : stateBlock(app);
 }
