@@ -160,12 +160,14 @@ export const appsKeys = {
   instance: (id: string) => ['apps', 'instance', id] as const,
 };
 
-export const useTemplates = (p: AppsPlace) =>
-  useQuery({
-    queryKey: appsKeys.templates(p),
-    queryFn: async ({ signal }) =>
-      (await request<SummaryWire[]>(`${v1(p)}/templates`, { signal })).map(templateSummaryOf),
-  });
+/** The catalogue's query, shared by the catalogue and the integration field's names. */
+export const templatesQuery = (p: AppsPlace) => ({
+  queryKey: appsKeys.templates(p),
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    (await request<SummaryWire[]>(`${v1(p)}/templates`, { signal })).map(templateSummaryOf),
+});
+
+export const useTemplates = (p: AppsPlace) => useQuery(templatesQuery(p));
 
 /** Versions newest first; the first one is the latest. */
 export const useTemplateVersions = (p: AppsPlace, name: string) =>
@@ -192,23 +194,24 @@ export const useAppTemplate = (p: AppsPlace, name: string, version: string | und
  * Every instance of the project but uninstalled ones, which lists hide (workloads §4): pages of
  * 100 (workloads §9), read while the server says there are more, as the CLI does.
  */
-export const useInstances = (p: AppsPlace) =>
-  useQuery({
-    queryKey: appsKeys.instances(p),
-    queryFn: async ({ signal }) => {
-      const items: AppInstance[] = [];
-      for (let page = 1, pages = 1; page <= pages; page++) {
-        const answer = await request<{ items: AppWire[]; pages?: number }>(
-          `${API.appsV2}/instances`,
-          { query: { ...placeQuery(p), page, size: INSTANCES_PAGE_SIZE }, signal },
-        );
-        items.push(...answer.items.map(appOf));
-        pages = answer.pages ?? 1;
-      }
-      return items.filter((i) => i.state !== 'uninstalled');
-    },
-    refetchInterval: INSTANCES_REFRESH_MS,
-  });
+export const instancesQuery = (p: AppsPlace) => ({
+  queryKey: appsKeys.instances(p),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const items: AppInstance[] = [];
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const answer = await request<{ items: AppWire[]; pages?: number }>(
+        `${API.appsV2}/instances`,
+        { query: { ...placeQuery(p), page, size: INSTANCES_PAGE_SIZE }, signal },
+      );
+      items.push(...answer.items.map(appOf));
+      pages = answer.pages ?? 1;
+    }
+    return items.filter((i) => i.state !== 'uninstalled');
+  },
+  refetchInterval: INSTANCES_REFRESH_MS,
+});
+
+export const useInstances = (p: AppsPlace) => useQuery(instancesQuery(p));
 
 export const useInstance = (id: string) =>
   useQuery({
@@ -255,11 +258,48 @@ export const useInstallApp = (p: AppsPlace) => {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: InstallBody) =>
-      request<AppWire & { output_params?: { job_id?: string } }>(`${v1(p)}/instances`, {
+      request<AppWire & { output_params?: { job_id: string | null } }>(`${v1(p)}/instances`, {
         method: 'POST',
         body,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: appsKeys.instances(p) }),
+  });
+};
+
+/**
+ * The current revision's input as given (integration references kept, `restore_ref`): what the
+ * Configure page starts from. Read once: a refresh would overwrite what the user is editing.
+ */
+export const useInstanceInput = (p: AppsPlace, id: string) =>
+  useQuery({
+    queryKey: [...appsKeys.instance(id), 'input', 'restored'],
+    queryFn: ({ signal }) =>
+      request<Record<string, unknown>>(`${v1(p)}/instances/${seg(id)}/input`, {
+        query: { restore_ref: 'true' },
+        signal,
+        keepKeys: true,
+      }) as Promise<Record<string, unknown>>,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+export interface ConfigureBody {
+  displayName?: string;
+  /** Only the inputs that may change after install (`x-is-configurable`). */
+  input: Record<string, unknown>;
+}
+
+/** `PUT v1/instances/{id}`: a new revision with the changed inputs; the instance restarts. */
+export const useConfigureApp = (p: AppsPlace, id: string) => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ConfigureBody) =>
+      request<AppWire>(`${v1(p)}/instances/${seg(id)}`, { method: 'PUT', body }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: appsKeys.instances(p) }),
+        client.invalidateQueries({ queryKey: appsKeys.instance(id) }),
+      ]),
   });
 };
 

@@ -1,10 +1,11 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { appWire, templateSummary } from '../features/apps/test-fixtures';
 import { stubFetch } from '../test/fetch';
 import { world } from '../test/fixtures';
 import type { Preset } from './environment';
 import { JUPYTER_SCHEMA, LLM_INFERENCE_SCHEMA, SHELL_SCHEMA } from './testdata/apolo-schemas';
-import { PLACE, renderForm, type } from './testdata/render-form';
+import { addEnvVariable, PLACE, renderForm, type } from './testdata/render-form';
 
 const GB = 1e9;
 const PRESETS = [
@@ -19,8 +20,28 @@ const PRESETS = [
     schedulerEnabled: true,
   },
 ] as Preset[];
-const VALUES_URL =
-  '/apis/apps/v1/cluster/default/org/acme/project/vision/instances/values?type=MLFlowTrackingServerURL&restore_ref=true';
+const V1 = '/apis/apps/v1/cluster/default/org/acme/project/vision';
+const VALUES_URL = `${V1}/instances/values?type=MLFlowTrackingServerURL&restore_ref=true`;
+const INSTANCES_URL =
+  '/apis/apps/v2/instances?cluster=default&org=acme&project=vision&page=1&size=100';
+/** The project's instances and the catalogue, which name the candidates. */
+const NAMING = [
+  {
+    url: INSTANCES_URL,
+    body: {
+      items: [
+        appWire({
+          id: 'mlflow-1',
+          name: 'mlflow-9c2e',
+          display_name: 'Team MLflow',
+          template_name: 'mlflow',
+        }),
+      ],
+      pages: 1,
+    },
+  },
+  { url: `${V1}/templates`, body: [templateSummary('mlflow', { title: 'MLflow' })] },
+];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- nested test values
 type Nested = Record<string, any>;
@@ -142,6 +163,7 @@ describe("Apolo's jupyter template through the engine", () => {
           ],
         },
       },
+      ...NAMING,
     ]);
     const f = renderForm(JUPYTER_SCHEMA, { presets: PRESETS, place: PLACE });
     // Unset: Choose app, or enter a value.
@@ -149,15 +171,22 @@ describe("Apolo's jupyter template through the engine", () => {
     expect(f.values().mlflow_integration).toEqual({ internal_url: null, external_url: null });
     fireEvent.click(screen.getByRole('button', { name: 'Choose app' }));
     const modal = await screen.findByRole('dialog', { name: 'App Integrations' });
-    expect(await within(modal).findByText('$.server_url')).toBeTruthy();
-    fireEvent.click(within(modal).getByRole('button', { name: 'Use' }));
+    // Named as the installed list names it, with its template and state; never by its id.
+    const row = await within(modal).findByRole('row', { name: 'Team MLflow' });
+    expect(within(row).getByText('$.server_url')).toBeTruthy();
+    expect(within(row).getByText('MLflow')).toBeTruthy();
+    expect(within(row).getByText('healthy')).toBeTruthy();
+    expect(within(modal).queryByText('mlflow-1')).toBeNull();
+    fireEvent.click(within(row).getByRole('button', { name: 'Use' }));
     expect(f.values().mlflow_integration).toEqual({
       type: 'app-instance-ref',
       instance_id: 'mlflow-1',
       path: '$.server_url',
     });
-    expect(screen.getByText('From app mlflow-1, output $.server_url')).toBeTruthy();
-    expect(calls.map((c) => c.url)).toEqual([VALUES_URL]);
+    expect(screen.getByText('From app Team MLflow, output $.server_url')).toBeTruthy();
+    expect(calls.map((c) => c.url).sort()).toEqual(
+      [INSTANCES_URL, `${V1}/templates`, VALUES_URL].sort(),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     expect(f.values().mlflow_integration).toEqual({ internal_url: null, external_url: null });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -166,7 +195,7 @@ describe("Apolo's jupyter template through the engine", () => {
   });
 
   it('a failed integration lookup shows that none is set up, without an error', async () => {
-    stubFetch([{ url: VALUES_URL, status: 500, body: { message: 'boom' } }]);
+    stubFetch([{ url: VALUES_URL, status: 500, body: { message: 'boom' } }, ...NAMING]);
     renderForm(JUPYTER_SCHEMA, { presets: PRESETS, place: PLACE });
     fireEvent.click(screen.getByRole('button', { name: 'Choose app' }));
     const modal = await screen.findByRole('dialog', { name: 'App Integrations' });
@@ -214,9 +243,7 @@ describe("Apolo's llm-inference template through the engine", () => {
     );
     f.check();
     expect(await screen.findByText('Required')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
-    type('Name 1', 'MODE');
-    type('Value 1', 'fast');
+    await addEnvVariable('MODE', 'fast');
     fireEvent.click(screen.getByRole('button', { name: 'Add secret' }));
     const modal = await screen.findByRole('dialog', { name: 'Add Environment Secret' });
     fireEvent.change(within(modal).getByLabelText(/Environment variable name/), {

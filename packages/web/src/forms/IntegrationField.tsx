@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Input, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Input, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { IconApps, IconPlayerStop } from '@tabler/icons-react';
+import { stateColor } from '../features/apps/rules';
 import { useFormContext } from './environment';
-import { useIntegrationCandidates } from './integrations';
+import { useInstanceName, useIntegrationCandidates } from './integrations';
 import type { FormNode } from './schema';
 import { hasErrorUnder } from './rules';
 import { FORM_MESSAGES, FORM_TEXTS as T } from './texts';
@@ -43,6 +44,7 @@ export function IntegrationField(props: {
   const untouched = isUnset(value) || sameJson(value, initialValue(props.node));
   const mode: Mode = isInstanceRef(value) ? 'app' : editing || !untouched ? 'manual' : 'unset';
   const set = (v: FormValue) => form.setValue(props.path, v);
+  const chosenName = useInstanceName(env.place, isInstanceRef(value) ? value.instance_id : null);
   const nullable = props.manualOption !== undefined;
 
   const chooseApp = (
@@ -71,7 +73,7 @@ export function IntegrationField(props: {
       <Stack gap="xs" mt={6}>
         {mode === 'app' && isInstanceRef(value) && (
           <Group justify="space-between" wrap="nowrap">
-            <Text size="sm">{T.integrationFrom(value.instance_id, value.path)}</Text>
+            <Text size="sm">{T.integrationFrom(chosenName ?? value.instance_id, value.path)}</Text>
             <Button
               size="xs"
               variant="default"
@@ -161,8 +163,24 @@ function IntegrationsModal(props: {
         <Table>
           <Table.Tbody>
             {items.map((c) => (
-              <Table.Tr key={`${c.instanceId} ${c.path}`}>
-                <Table.Td>{c.instanceId}</Table.Td>
+              <Table.Tr key={`${c.instanceId} ${c.path}`} aria-label={c.instanceName}>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {c.instanceName}
+                  </Text>
+                  <Group gap={6}>
+                    {c.templateTitle && (
+                      <Text size="xs" c="dimmed">
+                        {c.templateTitle}
+                      </Text>
+                    )}
+                    {c.state && (
+                      <Badge size="xs" variant="light" color={stateColor(c.state)}>
+                        {c.state}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace">
                     {c.path}

@@ -297,6 +297,10 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
   );
 }
 
+/** Whether an env item's value may be an `ApoloSecret` rather than only a string. */
+const takesSecret = (item: FormNode) =>
+  item.kind !== 'container' || item.children.find((c) => c.name === 'value')?.kind !== 'field';
+
 /** Arrays: tags, env and volumes have their own inputs; other arrays list their items. */
 function ArrayView({ node, path }: { node: ArrayNode; path: string }) {
   const { form, env } = useFormContext();
@@ -314,14 +318,16 @@ function ArrayView({ node, path }: { node: ArrayNode; path: string }) {
         onChange={set}
       />
     );
-  if (node.item.className === 'Env')
-    // Apolo's Env items take the same editor: a value, or a secret from "Add Environment Secret".
+  if (node.item.className === 'Env' || node.className === 'Env')
+    // Apolo's Env items (or a list a template marks Env) take the same editor: a value, or a
+    // secret from "Add Environment Secret" where the item's value may be one.
     return (
       <EnvEditor
         {...common}
         path={path}
         errors={form.errors}
         place={env.place}
+        secrets={takesSecret(node.item)}
         value={fromApoloEnv(items as ApoloEnv[])}
         onChange={(entries) => set(toApoloEnv(entries))}
       />

@@ -2,7 +2,8 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import type { InputSchema } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 import type { Preset } from './environment';
-import { PLACE, renderForm, type } from './testdata/render-form';
+import { envVariableErrors } from './env';
+import { addEnvVariable, PLACE, renderForm, type } from './testdata/render-form';
 
 const GB = 1e9;
 const preset = (name: string, cpu: number, memory: number) =>
@@ -191,16 +192,76 @@ describe('special inputs', () => {
     },
   };
 
-  it('env editor: adds variables and requires a name and a value', async () => {
+  it('env editor: "The Environment Variable" adds a variable once name and value are given', async () => {
     const f = renderForm(env);
     fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
-    type('Name 1', 'A');
+    const dialog = await screen.findByRole('dialog', { name: 'The Environment Variable' });
+    const add = within(dialog).getByRole('button', { name: 'Add' });
+    expect(add).toHaveProperty('disabled', true);
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: '  ' } });
+    expect(within(dialog).getByText('Required')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'A' } });
+    expect(add).toHaveProperty('disabled', true);
+    fireEvent.change(within(dialog).getByLabelText(/^Value/), { target: { value: '1' } });
+    expect(add).toHaveProperty('disabled', false);
+    fireEvent.click(add);
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(f.values().env).toEqual([{ name: 'A', value: '1', type: 'variable' }]);
+  });
+
+  it('env editor: a variable is edited in the dialog or in the list, and removed', async () => {
+    const f = renderForm(env);
+    await addEnvVariable('A', '1');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit A' }));
+    const dialog = await screen.findByRole('dialog', { name: 'The Environment Variable' });
+    const value = within(dialog).getByLabelText(/^Value/) as HTMLInputElement;
+    expect(value.value).toBe('1');
+    fireEvent.change(value, { target: { value: '' } });
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+    fireEvent.change(value, { target: { value: '2' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(f.values().env).toEqual([{ name: 'A', value: '2', type: 'variable' }]);
+    type('Value 1', '3');
+    expect(f.values().env).toEqual([{ name: 'A', value: '3', type: 'variable' }]);
+    // Emptied in the list, the form's own rule catches it.
+    type('Value 1', '');
     f.check();
     expect(await screen.findByText('Required')).toBeTruthy();
-    type('Value 1', '1');
-    expect(f.values().env).toEqual([{ name: 'A', value: '1', type: 'variable' }]);
     fireEvent.click(screen.getByRole('button', { name: 'Remove A' }));
     expect(f.values().env).toEqual([]);
+  });
+
+  it('env rules: name and value at least 1 character', () => {
+    expect(envVariableErrors({ name: 'A', value: 'x' })).toEqual({});
+    expect(envVariableErrors({ name: ' ', value: '' })).toEqual({
+      name: 'Required',
+      value: 'Required',
+    });
+  });
+
+  it('env editor: a list marked Env with string values takes variables only', async () => {
+    const f = renderForm(
+      {
+        type: 'object',
+        properties: {
+          env: {
+            type: 'array',
+            'x-type': 'Env',
+            'x-title': 'Environment',
+            items: {
+              type: 'object',
+              required: ['name', 'value'],
+              properties: { name: { type: 'string' }, value: { type: 'string' } },
+            },
+          },
+        },
+      } as unknown as InputSchema,
+      { place: PLACE },
+    );
+    await addEnvVariable('MODE', 'fast');
+    expect(f.values().env).toEqual([{ name: 'MODE', value: 'fast' }]);
+    expect(screen.queryByRole('button', { name: 'Add secret' })).toBeNull();
   });
 
   it('env editor: offers secrets only in a project', () => {

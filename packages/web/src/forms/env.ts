@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from './texts';
 import { secretUriOf, type FormPlace } from './uris';
 
 /** workloads §3 Env entry: a plain variable, or one fed from a secret (`secret:KEY`). */
@@ -5,6 +6,17 @@ export interface EnvEntry {
   name: string;
   value: string;
   type: 'variable' | 'secret';
+}
+
+/**
+ * workloads §5: an environment variable's name and value take at least 1 character. A name of
+ * spaces only names nothing, so it counts as empty.
+ */
+export function envVariableErrors(e: Pick<EnvEntry, 'name' | 'value'>) {
+  const errors: { name?: string; value?: string } = {};
+  if (e.name.trim().length < 1) errors.name = FORM_MESSAGES.required;
+  if (e.value.length < 1) errors.value = FORM_MESSAGES.required;
+  return errors;
 }
 
 /** The job wire's two maps (apolo-wire §2): `env {K: V}` and `secret_env {K: secret://…}`. */

@@ -77,6 +77,11 @@ export const FORM_TEXTS = {
   addVariable: 'Add variable',
   addSecret: 'Add secret',
   envEmpty: 'No environment variables',
+  // workloads §2 "Modals used by forms".
+  envModalTitle: 'The Environment Variable',
+  envModalAdd: 'Add',
+  envModalSave: 'Save',
+  edit: 'Edit',
   // Volumes editor.
   volumeType: 'Type',
   volumeTypes: { storage: 'Files', disk: 'Disk', secret: 'Secret' },

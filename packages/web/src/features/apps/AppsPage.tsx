@@ -14,6 +14,7 @@ import './styles';
 const ExplorePage = lazy(() => import('./explore/ExplorePage'));
 const InstallPage = lazy(() => import('./install/InstallPage'));
 const AppDetailsPage = lazy(() => import('./details/AppDetailsPage'));
+const ConfigurePage = lazy(() => import('./configure/ConfigurePage'));
 const DevSchemaPage = lazy(() => import('./config/DevSchemaPage'));
 
 /**
@@ -32,7 +33,8 @@ const TAB_PATHS: Record<TabKey, string> = {
 
 /**
  * The Apps area (workloads §2 Apps): the tabs All Apps, Installed Apps and Legacy Apps, the
- * template pages under `/apps/{appName}` and an instance's page under `/apps/instances/{id}`.
+ * template pages under `/apps/{appName}`, an instance's page under `/apps/instances/{id}` and its
+ * Configure page under `/apps/instances/{id}/configure`.
  */
 export default function AppsPage() {
   const place = useAppsPlace();
@@ -56,6 +58,7 @@ export default function AppsPage() {
         {WITH_DEV_SCHEMA && (
           <Route path="dev-schema" element={tab('devSchema', <DevSchemaPage />)} />
         )}
+        <Route path="instances/:instanceId/configure" element={<ConfigurePage place={place} />} />
         <Route path="instances/:instanceId/*" element={<AppDetailsPage place={place} />} />
         <Route path=":appName" element={<ExplorePage place={place} />} />
         <Route path=":appName/install" element={<InstallPage place={place} />} />

@@ -40,9 +40,9 @@ export const APPS_TEXTS = {
     displayName: 'Display name',
     displayNameHint: 'Optional; the instance name is generated from the template.',
     submit: 'Install',
-    cancel: 'Cancel',
     beingInstalled: 'Job is being installed',
     noSchema: 'Could not extract app schema',
+    installerJob: 'Installer job',
   },
   installed: {
     search: 'Search',

@@ -1,4 +1,5 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { expect } from 'vitest';
 import { renderSignedIn, type RenderOptions } from '../../test/render';
 import type { FormEnvironment } from '../environment';
 import type { FormSchema } from '../refs';
@@ -35,3 +36,13 @@ export function renderForm(
 
 export const type = (label: RegExp | string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+/** Adds one variable through "The Environment Variable" dialog. */
+export async function addEnvVariable(name: string, value: string) {
+  fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
+  const dialog = await screen.findByRole('dialog', { name: 'The Environment Variable' });
+  fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: name } });
+  fireEvent.change(within(dialog).getByLabelText(/^Value/), { target: { value } });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+}

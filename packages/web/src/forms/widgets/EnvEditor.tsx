@@ -1,17 +1,19 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
-import { IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { AddEnvSecretModal } from '../../features/secrets';
 import type { EnvEntry } from '../env';
 import type { FormPlace } from '../environment';
 import type { FormErrors } from '../rules';
 import { childPath } from '../schema';
 import { FORM_TEXTS as T } from '../texts';
+import { EnvVariableModal } from './EnvVariableModal';
 
 /**
  * Environment variables and secret environment variables (workloads §3 Env entry, §5): name and
- * value at least one character; a secret comes from the "Add Environment Secret" modal, which
- * chooses an existing secret or creates one (creation forced when there is none).
+ * value at least one character. A variable is added or edited in "The Environment Variable"
+ * modal and stays editable in the list; a secret comes from the "Add Environment Secret" modal,
+ * which chooses an existing secret or creates one (creation forced when there is none).
  */
 export function EnvEditor(props: {
   label: string;
@@ -19,11 +21,16 @@ export function EnvEditor(props: {
   path: string;
   errors: FormErrors;
   place: FormPlace | null;
+  /** Whether "Add secret" is offered (default: in a project). */
+  secrets?: boolean;
   value: EnvEntry[];
   onChange(value: EnvEntry[]): void;
 }) {
-  const { value, onChange, path, errors, place } = props;
+  const { value, onChange, path, errors } = props;
+  const place = props.secrets === false ? null : props.place;
   const [addingSecret, setAddingSecret] = useState(false);
+  // The variable the modal edits: its index, 'new' for Add variable, null when closed.
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
   const update = (i: number, patch: Partial<EnvEntry>) =>
     onChange(value.map((e, j) => (j === i ? { ...e, ...patch } : e)));
   const errorOf = (i: number, key: keyof EnvEntry) => errors[childPath(childPath(path, i), key)];
@@ -55,6 +62,17 @@ export function EnvEditor(props: {
               error={errorOf(i, 'value')}
               onChange={(ev) => update(i, { value: ev.currentTarget.value })}
             />
+            {e.type === 'variable' && (
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                aria-label={`${T.edit} ${e.name || i + 1}`}
+                onClick={() => setEditing(i)}
+              >
+                <IconPencil size={16} />
+              </ActionIcon>
+            )}
             <ActionIcon
               variant="subtle"
               color="gray"
@@ -71,7 +89,7 @@ export function EnvEditor(props: {
             variant="default"
             size="xs"
             leftSection={<IconPlus size={14} />}
-            onClick={() => onChange([...value, { name: '', value: '', type: 'variable' }])}
+            onClick={() => setEditing('new')}
           >
             {T.addVariable}
           </Button>
@@ -87,6 +105,16 @@ export function EnvEditor(props: {
           )}
         </Group>
       </Stack>
+      <EnvVariableModal
+        opened={editing !== null}
+        initial={typeof editing === 'number' ? value[editing] : undefined}
+        onClose={() => setEditing(null)}
+        onSave={(v) =>
+          typeof editing === 'number'
+            ? update(editing, v)
+            : onChange([...value, { ...v, type: 'variable' }])
+        }
+      />
       {place && (
         <AddEnvSecretModal
           scope={place}

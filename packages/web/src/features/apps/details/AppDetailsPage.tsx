@@ -31,6 +31,8 @@ import { useContextLink } from '../../../app/context/platform-context';
 import { formatDate } from '../../../ui/dates';
 import { EmptyState } from '../../../ui/EmptyState';
 import { isPermissionError } from '../../jobs/job/JobPage';
+import { ConfigureButton } from '../configure/ConfigureButton';
+import { InstallProgress } from '../install/InstallProgress';
 import { AppStateBadge, OpenAppButton } from '../installed/InstanceCard';
 import { appLabel, useAppsWriteBlock } from '../rules';
 import { APPS_TEXTS } from '../texts';
@@ -108,6 +110,7 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
         </Group>
         <Group gap="xs">
           <OpenAppButton app={app} />
+          <ConfigureButton app={app} place={place} />
           <Button
             variant="default"
             leftSection={<IconRefresh size={14} />}
@@ -131,6 +134,7 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
         </Group>
       </Group>
       <StartupStep app={app} />
+      <InstallProgress app={app} jobId={jobId} />
       <IdleShutdown app={app} />
       <Credits app={app} />
       <Tabs value={tab} onChange={(v) => navigate(link(v === 'details' ? base : `${base}/${v}`))}>

@@ -6,28 +6,24 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useAppTemplate, useInstallApp, type AppTemplate, type AppsPlace } from '../../../api/apps';
 import { ApiError } from '../../../api/client';
 import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
-import { FORM_MESSAGES, SchemaFields, serverFieldErrors, useSchemaForm } from '../../../forms';
+import { FORM_MESSAGES, SchemaFields, useSchemaForm } from '../../../forms';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
 import { FORM_MAX_WIDTH, useAppsWriteBlock } from '../rules';
 import { ExportConfigButton, ImportConfigButton } from '../config';
 import { TemplateHeader } from '../TemplateHeader';
+import { FormFooter } from './FormFooter';
+import type { InstallState } from './InstallProgress';
+import { showSubmitError } from './form-errors';
 import { APPS_TEXTS } from '../texts';
 
 const T = APPS_TEXTS.install;
 const LATEST = 'latest';
 
 /**
- * Where part 4's Import/Export App Configuration buttons go: rendered at the left of the sticky
- * footer with the live form and the template (Export needs a valid form, workloads §5).
- */
-
-/** The wire's field error paths are arrays of names; the form's are dotted. */
-const toFormPath = (path: unknown) => (Array.isArray(path) ? path.join('.') : String(path));
-
-/**
  * Install (workloads §2 Apps): the template's input schema as a form, max width 720, with the
- * sticky footer; Install posts `v1/instances` and opens the new instance's page.
+ * sticky footer; Install posts `v1/instances` and opens the new instance's page, which follows
+ * the installer job the answer names (`outputParams.jobId`).
  * `/apps/{appName}/install[/{version}]`.
  */
 export default function InstallPage(props: { place: AppsPlace }) {
@@ -95,13 +91,10 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
       {
         onSuccess: (app) => {
           notifications.show({ color: 'green', message: T.beingInstalled });
-          navigate(link(`/apps/instances/${encodeURIComponent(app.id)}`));
+          const state: InstallState = { installerJobId: app.outputParams?.jobId ?? null };
+          navigate(link(`/apps/instances/${encodeURIComponent(app.id)}`), { state });
         },
-        onError: (error) => {
-          const onFields = serverFieldErrors(error, form.root, toFormPath);
-          if (Object.keys(onFields).length > 0) form.setErrors(onFields);
-          else notifyError(messageOf(error, APPS_TEXTS.somethingWentWrong));
-        },
+        onError: (error) => showSubmitError(error, form),
       },
     );
   };
@@ -129,9 +122,9 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
             />
           </Stack>
         </Paper>
-        <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
-          <Group justify="space-between">
-            <Group gap="xs">
+        <FormFooter
+          start={
+            <>
               <ImportConfigButton
                 template={template}
                 onApply={(input, name) => {
@@ -145,17 +138,16 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
                 valid={form.valid}
                 displayName={displayName.trim() || undefined}
               />
-            </Group>
-            <Group gap="xs">
-              <Button variant="default" component={Link} to={link('/apps')}>
-                {T.cancel}
-              </Button>
-              <Button type="submit" loading={install.isPending} disabled={!!blocked}>
-                {T.submit}
-              </Button>
-            </Group>
-          </Group>
-        </Paper>
+            </>
+          }
+          // The footer of workloads §2 (Export App Configuration and Install); leaving is the
+          // back link above, so that the footer fits one line at the form's 720 px.
+          end={
+            <Button type="submit" loading={install.isPending} disabled={!!blocked}>
+              {T.submit}
+            </Button>
+          }
+        />
       </Stack>
     </form>
   );

@@ -3,6 +3,7 @@ import { Preset, toCamel } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 // The real built-in template's schema, so that the page and the server cannot drift apart.
 import jobInput from '../../../../../server/app-templates/job/1.0.0/input.schema.json';
+import { addEnvVariable } from '../../../forms/testdata/render-form';
 import { world } from '../../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';
 import { renderSignedIn } from '../../../test/render';
@@ -90,9 +91,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     type(/^Command/, 'echo hi');
     type(/^Tags/, 'a, b, a');
     fireEvent.click(screen.getByRole('checkbox', { name: /HTTP/ }));
-    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
-    type(/^Name 1/, 'MODE');
-    type(/^Value 1/, 'fast');
+    await addEnvVariable('MODE', 'fast');
     fireEvent.click(screen.getByRole('button', { name: 'Add volume' }));
     type(/^Resource/, 'storage:data');
     type(/^Mount path/, '/data');
@@ -161,9 +160,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     await screen.findByLabelText(/^Image/);
     type(/^Image/, 'ubuntu');
     type(/^Working directory/, 'rel');
-    fireEvent.click(screen.getByRole('button', { name: 'Add variable' }));
-    type(/^Name 1/, 'MODE');
-    type(/^Value 1/, 'x');
+    await addEnvVariable('MODE', 'x');
     submit();
     expect(await screen.findByText('Must be an absolute path')).toBeTruthy();
     expect(screen.getByText('Invalid environment variable name')).toBeTruthy();

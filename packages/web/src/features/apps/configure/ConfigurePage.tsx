@@ -1,0 +1,166 @@
+import { useMemo, useState } from 'react';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  useAppTemplate,
+  useConfigureApp,
+  useInstance,
+  useInstanceInput,
+  type AppInstance,
+  type AppTemplate,
+  type AppsPlace,
+} from '../../../api/apps';
+import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
+import { FORM_MESSAGES, SchemaFields, schemaRoot, useSchemaForm } from '../../../forms';
+import { initialValue } from '../../../forms/values';
+import { messageOf } from '../../../ui/errors';
+import { notifyError, notifySuccess } from '../../../ui/notify';
+import { FormFooter } from '../install/FormFooter';
+import { showSubmitError } from '../install/form-errors';
+import { appLabel, FORM_MAX_WIDTH } from '../rules';
+import { TemplateHeader } from '../TemplateHeader';
+import { APPS_TEXTS } from '../texts';
+import { configurableInput, configurableKeys, configureSchema } from './configurable';
+import { useConfigureBlock } from './useConfigureBlock';
+import { CONFIGURE_TEXTS as T } from './texts';
+
+/**
+ * Configure an installed app (apolo-apps-wire `PUT instances/{id}`):
+ * `/apps/instances/{instanceId}/configure`. The install form in configure mode, filled with the
+ * current revision's input; only the inputs the server lets change are editable and sent.
+ */
+export default function ConfigurePage({ place }: { place: AppsPlace }) {
+  const { instanceId = '' } = useParams();
+  const link = useContextLink();
+  const app = useInstance(instanceId);
+  const template = useAppTemplate(
+    place,
+    app.data?.templateName ?? '',
+    app.data ? app.data.templateVersion : undefined,
+  );
+  const input = useInstanceInput(place, instanceId);
+  const failed = [app, template, input].find((q) => q.isError);
+  let body;
+  if (failed)
+    body = <Alert color="red">{messageOf(failed.error, APPS_TEXTS.somethingWentWrong)}</Alert>;
+  else if (!app.data || !template.data || !input.data)
+    body = <Loader aria-label={APPS_TEXTS.loading} />;
+  else
+    body = (
+      <ConfigureForm
+        key={`${instanceId}@${app.data.templateVersion}`}
+        app={app.data}
+        template={template.data}
+        input={input.data}
+        place={place}
+      />
+    );
+  return (
+    <Stack p="md" gap="md" maw={FORM_MAX_WIDTH}>
+      <Anchor
+        component={Link}
+        to={link(`/apps/instances/${encodeURIComponent(instanceId)}`)}
+        size="sm"
+      >
+        <Group gap={4}>
+          <IconArrowLeft size={14} />
+          {T.back}
+        </Group>
+      </Anchor>
+      {body}
+    </Stack>
+  );
+}
+
+function ConfigureForm(props: {
+  app: AppInstance;
+  template: AppTemplate;
+  input: Record<string, unknown>;
+  place: AppsPlace;
+}) {
+  const { app, template } = props;
+  const schema = useMemo(() => configureSchema(template.input), [template.input]);
+  const keys = useMemo(() => configurableKeys(template.input), [template.input]);
+  // What the CLI installed may leave out inputs with defaults: the form shows them as they ran.
+  const initial = useMemo(
+    () => ({ ...(initialValue(schemaRoot(schema)) as object), ...props.input }),
+    [schema, props.input],
+  );
+  const form = useSchemaForm(schema, { initial, configure: true });
+  const [displayName, setDisplayName] = useState(app.displayName);
+  const configure = useConfigureApp(props.place, app.id);
+  const { cluster } = usePlatformContext();
+  const navigate = useNavigate();
+  const link = useContextLink();
+  const detailsPath = link(`/apps/instances/${encodeURIComponent(app.id)}`);
+  const blocked = useConfigureBlock(app) ?? (keys.length === 0 ? T.nothingConfigurable : null);
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (blocked) return;
+    if (!form.validate()) return notifyError(FORM_MESSAGES.fillRequired);
+    const name = displayName.trim();
+    configure.mutate(
+      {
+        displayName: name && name !== app.displayName ? name : undefined,
+        input: configurableInput(form.values, keys),
+      },
+      {
+        onSuccess: () => {
+          notifySuccess(T.saved);
+          navigate(detailsPath);
+        },
+        onError: (error) => showSubmitError(error, form),
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TemplateHeader
+          title={T.title(appLabel(app))}
+          logo={template.logo}
+          version={template.version}
+        />
+        {blocked ? (
+          <Alert color="yellow">{blocked}</Alert>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {T.hint}
+          </Text>
+        )}
+        <Paper withBorder p="lg">
+          <Stack gap="md">
+            <TextInput
+              label={T.displayName}
+              value={displayName}
+              onChange={(e) => setDisplayName(e.currentTarget.value)}
+            />
+            <SchemaFields
+              form={form}
+              env={{
+                place: props.place,
+                presets: cluster?.details?.resourcePresets ?? [],
+                subject: 'app',
+              }}
+            />
+          </Stack>
+        </Paper>
+        <FormFooter
+          end={
+            <>
+              <Button variant="default" component={Link} to={detailsPath}>
+                {T.cancel}
+              </Button>
+              <Button type="submit" loading={configure.isPending} disabled={!!blocked}>
+                {T.save}
+              </Button>
+            </>
+          }
+        />
+      </Stack>
+    </form>
+  );
+}
