@@ -14,6 +14,13 @@ export interface JobMount {
   /** Absolute path inside the job. */
   dstPath: string;
   readOnly: boolean;
+  /**
+   * The job's uid takes the volume's tree (the process runtime) instead of sharing it with the
+   * project's jobs: for a server such as PostgreSQL that insists on owning its data directory.
+   * Set only by the server for an app's own home (apps runner.ts `ownedVolumes`), never by a
+   * job request.
+   */
+  owned?: boolean;
 }
 
 export interface JobLimits {

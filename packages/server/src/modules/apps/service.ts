@@ -183,6 +183,7 @@ export class AppsService {
           project_name: row.projectName,
           tags: [...job.body.tags, instanceTag(row.id), revisionTag(n), roleTag(job.role)],
         },
+        ownedVolumes: job.ownedVolumes,
       });
       ids.push(created.id);
     }
