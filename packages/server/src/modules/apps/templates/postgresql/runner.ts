@@ -4,7 +4,10 @@ import type { AppRunner, InstanceContext } from '../../runner.js';
 import { homeVolume, jobSpec } from '../shared.js';
 import { startScript, type DbUser } from './script.js';
 
-/** PostgreSQL's own port: the job's port, as the project's jobs reach it (internal_hostname). */
+/**
+ * PostgreSQL's own port, declared as the job's: the project's jobs reach it at the job's internal
+ * host name on docker, through the server's relay on the process runtime (outputs say which).
+ */
 const PORT = 5432;
 /** The official image for the docker runtime. */
 const IMAGE = 'postgres:15';
