@@ -401,8 +401,9 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
-    const port = (await this.record(id))?.relayPort;
-    return port && this.relays?.has(id) ? { host: this.relays.address, port } : null;
+    // Its own port, not the recorded one: a later server may have had to take another.
+    const port = this.relays?.portOf(id);
+    return port ? { host: this.relays!.address, port } : null;
   }
 
   async capacity(): Promise<PoolCapacity[]> {

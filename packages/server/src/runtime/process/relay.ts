@@ -34,8 +34,9 @@ export class Relays {
     private readonly live: () => Promise<[string, RelayedJob][]>,
   ) {}
 
-  has(id: string) {
-    return this.servers.has(id);
+  /** The port of job `id`'s relay, while it is open. */
+  portOf(id: string): number | undefined {
+    return (this.servers.get(id)?.address() as { port: number } | null)?.port;
   }
 
   /** The relays of the jobs a previous server left running, on their recorded ports. */
@@ -59,7 +60,7 @@ export class Relays {
         });
       });
     // The recorded port is taken by now: another is better than none.
-    const bound = await listen(port).catch(() => (port ? listen(0) : Promise.reject()));
+    const bound = await listen(port).catch((e) => (port ? listen(0) : Promise.reject(e)));
     this.servers.set(id, server);
     await allowRelay(this.address, [bound], true);
     this.timer ??= setInterval(() => void this.reassert(), REASSERT_MS).unref();
@@ -78,9 +79,10 @@ export class Relays {
   async close(id: string): Promise<void> {
     const server = this.servers.get(id);
     if (!server) return;
+    const port = this.portOf(id);
     this.servers.delete(id);
-    const port = (server.address() as { port: number } | null)?.port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Not waiting for open connections: they end with the job's forward.
+    server.close();
     if (port) await allowRelay(this.address, [port], false).catch(() => undefined);
     if (this.servers.size === 0) {
       clearInterval(this.timer);
