@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ProcessDriver } from '../process.js';
@@ -96,6 +96,7 @@ describe('relays', () => {
       }
       // Gone with the job.
       expect(await driver.reachFromJobs(web.id)).toBeNull();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   );
 });
