@@ -456,7 +456,8 @@ export class ProcessDriver implements RuntimeDriver {
         await this.logFile(id).stamp(finished);
         if (finished) {
           this.watched.delete(id);
-          await this.relays?.close(id);
+          // Not awaited: the firewall's update must not hold up the other jobs' states.
+          void this.relays?.close(id);
         }
         if (s.state !== last) {
           if (!finished) this.watched.set(id, s.state);

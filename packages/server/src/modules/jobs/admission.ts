@@ -206,7 +206,9 @@ export async function admit(
 
 /** The request that runs a job again (the SDK's nested flavour, with the same resources). */
 export function rerunRequest(j: JobRow): NewJob {
-  const { memory_mb: _mb, ...resources } = containerOf(j).resources;
+  // A rerun is a user's request: it owns no volume (only the apps service asks for that).
+  const { owned_volumes: _owned, ...container } = containerOf(j);
+  const { memory_mb: _mb, ...resources } = container.resources;
   return {
     kind: 'container',
     body: {
@@ -226,7 +228,7 @@ export function rerunRequest(j: JobRow): NewJob {
       energy_schedule_name: j.energyScheduleName ?? undefined,
       preset_name: j.presetName ?? undefined,
       scheduler_enabled: j.schedulerEnabled,
-      container: { ...containerOf(j), resources },
+      container: { ...container, resources },
     },
   };
 }
