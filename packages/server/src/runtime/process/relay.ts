@@ -13,7 +13,7 @@ export interface RelayedJob {
   relayPort?: number;
 }
 
-/** How often the firewall's relay rule is checked for (see `reassert`). */
+/** How often the firewall's relay rule and this server's relays are installed again (`reassert`). */
 const REASSERT_MS = 2000;
 
 /**
@@ -49,7 +49,9 @@ export class Relays {
   /** Opens (or reopens, after a server restart, on `port`) the relay of job `id`; its port. */
   async open(id: string, port = 0): Promise<number> {
     await this.close(id);
-    const server = createServer({ pauseOnConnect: true }, (s) => void this.admit(id, s));
+    const server = createServer({ pauseOnConnect: true }, (s) => {
+      this.admit(id, s).catch(() => s.resetAndDestroy());
+    });
     server.on('error', () => undefined);
     const listen = (p: number) =>
       new Promise<number>((resolve, reject) => {
