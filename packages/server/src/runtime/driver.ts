@@ -14,6 +14,13 @@ export interface JobMount {
   /** Absolute path inside the job. */
   dstPath: string;
   readOnly: boolean;
+  /**
+   * The job's uid takes the volume's tree (the process runtime) instead of sharing it with the
+   * project's jobs: for a server such as PostgreSQL that insists on owning its data directory.
+   * Set only by the server for an app's own home (apps runner.ts `ownedVolumes`), never by a
+   * job request.
+   */
+  owned?: boolean;
 }
 
 export interface JobLimits {
@@ -38,6 +45,11 @@ export interface JobSpec {
   limits: JobLimits;
   /** The port the job serves HTTP on; the driver publishes it on 127.0.0.1. */
   httpPort?: number;
+  /**
+   * `cluster/org/project`: the jobs that may reach `httpPort` from inside theirs (the process
+   * runtime's relay lets only the same project's through).
+   */
+  project?: string;
   tty: boolean;
   privileged: boolean;
   /** Credentials for pulling the image from Orrery's own registry (the owner's token). */
@@ -132,6 +144,11 @@ export interface RuntimeDriver {
   stats(id: string, signal: AbortSignal): AsyncIterable<StatsSample>;
   /** Host address of the job's HTTP port, or null when it is not listening (yet). */
   endpoint(id: string): Promise<{ host: string; port: number } | null>;
+  /**
+   * Where the project's other jobs reach the job's HTTP port, when not at its internal host name
+   * (`{id}.{org}--{project}`, which the process runtime has no resolver for): the relay.
+   */
+  reachFromJobs?(id: string): Promise<{ host: string; port: number } | null>;
   capacity(): Promise<PoolCapacity[]>;
   exec?(id: string, options: ExecOptions): Promise<ExecSession>;
   /** Commit the job's filesystem as `image` and push it (docker only). */

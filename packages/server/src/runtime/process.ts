@@ -30,6 +30,7 @@ import { bareArgv, bringUp, sandboxArgv, WRAPPER } from './process/launch.js';
 import { listensInside } from './process/network.js';
 import { sampleTree } from './process/stats.js';
 import { appRuntimeEnv } from './process/app-runtime.js';
+import { relayAddress, Relays } from './process/relay.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -53,6 +54,9 @@ interface JobRecord {
   uid?: number;
   /** NVIDIA GPU indexes the job holds. */
   gpus?: number[];
+  /** `cluster/org/project` (JobSpec.project), and the port of the job's relay (relay.ts). */
+  project?: string;
+  relayPort?: number;
   createdAt: number;
 }
 
@@ -91,6 +95,7 @@ export class ProcessDriver implements RuntimeDriver {
   private readonly timer: NodeJS.Timeout;
   private polling = false;
   private readonly machine: ReturnType<typeof describeMachine>;
+  private readonly relays?: Relays;
 
   constructor(private readonly opts: ProcessDriverOptions) {
     this.root = join(opts.dataDir, 'jobs');
@@ -102,10 +107,13 @@ export class ProcessDriver implements RuntimeDriver {
     this.jobsGid = host.jobsGid;
     this.network = host.network;
     if (host.warnings.length > 0) this.warning = host.warnings.join(' ');
+    const address = host.relays ? relayAddress() : null;
+    if (address) this.relays = new Relays(address, () => this.liveRecords());
     // Stamps logs and notices state changes; jobs a previous server left running included.
     this.timer = setInterval(() => void this.poll(), 250);
     this.timer.unref();
     void this.list().then((ids) => ids.forEach((id) => this.watched.set(id, '')));
+    void this.relays?.reopen();
   }
 
   async start(spec: JobSpec): Promise<void> {
@@ -150,6 +158,7 @@ export class ProcessDriver implements RuntimeDriver {
     };
     const uid = this.jobsGid !== undefined ? await claimUid(dir) : undefined;
     const identity = uid !== undefined ? { uid, gid: this.jobsGid! } : undefined;
+    const relayed = port && spec.project && this.relays;
     const record: JobRecord = {
       image: spec.image,
       limits: spec.limits,
@@ -157,6 +166,8 @@ export class ProcessDriver implements RuntimeDriver {
       guestPort,
       uid,
       gpus,
+      project: spec.project,
+      relayPort: relayed ? await this.relays!.open(spec.id) : undefined,
       createdAt: Date.now(),
     };
     await writeFile(join(dir, 'job.json'), JSON.stringify(record));
@@ -227,6 +238,7 @@ export class ProcessDriver implements RuntimeDriver {
 
   /** Nothing started: what was claimed for the job goes back at once. */
   private async unclaim(id: string, uid: number | undefined) {
+    await this.relays?.close(id);
     if (uid !== undefined) await releaseUid(uid, this.dir(id));
     await this.cgroups.remove(id);
   }
@@ -344,6 +356,7 @@ export class ProcessDriver implements RuntimeDriver {
     if (await this.wrapperAlive(id)) await this.kill(id);
     const dir = this.dir(id);
     const record = await this.record(id);
+    await this.relays?.close(id);
     await this.cgroups.remove(id);
     if (record?.uid !== undefined) {
       await rm(`/run/orrery/net/${record.uid}`, { recursive: true, force: true });
@@ -387,6 +400,12 @@ export class ProcessDriver implements RuntimeDriver {
     return { host: '127.0.0.1', port: record.port };
   }
 
+  async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
+    // Its own port, not the recorded one: a later server may have had to take another.
+    const port = this.relays?.portOf(id);
+    return port ? { host: this.relays!.address, port } : null;
+  }
+
   async capacity(): Promise<PoolCapacity[]> {
     const used = usedBy((await this.liveRecords()).map(([, r]) => r.limits));
     const m = this.machine;
@@ -424,6 +443,7 @@ export class ProcessDriver implements RuntimeDriver {
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.listeners.clear();
+    await this.relays?.closeAll();
   }
 
   private async poll() {
@@ -434,7 +454,11 @@ export class ProcessDriver implements RuntimeDriver {
         const s = await this.observe(id);
         const finished = s.state === 'exited' || s.state === 'missing';
         await this.logFile(id).stamp(finished);
-        if (finished) this.watched.delete(id);
+        if (finished) {
+          this.watched.delete(id);
+          // Not awaited: the firewall's update must not hold up the other jobs' states.
+          void this.relays?.close(id);
+        }
         if (s.state !== last) {
           if (!finished) this.watched.set(id, s.state);
           this.listeners.emit(id);

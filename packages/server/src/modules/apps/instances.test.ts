@@ -12,6 +12,7 @@ import {
   until,
   writeTemplate,
 } from '../../test/apps.js';
+import { relayAddress } from '../../runtime/process/relay.js';
 
 /** Install, states from a real job on the process runtime, outputs, revisions, uninstall. */
 describe('app instances', () => {
@@ -130,7 +131,12 @@ describe('app instances', () => {
       base_path: `/ingress/${jobId}/`,
       api_type: 'rest',
     });
-    expect(output.body.app_url.internal_url).toMatchObject({ port: 8080, protocol: 'http' });
+    // The project's jobs reach it through the process runtime's relay on the host's address.
+    expect(output.body.app_url.internal_url).toMatchObject({
+      host: relayAddress(),
+      port: expect.any(Number),
+      protocol: 'http',
+    });
     const values = await call(
       s,
       'GET',

@@ -85,8 +85,10 @@ describe('integrations and idle shutdown', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const url = `${V1}/instances/${r.body.id}`;
     const resolved = await call(s, 'GET', `${url}/input`, owner);
-    expect(resolved.body.port).toBe(8080);
-    expect(resolved.body.upstream).toMatchObject({ port: 8080, protocol: 'http' });
+    const { internal_url } = (await call(s, 'GET', `${V1}/instances/${target}/output`, owner)).body
+      .app_url;
+    expect(resolved.body.port).toBe(internal_url.port);
+    expect(resolved.body.upstream).toEqual(internal_url);
     expect((await call(s, 'GET', `${url}/input?restore_ref=true`, owner)).body).toEqual(input);
     const used = await call(s, 'GET', `${V1}/instances/${target}`, owner);
     expect(used.body.used_by).toEqual([{ id: r.body.id, display_name: 'User' }]);

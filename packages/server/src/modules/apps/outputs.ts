@@ -15,14 +15,25 @@ export interface HttpApi {
 /** Seconds a client of an app's API should wait for an answer (Apolo's default). */
 const API_TIMEOUT_S = 30;
 
-/** The endpoints of a job with an HTTP port: the project's jobs reach it by host name. */
-export function endpointOf(j: JobRow, publicUrl: string): AppEndpoint | null {
+/**
+ * The endpoints of a job with an HTTP port: the project's jobs reach it by host name, or where
+ * the runtime says (`reach`: the process runtime's relay, driver.ts `reachFromJobs`).
+ */
+export function endpointOf(
+  j: JobRow,
+  publicUrl: string,
+  reach?: { host: string; port: number },
+): AppEndpoint | null {
   const http = containerOf(j).http;
   if (!http) return null;
   const pub = new URL(publicUrl);
   const https = pub.protocol === 'https:';
   return {
-    internal: { host: `${j.id}.${j.orgName}--${j.projectName}`, port: http.port, protocol: 'http' },
+    internal: {
+      host: reach?.host ?? `${j.id}.${j.orgName}--${j.projectName}`,
+      port: reach?.port ?? http.port,
+      protocol: 'http',
+    },
     external: {
       host: pub.hostname,
       port: pub.port ? Number(pub.port) : https ? 443 : 80,

@@ -50,6 +50,12 @@ export interface AppJob {
    * admission rule (credits, quota, access to volumes) applies as to any job.
    */
   body: Omit<JobCreateFromPreset, 'cluster_name' | 'org_name' | 'project_name'>;
+  /**
+   * dst paths of the body's storage volumes that the job's uid owns on the process runtime, for
+   * a server that insists on owning its data directory (PostgreSQL); shared with the project's
+   * other jobs otherwise.
+   */
+  ownedVolumes?: string[];
 }
 
 /** What an instance runs, computed from its input at install, configure and rollback. */

@@ -183,6 +183,7 @@ export class AppsService {
           project_name: row.projectName,
           tags: [...job.body.tags, instanceTag(row.id), revisionTag(n), roleTag(job.role)],
         },
+        ownedVolumes: job.ownedVolumes,
       });
       ids.push(created.id);
     }
@@ -395,7 +396,9 @@ export class AppsService {
     const out: Record<string, AppEndpoint> = {};
     for (const j of known ?? (await jobsOfRevision(this.ctx.db, row.id, row.revision))) {
       const role = j.tags.find((t) => t.startsWith('app-role:'))?.slice('app-role:'.length);
-      const e = j.status === 'running' ? endpointOf(j, this.ctx.config.publicUrl) : null;
+      const running = j.status === 'running';
+      const reach = running ? await this.jobs.driver.reachFromJobs?.(j.id) : null;
+      const e = running ? endpointOf(j, this.ctx.config.publicUrl, reach ?? undefined) : null;
       if (role && e) out[role] = e;
     }
     return out;

@@ -17,11 +17,22 @@ import { loadClusters, type PresetRow } from '../clusters/store.js';
 import { projectExists } from '../projects/store.js';
 import { creditsLeft, jobsQuota } from './accounting.js';
 import { presetGpu, resourcesGpu, resourcesOf } from './resources.js';
-import { containerOf, type JobInsert, type JobRow, type ProjectPlace } from './store.js';
+import {
+  containerOf,
+  type JobInsert,
+  type JobRow,
+  type ProjectPlace,
+  type StoredContainer,
+} from './store.js';
 import { checkVolumeAccess, diskIdsOf, normalizeUris } from './volumes.js';
 
+/**
+ * `ownedVolumes` (dst paths of the body's storage volumes) is the server's own, for an app whose
+ * server must own its data (driver.ts JobMount.owned); no route sets it.
+ */
 export type NewJob =
-  { kind: 'preset'; body: JobCreateFromPreset } | { kind: 'container'; body: JobCreate };
+  | { kind: 'preset'; body: JobCreateFromPreset; ownedVolumes?: string[] }
+  | { kind: 'container'; body: JobCreate };
 
 /** The preset that prices a job and, with `?from_preset`, sizes it. */
 function presetAndResources(presets: PresetRow[], req: NewJob) {
@@ -69,7 +80,7 @@ async function containerFor(
   req: NewJob,
   place: ProjectPlace,
   resources: JobContainer['resources'],
-): Promise<JobContainer> {
+): Promise<StoredContainer> {
   const f = req.kind === 'preset' ? req.body : req.body.container;
   const container = normalizeUris(
     {
@@ -94,8 +105,12 @@ async function containerFor(
   );
   checkVolumeAccess(grants, container);
   const diskIds = await diskIdsOf(ctx.db, container);
+  const owned = req.kind === 'preset' ? (req.ownedVolumes ?? []) : [];
   return {
     ...container,
+    ...(owned.length > 0
+      ? { owned_volumes: container.volumes.map((v) => v.dst_path).filter((p) => owned.includes(p)) }
+      : {}),
     disk_volumes: container.disk_volumes.map((v, i) => ({
       ...v,
       src_disk_uri: v.src_disk_uri.replace(/[^/]+$/, diskIds[i]!),
@@ -191,7 +206,9 @@ export async function admit(
 
 /** The request that runs a job again (the SDK's nested flavour, with the same resources). */
 export function rerunRequest(j: JobRow): NewJob {
-  const { memory_mb: _mb, ...resources } = containerOf(j).resources;
+  // A rerun is a user's request: it owns no volume (only the apps service asks for that).
+  const { owned_volumes: _owned, ...container } = containerOf(j);
+  const { memory_mb: _mb, ...resources } = container.resources;
   return {
     kind: 'container',
     body: {
@@ -211,7 +228,7 @@ export function rerunRequest(j: JobRow): NewJob {
       energy_schedule_name: j.energyScheduleName ?? undefined,
       preset_name: j.presetName ?? undefined,
       scheduler_enabled: j.schedulerEnabled,
-      container: { ...containerOf(j), resources },
+      container: { ...container, resources },
     },
   };
 }

@@ -197,6 +197,7 @@ export class JobsService {
         mounts,
         limits,
         httpPort: c.http?.port,
+        project: `${j.clusterName}/${j.orgName}/${j.projectName}`,
         tty: c.tty,
         privileged: j.privileged,
         // An image of the project's registry is pulled with the owner's credentials.

@@ -21,7 +21,13 @@ import { jobs, jobStatuses } from '../../db/schema.js';
 export type JobRow = typeof jobs.$inferSelect;
 export type JobInsert = typeof jobs.$inferInsert;
 export type JobStatusRow = typeof jobStatuses.$inferSelect;
-export const containerOf = (j: JobRow) => j.container as JobContainer;
+/**
+ * The stored container: the job JSON's, and the volumes (by dst_path) the job's uid owns on the
+ * process runtime (driver.ts JobMount.owned), which only the apps service asks for and the job
+ * JSON never shows.
+ */
+export type StoredContainer = JobContainer & { owned_volumes?: string[] };
+export const containerOf = (j: JobRow) => j.container as StoredContainer;
 
 export interface ProjectPlace {
   cluster: string;

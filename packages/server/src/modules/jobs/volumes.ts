@@ -10,7 +10,7 @@ import type { JobMount } from '../../runtime/driver.js';
 import { diskByIdOrName } from '../disks/store.js';
 import { diskVolumePath, markDiskUsed } from '../disks/service.js';
 import { readSecret } from '../secrets/service.js';
-import type { ProjectPlace } from './store.js';
+import type { ProjectPlace, StoredContainer } from './store.js';
 
 /**
  * Volume and secret URIs of a job. The CLI sends full URIs (`storage://C/O/P/path`); the SDK's
@@ -120,7 +120,7 @@ export const jobDir = (dataDir: string, id: string) => {
  * each secret volume written to a 0600 file under the job's directory (mounted read-only).
  * Secret values exist only there and in the job's environment.
  */
-export async function resolveMounts(d: VolumeDeps, id: string, c: JobContainer) {
+export async function resolveMounts(d: VolumeDeps, id: string, c: StoredContainer) {
   const mounts: JobMount[] = [];
   for (const v of c.volumes) {
     const host = d.storageDir(segmentsOf(v.src_storage_uri));
@@ -131,7 +131,13 @@ export async function resolveMounts(d: VolumeDeps, id: string, c: JobContainer) 
       );
     }
     await mkdir(host, { recursive: true });
-    mounts.push({ hostPath: host, dstPath: v.dst_path, readOnly: v.read_only });
+    const owned = !v.read_only && c.owned_volumes?.includes(v.dst_path);
+    mounts.push({
+      hostPath: host,
+      dstPath: v.dst_path,
+      readOnly: v.read_only,
+      ...(owned ? { owned } : {}),
+    });
   }
   const disks = await diskIdsOf(d.ctx.db, c);
   for (const [i, v] of c.disk_volumes.entries()) {

@@ -14,7 +14,7 @@ export function jobWire(
   opts: { publicUrl: string; warning?: string },
 ): JobWire {
   const status = j.status as JobStatus;
-  const container = containerOf(j);
+  const { owned_volumes: _owned, ...container } = containerOf(j);
   const end = j.finishedAt ?? new Date();
   const runTime = j.startedAt ? Math.max(0, (end.getTime() - j.startedAt.getTime()) / 1000) : 0;
   const http = container.http ? `${opts.publicUrl}${ingressPath(j.id)}` : undefined;

@@ -9,6 +9,11 @@ export interface HostSetup {
   jobsGid?: number;
   /** Whether jobs get a network (slirp4netns). */
   network: boolean;
+  /**
+   * Whether jobs reach each other's ports through relays (relay.ts): the firewall is in place and
+   * every job has a uid of its own, which names it to the relay.
+   */
+  relays: boolean;
   /** What this host cannot enforce, for the runtime's warning on the job page. */
   warnings: string[];
 }
@@ -19,6 +24,7 @@ export function prepareHost(sandboxed: boolean, cgroups: Cgroups): HostSetup {
   const root = process.getuid?.() === 0;
   const network = sandboxed && existsSync(SLIRP);
   let jobsGid: number | undefined;
+  let relays = false;
   if (!sandboxed) {
     warnings.push(
       'Jobs run unsandboxed on the host system as the server user (bubblewrap, /usr/bin/bwrap, is not installed): they see and may change everything that user can, and jobs with volumes are refused.',
@@ -34,6 +40,7 @@ export function prepareHost(sandboxed: boolean, cgroups: Cgroups): HostSetup {
       warnings.push('Jobs have no network and no HTTP port (slirp4netns is not installed).');
     } else if (root) {
       const firewall = prepareHostNetwork();
+      relays = !firewall && jobsGid !== undefined;
       if (firewall) {
         warnings.push(
           `Jobs can reach services on this host's non-loopback addresses and the local network: ${firewall}.`,
@@ -50,5 +57,5 @@ export function prepareHost(sandboxed: boolean, cgroups: Cgroups): HostSetup {
       `The ${new Intl.ListFormat('en').format(cgroups.missing)} limits of presets are not enforced on this host (no writable cgroup controller for them).`,
     );
   }
-  return { jobsGid, network, warnings };
+  return { jobsGid, network, relays, warnings };
 }

@@ -26,9 +26,10 @@ const BLOCKED_V6 = ['fc00::/7', 'fe80::/10'];
  * What the host needs for job networks: /dev/net/tun open to the helpers, and the firewall.
  * The host-side sockets of every job's network helper run as the job's uid, so one nft table
  * keyed on the uid range keeps jobs off the host's own addresses and the local network (the
- * host's loopback is closed by slirp4netns itself), DNS to the host's resolvers excepted. The
- * table is replaced whole, so servers sharing a machine install the same rule. Returns why it
- * could not be installed, or undefined.
+ * host's loopback is closed by slirp4netns itself), DNS to the host's resolvers and the
+ * server's relays (relay.ts) excepted. The chain is rewritten whole, so servers sharing a machine
+ * install the same rule; the set of relays keeps every server's. Returns why it could not be
+ * installed, or undefined.
  */
 export function prepareHostNetwork(): string | undefined {
   openTun();
@@ -40,6 +41,29 @@ export function prepareHostNetwork(): string | undefined {
   } catch (e) {
     return `nft refused the rule (${String((e as { stderr?: Buffer }).stderr ?? e).trim()})`;
   }
+}
+
+/**
+ * Opens (or closes) one relay's address and port to job uids. The chain is installed again first:
+ * a server of an older Orrery on this machine may have replaced the table since.
+ */
+export async function allowRelay(address: string, ports: number[], open: boolean): Promise<void> {
+  const elements = ports.map((p) => `${address} . ${p}`).join(', ');
+  const verb = open ? 'add' : 'delete';
+  const change = ports.length ? `${verb} element inet orrery relays { ${elements} }\n` : '';
+  const bin = NFT.find((p) => existsSync(p));
+  if (!bin) throw new Error('nftables (nft) is not installed');
+  // Asynchronous: it runs while jobs start, and every few seconds (relay.ts).
+  const child = spawn(bin, ['-f', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += String(d)));
+  child.stdin.end(`${firewallRules()}${change}`);
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`nft refused the rule (${err.trim()})`)),
+    );
+  });
 }
 
 /**
@@ -71,23 +95,24 @@ export function firewallRules(): string {
   const uids = `meta skuid ${JOB_UIDS.first}-${JOB_UIDS.last}`;
   const dns = resolvers.map(
     (r) =>
-      `    ${uids} ${r.includes(':') ? 'ip6' : 'ip'} daddr ${r} meta l4proto { tcp, udp } th dport 53 accept`,
+      `${uids} ${r.includes(':') ? 'ip6' : 'ip'} daddr ${r} meta l4proto { tcp, udp } th dport 53 accept`,
   );
   const block = (family: string, set: string[]) => [
-    `    ${uids} ${family} daddr { ${set.join(', ')} } meta l4proto tcp reject with tcp reset`,
-    `    ${uids} ${family} daddr { ${set.join(', ')} } reject`,
+    `${uids} ${family} daddr { ${set.join(', ')} } meta l4proto tcp reject with tcp reset`,
+    `${uids} ${family} daddr { ${set.join(', ')} } reject`,
   ];
-  return [
-    'table inet orrery',
-    'delete table inet orrery',
-    'table inet orrery {',
-    '  chain out {',
-    '    type filter hook output priority 0; policy accept;',
+  const rules = [
     ...dns,
+    `${uids} ip daddr . tcp dport @relays accept`,
     ...block('ip', v4),
     ...block('ip6', v6),
-    '  }',
-    '}',
+  ];
+  return [
+    'add table inet orrery',
+    'add set inet orrery relays { type ipv4_addr . inet_service; }',
+    'add chain inet orrery out { type filter hook output priority 0; policy accept; }',
+    'flush chain inet orrery out',
+    ...rules.map((r) => `add rule inet orrery out ${r}`),
     '',
   ].join('\n');
 }

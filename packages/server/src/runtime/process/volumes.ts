@@ -59,9 +59,33 @@ export async function shareVolume(mount: JobMount, jobDir: string, ids: JobIdent
     });
     return;
   }
+  if (mount.owned) return ownTree(path, path, ids);
   if (st.gid === ids.gid && (st.mode & 0o2070) === 0o2070) return;
   await shareTree(path, path, ids.gid);
 }
+
+/**
+ * A volume the job owns (JobMount.owned): every entry of the tree passes to the job's uid, modes
+ * kept (a data directory stays 0700), so a server that insists on owning its files finds the ones
+ * an earlier job of the instance, with another uid, left. Never through a link, never outside the
+ * volume; the root gets the owner's rwx, as the server made it.
+ */
+async function ownTree(root: string, path: string, ids: JobIdentity): Promise<void> {
+  const dir = await withNoLink(root, path, async (fh, st) => {
+    if (st.uid !== ids.uid || st.gid !== ids.gid) await fh.chown(ids.uid, ids.gid);
+    if (path === root) await fh.chmod((st.mode & 0o7777) | 0o700);
+    return st.isDirectory();
+  });
+  if (!dir) return;
+  // A fresh cluster has about a thousand files: a few at once, within the open-files limit.
+  const entries = await readdir(path);
+  for (let i = 0; i < entries.length; i += OWN_AT_ONCE) {
+    const batch = entries.slice(i, i + OWN_AT_ONCE);
+    await Promise.all(batch.map((entry) => ownTree(root, join(path, entry), ids)));
+  }
+}
+
+const OWN_AT_ONCE = 32;
 
 async function shareTree(root: string, path: string, gid: number): Promise<void> {
   const dir = await withNoLink(root, path, async (fh, st) => {

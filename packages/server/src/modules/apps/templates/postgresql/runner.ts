@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import type { AppRunner, InstanceContext } from '../../runner.js';
-import { jobSpec } from '../shared.js';
+import { homeVolume, jobSpec } from '../shared.js';
 import { startScript, type DbUser } from './script.js';
 
-/** PostgreSQL's own port: the job's port, as the project's jobs reach it (internal_hostname). */
+/**
+ * PostgreSQL's own port, declared as the job's: the project's jobs reach it at the job's internal
+ * host name on docker, through the server's relay on the process runtime (outputs say which).
+ */
 const PORT = 5432;
-/** The official image for the docker runtime; its data directory is the instance's home there. */
+/** The official image for the docker runtime. */
 const IMAGE = 'postgres:15';
+/** Where the instance's home is mounted on both runtimes; the cluster is its `pgdata`. */
+const DATA = '/var/lib/postgresql/data';
 const DEFAULT_USERS: DbUser[] = [{ name: 'app', db_names: ['app'] }];
 
 /** Debian's server binaries (`postgresql-15` …), the newest installed; null without any. */
@@ -62,26 +67,25 @@ export const postgresqlRunner: AppRunner = {
     const body = jobSpec({
       image: IMAGE,
       command: onProcess
-        ? startScript(postgresBinDir() ?? '/usr/lib/postgresql/15/bin', users)
+        ? startScript(postgresBinDir() ?? '/usr/lib/postgresql/15/bin', DATA, users)
         : undefined,
       preset_name: ctx.preset.name,
       env: onProcess
         ? {}
         : {
-            PGDATA: '/var/lib/postgresql/data/pgdata',
+            PGDATA: `${DATA}/pgdata`,
             POSTGRES_USER: users[0].name,
             POSTGRES_DB: users[0].db_names[0] ?? users[0].name,
           },
       secret_env: onProcess ? secretEnv : { POSTGRES_PASSWORD: secretEnv.PG_PASSWORD_0 },
-      volumes: onProcess
-        ? []
-        : [{ src_storage_uri: ctx.home, dst_path: '/var/lib/postgresql/data', read_only: false }],
+      volumes: [homeVolume(ctx, DATA)],
       // Not HTTP: the port is declared so that it is forwarded and named; the job's endpoint is
       // reported once PostgreSQL listens on it, which the start script does last.
       http: { port: PORT, requires_auth: true },
       restart_policy: 'never',
     });
-    return { jobs: [{ role: 'main', body }], secrets };
+    // The job's uid owns the cluster's files: they persist in the home across jobs and uids.
+    return { jobs: [{ role: 'main', body, ownedVolumes: [DATA] }], secrets };
   },
   outputs(input, ctx) {
     const e = ctx.endpoints.main;
