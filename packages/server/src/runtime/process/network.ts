@@ -44,8 +44,8 @@ export function prepareHostNetwork(): string | undefined {
 }
 
 /**
- * Opens (or closes) one relay's address and port to job uids. The chain is installed again first:
- * a server of an older Orrery on this machine may have replaced the table since.
+ * Opens (or closes) relays' addresses and ports to job uids. The chain is installed again first,
+ * so that a table removed by hand (or by an Orrery before relays) is back.
  */
 export async function allowRelay(address: string, ports: number[], open: boolean): Promise<void> {
   const elements = ports.map((p) => `${address} . ${p}`).join(', ');
@@ -53,7 +53,7 @@ export async function allowRelay(address: string, ports: number[], open: boolean
   const change = ports.length ? `${verb} element inet orrery relays { ${elements} }\n` : '';
   const bin = NFT.find((p) => existsSync(p));
   if (!bin) throw new Error('nftables (nft) is not installed');
-  // Asynchronous: it runs while jobs start, and every few seconds (relay.ts).
+  // Asynchronous: it runs while jobs start.
   const child = spawn(bin, ['-f', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += String(d)));

@@ -13,9 +13,6 @@ export interface RelayedJob {
   relayPort?: number;
 }
 
-/** How often the firewall's relay rule and this server's relays are installed again (`reassert`). */
-const REASSERT_MS = 2000;
-
 /**
  * Jobs reach each other's declared ports through the server: one TCP listener per such job on
  * the host's address (`relayAddress`), which the firewall opens to job uids (network.ts
@@ -26,7 +23,6 @@ const REASSERT_MS = 2000;
  */
 export class Relays {
   private readonly servers = new Map<string, Server>();
-  private timer?: NodeJS.Timeout;
 
   constructor(
     readonly address: string,
@@ -65,17 +61,7 @@ export class Relays {
     const bound = await listen(port).catch((e) => (port ? listen(0) : Promise.reject(e)));
     this.servers.set(id, server);
     await allowRelay(this.address, [bound], true);
-    this.timer ??= setInterval(() => void this.reassert(), REASSERT_MS).unref();
     return bound;
-  }
-
-  /**
-   * The rule and this server's relays, installed again: a server of an older Orrery sharing the
-   * machine replaces the whole table when it starts, and jobs would be refused meanwhile.
-   */
-  private async reassert() {
-    const ports = [...this.servers.values()].map((s) => (s.address() as { port: number }).port);
-    await allowRelay(this.address, ports, true).catch(() => undefined);
   }
 
   async close(id: string): Promise<void> {
@@ -86,10 +72,6 @@ export class Relays {
     // Not waiting for open connections: they end with the job's forward.
     server.close();
     if (port) await allowRelay(this.address, [port], false).catch(() => undefined);
-    if (this.servers.size === 0) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
   }
 
   async closeAll(): Promise<void> {
