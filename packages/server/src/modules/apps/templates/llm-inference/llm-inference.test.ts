@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
 import { call, tenancy } from '../../../../test/fixtures.js';
-import { eventually, runPlan } from '../../../../test/app-plan.js';
+import {
+  installApp,
+  openSession,
+  outsiderOf,
+  uninstallApp,
+  urlOf,
+} from '../../../../test/app-instance.js';
 import { tinyLlamaGguf } from '../../../../test/tiny-gguf.js';
 import { apiKeyKey, llmInferenceRunner } from './runner.js';
 
@@ -13,11 +19,13 @@ import { apiKeyKey, llmInferenceRunner } from './runner.js';
 describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference template', () => {
   let s: TestServer;
   let owner: TestUser;
+  let outsider: TestUser;
   const model = { model: { files_path: { path: 'storage:models/tiny.gguf' } } };
 
   beforeAll(async () => {
     s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
     ({ owner } = await tenancy(s));
+    outsider = await outsiderOf(s);
     const put = await s.app.inject({
       method: 'PUT',
       url: '/api/v1/storage/acme/vision/models/tiny.gguf?op=CREATE',
@@ -34,23 +42,22 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  const ready = (url: string, headers: Record<string, string>) =>
-    eventually(async () => {
-      const r = await fetch(url, { headers });
-      if (r.status >= 500) throw new Error(`models ${r.status}`);
-      return r;
-    }, 300);
-
-  it('serves chat completions and embeddings from the chosen GGUF behind the session', async () => {
-    const { plan, jobs } = await runPlan(s, owner, llmInferenceRunner, model, 'llm');
-    expect(plan.secrets).toEqual({});
-    const base = `${s.url}/ingress/${jobs.main}/v1`;
-    const models = await ready(`${base}/models`, owner.headers);
+  it('installs, serves chat completions and embeddings from the chosen GGUF behind the session, uninstalls', async () => {
+    const app = await installApp(s, owner, 'llm-inference', 'llm', model);
+    expect(app.outputs.llm_api_key).toBeNull();
+    const chatApi = app.outputs.chat_external_api;
+    const base = `${urlOf(chatApi).replace(/\/$/, '')}${chatApi.api_base_path}`;
+    expect(base).toBe(`${app.url}v1`);
+    expect(`${urlOf(app.outputs.embeddings_external_api).replace(/\/$/, '')}/v1`).toBe(base);
+    const session = await openSession(app.url!, owner);
+    const models = await fetch(`${base}/models`, { headers: session });
     expect(models.status).toBe(200);
     expect(await models.json()).toMatchObject({ data: [{ id: 'tiny', object: 'model' }] });
+    // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(`${base}/models`)).status).toBe(401);
+    expect((await fetch(`${base}/models`, { headers: outsider.headers })).status).toBe(401);
 
-    const chat = await post(`${base}/chat/completions`, owner.headers, {
+    const chat = await post(`${base}/chat/completions`, session, {
       model: 'tiny',
       messages: [
         { role: 'system', content: 'Be brief.' },
@@ -69,33 +76,41 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     expect(answer.usage.completion_tokens).toBeGreaterThan(0);
     expect(answer.usage.completion_tokens).toBeLessThanOrEqual(6);
 
-    const emb = await post(`${base}/embeddings`, owner.headers, { input: ['hello', 'world'] });
+    const emb = await post(`${base}/embeddings`, session, { input: ['hello', 'world'] });
     expect(emb.status).toBe(200);
     const vectors = ((await emb.json()) as { data: { embedding: number[] }[] }).data;
     expect(vectors.map((v) => v.embedding.length)).toEqual([64, 64]);
     expect(vectors[0].embedding).not.toEqual(vectors[1].embedding);
 
-    const bad = await post(`${base}/chat/completions`, owner.headers, { messages: [] });
+    const bad = await post(`${base}/chat/completions`, session, { messages: [] });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({
       error: { message: 'messages must end with a user message' },
     });
-    await call(s, 'DELETE', `/api/v1/jobs/${jobs.main}`, owner);
+    await uninstallApp(s, owner, app);
   });
 
   it('asks for the generated API key when the endpoint is public (no_auth)', async () => {
     const input = { ...model, ingress_http: { auth: { type: 'no_auth' } } };
-    const { plan, ctx, jobs } = await runPlan(s, owner, llmInferenceRunner, input, 'open');
-    const key = plan.secrets![apiKeyKey(ctx)];
-    const base = `${s.url}/ingress/${jobs.main}/v1`;
-    expect((await ready(`${base}/models`, {})).status).toBe(401);
+    const app = await installApp(s, owner, 'llm-inference', 'open', input);
+    expect(app.outputs.llm_api_key).toEqual({
+      key: apiKeyKey({ name: 'open' }),
+      __type__: 'ApoloSecret',
+    });
+    const secret = await call(
+      s,
+      'GET',
+      `/api/v1/secrets/${app.outputs.llm_api_key.key}?org_name=acme&project_name=vision`,
+      owner,
+    );
+    const key = Buffer.from(secret.body.value, 'base64').toString();
+    const base = `${app.url}v1`;
+    expect((await fetch(`${base}/models`)).status).toBe(401);
     // The ingress keeps Authorization to itself: the key travels as X-API-Key.
     const withKey = await fetch(`${base}/models`, { headers: { 'x-api-key': key } });
     expect(withKey.status).toBe(200);
     const wrong = await fetch(`${base}/models`, { headers: { 'x-api-key': `${key}x` } });
     expect(wrong.status).toBe(401);
-    const outputs = llmInferenceRunner.outputs(input, { ...ctx, endpoints: {} });
-    expect(outputs.llm_api_key).toEqual({ key: apiKeyKey(ctx), __type__: 'ApoloSecret' });
-    await call(s, 'DELETE', `/api/v1/jobs/${jobs.main}`, owner);
+    await uninstallApp(s, owner, app);
   });
 });
