@@ -11,6 +11,46 @@ import {
 import { tinyLlamaGguf } from '../../../../test/tiny-gguf.js';
 import { apiKeyKey, llmInferenceRunner } from './runner.js';
 
+interface ChatAnswer {
+  object: string;
+  choices: { message: { role: string; content: string }; finish_reason: string }[];
+  usage: { completion_tokens: number };
+}
+interface ChatChunk {
+  id: string;
+  object: string;
+  model: string;
+  choices: { delta: { role?: string; content?: string }; finish_reason: string | null }[];
+}
+
+/**
+ * The `data:` payloads of a Server-Sent Events response, read from its body as they arrive;
+ * `enough` stops reading early and closes the connection.
+ */
+async function serverSentEvents(r: Response, enough = (_events: string[]) => false) {
+  const events: string[] = [];
+  let buffered = '';
+  const decoder = new TextDecoder();
+  const reader = r.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const event = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      if (event.startsWith('data: ')) events.push(event.slice('data: '.length));
+    }
+    if (enough(events)) {
+      await reader.cancel();
+      return events;
+    }
+  }
+  expect(buffered).toBe('');
+  return events;
+}
+
 /**
  * The llm-inference template on the process runtime: llama.cpp serving a GGUF from Files. The
  * model is a stand-in made by the test (tiny-gguf.ts, random weights): its answers are noise,
@@ -66,15 +106,52 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
       max_tokens: 6,
     });
     expect(chat.status).toBe(200);
-    const answer = (await chat.json()) as {
-      object: string;
-      choices: { message: { role: string; content: string }; finish_reason: string }[];
-      usage: { completion_tokens: number };
-    };
+    const answer = (await chat.json()) as ChatAnswer;
     expect(answer.object).toBe('chat.completion');
     expect(answer.choices[0].message.role).toBe('assistant');
     expect(answer.usage.completion_tokens).toBeGreaterThan(0);
     expect(answer.usage.completion_tokens).toBeLessThanOrEqual(6);
+
+    // Streamed: OpenAI's Server-Sent Events through the ingress, read as they come.
+    const stream = await post(`${base}/chat/completions`, session, {
+      model: 'tiny',
+      messages: [{ role: 'user', content: 'hello world' }],
+      max_tokens: 6,
+      seed: 7,
+      stream: true,
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const events = await serverSentEvents(stream);
+    expect(events.at(-1)).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e) as ChatChunk);
+    expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: '' });
+    const pieces = chunks.flatMap((c) => c.choices[0].delta.content || []);
+    expect(pieces.length).toBeGreaterThanOrEqual(2);
+    for (const c of chunks)
+      expect(c).toMatchObject({ object: 'chat.completion.chunk', model: 'tiny' });
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks.at(-1)!.choices[0]).toMatchObject({ delta: {}, finish_reason: 'length' });
+    // The same request unstreamed, with the same seed: the same text.
+    const whole = await post(`${base}/chat/completions`, session, {
+      messages: [{ role: 'user', content: 'hello world' }],
+      max_tokens: 6,
+      seed: 7,
+    });
+    expect(((await whole.json()) as ChatAnswer).choices[0].message.content).toBe(pieces.join(''));
+
+    // A long answer read as it comes, then left: the chunks were not held back by the ingress
+    // (the whole answer would take minutes), and the server stops generating when the client
+    // goes, or the embeddings below would wait behind it.
+    const long = await post(`${base}/chat/completions`, session, {
+      messages: [{ role: 'user', content: 'hello world' }],
+      max_tokens: 100_000,
+      stream: true,
+    });
+    const first = await serverSentEvents(long, (e) => e.length >= 3);
+    expect(
+      first.slice(1).map((e) => (JSON.parse(e) as ChatChunk).choices[0].delta.content),
+    ).toEqual([expect.any(String), expect.any(String)]);
 
     const emb = await post(`${base}/embeddings`, session, { input: ['hello', 'world'] });
     expect(emb.status).toBe(200);
@@ -88,7 +165,7 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
       error: { message: 'messages must end with a user message' },
     });
     await uninstallApp(s, owner, app);
-  });
+  }, 90_000);
 
   it('asks for the generated API key when the endpoint is public (no_auth)', async () => {
     const input = { ...model, ingress_http: { auth: { type: 'no_auth' } } };
