@@ -119,12 +119,16 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
       max_tokens: 6,
       seed: 7,
       stream: true,
+      stream_options: { include_usage: true },
     });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream');
     const events = await serverSentEvents(stream);
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e) as ChatChunk);
+    const usage = JSON.parse(events.at(-2)!) as ChatChunk & ChatAnswer;
+    expect(usage.choices).toEqual([]);
+    expect(usage.usage.completion_tokens).toBe(6);
+    const chunks = events.slice(0, -2).map((e) => JSON.parse(e) as ChatChunk);
     expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: '' });
     const pieces = chunks.flatMap((c) => c.choices[0].delta.content || []);
     expect(pieces.length).toBeGreaterThanOrEqual(2);
