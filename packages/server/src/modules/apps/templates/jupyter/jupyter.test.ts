@@ -51,7 +51,10 @@ function execute(url: string, headers: Record<string, string>, code: string): Pr
       ws.close();
       resolve(m.content.data['text/plain']);
     });
-    ws.on('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.on('unexpected-response', (_q, res) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP ${res.statusCode}`));
+    });
     ws.on('error', reject);
   });
 }
