@@ -29,7 +29,7 @@ const deploy = {
 };
 
 /** Polls the instance every 5 ms (so polling adds little) until `state`. */
-async function until(api, id, state, timeoutMs = 60000) {
+export async function until(api, id, state, timeoutMs = 60000) {
   for (const t0 = Date.now(); Date.now() - t0 < timeoutMs; await sleep(5)) {
     const app = await api.get(`/apis/apps/v2/instances/${id}`);
     if (app.state === state) return app;

@@ -1,9 +1,9 @@
 // The llm-inference app's program: llama.cpp (node-llama-cpp, CPU) serving a GGUF model with an
-// OpenAI-compatible API: GET /v1/models, POST /v1/chat/completions, POST /v1/embeddings. It
-// listens only once the model is loaded, so the job's endpoint means ready. With LLM_API_KEY set,
-// /v1 asks for the key as `Authorization: Bearer <key>` or `X-API-Key: <key>`: Orrery's ingress
-// never forwards Authorization (a platform token must not reach an app), so through it only the
-// second travels.
+// OpenAI-compatible API: GET /v1/models, POST /v1/chat/completions (Server-Sent Events with
+// `"stream": true`), POST /v1/embeddings. It listens only once the model is loaded, so the job's
+// endpoint means ready. With LLM_API_KEY set, /v1 asks for the key as `Authorization: Bearer <key>`
+// or `X-API-Key: <key>`: Orrery's ingress never forwards Authorization (a platform token must not
+// reach an app), so through it only the second travels.
 import { createServer } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { getLlama, LlamaChatSession } from 'node-llama-cpp';
@@ -56,13 +56,13 @@ const text = (content) =>
       ? content.map((p) => (p?.type === 'text' ? String(p.text ?? '') : '')).join('')
       : '';
 
-async function chat(body) {
+/** The prompt, history and options of a chat request; a 400 for what cannot be answered. */
+function chatRequest(body) {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const last = messages.at(-1);
   if (!last || last.role !== 'user') {
     throw new HttpError(400, 'messages must end with a user message');
   }
-  if (body.stream) throw new HttpError(400, 'Streaming is not supported: send stream false');
   const system = messages.filter((m) => m.role === 'system').map((m) => text(m.content));
   const history = messages
     .slice(0, -1)
@@ -73,39 +73,50 @@ async function chat(body) {
           ? [{ type: 'model', response: [text(m.content)] }]
           : [],
     );
-  const maxTokens = Number.isInteger(body.max_tokens) ? body.max_tokens : DEFAULT_MAX_TOKENS;
+  return {
+    messages,
+    system: system.join('\n'),
+    history,
+    prompt: text(last.content),
+    maxTokens: Number.isInteger(body.max_tokens) ? body.max_tokens : DEFAULT_MAX_TOKENS,
+    temperature: typeof body.temperature === 'number' ? body.temperature : 0.7,
+    // OpenAI's `seed`: the same request with the same seed samples the same answer.
+    seed: Number.isInteger(body.seed) ? body.seed : undefined,
+  };
+}
+
+/**
+ * Generates the answer to a chatRequest(), handing each piece of text to `onTextChunk` as
+ * llama.cpp decodes it; stops early when `signal` aborts (the client went away).
+ */
+function generate(req, { onTextChunk, signal } = {}) {
   return serially(async () => {
     const sequence = context.getSequence();
     try {
       const session = new LlamaChatSession({
         contextSequence: sequence,
-        systemPrompt: system.join('\n') || undefined,
+        systemPrompt: req.system || undefined,
       });
       session.setChatHistory([
-        ...(system.length ? [{ type: 'system', text: system.join('\n') }] : []),
-        ...history,
+        ...(req.system ? [{ type: 'system', text: req.system }] : []),
+        ...req.history,
       ]);
-      const prompt = text(last.content);
       let completionTokens = 0;
-      const meta = await session.promptWithMeta(prompt, {
-        maxTokens,
+      const meta = await session.promptWithMeta(req.prompt, {
+        maxTokens: req.maxTokens,
+        temperature: req.temperature,
+        seed: req.seed,
         onToken: (tokens) => (completionTokens += tokens.length),
-        temperature: typeof body.temperature === 'number' ? body.temperature : 0.7,
+        onTextChunk,
+        signal,
+        stopOnAbortSignal: true,
       });
-      const answer = meta.responseText;
-      const promptTokens = model.tokenize(messages.map((m) => text(m.content)).join('\n')).length;
+      const promptTokens = model.tokenize(
+        req.messages.map((m) => text(m.content)).join('\n'),
+      ).length;
       return {
-        id: `chatcmpl-${randomUUID()}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: modelId,
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: answer },
-            finish_reason: meta.stopReason === 'maxTokens' ? 'length' : 'stop',
-          },
-        ],
+        text: meta.responseText,
+        finishReason: meta.stopReason === 'maxTokens' ? 'length' : 'stop',
         usage: {
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
@@ -116,6 +127,74 @@ async function chat(body) {
       sequence.dispose();
     }
   });
+}
+
+async function chat(body) {
+  const answer = await generate(chatRequest(body));
+  return {
+    id: `chatcmpl-${randomUUID()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: modelId,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: answer.text },
+        finish_reason: answer.finishReason,
+      },
+    ],
+    usage: answer.usage,
+  };
+}
+
+/**
+ * `"stream": true`: Server-Sent Events in OpenAI's format, one `chat.completion.chunk` per piece
+ * of text as it is decoded (the role first, the finish reason last), then `data: [DONE]`.
+ * Errors found before the first byte are answered as JSON like any other.
+ */
+async function chatStream(body, req, res) {
+  const request = chatRequest(body);
+  const id = `chatcmpl-${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const event = (data) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+  const chunk = (delta, finishReason = null) =>
+    event({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: modelId,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    // Proxies in front of Orrery (nginx) would otherwise hold the events back.
+    'x-accel-buffering': 'no',
+  });
+  chunk({ role: 'assistant', content: '' });
+  try {
+    const answer = await generate(request, {
+      onTextChunk: (t) => t && chunk({ content: t }),
+      signal: gone.signal,
+    });
+    chunk({}, answer.finishReason);
+    if (body.stream_options?.include_usage) {
+      event({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: modelId,
+        choices: [],
+        usage: answer.usage,
+      });
+    }
+  } catch (e) {
+    // The status is sent already: the error travels as an event, as OpenAI's API does.
+    event({ error: { message: e.message, type: 'server_error' } });
+  }
+  res.end('data: [DONE]\n\n');
 }
 
 async function embed(body) {
@@ -170,13 +249,21 @@ async function readJson(req) {
   }
 }
 
+/** What a route answers when it has written its response itself (a stream). */
+const STREAMED = Symbol('streamed');
+
 const routes = {
   'GET /health': async () => ({ status: 'ok' }),
   'GET /v1/models': async () => ({
     object: 'list',
     data: [{ id: modelId, object: 'model', created, owned_by: 'orrery' }],
   }),
-  'POST /v1/chat/completions': async (req) => chat(await readJson(req)),
+  'POST /v1/chat/completions': async (req, res) => {
+    const body = await readJson(req);
+    if (body.stream !== true) return chat(body);
+    await chatStream(body, req, res);
+    return STREAMED;
+  },
   'POST /v1/embeddings': async (req) => embed(await readJson(req)),
 };
 
@@ -192,8 +279,10 @@ const server = createServer(async (req, res) => {
     if (path.startsWith('/v1') && !authorized(req)) {
       throw new HttpError(401, 'Invalid API key', 'authentication_error');
     }
-    send(200, await route(req));
+    const answer = await route(req, res);
+    if (answer !== STREAMED) send(200, answer);
   } catch (e) {
+    if (res.headersSent) return res.end();
     const status = e instanceof HttpError ? e.status : 500;
     send(status, { error: { message: e.message, type: e.type ?? 'server_error' } });
   }

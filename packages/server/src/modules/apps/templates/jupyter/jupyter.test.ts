@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { WebSocket } from 'ws';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
-import { call, processServer } from '../../../../test/fixtures.js';
-import { eventually, runPlan } from '../../../../test/app-plan.js';
+import { processServer } from '../../../../test/fixtures.js';
+import {
+  installApp,
+  openSession,
+  outsiderOf,
+  uninstallApp,
+  urlOf,
+} from '../../../../test/app-instance.js';
 import { jupyterRunner } from './runner.js';
 
 /** Executes `code` in a kernel over the Jupyter messaging WebSocket; the execute_result text. */
@@ -45,64 +51,70 @@ function execute(url: string, headers: Record<string, string>, code: string): Pr
       ws.close();
       resolve(m.content.data['text/plain']);
     });
-    ws.on('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.on('unexpected-response', (_q, res) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP ${res.statusCode}`));
+    });
     ws.on('error', reject);
   });
 }
 
-/** The jupyter template on the process runtime: Debian's Notebook, a cell run through the ingress. */
+/** The jupyter template on the process runtime: Debian's Notebook, a cell run through Open. */
 describe.skipIf(!existsSync('/usr/bin/jupyter-notebook'))('jupyter template', () => {
   let s: TestServer;
   let owner: TestUser;
+  let outsider: TestUser;
 
   processServer((x) => ({ s, owner } = x));
+  beforeAll(async () => (outsider = await outsiderOf(s)));
 
-  it('executes a cell in a kernel through the ingress, notebooks in the persistent home', async () => {
-    const { jobs } = await runPlan(s, owner, jupyterRunner, {}, 'nb');
-    const base = `${s.url}/ingress/${jobs.main}`;
-    const status = await eventually(async () => {
-      const r = await fetch(`${base}/api/status`, { headers: owner.headers });
-      if (r.status !== 200) throw new Error(`status ${r.status}`);
-      return r.json();
-    });
-    expect(status).toHaveProperty('started');
-    expect((await fetch(`${base}/api/status`)).status).toBe(401);
+  it('installs, opens with a session only, executes a cell, keeps notebooks, uninstalls', async () => {
+    const app = await installApp(s, owner, 'jupyter', 'nb');
+    const base = app.url!.replace(/\/$/, '');
+    const tree = urlOf(app.outputs.app_url.external_url);
+    expect(tree).toBe(`${base}/tree`);
+    const session = await openSession(app.url!, owner);
 
-    // The tree page links under the ingress path: the Notebook knows where it is served.
-    const tree = await (await fetch(`${base}/tree`, { headers: owner.headers })).text();
-    expect(tree).toContain(`/ingress/${jobs.main}/static/`);
+    // Open leads to the Notebook's tree page, whose links stay under the ingress path.
+    const page = await fetch(app.url!, { headers: session });
+    expect(page.url.replace(/\?$/, '')).toBe(tree);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`/ingress/${app.jobIds[0]}/static/`);
+    // Without a session, and signed in to another organization: the ingress answers as to no one.
+    expect((await fetch(tree)).status).toBe(401);
+    expect((await fetch(tree, { headers: outsider.headers })).status).toBe(401);
 
     const kernel = await fetch(`${base}/api/kernels`, {
       method: 'POST',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
+      headers: { ...session, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'python3' }),
     });
     expect(kernel.status).toBe(201);
     const { id: kid } = (await kernel.json()) as { id: string };
     const before = Date.now();
     const ws = `${base.replace('http', 'ws')}/api/kernels/${kid}/channels`;
-    expect(await execute(ws, owner.headers, '1+41')).toBe('42');
-    const probe = (_role: string, path: string) =>
-      fetch(`${base}${path}`, { headers: owner.headers });
+    expect(await execute(ws, session, 'sum(range(1, 10)) * 2')).toBe('90');
+    await expect(execute(ws, {}, '1')).rejects.toThrow('HTTP 401');
+    const probe = (_role: string, path: string) => fetch(`${base}${path}`, { headers: session });
     const at = await jupyterRunner.lastActivity!(probe, {} as never);
     expect(at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
 
     // A notebook saved through the contents API lands in the instance's home.
     const saved = await fetch(`${base}/api/contents/kept.ipynb`, {
       method: 'PUT',
-      headers: { ...owner.headers, 'content-type': 'application/json' },
+      headers: { ...session, 'content-type': 'application/json' },
       body: JSON.stringify({
         type: 'notebook',
         content: { cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 },
       }),
     });
     expect(saved.status).toBe(201);
+    await uninstallApp(s, owner, app);
     const file = await s.app.inject({
       url: '/api/v1/storage/acme/vision/.apps/jupyter/nb/kept.ipynb?op=OPEN',
       headers: owner.headers,
     });
     expect(file.statusCode).toBe(200);
     expect(JSON.parse(file.body)).toMatchObject({ nbformat: 4 });
-    await call(s, 'DELETE', `/api/v1/jobs/${jobs.main}`, owner);
   });
 });

@@ -1,22 +1,29 @@
 import { WebSocket } from 'ws';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
-import { call, processServer } from '../../../../test/fixtures.js';
-import { eventually, runPlan } from '../../../../test/app-plan.js';
+import { processServer } from '../../../../test/fixtures.js';
+import {
+  installApp,
+  outsiderOf,
+  openSession,
+  uninstallApp,
+  type Installed,
+} from '../../../../test/app-instance.js';
 import { shellRunner } from './runner.js';
 
-/** The shell template on the process runtime: a real pty in the job, reached through the ingress. */
+/** The shell template on the process runtime: a real pty in the job, reached through Open. */
 describe('shell template', () => {
   let s: TestServer;
   let owner: TestUser;
+  let outsider: TestUser;
 
   processServer((x) => ({ s, owner } = x));
+  beforeAll(async () => (outsider = await outsiderOf(s)));
 
   /** Opens the terminal's WebSocket, types `line`, resolves with the output once it has `want`. */
-  const type = (id: string, line: string, want: string, who: TestUser | null = owner) =>
+  const type = (app: Installed, line: string, want: string, headers: Record<string, string>) =>
     new Promise<string>((resolve, reject) => {
-      const url = `${s.url.replace('http', 'ws')}/ingress/${id}/pty`;
-      const ws = new WebSocket(url, who ? { headers: who.headers } : {});
+      const ws = new WebSocket(`${app.url!.replace('http', 'ws')}pty`, { headers });
       let seen = '';
       const timer = setTimeout(() => {
         ws.close();
@@ -37,66 +44,54 @@ describe('shell template', () => {
       ws.on('error', reject);
     });
 
-  it('runs a command typed in the browser terminal, in the persistent home', async () => {
-    const { plan, jobs } = await runPlan(s, owner, shellRunner, {}, 'term');
-    expect(plan.health).toEqual({ role: 'main', path: '/' });
-    const id = jobs.main;
-    const page = await eventually(async () => {
-      const r = await fetch(`${s.url}/ingress/${id}/`, { headers: owner.headers });
-      if (r.status !== 200) throw new Error(`page: ${r.status}`);
-      return r.text();
-    });
-    expect(page).toContain('xterm.js');
-    const xterm = await fetch(`${s.url}/ingress/${id}/xterm.js`, { headers: owner.headers });
+  it('installs, opens with a session only, runs a typed command in the persistent home, uninstalls', async () => {
+    const app = await installApp(s, owner, 'shell', 'term');
+    expect(app.url).toBe(`${s.url}/ingress/${app.jobIds[0]}/`);
+    expect(app.outputs.app_url.external_url.base_path).toBe(`/ingress/${app.jobIds[0]}/`);
+
+    const session = await openSession(app.url!, owner);
+    const page = await fetch(app.url!, { headers: session });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('xterm.js');
+    const xterm = await fetch(`${app.url}xterm.js`, { headers: session });
     expect(xterm.status).toBe(200);
+    // Without a session, and signed in to another organization: the ingress answers as to no one.
+    expect((await fetch(app.url!)).status).toBe(401);
+    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(401);
+    await expect(type(app, 'echo no', 'no', {})).rejects.toThrow('HTTP 401');
+    await expect(type(app, 'echo no', 'no', outsider.headers)).rejects.toThrow('HTTP 401');
 
     // $((6*7)) is expanded by the shell: the echoed input alone does not contain hi-42.
-    await type(id, 'echo hi-$((6*7))', 'hi-42');
+    await type(app, 'echo hi-$((6*7))', 'hi-42', session);
     // The file is written before tty prints what the test waits for.
-    const out = await type(id, 'echo made > kept.txt; pwd; tty', '/dev/pts/');
+    const out = await type(app, 'echo made > kept.txt; pwd; tty', '/dev/pts/', session);
     expect(out).toContain('/var/storage');
 
-    // The file is in the instance's home in the project's storage, which outlives the job.
+    // Terminal activity is what counts for idle shutdown.
+    const before = Date.now();
+    // A reconnecting page gets the recent output first: wait for this command's own.
+    await type(app, 'echo mark-$((2+3))', 'mark-5', session);
+    const probe = (_role: string, path: string) =>
+      fetch(`${app.url}${path.slice(1)}`, { headers: session });
+    const at = await shellRunner.lastActivity!(probe, {} as never);
+    expect(at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+
+    await uninstallApp(s, owner, app);
+    // The file is in the instance's home in the project's storage, which outlives the instance.
     const file = await s.app.inject({
       url: '/api/v1/storage/acme/vision/.apps/shell/term/kept.txt?op=OPEN',
       headers: owner.headers,
     });
     expect(file.statusCode).toBe(200);
     expect(file.body).toBe('made\n');
-
-    // Terminal activity is what counts for idle shutdown.
-    const before = Date.now();
-    // A reconnecting page gets the recent output first: wait for this command's own.
-    await type(id, 'echo mark-$((2+3))', 'mark-5');
-    const probe = (_role: string, path: string) =>
-      fetch(`${s.url}/ingress/${id}${path}`, { headers: owner.headers });
-    const at = await shellRunner.lastActivity!(probe, {} as never);
-    expect(at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
   });
 
-  it('refuses the terminal without a session unless the instance is no_auth', async () => {
-    const { jobs } = await runPlan(s, owner, shellRunner, {}, 'closed');
-    await eventually(async () => {
-      const r = await fetch(`${s.url}/ingress/${jobs.main}/`, { headers: owner.headers });
-      if (r.status !== 200) throw new Error(String(r.status));
+  it('lets anyone type in the terminal of a no_auth instance', async () => {
+    const app = await installApp(s, owner, 'shell', 'open', {
+      networking: { ingress_http: { auth: { type: 'no_auth' } } },
     });
-    expect((await fetch(`${s.url}/ingress/${jobs.main}/`)).status).toBe(401);
-    await expect(type(jobs.main, 'echo no', 'no', null)).rejects.toThrow('HTTP 401');
-    // Signed in but not a member of the project: the ingress answers as to no one.
-    const stranger = await s.user();
-    const denied = await fetch(`${s.url}/ingress/${jobs.main}/`, { headers: stranger.headers });
-    expect(denied.status).toBe(401);
-    await call(s, 'DELETE', `/api/v1/jobs/${jobs.main}`, owner);
-
-    const open = await runPlan(
-      s,
-      owner,
-      shellRunner,
-      { networking: { ingress_http: { auth: { type: 'no_auth' } } } },
-      'open',
-    );
-    await eventually(() => type(open.jobs.main, 'echo open-$((1+1))', 'open-2', null));
-    await call(s, 'DELETE', `/api/v1/jobs/${open.jobs.main}`, owner);
+    expect((await fetch(app.url!)).status).toBe(200);
+    await type(app, 'echo open-$((1+1))', 'open-2', {});
+    await uninstallApp(s, owner, app);
   });
 });
