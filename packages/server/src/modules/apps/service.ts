@@ -16,7 +16,7 @@ import { hasHint, propertiesOf, validateInput } from './input-schema.js';
 import { resolveRefs } from './integrations.js';
 import { presetNameOf } from './job-body.js';
 import { endpointOf } from './outputs.js';
-import type { AppEndpoint, AppPreset, InstanceContext, OutputContext } from './runner.js';
+import type { AppEndpoint, AppJob, AppPreset, InstanceContext, OutputContext } from './runner.js';
 import {
   addEvent,
   addRevision,
@@ -173,11 +173,14 @@ export class AppsService {
     await setRevisionHealth(this.ctx.db, row.id, n, plan.health ?? null);
     await this.ensureSecrets(placeOfRow(row), plan.secrets ?? {}, caller.principal);
     const ids: string[] = [];
+    const byRole = new Map<string, JobRow>();
     for (const job of plan.jobs) {
       const created = await this.jobs.create(caller.principal, caller.grants, {
         kind: 'preset',
+        forwardPrefix: job.forwardPrefix,
         body: {
           ...job.body,
+          env: { ...job.body.env, ...this.siblingEnv(job, byRole) },
           cluster_name: row.clusterName,
           org_name: row.orgName,
           project_name: row.projectName,
@@ -185,8 +188,25 @@ export class AppsService {
         },
       });
       ids.push(created.id);
+      byRole.set(job.role, created);
     }
     return ids;
+  }
+
+  /** A job's `siblingEnv` from the jobs of its revision created before it. */
+  private siblingEnv(job: AppJob, byRole: Map<string, JobRow>): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, { role, as }] of Object.entries(job.siblingEnv ?? {})) {
+      const sibling = byRole.get(role);
+      const e = sibling && endpointOf(sibling, this.ctx.config.publicUrl);
+      if (!e) throw new Error(`Job ${job.role} needs ${role}, planned before it with an HTTP port`);
+      const { host, port, protocol, basePath } = e.external;
+      env[name] =
+        as === 'host'
+          ? e.internal.host
+          : `${protocol}://${host}:${port}${basePath.replace(/\/$/, '')}`;
+    }
+    return env;
   }
 
   private async ensureSecrets(place: Place, secrets: Record<string, string>, who: Principal) {

@@ -18,10 +18,15 @@ import { projectExists } from '../projects/store.js';
 import { creditsLeft, jobsQuota } from './accounting.js';
 import { presetGpu, resourcesGpu, resourcesOf } from './resources.js';
 import { containerOf, type JobInsert, type JobRow, type ProjectPlace } from './store.js';
+import { forwardsPrefix } from './wire.js';
 import { checkVolumeAccess, diskIdsOf, normalizeUris } from './volumes.js';
 
-export type NewJob =
-  { kind: 'preset'; body: JobCreateFromPreset } | { kind: 'container'; body: JobCreate };
+export type NewJob = (
+  { kind: 'preset'; body: JobCreateFromPreset } | { kind: 'container'; body: JobCreate }
+) & {
+  /** The ingress forwards its path in front of each request (wire.ts `forwardsPrefix`). */
+  forwardPrefix?: boolean;
+};
 
 /** The preset that prices a job and, with `?from_preset`, sizes it. */
 function presetAndResources(presets: PresetRow[], req: NewJob) {
@@ -84,6 +89,7 @@ async function containerFor(
         port: f.http.port,
         health_check_path: f.http.health_check_path,
         requires_auth: f.http.requires_auth,
+        ...(req.forwardPrefix ? { forward_prefix: true } : {}),
       },
       secret_env: f.secret_env,
       secret_volumes: f.secret_volumes,
@@ -194,6 +200,7 @@ export function rerunRequest(j: JobRow): NewJob {
   const { memory_mb: _mb, ...resources } = containerOf(j).resources;
   return {
     kind: 'container',
+    forwardPrefix: forwardsPrefix(j),
     body: {
       cluster_name: j.clusterName,
       org_name: j.orgName,

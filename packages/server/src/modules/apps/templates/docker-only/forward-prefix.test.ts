@@ -1,0 +1,74 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { jobs } from '../../../../db/schema.js';
+import type { TestServer, TestUser } from '../../../../test/harness.js';
+import { call, processServer, submitJob } from '../../../../test/fixtures.js';
+import { containerOf, jobById } from '../../../jobs/store.js';
+import { pathForJob, publicIngressPath } from '../../../jobs/wire.js';
+
+/**
+ * JupyterLab serves under the base URL it is given and makes absolute links from it, so its job
+ * must receive the ingress path the browser used, not the rest the ingress strips it to. A real
+ * HTTP server in a process job answers with the path it received.
+ */
+describe('the ingress path forwarded to jobs that serve under a base URL', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  processServer((started) => ({ s, owner } = started));
+
+  const echo = `${process.execPath} -e "require('http').createServer((q,r)=>r.end('got '+q.url)).listen(process.env.PORT,'127.0.0.1')"`;
+
+  const served = async (id: string, path: string) => {
+    for (let i = 0; i < 200; i++) {
+      const r = await s.app.inject({ method: 'GET', url: path, headers: owner.headers });
+      if (r.statusCode !== 502) return r;
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    throw new Error(`job ${id} never served ${path}`);
+  };
+
+  it('strips the prefix by default and forwards it for a job that asks', async () => {
+    const id = await submitJob(s, owner, echo, { http: { port: 8080, requires_auth: true } });
+    const plain = await served(id, `/ingress/${id}/lab/tree?x=1`);
+    expect(plain.body).toBe('got /lab/tree?x=1');
+
+    // The apps service sets the flag when it creates an app's job (`AppJob.forwardPrefix`); the
+    // jobs API offers no such field, so here it is set on the record as the service would.
+    const row = (await jobById(s.ctx.db, id))!;
+    const container = containerOf(row);
+    await s.ctx.db
+      .update(jobs)
+      .set({ container: { ...container, http: { ...container.http!, forward_prefix: true } } })
+      .where(eq(jobs.id, id));
+
+    const forwarded = await served(id, `/ingress/${id}/lab/tree?x=1`);
+    expect(forwarded.statusCode).toBe(200);
+    expect(forwarded.body).toBe(`got /ingress/${id}/lab/tree?x=1`);
+    // Auth still applies to the forwarded path.
+    expect((await s.app.inject({ method: 'GET', url: `/ingress/${id}/lab` })).statusCode).toBe(401);
+
+    // A rerun of such a job keeps receiving its own prefix.
+    await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+    const rerun = await call(s, 'POST', `/api/v1/jobs/${id}/rerun`, owner);
+    expect(rerun.status).toBe(202);
+    const again = rerun.body.id as string;
+    expect((await served(again, `/ingress/${again}/api/status`)).body).toBe(
+      `got /ingress/${again}/api/status`,
+    );
+    await call(s, 'DELETE', `/api/v1/jobs/${again}`, owner);
+  });
+
+  it('puts the public URL’s own path in front when Orrery is served under one', async () => {
+    const id = await submitJob(s, owner, 'true', { http: { port: 8080 } });
+    const row = (await jobById(s.ctx.db, id))!;
+    const container = containerOf(row);
+    const flagged = {
+      ...row,
+      container: { ...container, http: { ...container.http!, forward_prefix: true } },
+    };
+    const pub = 'https://example.org/orrery/';
+    expect(publicIngressPath(id, pub)).toBe(`/orrery/ingress/${id}/`);
+    expect(pathForJob(flagged, pub, '/api/kernels')).toBe(`/orrery/ingress/${id}/api/kernels`);
+    expect(pathForJob(row, pub, '/api/kernels')).toBe('/api/kernels');
+  });
+});
