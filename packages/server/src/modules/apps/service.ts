@@ -15,8 +15,8 @@ import { InputErrors, inputError } from './errors.js';
 import { hasHint, propertiesOf, validateInput } from './input-schema.js';
 import { resolveRefs } from './integrations.js';
 import { presetNameOf } from './job-body.js';
-import { endpointOf } from './outputs.js';
-import type { AppEndpoint, AppJob, AppPreset, InstanceContext, OutputContext } from './runner.js';
+import { endpointOf, siblingEnvOf } from './outputs.js';
+import type { AppEndpoint, AppPreset, InstanceContext, OutputContext } from './runner.js';
 import {
   addEvent,
   addRevision,
@@ -180,7 +180,7 @@ export class AppsService {
         forwardPrefix: job.forwardPrefix,
         body: {
           ...job.body,
-          env: { ...job.body.env, ...this.siblingEnv(job, byRole) },
+          env: { ...job.body.env, ...siblingEnvOf(job, byRole, this.ctx.config.publicUrl) },
           cluster_name: row.clusterName,
           org_name: row.orgName,
           project_name: row.projectName,
@@ -191,22 +191,6 @@ export class AppsService {
       byRole.set(job.role, created);
     }
     return ids;
-  }
-
-  /** A job's `siblingEnv` from the jobs of its revision created before it. */
-  private siblingEnv(job: AppJob, byRole: Map<string, JobRow>): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [name, { role, as }] of Object.entries(job.siblingEnv ?? {})) {
-      const sibling = byRole.get(role);
-      const e = sibling && endpointOf(sibling, this.ctx.config.publicUrl);
-      if (!e) throw new Error(`Job ${job.role} needs ${role}, planned before it with an HTTP port`);
-      const { host, port, protocol, basePath } = e.external;
-      env[name] =
-        as === 'host'
-          ? e.internal.host
-          : `${protocol}://${host}:${port}${basePath.replace(/\/$/, '')}`;
-    }
-    return env;
   }
 
   private async ensureSecrets(place: Place, secrets: Record<string, string>, who: Principal) {

@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../../../db/schema.js';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
+import { eventually } from '../../../../test/app-plan.js';
 import { call, processServer, submitJob } from '../../../../test/fixtures.js';
 import { containerOf, jobById } from '../../../jobs/store.js';
 import { pathForJob, publicIngressPath } from '../../../jobs/wire.js';
@@ -16,6 +18,7 @@ describe('the ingress path forwarded to jobs that serve under a base URL', () =>
   let owner: TestUser;
   processServer((started) => ({ s, owner } = started));
 
+  const NOTEBOOK = '/usr/bin/jupyter-notebook';
   const echo = `${process.execPath} -e "require('http').createServer((q,r)=>r.end('got '+q.url)).listen(process.env.PORT,'127.0.0.1')"`;
 
   const served = async (id: string, path: string) => {
@@ -34,12 +37,7 @@ describe('the ingress path forwarded to jobs that serve under a base URL', () =>
 
     // The apps service sets the flag when it creates an app's job (`AppJob.forwardPrefix`); the
     // jobs API offers no such field, so here it is set on the record as the service would.
-    const row = (await jobById(s.ctx.db, id))!;
-    const container = containerOf(row);
-    await s.ctx.db
-      .update(jobs)
-      .set({ container: { ...container, http: { ...container.http!, forward_prefix: true } } })
-      .where(eq(jobs.id, id));
+    await forwardPrefix(id);
 
     const forwarded = await served(id, `/ingress/${id}/lab/tree?x=1`);
     expect(forwarded.statusCode).toBe(200);
@@ -57,6 +55,51 @@ describe('the ingress path forwarded to jobs that serve under a base URL', () =>
     );
     await call(s, 'DELETE', `/api/v1/jobs/${again}`, owner);
   });
+
+  /** Sets the flag on a job's record, as the apps service does at creation (see above). */
+  const forwardPrefix = async (id: string) => {
+    const container = containerOf((await jobById(s.ctx.db, id))!);
+    await s.ctx.db
+      .update(jobs)
+      .set({ container: { ...container, http: { ...container.http!, forward_prefix: true } } })
+      .where(eq(jobs.id, id));
+  };
+
+  // A stand-in for JupyterLab, which is not packaged here: Debian's Notebook, a real Jupyter
+  // server, given the same base URL from the job's host name as the jupyter-lab runner does.
+  it.skipIf(!existsSync(NOTEBOOK))(
+    'serves a real Jupyter server under its ingress path, its pages and links',
+    async () => {
+      const id = await submitJob(
+        s,
+        owner,
+        `exec ${NOTEBOOK} --no-browser --ip=127.0.0.1 --port=$PORT --NotebookApp.base_url=/ingress/$(hostname)/ --NotebookApp.token= --NotebookApp.password= --notebook-dir=/tmp`,
+        {
+          image: 'debian:bookworm',
+          env: { HOME: '/tmp', JUPYTER_RUNTIME_DIR: '/tmp/jupyter-runtime' },
+          http: { port: 8888, health_check_path: '/api/status', requires_auth: true },
+        },
+      );
+      // Stripped, the path misses the base URL the server answers under.
+      const stripped = await eventually(async () => {
+        const r = await served(id, `/ingress/${id}/api/status`);
+        if (r.statusCode >= 500) throw new Error(`status ${r.statusCode}`);
+        return r;
+      });
+      expect(stripped.statusCode).toBe(404);
+
+      await forwardPrefix(id);
+      const status = await served(id, `/ingress/${id}/api/status`);
+      expect(status.statusCode).toBe(200);
+      expect(JSON.parse(status.body)).toHaveProperty('started');
+      const tree = await served(id, `/ingress/${id}/tree`);
+      expect(tree.statusCode).toBe(200);
+      const script = tree.body.match(new RegExp(`/ingress/${id}/static/[^"?]+\\.js`))?.[0];
+      expect(script).toBeDefined();
+      expect((await served(id, script!)).statusCode).toBe(200);
+      await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+    },
+  );
 
   it('puts the public URL’s own path in front when Orrery is served under one', async () => {
     const id = await submitJob(s, owner, 'true', { http: { port: 8080 } });
