@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { WebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../../../db/schema.js';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
@@ -73,7 +75,7 @@ describe('the ingress path forwarded to jobs that serve under a base URL', () =>
       const id = await submitJob(
         s,
         owner,
-        `exec ${NOTEBOOK} --no-browser --ip=127.0.0.1 --port=$PORT --NotebookApp.base_url=/ingress/$(hostname)/ --NotebookApp.token= --NotebookApp.password= --notebook-dir=/tmp`,
+        `exec ${NOTEBOOK} --no-browser --ip=127.0.0.1 --port=$PORT --NotebookApp.base_url=/ingress/$(hostname)/ --NotebookApp.token= --NotebookApp.password= --NotebookApp.disable_check_xsrf=True --notebook-dir=/tmp`,
         {
           image: 'debian:bookworm',
           env: { HOME: '/tmp', JUPYTER_RUNTIME_DIR: '/tmp/jupyter-runtime' },
@@ -97,6 +99,47 @@ describe('the ingress path forwarded to jobs that serve under a base URL', () =>
       const script = tree.body.match(new RegExp(`/ingress/${id}/static/[^"?]+\\.js`))?.[0];
       expect(script).toBeDefined();
       expect((await served(id, script!)).statusCode).toBe(200);
+
+      // A kernel, and its channels' WebSocket upgraded under the same path.
+      const kernel = await s.app.inject({
+        method: 'POST',
+        url: `/ingress/${id}/api/kernels`,
+        headers: { ...owner.headers, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'python3' }),
+      });
+      expect(kernel.statusCode).toBe(201);
+      const channels = `${s.url.replace('http', 'ws')}/ingress/${id}/api/kernels/${JSON.parse(kernel.body).id}/channels`;
+      // The client's socket opens at the ingress before the job's does: only an answer from the
+      // kernel shows that the job accepted the forwarded path.
+      const ws = new WebSocket(channels, { headers: owner.headers });
+      const msgId = randomUUID();
+      const reply = await new Promise<string>((resolve) => {
+        ws.on('open', () =>
+          ws.send(
+            JSON.stringify({
+              header: {
+                msg_id: msgId,
+                msg_type: 'kernel_info_request',
+                session: msgId,
+                username: 't',
+                version: '5.3',
+              },
+              parent_header: {},
+              metadata: {},
+              content: {},
+              channel: 'shell',
+            }),
+          ),
+        );
+        ws.on('message', (raw) => {
+          const m = JSON.parse(String(raw));
+          if (m.parent_header?.msg_id === msgId && m.channel === 'shell') resolve(m.msg_type);
+        });
+        ws.on('close', () => resolve('closed'));
+        ws.on('unexpected-response', () => resolve('refused'));
+      });
+      ws.close();
+      expect(reply).toBe('kernel_info_reply');
       await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
     },
   );
