@@ -44,6 +44,16 @@ const rest = (e: AppEndpoint | undefined, path = '/') => ({
   external_url: e ? httpApi(e, 'external', path, 'rest') : null,
 });
 
+/** A word for `sh`, whatever it holds. */
+const shellQuoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Apolo's `jupyter_specific.override_code_storage_mount`: Files of the user's own to work in. */
+const codeMount = (input: Input) =>
+  storageMounts({ mounts: [obj(obj(input.jupyter_specific).override_code_storage_mount)] });
+
+/** Where JupyterLab works: the override's mount path, else the home. */
+const codeDirOf = (input: Input) => codeMount(input)[0]?.dst_path ?? JOVYAN;
+
 /**
  * `app_url` of an app that receives its ingress path (`forwardPrefix`): jobs of the project
  * reach it under that path too.
@@ -76,24 +86,24 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     port: 8888,
     health: '/api/status',
     dataPath: JOVYAN,
-    workingDir: JOVYAN,
+    workingDir: (input) => codeDirOf(input),
     // JupyterLab makes absolute links from its base URL: the job's ingress path, built from the
     // job's host name (its id) in a shell, hence the image's entrypoint restated.
     entrypoint: 'tini -g -- start.sh',
     forwardPrefix: true,
     // No token or password: the ingress authenticates (apolo_auth) before a request gets here.
-    command: (_i, ctx) =>
+    command: (input, ctx) =>
       [
         'start-notebook.py',
         `--ServerApp.base_url=${new URL(ctx.publicUrl).pathname.replace(/\/$/, '')}/ingress/"$HOSTNAME"/`,
         "--IdentityProvider.token=''",
         "--PasswordIdentityProvider.hashed_password=''",
-        `--ServerApp.root_dir=${JOVYAN}`,
+        `--ServerApp.root_dir=${shellQuoted(codeDirOf(input))}`,
         "--ServerApp.allow_origin='*'",
       ].join(' '),
     // `pip install` goes to ~/.local, in the home, so packages survive a reinstall.
     env: (input) => ({ PIP_USER: '1', ...mlflowEnv(input.mlflow_integration) }),
-    extraVolumes: (input) => storageMounts(input.extra_storage_mounts),
+    extraVolumes: (input) => [...codeMount(input), ...storageMounts(input.extra_storage_mounts)],
     outputs: (_i, e) => ({ app_url: servedUnderPrefix(e, '/lab') }),
     lastActivity: jupyterRunner.lastActivity,
   },

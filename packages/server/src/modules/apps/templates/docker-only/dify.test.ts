@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { JobCreateFromPreset } from '@orrery/contract';
 import { describe, expect, it } from 'vitest';
 import type { JobRow } from '../../../jobs/store.js';
+import { validateInput } from '../../input-schema.js';
 import { siblingEnvOf } from '../../outputs.js';
 import type { AppJob, InstanceContext, OutputContext } from '../../runner.js';
 import { difyRunner } from './dify.js';
+
+const SCHEMA = '../../../../../app-templates/dify/1.0.0/input.schema.json';
 
 const ctx: InstanceContext = {
   instanceId: 'i-1',
@@ -54,6 +59,16 @@ function shell(job: AppJob, env: Record<string, string>, replace: [string, strin
 }
 
 describe('dify template', () => {
+  it('takes a PostgreSQL user and, optionally, an initial password; Redis is its own', () => {
+    const schema = JSON.parse(
+      readFileSync(fileURLToPath(new URL(SCHEMA, import.meta.url)), 'utf8'),
+    ) as object;
+    expect(validateInput(schema, input)).toEqual([]);
+    expect(validateInput(schema, { preset: { name: 'cpu-small' } })).toEqual([
+      { path: ['postgres_user'], message: "must have required property 'postgres_user'" },
+    ]);
+  });
+
   it('runs Redis, the API, the worker and the web console, wired by host name', async () => {
     const plan = await difyRunner.plan(input, ctx);
     const roles = Object.fromEntries(plan.jobs.map((j) => [j.role, j]));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { JobCreateFromPreset } from '@orrery/contract';
 import { describe, expect, it } from 'vitest';
 import type { InstanceContext, OutputContext } from '../../runner.js';
+import { validateInput } from '../../input-schema.js';
 import { DOCKER_ONLY_RUNNERS } from './apps.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../../../../app-templates', import.meta.url));
@@ -124,6 +125,7 @@ describe('docker-only templates', () => {
       expect(Object.keys(outputs).sort()).toEqual(Object.keys(schema.properties).sort());
       const inputSchema = JSON.parse(read(name, 'input.schema.json')) as { required: string[] };
       for (const field of inputSchema.required) expect(input).toHaveProperty(field);
+      expect(validateInput(inputSchema, input)).toEqual([]);
     },
   );
 
@@ -212,6 +214,31 @@ describe('docker-only templates', () => {
       '--ServerApp.root_dir=/home/jovyan',
       '--ServerApp.allow_origin=*',
     ]);
+
+    // Files of the user's own to work in: mounted, JupyterLab's root and working directory, a
+    // path of any characters quoted for the shell. The home stays the user's home.
+    const override = {
+      ...input,
+      jupyter_specific: {
+        override_code_storage_mount: {
+          storage_uri: { path: 'storage:code' },
+          mount_path: { path: "/mnt/it's code" },
+        },
+      },
+    };
+    const schema = JSON.parse(read('jupyter-lab', 'input.schema.json')) as object;
+    expect(validateInput(schema, override)).toEqual([]);
+    const moved = (await runner.plan(override, ctx)).jobs[0].body;
+    expect(moved.working_dir).toBe("/mnt/it's code");
+    expect(moved.volumes.map((v) => v.dst_path)).toEqual([
+      '/home/jovyan',
+      "/mnt/it's code",
+      '/mnt/data',
+    ]);
+    const root = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${moved.command}`], {
+      env: { HOSTNAME: 'job-1' },
+    }).toString();
+    expect(root).toContain("--ServerApp.root_dir=/mnt/it's code\n");
 
     // Jobs of the project reach it under the same path as the browser does.
     const { app_url } = runner.outputs(input, running) as {

@@ -15,7 +15,7 @@ export interface ContainerApp {
   entrypoint?: string;
   /** Arguments to the image's entrypoint, from the input. */
   command?: (input: Record<string, unknown>, ctx: InstanceContext) => string | undefined;
-  workingDir?: string;
+  workingDir?: (input: Record<string, unknown>) => string;
   /** Mounts beyond the home (Apolo's `extra_storage_mounts`), from the input. */
   extraVolumes?: (input: Record<string, unknown>) => AppJob['body']['volumes'];
   /** The app serves under its ingress path (AppJob.forwardPrefix). */
@@ -45,7 +45,7 @@ export function containerRunner(app: ContainerApp): AppRunner {
         env: app.env?.(input, ctx) ?? {},
         secret_env: app.secretEnv?.(input) ?? {},
         entrypoint: app.entrypoint,
-        working_dir: app.workingDir,
+        working_dir: app.workingDir?.(input),
         volumes: [
           ...(app.dataPath ? [homeVolume(ctx, app.dataPath)] : []),
           ...(app.extraVolumes?.(input) ?? []),
