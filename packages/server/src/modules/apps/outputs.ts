@@ -1,5 +1,5 @@
 import { containerOf, type JobRow } from '../jobs/store.js';
-import { ingressPath } from '../jobs/wire.js';
+import { publicIngressPath } from '../jobs/wire.js';
 import type { AppEndpoint, AppJob } from './runner.js';
 
 /** Apolo's `HttpApi`: how to reach an HTTP service, as the outputs of most templates carry it. */
@@ -27,7 +27,7 @@ export function endpointOf(j: JobRow, publicUrl: string): AppEndpoint | null {
       host: pub.hostname,
       port: pub.port ? Number(pub.port) : https ? 443 : 80,
       protocol: https ? 'https' : 'http',
-      basePath: `${pub.pathname.replace(/\/$/, '')}${ingressPath(j.id)}`,
+      basePath: publicIngressPath(j.id, publicUrl),
     },
   };
 }
