@@ -88,8 +88,9 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     dataPath: JOVYAN,
     workingDir: (input) => codeDirOf(input),
     // JupyterLab makes absolute links from its base URL: the job's ingress path, built from the
-    // job's host name (its id) in a shell, hence the image's entrypoint restated.
-    entrypoint: 'tini -g -- start.sh',
+    // job's host name (its id) in a shell, hence the image's entrypoint restated (exec: tini
+    // stays PID 1).
+    entrypoint: 'exec tini -g -- start.sh',
     forwardPrefix: true,
     // No token or password: the ingress authenticates (apolo_auth) before a request gets here.
     command: (input, ctx) =>

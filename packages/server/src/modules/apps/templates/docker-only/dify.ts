@@ -98,8 +98,9 @@ export const difyRunner: AppRunner = {
       role: 'redis',
       body: jobSpec({
         image: REDIS_IMAGE,
-        // The image's entrypoint, through the shell for the password in the job's env.
-        entrypoint: 'docker-entrypoint.sh',
+        // The image's entrypoint, run by the shell (exec: it stays PID 1) for the password in
+        // the job's env.
+        entrypoint: 'exec docker-entrypoint.sh',
         command: 'redis-server --requirepass "$REDIS_PASSWORD" --save "" --appendonly no',
         preset_name: ctx.preset.name,
         secret_env: { REDIS_PASSWORD: `secret:${keys.redisPassword}` },

@@ -199,7 +199,7 @@ describe('docker-only templates', () => {
     });
     // The image's entrypoint runs the command in a shell: the arguments it gets, with the job's
     // host name (its id) in the base URL, are what a real shell makes of them.
-    expect(body.entrypoint).toBe('tini -g -- start.sh');
+    expect(body.entrypoint).toBe('exec tini -g -- start.sh');
     const args = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${body.command}`], {
       env: { HOSTNAME: 'job-1' },
     })
