@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { install } from '../../../../test/apps.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually } from '../../../../test/app-plan.js';
+import { install, stateIs, until, V1 } from '../../../../test/apps.js';
 import {
   canRunDockerd,
   importBusybox,
@@ -18,8 +22,9 @@ const BUSYBOX = 'busybox:orrery';
 /**
  * Docker-only templates installed through the apps API on the docker runtime (a private dockerd
  * of Debian's docker.io). Their public images cannot be pulled here: each is a stand-in, Debian's
- * busybox tagged with the image's name, so what is checked is what the service made of the plan
- * (the jobs, their env with the real ids of their siblings, the project secrets), not the app.
+ * busybox tagged with the image's name (for jupyter-lab, with scripts in place of its programs),
+ * so what is checked is what the service made of the plan (the jobs, their env with the real ids
+ * of their siblings, the project secrets, the command), not the app.
  */
 describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker runtime', () => {
   let dockerd: Dockerd;
@@ -31,8 +36,8 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
   beforeAll(async () => {
     dockerd = await startDockerd();
     importBusybox(dockerd, BUSYBOX);
+    buildJupyterStandIn(dockerd);
     for (const stand_in of [
-      JUPYTER_LAB_IMAGE,
       `langgenius/dify-api:${DIFY_VERSION}`,
       `langgenius/dify-web:${DIFY_VERSION}`,
       'redis:7.4-alpine',
@@ -58,14 +63,19 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
   };
 
   it('names a container after its job: its host name is the job id', async () => {
-    const id = await submitJob(s, owner, 'hostname; echo $HOSTNAME', { image: BUSYBOX });
+    const id = await submitJob(s, owner, 'echo "$(hostname) $HOSTNAME"', { image: BUSYBOX });
     await jobEnded(s, owner, id);
-    const log = await s.app.inject({
-      method: 'GET',
-      url: `/api/v1/jobs/${id}/log`,
-      headers: owner.headers,
+    // The log may still be on its way from the engine when the job is seen ended.
+    const log = await eventually(async () => {
+      const r = await s.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${id}/log`,
+        headers: owner.headers,
+      });
+      if (!r.body) throw new Error('no log yet');
+      return r.body;
     });
-    expect(log.body).toBe(`${id}\n${id}\n`);
+    expect(log).toBe(`${id} ${id}\n`);
   });
 
   it('installs dify as four jobs wired by their real host names, its secrets in the project', async () => {
@@ -115,7 +125,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
   });
 
-  it('installs jupyter-lab as a job that receives its ingress path', async () => {
+  it('installs jupyter-lab: healthy under its ingress path, made from the job id in its shell', async () => {
     const r = await install(s, owner, {
       template_name: 'jupyter-lab',
       template_version: '1.0.0',
@@ -124,6 +134,54 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const { main } = await jobsByRole(r.body.id);
     expect(containerOf(main).http).toMatchObject({ port: 8888, forward_prefix: true });
-    expect(containerOf(main).working_dir).toBe('/home/jovyan');
+    // Healthy: the watcher's check reached /api/status under the job's ingress path.
+    await until(s, owner, r.body.id, stateIs('healthy'));
+    const status = await s.app.inject({
+      method: 'GET',
+      url: `/ingress/${main.id}/api/status`,
+      headers: owner.headers,
+    });
+    expect(status.statusCode).toBe(200);
+    expect(JSON.parse(status.body)).toEqual({
+      base_url: `/ingress/${main.id}/`,
+      root_dir: '/home/jovyan',
+      cwd: '/home/jovyan',
+    });
+    const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, owner);
+    expect(output.body.app_url.external_url.base_path).toBe(`/ingress/${main.id}/lab`);
   });
 });
+
+/**
+ * A stand-in for the JupyterLab image: busybox with `tini` and `start.sh` that run what follows
+ * them, as the real ones do, and a `start-notebook.py` that serves, under the base URL it is
+ * given, what it was given.
+ */
+function buildJupyterStandIn(dockerd: Dockerd) {
+  const dir = mkdtempSync(join(tmpdir(), 'orrery-jupyter-stand-in-'));
+  const script = (name: string, body: string) =>
+    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  script('tini', 'while [ "$1" != "--" ]; do shift; done; shift; exec "$@"');
+  script('start.sh', 'exec "$@"');
+  script(
+    'start-notebook.py',
+    [
+      'for a in "$@"; do case "$a" in',
+      '  --ServerApp.base_url=*) base="${a#*=}" ;;',
+      '  --ServerApp.root_dir=*) root="${a#*=}" ;;',
+      'esac; done',
+      'mkdir -p "/www${base}api"',
+      'printf \'{"base_url":"%s","root_dir":"%s","cwd":"%s"}\' "$base" "$root" "$(pwd)" > "/www${base}api/status"',
+      'exec httpd -f -p 8888 -h /www',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'Dockerfile'),
+    `FROM ${BUSYBOX}\nCOPY tini start.sh start-notebook.py /usr/local/bin/\nENTRYPOINT ["tini", "-g", "--", "start.sh"]\n`,
+  );
+  try {
+    dockerd.docker(['build', '-q', '-t', JUPYTER_LAB_IMAGE, dir]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
