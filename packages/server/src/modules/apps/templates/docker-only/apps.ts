@@ -2,7 +2,7 @@ import type { AppEndpoint } from '../../runner.js';
 import { jupyterRunner } from '../jupyter/runner.js';
 import { appUrl, httpApi, mlflowEnv, storageMounts } from '../shared.js';
 import { difyRunner } from './dify.js';
-import { containerRunner, type ContainerApp } from './runner.js';
+import { containerRunner, shellQuoted, type ContainerApp } from './runner.js';
 
 export const JUPYTER_LAB_IMAGE = 'quay.io/jupyter/base-notebook:2024-12-02';
 /** The image user's home: the instance's home is mounted there (notebooks, `~/.local`). */
@@ -43,9 +43,6 @@ const rest = (e: AppEndpoint | undefined, path = '/') => ({
   internal_url: e ? httpApi(e, 'internal', path, 'rest') : null,
   external_url: e ? httpApi(e, 'external', path, 'rest') : null,
 });
-
-/** A word for `sh`, whatever it holds. */
-const shellQuoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Apolo's `jupyter_specific.override_code_storage_mount`: Files of the user's own to work in. */
 const codeMount = (input: Input) =>
@@ -96,7 +93,7 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     command: (input, ctx) =>
       [
         'start-notebook.py',
-        `--ServerApp.base_url=${new URL(ctx.publicUrl).pathname.replace(/\/$/, '')}/ingress/"$HOSTNAME"/`,
+        `--ServerApp.base_url=${shellQuoted(new URL(ctx.publicUrl).pathname.replace(/\/$/, ''))}/ingress/"$HOSTNAME"/`,
         "--IdentityProvider.token=''",
         "--PasswordIdentityProvider.hashed_password=''",
         `--ServerApp.root_dir=${shellQuoted(codeDirOf(input))}`,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppJob, AppRunner, InstanceContext } from '../../runner.js';
 import { appUrl, homeVolume, httpApi, jobSpec, requiresAuth } from '../shared.js';
+import { shellQuoted } from './runner.js';
 
 export const DIFY_VERSION = '1.0.0';
 const API_IMAGE = `langgenius/dify-api:${DIFY_VERSION}`;
@@ -39,12 +40,12 @@ function backend(input: Input, ctx: InstanceContext, mode: 'api' | 'worker') {
   // Celery's broker URL carries the Redis password, which only the job's env holds: the shell
   // makes it before Dify's own entrypoint starts. For the API the same goes for its public URL,
   // made of its host name (the job id) and Orrery's public URL.
-  const self = `${ctx.publicUrl.replace(/\/$/, '')}/ingress/$HOSTNAME`;
+  const self = `${shellQuoted(ctx.publicUrl.replace(/\/$/, ''))}"/ingress/$HOSTNAME"`;
   const urls =
     mode === 'api' ? ['CONSOLE_API_URL', 'SERVICE_API_URL', 'APP_API_URL', 'FILES_URL'] : [];
   const entrypoint = [
     'export CELERY_BROKER_URL="redis://:$REDIS_PASSWORD@$REDIS_HOST:$REDIS_PORT/1"',
-    ...urls.map((name) => `export ${name}="${self}"`),
+    ...urls.map((name) => `export ${name}=${self}`),
     'exec /bin/bash /entrypoint.sh',
   ].join('; ');
   return jobSpec({

@@ -31,6 +31,9 @@ export interface ContainerApp {
   outputs: (input: Record<string, unknown>, e: AppEndpoint | undefined) => Record<string, unknown>;
 }
 
+/** A word for `sh`, whatever it holds: for values put into a command that runs in a shell. */
+export const shellQuoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
 /** The runner of a one-container app: its image, the preset, the home, the HTTP port. */
 export function containerRunner(app: ContainerApp): AppRunner {
   return {
