@@ -1,6 +1,6 @@
 import { containerOf, type JobRow } from '../jobs/store.js';
-import { ingressPath } from '../jobs/wire.js';
-import type { AppEndpoint } from './runner.js';
+import { publicIngressPath } from '../jobs/wire.js';
+import type { AppEndpoint, AppJob } from './runner.js';
 
 /** Apolo's `HttpApi`: how to reach an HTTP service, as the outputs of most templates carry it. */
 export interface HttpApi {
@@ -38,9 +38,28 @@ export function endpointOf(
       host: pub.hostname,
       port: pub.port ? Number(pub.port) : https ? 443 : 80,
       protocol: https ? 'https' : 'http',
-      basePath: `${pub.pathname.replace(/\/$/, '')}${ingressPath(j.id)}`,
+      basePath: publicIngressPath(j.id, publicUrl),
     },
   };
+}
+
+/** A job's `siblingEnv`, from the jobs of its revision created before it, by role. */
+export function siblingEnvOf(
+  job: AppJob,
+  byRole: Map<string, JobRow>,
+  publicUrl: string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, { role, as }] of Object.entries(job.siblingEnv ?? {})) {
+    const sibling = byRole.get(role);
+    const e = sibling && endpointOf(sibling, publicUrl);
+    if (!e) throw new Error(`Job ${job.role} needs ${role}, planned before it with an HTTP port`);
+    const { host, port, protocol, basePath } = e.external;
+    // The origin without a default port, as a browser writes it.
+    const origin = new URL(`${protocol}://${host}:${port}`).origin;
+    env[name] = as === 'host' ? e.internal.host : `${origin}${basePath.replace(/\/$/, '')}`;
+  }
+  return env;
 }
 
 /** `{app_url: {internal_url, external_url}}` of an endpoint; nulls while it is not running. */

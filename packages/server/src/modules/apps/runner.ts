@@ -56,6 +56,19 @@ export interface AppJob {
    * other jobs otherwise.
    */
   ownedVolumes?: string[];
+  /**
+   * The job receives its ingress path (`<public path>/ingress/<job id>/`) in front of each
+   * request instead of having it stripped: for apps that serve under a base URL and make
+   * absolute links from it. The job's host name is its id, so it can build that base URL.
+   * Health checks and activity probes reach it under the same path.
+   */
+  forwardPrefix?: boolean;
+  /**
+   * Env from jobs planned before this one (the service fills it once they exist), name →
+   * `{role, as}`: the sibling's internal host name (`host`, how jobs of the project reach its
+   * port) or its URL through the ingress (`url`, how a browser does).
+   */
+  siblingEnv?: Record<string, { role: string; as: 'host' | 'url' }>;
 }
 
 /** What an instance runs, computed from its input at install, configure and rollback. */

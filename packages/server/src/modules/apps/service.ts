@@ -15,7 +15,7 @@ import { InputErrors, inputError } from './errors.js';
 import { hasHint, propertiesOf, validateInput } from './input-schema.js';
 import { resolveRefs } from './integrations.js';
 import { presetNameOf } from './job-body.js';
-import { endpointOf } from './outputs.js';
+import { endpointOf, siblingEnvOf } from './outputs.js';
 import type { AppEndpoint, AppPreset, InstanceContext, OutputContext } from './runner.js';
 import {
   addEvent,
@@ -173,11 +173,14 @@ export class AppsService {
     await setRevisionHealth(this.ctx.db, row.id, n, plan.health ?? null);
     await this.ensureSecrets(placeOfRow(row), plan.secrets ?? {}, caller.principal);
     const ids: string[] = [];
+    const byRole = new Map<string, JobRow>();
     for (const job of plan.jobs) {
       const created = await this.jobs.create(caller.principal, caller.grants, {
         kind: 'preset',
+        forwardPrefix: job.forwardPrefix,
         body: {
           ...job.body,
+          env: { ...job.body.env, ...siblingEnvOf(job, byRole, this.ctx.config.publicUrl) },
           cluster_name: row.clusterName,
           org_name: row.orgName,
           project_name: row.projectName,
@@ -186,6 +189,7 @@ export class AppsService {
         ownedVolumes: job.ownedVolumes,
       });
       ids.push(created.id);
+      byRole.set(job.role, created);
     }
     return ids;
   }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { JOB_REASONS, type AppEventWire, type AppState } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { JobRow } from '../jobs/store.js';
+import { pathForJob } from '../jobs/wire.js';
 import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
 import {
@@ -192,12 +193,17 @@ export class InstanceWatcher {
     };
   }
 
+  /** The path the job receives for `path`, as through the ingress. */
+  private pathOf(job: JobRow, path: string) {
+    return pathForJob(job, this.ctx.config.publicUrl, path);
+  }
+
   /** Null when the job's HTTP port answers `path` below 500, else what went wrong. */
   private async check(job: JobRow, path: string): Promise<string | null> {
     const target = await this.apps.jobs.driver.endpoint(job.id);
     if (!target) return 'The app has no HTTP endpoint yet';
     try {
-      const r = await fetch(`http://${target.host}:${target.port}${path}`, {
+      const r = await fetch(`http://${target.host}:${target.port}${this.pathOf(job, path)}`, {
         signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
         redirect: 'manual',
       });
@@ -220,7 +226,7 @@ export class InstanceWatcher {
       const job = jobs.find((j) => j.tags.includes(`app-role:${role}`));
       const target = job && (await this.apps.jobs.driver.endpoint(job.id));
       if (!target) throw new Error(`No endpoint for ${role}`);
-      return fetch(`http://${target.host}:${target.port}${path}`, {
+      return fetch(`http://${target.host}:${target.port}${this.pathOf(job, path)}`, {
         signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
       });
     };

@@ -24,15 +24,21 @@ import {
   type ProjectPlace,
   type StoredContainer,
 } from './store.js';
+import { forwardsPrefix } from './wire.js';
 import { checkVolumeAccess, diskIdsOf, normalizeUris } from './volumes.js';
 
-/**
- * `ownedVolumes` (dst paths of the body's storage volumes) is the server's own, for an app whose
- * server must own its data (driver.ts JobMount.owned); no route sets it.
- */
-export type NewJob =
-  | { kind: 'preset'; body: JobCreateFromPreset; ownedVolumes?: string[] }
-  | { kind: 'container'; body: JobCreate };
+/** A job to admit, with what only the server sets (no route does): for the apps' runners. */
+export type NewJob = (
+  { kind: 'preset'; body: JobCreateFromPreset } | { kind: 'container'; body: JobCreate }
+) & {
+  /**
+   * Dst paths of the body's storage volumes the job's uid owns, for an app whose server must
+   * own its data (driver.ts JobMount.owned).
+   */
+  ownedVolumes?: string[];
+  /** The ingress forwards its path in front of each request (wire.ts `forwardsPrefix`). */
+  forwardPrefix?: boolean;
+};
 
 /** The preset that prices a job and, with `?from_preset`, sizes it. */
 function presetAndResources(presets: PresetRow[], req: NewJob) {
@@ -95,6 +101,7 @@ async function containerFor(
         port: f.http.port,
         health_check_path: f.http.health_check_path,
         requires_auth: f.http.requires_auth,
+        ...(req.forwardPrefix ? { forward_prefix: true } : {}),
       },
       secret_env: f.secret_env,
       secret_volumes: f.secret_volumes,
@@ -105,7 +112,7 @@ async function containerFor(
   );
   checkVolumeAccess(grants, container);
   const diskIds = await diskIdsOf(ctx.db, container);
-  const owned = req.kind === 'preset' ? (req.ownedVolumes ?? []) : [];
+  const owned = req.ownedVolumes ?? [];
   return {
     ...container,
     ...(owned.length > 0
@@ -211,6 +218,7 @@ export function rerunRequest(j: JobRow): NewJob {
   const { memory_mb: _mb, ...resources } = container.resources;
   return {
     kind: 'container',
+    forwardPrefix: forwardsPrefix(j),
     body: {
       cluster_name: j.clusterName,
       org_name: j.orgName,

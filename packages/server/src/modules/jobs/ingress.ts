@@ -9,7 +9,7 @@ import { grantsOf } from '../../auth/permissions.js';
 import { jobUri } from '@orrery/contract';
 import { containerOf, jobById, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
-import { ingressPath } from './wire.js';
+import { ingressPath, pathForJob } from './wire.js';
 import { sendPaced } from '../../http/ws-stream.js';
 
 /** The query parameter the console adds when it opens a job's URL in a new tab. */
@@ -40,6 +40,13 @@ const cookieOf = (request: FastifyRequest) => {
 export async function registerIngress(app: FastifyInstance, ctx: AppContext, jobs: JobsService) {
   await app.register(replyFrom, { undici: { connections: 32 } });
 
+  /** What follows the job's ingress path, query included. */
+  const rest = (request: FastifyRequest) => {
+    const { id } = request.params as { id: string };
+    const path = request.url.slice(`/ingress/${id}`.length) || '/';
+    return path.startsWith('/') ? path : `/${path}`;
+  };
+
   const allowed = async (request: FastifyRequest, j: JobRow, token: string | null) => {
     if (!containerOf(j).http?.requires_auth) return true;
     let principal = request.principal;
@@ -53,10 +60,15 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     return allows(grants, jobUri(j.clusterName, j.orgName, j.projectName, j.id), 'read');
   };
 
+  /** Where a request goes on the job: its port, and the path the job receives. */
+  interface Target {
+    host: string;
+    port: number;
+    path: string;
+  }
+
   type Routed =
-    | { refuse: number; message: string }
-    | { redirect: string; cookie: string }
-    | { target: { host: string; port: number } };
+    { refuse: number; message: string } | { redirect: string; cookie: string } | { target: Target };
 
   /** Where a request goes: the job's port, a redirect that stores the token, or a refusal. */
   const route = async (request: FastifyRequest): Promise<Routed> => {
@@ -80,25 +92,18 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
         cookie: `${COOKIE}=${encodeURIComponent(handed)}; Path=${ingressPath(j.id)}; HttpOnly; SameSite=Lax${secure}`,
       };
     }
-    const target = await jobs.driver.endpoint(j.id);
-    if (!target || j.status !== 'running') {
+    const endpoint = await jobs.driver.endpoint(j.id);
+    if (!endpoint || j.status !== 'running') {
       return { refuse: 502, message: 'The job is not serving HTTP yet' };
     }
-    return { target };
-  };
-
-  const rest = (request: FastifyRequest) => {
-    const { id } = request.params as { id: string };
-    const prefix = `/ingress/${id}`;
-    const path = request.url.slice(prefix.length) || '/';
-    return path.startsWith('/') ? path : `/${path}`;
+    return { target: { ...endpoint, path: pathForJob(j, ctx.config.publicUrl, rest(request)) } };
   };
 
   const proxy = async (request: FastifyRequest, reply: FastifyReply) => {
     const r = await route(request);
     if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
     if ('redirect' in r) return reply.header('set-cookie', r.cookie).redirect(r.redirect, 303);
-    return reply.from(`http://${r.target.host}:${r.target.port}${rest(request)}`, {
+    return reply.from(`http://${r.target.host}:${r.target.port}${r.target.path}`, {
       rewriteRequestHeaders: (_req, headers) => {
         const { authorization: _a, cookie, ...others } = headers;
         const kept = (cookie ?? '')
@@ -114,7 +119,7 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
    * An upgrade is routed before it is accepted: a refusal is an HTTP status on the upgrade
    * request (404, 401), as for any other request, not an accepted socket closed at once.
    */
-  const upgrades = new WeakMap<FastifyRequest, { host: string; port: number }>();
+  const upgrades = new WeakMap<FastifyRequest, Target>();
   const routeUpgrade = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.ws) return;
     const r = await route(request);
@@ -151,7 +156,7 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
         socket.close(code, reason);
       };
       const target = upgrades.get(request)!;
-      const up = new WebSocket(`ws://${target.host}:${target.port}${rest(request)}`);
+      const up = new WebSocket(`ws://${target.host}:${target.port}${target.path}`);
       upstream = up;
       up.on('open', () => {
         socket.resume();

@@ -7,6 +7,26 @@ const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);
 /** Where a job's HTTP port is reached through the server's ingress. */
 export const ingressPath = (id: string) => `/ingress/${id}/`;
 
+/** The path of a job's ingress as the browser sees it: under the public URL's own path, if any. */
+export const publicIngressPath = (id: string, publicUrl: string) =>
+  `${new URL(publicUrl).pathname.replace(/\/$/, '')}${ingressPath(id)}`;
+
+/**
+ * Whether the job receives its ingress path in front of each request. Set by app runners only
+ * (not part of the jobs API): for apps that serve under a base URL and build absolute links
+ * from it (JupyterLab), which the stripped path would break.
+ */
+export const forwardsPrefix = (j: JobRow) =>
+  (containerOf(j).http as { forward_prefix?: boolean } | undefined)?.forward_prefix === true;
+
+/**
+ * The path a job receives for `rest` (what follows its ingress path, starting with `/`): as it
+ * is, or after the public ingress path for a job that asks for it. The ingress, the apps'
+ * health checks and their activity probes all reach the job through this.
+ */
+export const pathForJob = (j: JobRow, publicUrl: string, rest: string) =>
+  forwardsPrefix(j) ? `${publicIngressPath(j.id, publicUrl).replace(/\/$/, '')}${rest}` : rest;
+
 /** The job JSON of platform-api (apolo-wire §2) from a record and its transitions. */
 export function jobWire(
   j: JobRow,

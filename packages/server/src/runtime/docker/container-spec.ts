@@ -27,6 +27,8 @@ export function containerSpec(
       : {};
   return {
     name: NAME_PREFIX + spec.id,
+    // As on the process runtime, the job's host name is its id (apps build base URLs from it).
+    Hostname: spec.id,
     Image: spec.image,
     ...process,
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),

@@ -1,6 +1,12 @@
 import type { AppEndpoint } from '../../runner.js';
-import { appUrl, httpApi } from '../shared.js';
-import { containerRunner, type ContainerApp } from './runner.js';
+import { jupyterRunner } from '../jupyter/runner.js';
+import { appUrl, httpApi, mlflowEnv, storageMounts } from '../shared.js';
+import { difyRunner } from './dify.js';
+import { containerRunner, shellQuoted, type ContainerApp } from './runner.js';
+
+export const JUPYTER_LAB_IMAGE = 'quay.io/jupyter/base-notebook:2024-12-02';
+/** The image user's home: the instance's home is mounted there (notebooks, `~/.local`). */
+const JOVYAN = '/home/jovyan';
 
 type Input = Record<string, unknown>;
 const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Input) : {});
@@ -38,50 +44,66 @@ const rest = (e: AppEndpoint | undefined, path = '/') => ({
   external_url: e ? httpApi(e, 'external', path, 'rest') : null,
 });
 
+/** Apolo's `jupyter_specific.override_code_storage_mount`: Files of the user's own to work in. */
+const codeMount = (input: Input) =>
+  storageMounts({ mounts: [obj(obj(input.jupyter_specific).override_code_storage_mount)] });
+
+/** Where JupyterLab works: the override's mount path, else the home. */
+const codeDirOf = (input: Input) => codeMount(input)[0]?.dst_path ?? JOVYAN;
+
+/**
+ * `app_url` of an app that receives its ingress path (`forwardPrefix`): jobs of the project
+ * reach it under that path too.
+ */
+function servedUnderPrefix(e: AppEndpoint | undefined, path: string) {
+  if (!e) return appUrl(e);
+  const internal = `${e.external.basePath.replace(/\/$/, '')}${path}`;
+  return {
+    internal_url: httpApi(e, 'internal', internal, 'webapp'),
+    external_url: httpApi(e, 'external', path, 'webapp'),
+  };
+}
+
+/** Weaviate's gRPC port, beside its HTTP one. */
+const WEAVIATE_GRPC_PORT = 50051;
+
+/**
+ * Weaviate's gRPC endpoint: its second port, on the job's internal host. Inside the project
+ * only: the ingress forwards HTTP/1.1 to the job's HTTP port, and gRPC needs HTTP/2.
+ */
+const grpc = (e: AppEndpoint | undefined) => ({
+  internal_url: e ? { ...httpApi(e, 'internal', '/', 'grpc'), port: WEAVIATE_GRPC_PORT } : null,
+  external_url: null,
+});
+
 export const DOCKER_ONLY_APPS: ContainerApp[] = [
   {
     template: 'jupyter-lab',
-    image: 'quay.io/jupyter/base-notebook:2024-12-02',
+    image: JUPYTER_LAB_IMAGE,
     port: 8888,
     health: '/api/status',
-    dataPath: '/home/jovyan/work',
-    // The token is empty: the ingress authenticates.
-    command: () =>
-      'start-notebook.py --ServerApp.token= --ServerApp.password= --ServerApp.root_dir=/home/jovyan/work --ServerApp.allow_origin=*',
-    outputs: (_i, e) => ({ app_url: appUrl(e, '/lab') }),
-  },
-  {
-    template: 'dify',
-    image: 'langgenius/dify-api:1.0.0',
-    port: 5001,
-    health: '/health',
-    dataPath: '/app/api/storage',
-    env: (input) => {
-      const d = obj(input.dify_specific);
-      const pg = obj(input.postgres_user);
-      return {
-        MODE: 'api',
-        MIGRATION_ENABLED: 'true',
-        DB_USERNAME: str(pg.user),
-        DB_HOST: str(pg.host),
-        DB_PORT: String(pg.port ?? 5432),
-        DB_DATABASE: str(pg.dbname, 'dify'),
-        REDIS_HOST: str(d.redis_host),
-        REDIS_PORT: String(d.redis_port ?? 6379),
-        STORAGE_TYPE: 'opendal',
-        OPENDAL_SCHEME: 'fs',
-        OPENDAL_FS_ROOT: '/app/api/storage',
-      };
-    },
-    secretEnv: (input) => ({
-      ...secretAs('DB_PASSWORD', obj(input.postgres_user).password),
-      ...secretAs('INIT_PASSWORD', obj(input.dify_specific).init_password),
-    }),
-    outputs: (input, e) => ({
-      app_url: appUrl(e),
-      api_url: rest(e, '/v1'),
-      dify_specific: { init_password: obj(input.dify_specific).init_password ?? null },
-    }),
+    dataPath: JOVYAN,
+    workingDir: (input) => codeDirOf(input),
+    // JupyterLab makes absolute links from its base URL: the job's ingress path, built from the
+    // job's host name (its id) in a shell, hence the image's entrypoint restated (exec: tini
+    // stays PID 1).
+    entrypoint: 'exec tini -g -- start.sh',
+    forwardPrefix: true,
+    // No token or password: the ingress authenticates (apolo_auth) before a request gets here.
+    command: (input, ctx) =>
+      [
+        'start-notebook.py',
+        `--ServerApp.base_url=${shellQuoted(new URL(ctx.publicUrl).pathname.replace(/\/$/, ''))}/ingress/"$HOSTNAME"/`,
+        "--IdentityProvider.token=''",
+        "--PasswordIdentityProvider.hashed_password=''",
+        `--ServerApp.root_dir=${shellQuoted(codeDirOf(input))}`,
+        "--ServerApp.allow_origin='*'",
+      ].join(' '),
+    // `pip install` goes to ~/.local, in the home, so packages survive a reinstall.
+    env: (input) => ({ PIP_USER: '1', ...mlflowEnv(input.mlflow_integration) }),
+    extraVolumes: (input) => [...codeMount(input), ...storageMounts(input.extra_storage_mounts)],
+    outputs: (_i, e) => ({ app_url: servedUnderPrefix(e, '/lab') }),
+    lastActivity: jupyterRunner.lastActivity,
   },
   {
     template: 'fooocus',
@@ -197,6 +219,7 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     dataPath: '/var/lib/weaviate',
     env: (input) => ({
       PERSISTENCE_DATA_PATH: '/var/lib/weaviate',
+      GRPC_PORT: String(WEAVIATE_GRPC_PORT),
       QUERY_DEFAULTS_LIMIT: '25',
       DEFAULT_VECTORIZER_MODULE: 'none',
       CLUSTER_HOSTNAME: 'node1',
@@ -212,8 +235,7 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     outputs: (input, e) => ({
       graphql_endpoint: rest(e, '/v1/graphql'),
       rest_endpoint: rest(e, '/v1'),
-      // gRPC needs a second port; a job has one.
-      grpc_endpoint: null,
+      grpc_endpoint: grpc(e),
       auth: obj(input.auth).username
         ? { username: obj(input.auth).username, password: obj(input.auth).password }
         : null,
@@ -221,4 +243,4 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
   },
 ];
 
-export const DOCKER_ONLY_RUNNERS = DOCKER_ONLY_APPS.map(containerRunner);
+export const DOCKER_ONLY_RUNNERS = [...DOCKER_ONLY_APPS.map(containerRunner), difyRunner];

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { JobCreateFromPreset } from '@orrery/contract';
 import { describe, expect, it } from 'vitest';
 import type { InstanceContext, OutputContext } from '../../runner.js';
+import { validateInput } from '../../input-schema.js';
 import { DOCKER_ONLY_RUNNERS } from './apps.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../../../../app-templates', import.meta.url));
@@ -45,11 +47,6 @@ const pgUser = {
   dbname: 'app',
 };
 const INPUTS: Record<string, Record<string, unknown>> = {
-  dify: {
-    preset: { name: 'cpu-small' },
-    postgres_user: pgUser,
-    dify_specific: { redis_host: 'redis.example', init_password: { key: 'dify-init' } },
-  },
   'private-gpt': {
     preset: { name: 'cpu-small' },
     pgvector_user: pgUser,
@@ -76,8 +73,25 @@ const INPUTS: Record<string, Record<string, unknown>> = {
   },
 };
 
+/** Each one-container app: its health path and where the instance's home is mounted. */
+const SERVED: Record<string, { health: string; home: string }> = {
+  'jupyter-lab': { health: '/api/status', home: '/home/jovyan' },
+  fooocus: { health: '/', home: '/content/data' },
+  mlflow: { health: '/health', home: '/mlflow' },
+  'private-gpt': { health: '/health', home: '/home/worker/app/local_data' },
+  pycharm: { health: '/', home: '/home/projector-user' },
+  'stable-diffusion': { health: '/', home: '/app/stable-diffusion-webui/models' },
+  'text-embeddings-inference': { health: '/health', home: '/data' },
+  weaviate: { health: '/v1/.well-known/ready', home: '/var/lib/weaviate' },
+};
+const byName = Object.fromEntries(DOCKER_ONLY_RUNNERS.map((r) => [r.template, r]));
+
 describe('docker-only templates', () => {
-  it.each(DOCKER_ONLY_RUNNERS.map((r) => [r.template, r] as const))(
+  it('covers every docker-only template of the catalogue', () => {
+    expect(Object.keys(byName).sort()).toEqual([...Object.keys(SERVED), 'dify'].sort());
+  });
+
+  it.each(Object.keys(SERVED).map((name) => [name, byName[name]] as const))(
     '%s: a valid job of its public image on the docker runtime, outputs as its schema says',
     async (name, runner) => {
       const manifest = read(name, 'manifest.yaml');
@@ -99,9 +113,11 @@ describe('docker-only templates', () => {
       expect(body.image).toMatch(/^[a-z0-9.-]+(\/[a-z0-9._-]+)+:[\w.-]+$/);
       expect(body.preset_name).toBe(input.preset_name ?? 'cpu-small');
       expect(body.http!.port).toBeGreaterThan(0);
-      expect(plan.health).toEqual({ role: 'main', path: body.http!.health_check_path });
-      for (const v of body.volumes)
-        expect(v).toMatchObject({ src_storage_uri: ctx.home, read_only: false });
+      expect(plan.health).toEqual({ role: 'main', path: SERVED[name].health });
+      expect(body.http!.health_check_path).toBe(SERVED[name].health);
+      expect(body.volumes).toEqual([
+        { src_storage_uri: ctx.home, dst_path: SERVED[name].home, read_only: false },
+      ]);
       for (const uri of Object.values(body.secret_env)) expect(uri).toMatch(/^secret:[\w.-]+$/);
 
       const outputs = runner.outputs(input, running);
@@ -109,11 +125,11 @@ describe('docker-only templates', () => {
       expect(Object.keys(outputs).sort()).toEqual(Object.keys(schema.properties).sort());
       const inputSchema = JSON.parse(read(name, 'input.schema.json')) as { required: string[] };
       for (const field of inputSchema.required) expect(input).toHaveProperty(field);
+      expect(validateInput(inputSchema, input)).toEqual([]);
     },
   );
 
   it('passes integrations and secrets to the container as Apolo names them', async () => {
-    const byName = Object.fromEntries(DOCKER_ONLY_RUNNERS.map((r) => [r.template, r]));
     const gpt = (await byName['private-gpt'].plan(INPUTS['private-gpt'], ctx)).jobs[0].body;
     expect(gpt.env).toMatchObject({
       PGPT_LLM_API_BASE: 'http://job-2.acme--vision:8000/v1',
@@ -151,5 +167,125 @@ describe('docker-only templates', () => {
     expect(mlflow.volumes).toEqual([
       { src_storage_uri: ctx.home, dst_path: '/mlflow', read_only: false },
     ]);
+  });
+
+  it('jupyter-lab: served under its ingress path, no token, the home its working directory', async () => {
+    const runner = byName['jupyter-lab'];
+    const input = {
+      preset: { name: 'cpu-small' },
+      extra_storage_mounts: {
+        mounts: [
+          {
+            storage_uri: { path: 'storage:datasets' },
+            mount_path: { path: '/mnt/data' },
+            mode: { mode: 'r' },
+          },
+        ],
+      },
+      mlflow_integration: { internal_url: { host: 'job-5.acme--vision', port: 5000 } },
+    };
+    const plan = await runner.plan(input, { ...ctx, publicUrl: 'https://orrery.example/orrery/' });
+    const [job] = plan.jobs;
+    expect(job.forwardPrefix).toBe(true);
+    const { body } = job;
+    expect(body.working_dir).toBe('/home/jovyan');
+    expect(body.volumes).toEqual([
+      { src_storage_uri: ctx.home, dst_path: '/home/jovyan', read_only: false },
+      { src_storage_uri: 'storage:datasets', dst_path: '/mnt/data', read_only: true },
+    ]);
+    expect(body.env).toEqual({
+      PIP_USER: '1',
+      MLFLOW_TRACKING_URI: 'http://job-5.acme--vision:5000',
+    });
+    // The image's entrypoint runs the command in a shell: the arguments it gets, with the job's
+    // host name (its id) in the base URL, are what a real shell makes of them.
+    expect(body.entrypoint).toBe('exec tini -g -- start.sh');
+    const args = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${body.command}`], {
+      env: { HOSTNAME: 'job-1' },
+    })
+      .toString()
+      .trimEnd()
+      .split('\n');
+    expect(args).toEqual([
+      'start-notebook.py',
+      '--ServerApp.base_url=/orrery/ingress/job-1/',
+      '--IdentityProvider.token=',
+      '--PasswordIdentityProvider.hashed_password=',
+      '--ServerApp.root_dir=/home/jovyan',
+      '--ServerApp.allow_origin=*',
+    ]);
+
+    // Files of the user's own to work in: mounted, JupyterLab's root and working directory, a
+    // path of any characters quoted for the shell. The home stays the user's home.
+    const override = {
+      ...input,
+      jupyter_specific: {
+        override_code_storage_mount: {
+          storage_uri: { path: 'storage:code' },
+          mount_path: { path: "/mnt/it's code" },
+        },
+      },
+    };
+    const schema = JSON.parse(read('jupyter-lab', 'input.schema.json')) as object;
+    expect(validateInput(schema, override)).toEqual([]);
+    const moved = (await runner.plan(override, ctx)).jobs[0].body;
+    expect(moved.working_dir).toBe("/mnt/it's code");
+    expect(moved.volumes.map((v) => v.dst_path)).toEqual([
+      '/home/jovyan',
+      "/mnt/it's code",
+      '/mnt/data',
+    ]);
+    const root = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${moved.command}`], {
+      env: { HOSTNAME: 'job-1' },
+    }).toString();
+    expect(root).toContain("--ServerApp.root_dir=/mnt/it's code\n");
+
+    // Jobs of the project reach it under the same path as the browser does.
+    const { app_url } = runner.outputs(input, running) as {
+      app_url: { internal_url: { base_path: string }; external_url: { base_path: string } };
+    };
+    expect(app_url.internal_url.base_path).toBe('/ingress/job-1/lab');
+    expect(app_url.external_url.base_path).toBe('/ingress/job-1/lab');
+
+    // Activity is the kernels', as for the jupyter template.
+    const busy = new Response(JSON.stringify([{ execution_state: 'busy' }]));
+    const asked: string[] = [];
+    const at = await runner.lastActivity!(async (_role, path) => {
+      asked.push(path);
+      return busy;
+    }, running);
+    expect(asked).toEqual(['/api/kernels']);
+    expect(Date.now() - at!.getTime()).toBeLessThan(60_000);
+  });
+
+  it('weaviate: REST, GraphQL and gRPC (its second port) on the internal host', () => {
+    const out = byName.weaviate.outputs(INPUTS.weaviate, running) as Record<
+      string,
+      { internal_url: Record<string, unknown> | null; external_url: Record<string, unknown> | null }
+    >;
+    expect(out.rest_endpoint.internal_url).toMatchObject({
+      host: 'job-1.acme--vision',
+      port: 8080,
+      base_path: '/v1',
+      api_type: 'rest',
+    });
+    expect(out.graphql_endpoint.external_url).toMatchObject({
+      host: 'orrery.example',
+      base_path: '/ingress/job-1/v1/graphql',
+    });
+    expect(out.grpc_endpoint).toEqual({
+      internal_url: {
+        host: 'job-1.acme--vision',
+        port: 50051,
+        protocol: 'http',
+        timeout: 30,
+        base_path: '/',
+        api_type: 'grpc',
+      },
+      external_url: null,
+    });
+    expect(byName.weaviate.outputs(INPUTS.weaviate, { ...running, endpoints: {} })).toMatchObject({
+      grpc_endpoint: { internal_url: null, external_url: null },
+    });
   });
 });

@@ -1,5 +1,5 @@
-import type { AppEndpoint, AppRunner, InstanceContext } from '../../runner.js';
-import { jobSpec, requiresAuth } from '../shared.js';
+import type { AppEndpoint, AppJob, AppRunner, InstanceContext } from '../../runner.js';
+import { homeVolume, jobSpec, requiresAuth } from '../shared.js';
 
 /** A template that runs one container of its public image on the docker runtime. */
 export interface ContainerApp {
@@ -8,8 +8,19 @@ export interface ContainerApp {
   /** The HTTP port the image serves on. */
   port: number;
   health: string;
-  /** Arguments to the image's entrypoint (shell-split by the docker runtime), from the input. */
+  /**
+   * The image's own entrypoint, restated when the command needs a shell (`$HOSTNAME`): with an
+   * entrypoint both run under `sh -c`, without one the command is split into its arguments.
+   */
+  entrypoint?: string;
+  /** Arguments to the image's entrypoint, from the input. */
   command?: (input: Record<string, unknown>, ctx: InstanceContext) => string | undefined;
+  workingDir?: (input: Record<string, unknown>) => string;
+  /** Mounts beyond the home (Apolo's `extra_storage_mounts`), from the input. */
+  extraVolumes?: (input: Record<string, unknown>) => AppJob['body']['volumes'];
+  /** The app serves under its ingress path (AppJob.forwardPrefix). */
+  forwardPrefix?: boolean;
+  lastActivity?: AppRunner['lastActivity'];
   env?: (input: Record<string, unknown>, ctx: InstanceContext) => Record<string, string>;
   /** Environment from project secrets (`secret:` URIs), from the input. */
   secretEnv?: (input: Record<string, unknown>) => Record<string, string>;
@@ -19,6 +30,9 @@ export interface ContainerApp {
   legacy?: boolean;
   outputs: (input: Record<string, unknown>, e: AppEndpoint | undefined) => Record<string, unknown>;
 }
+
+/** A word for `sh`, whatever it holds: for values put into a command that runs in a shell. */
+export const shellQuoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The runner of a one-container app: its image, the preset, the home, the HTTP port. */
 export function containerRunner(app: ContainerApp): AppRunner {
@@ -33,14 +47,21 @@ export function containerRunner(app: ContainerApp): AppRunner {
         preset_name: ctx.preset.name,
         env: app.env?.(input, ctx) ?? {},
         secret_env: app.secretEnv?.(input) ?? {},
-        volumes: app.dataPath
-          ? [{ src_storage_uri: ctx.home, dst_path: app.dataPath, read_only: false }]
-          : [],
+        entrypoint: app.entrypoint,
+        working_dir: app.workingDir?.(input),
+        volumes: [
+          ...(app.dataPath ? [homeVolume(ctx, app.dataPath)] : []),
+          ...(app.extraVolumes?.(input) ?? []),
+        ],
         http: { port: app.port, health_check_path: app.health, requires_auth: auth },
         restart_policy: 'never',
       });
-      return { jobs: [{ role: 'main', body }], health: { role: 'main', path: app.health } };
+      return {
+        jobs: [{ role: 'main', body, forwardPrefix: app.forwardPrefix }],
+        health: { role: 'main', path: app.health },
+      };
     },
     outputs: (input, ctx) => app.outputs(input, ctx.endpoints.main),
+    lastActivity: app.lastActivity,
   };
 }

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually } from '../../../../test/app-plan.js';
+import { install, stateIs, until, V1 } from '../../../../test/apps.js';
+import {
+  canRunDockerd,
+  importBusybox,
+  startDockerd,
+  type Dockerd,
+} from '../../../../test/dockerd.mjs';
+import { call, jobEnded, submitJob, tenancy } from '../../../../test/fixtures.js';
+import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
+import { containerOf } from '../../../jobs/store.js';
+import { jobsOfInstance, roleTag } from '../../store.js';
+import { JUPYTER_LAB_IMAGE } from './apps.js';
+import { DIFY_VERSION } from './dify.js';
+
+const BUSYBOX = 'busybox:orrery';
+
+/**
+ * Docker-only templates installed through the apps API on the docker runtime (a private dockerd
+ * of Debian's docker.io). Their public images cannot be pulled here: each is a stand-in, Debian's
+ * busybox tagged with the image's name (for jupyter-lab, with scripts in place of its programs),
+ * so what is checked is what the service made of the plan (the jobs, their env with the real ids
+ * of their siblings, the project secrets, the command), not the app.
+ */
+describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker runtime', () => {
+  let dockerd: Dockerd;
+  let s: TestServer;
+  let owner: TestUser;
+  const network = `orrery-apps-${process.pid}`;
+  const subnet = `10.${190 + (process.pid % 40)}.${process.pid % 250}.0/24`;
+
+  beforeAll(async () => {
+    dockerd = await startDockerd();
+    importBusybox(dockerd, BUSYBOX);
+    buildJupyterStandIn(dockerd);
+    for (const stand_in of [
+      `langgenius/dify-api:${DIFY_VERSION}`,
+      `langgenius/dify-web:${DIFY_VERSION}`,
+      'redis:7.4-alpine',
+    ])
+      dockerd.docker(['tag', BUSYBOX, stand_in]);
+    dockerd.docker(['network', 'create', '--subnet', subnet, network]);
+    s = await startTestServer(
+      { ORRERY_RUNTIME: 'docker', DOCKER_HOST: dockerd.host, ORRERY_DOCKER_NETWORK: network },
+      { listen: true, apps: { tickMs: 200 } },
+    );
+    ({ owner } = await tenancy(s));
+  }, 120_000);
+  afterAll(async () => {
+    await s?.stop();
+    await dockerd?.stop();
+  });
+
+  const jobsByRole = async (instance: string) => {
+    const rows = await jobsOfInstance(s.ctx.db, instance);
+    const role = (r: (typeof rows)[number]) =>
+      r.tags.find((t) => t.startsWith('app-role:'))!.slice('app-role:'.length);
+    return Object.fromEntries(rows.map((r) => [role(r), r]));
+  };
+
+  it('names a container after its job: its host name is the job id', async () => {
+    const id = await submitJob(s, owner, 'echo "$(hostname) $HOSTNAME"', { image: BUSYBOX });
+    await jobEnded(s, owner, id);
+    // The log may still be on its way from the engine when the job is seen ended.
+    const log = await eventually(async () => {
+      const r = await s.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${id}/log`,
+        headers: owner.headers,
+      });
+      if (!r.body) throw new Error('no log yet');
+      return r.body;
+    });
+    expect(log).toBe(`${id} ${id}\n`);
+  });
+
+  it('installs dify as four jobs wired by their real host names, its secrets in the project', async () => {
+    const r = await install(s, owner, {
+      template_name: 'dify',
+      template_version: '1.0.0',
+      display_name: 'Dify',
+      input: {
+        preset: { name: 'cpu-small' },
+        postgres_user: {
+          user: 'dify',
+          password: { key: 'pg-password' },
+          host: 'job-9.acme--vision',
+          port: 5432,
+          dbname: 'dify',
+        },
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const jobs = await jobsByRole(r.body.id);
+    expect(Object.keys(jobs).sort()).toEqual(['api', 'redis', 'web', 'worker']);
+    const env = (role: string) => containerOf(jobs[role]).env;
+    const redisHost = `${jobs.redis.id}.acme--vision`;
+    expect(env('api')).toMatchObject({ REDIS_HOST: redisHost, MODE: 'api' });
+    expect(env('worker')).toMatchObject({ REDIS_HOST: redisHost, MODE: 'worker' });
+    const apiUrl = `${s.url}/ingress/${jobs.api.id}`;
+    expect(env('web')).toMatchObject({ CONSOLE_API_URL: apiUrl, APP_API_URL: apiUrl });
+    expect(jobs.web.tags).toContain(roleTag('web'));
+
+    const secrets = await call(
+      s,
+      'GET',
+      '/api/v1/secrets?org_name=acme&project_name=vision',
+      owner,
+    );
+    const keys = (secrets.body as { key: string }[]).map((x) => x.key);
+    const name = r.body.name as string;
+    for (const key of ['secret-key', 'redis-password', 'init-password'])
+      expect(keys).toContain(`app-${name}-dify-${key}`);
+    // Passwords and keys reach the jobs as project secrets only, never in their plain env.
+    for (const j of Object.values(jobs))
+      expect(Object.keys(containerOf(j).env)).not.toEqual(
+        expect.arrayContaining([expect.stringMatching(/PASSWORD|SECRET/)]),
+      );
+    expect(containerOf(jobs.api).secret_env).toMatchObject({
+      SECRET_KEY: expect.stringMatching(new RegExp(`^secret:.*app-${name}-dify-secret-key$`)),
+    });
+  });
+
+  it('installs jupyter-lab: healthy under its ingress path, made from the job id in its shell', async () => {
+    const r = await install(s, owner, {
+      template_name: 'jupyter-lab',
+      template_version: '1.0.0',
+      input: { preset: { name: 'cpu-small' } },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const { main } = await jobsByRole(r.body.id);
+    expect(containerOf(main).http).toMatchObject({ port: 8888, forward_prefix: true });
+    // Healthy: the watcher's check reached /api/status under the job's ingress path.
+    await until(s, owner, r.body.id, stateIs('healthy'));
+    const status = await s.app.inject({
+      method: 'GET',
+      url: `/ingress/${main.id}/api/status`,
+      headers: owner.headers,
+    });
+    expect(status.statusCode).toBe(200);
+    expect(JSON.parse(status.body)).toEqual({
+      base_url: `/ingress/${main.id}/`,
+      root_dir: '/home/jovyan',
+      cwd: '/home/jovyan',
+    });
+    const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, owner);
+    expect(output.body.app_url.external_url.base_path).toBe(`/ingress/${main.id}/lab`);
+  });
+});
+
+/**
+ * A stand-in for the JupyterLab image: busybox with `tini` and `start.sh` that run what follows
+ * them, as the real ones do, and a `start-notebook.py` that serves, under the base URL it is
+ * given, what it was given.
+ */
+function buildJupyterStandIn(dockerd: Dockerd) {
+  const dir = mkdtempSync(join(tmpdir(), 'orrery-jupyter-stand-in-'));
+  const script = (name: string, body: string) =>
+    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  script('tini', 'while [ "$1" != "--" ]; do shift; done; shift; exec "$@"');
+  script('start.sh', 'exec "$@"');
+  script(
+    'start-notebook.py',
+    [
+      'for a in "$@"; do case "$a" in',
+      '  --ServerApp.base_url=*) base="${a#*=}" ;;',
+      '  --ServerApp.root_dir=*) root="${a#*=}" ;;',
+      'esac; done',
+      'mkdir -p "/www${base}api"',
+      'printf \'{"base_url":"%s","root_dir":"%s","cwd":"%s"}\' "$base" "$root" "$(pwd)" > "/www${base}api/status"',
+      'exec httpd -f -p 8888 -h /www',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'Dockerfile'),
+    `FROM ${BUSYBOX}\nCOPY tini start.sh start-notebook.py /usr/local/bin/\nENTRYPOINT ["tini", "-g", "--", "start.sh"]\n`,
+  );
+  try {
+    dockerd.docker(['build', '-q', '-t', JUPYTER_LAB_IMAGE, dir]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
