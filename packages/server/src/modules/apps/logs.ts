@@ -89,7 +89,11 @@ export const appLogRoutes =
       };
       const following = async () => {
         const now = await instanceById(apps.db, row.id);
-        return !!now && !isFinalAppState(now.state as AppState);
+        if (!now || isFinalAppState(now.state as AppState)) return false;
+        if (now.state === 'queued' || now.state === 'progressing') return true;
+        // A healthy app whose jobs all ended (the one-shot `job` template) says nothing more.
+        const jobs = await jobsOfInstance(apps.db, row.id);
+        return jobs.some((j) => !isFinalJobStatus(j.status as JobStatus));
       };
       return followLines({ initial, discover, following, pollMs: LOG_POLL_MS, signal });
     };

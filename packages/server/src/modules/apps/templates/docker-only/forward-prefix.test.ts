@@ -5,7 +5,7 @@ import { WebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../../../db/schema.js';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
-import { eventually } from '../../../../test/app-plan.js';
+import { eventually } from '../../../../test/app-instance.js';
 import { call, processServer, submitJob } from '../../../../test/fixtures.js';
 import { containerOf, jobById } from '../../../jobs/store.js';
 import { pathForJob, publicIngressPath } from '../../../jobs/wire.js';

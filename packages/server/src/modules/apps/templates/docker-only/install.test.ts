@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually } from '../../../../test/app-plan.js';
+import { eventually } from '../../../../test/app-instance.js';
 import { install, stateIs, until, V1 } from '../../../../test/apps.js';
 import {
   canRunDockerd,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
 import { call, JOB_SCOPE, jobEnded, processServer, submitJob } from '../../../../test/fixtures.js';
 import { install, stateIs, until, V1 } from '../../../../test/apps.js';
-import { eventually } from '../../../../test/app-plan.js';
+import { eventually } from '../../../../test/app-instance.js';
 
 const PASSWORD = 'a-password-the-test-knows';
 const input = {

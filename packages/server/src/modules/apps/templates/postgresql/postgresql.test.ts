@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
 import { call, processServer } from '../../../../test/fixtures.js';
 import { eventually, installApp, outsiderOf, uninstallApp } from '../../../../test/app-instance.js';
+import { relayAddress } from '../../../../runtime/process/relay.js';
 import { passwordKey, postgresqlRunner } from './runner.js';
 
 /** The postgresql template on the process runtime: Debian's server in a job, queried over SQL. */
@@ -27,8 +28,9 @@ describe('postgresql template', () => {
           {
             user: 'analyst',
             password: { key, __type__: 'ApoloSecret' },
-            host: `${job}.acme--vision`,
-            port: 5432,
+            // Jobs of the project reach it through the server's relay (relay.ts).
+            host: relayAddress(),
+            port: expect.any(Number),
             dbname: 'sales',
           },
         ],
