@@ -87,10 +87,10 @@ describe('WebSocket upgrades', () => {
     });
   });
 
-  it('refuses an ingress upgrade to a missing job with 404 and without a token with 401', async () => {
+  it('refuses an ingress upgrade to a missing job with 404 and without a token with 401, another tenant with 403', async () => {
     expect(await upgrade('/ingress/job-no-such-one/socket', null)).toEqual({ refused: 404 });
     expect(await upgrade(`/ingress/${job}/socket`, null)).toEqual({ refused: 401 });
-    expect(await upgrade(`/ingress/${job}/socket`, outsider)).toEqual({ refused: 401 });
+    expect(await upgrade(`/ingress/${job}/socket`, outsider)).toEqual({ refused: 403 });
     // Allowed, but the job no longer serves: a gateway status, still before any upgrade.
     expect(await upgrade(`/ingress/${job}/socket`, owner)).toEqual({ refused: 502 });
     // A malformed job cookie is no token, over HTTP too (it was a 500).

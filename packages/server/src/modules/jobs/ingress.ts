@@ -47,17 +47,20 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     return path.startsWith('/') ? path : `/${path}`;
   };
 
-  const allowed = async (request: FastifyRequest, j: JobRow, token: string | null) => {
-    if (!containerOf(j).http?.requires_auth) return true;
+  /** Null when the caller may reach the job, else the refusal: who they are, or that they may not. */
+  const refusal = async (request: FastifyRequest, j: JobRow, token: string | null) => {
+    if (!containerOf(j).http?.requires_auth) return null;
     let principal = request.principal;
     if (!principal && token) {
       const claims = await ctx.verifier.verify(token);
       const user = claims && (await userByUsername(ctx.db, claims.username));
       if (user) principal = principalOf(user);
     }
-    if (!principal) return false;
+    if (!principal) return { refuse: 401, message: 'Sign in to reach this job' };
     const grants = await grantsOf(ctx.db, principal);
-    return allows(grants, jobUri(j.clusterName, j.orgName, j.projectName, j.id), 'read');
+    return allows(grants, jobUri(j.clusterName, j.orgName, j.projectName, j.id), 'read')
+      ? null
+      : { refuse: 403, message: 'You have no access to this job' };
   };
 
   /** Where a request goes on the job: its port, and the path the job receives. */
@@ -79,9 +82,8 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     }
     const query = request.query as Record<string, string | undefined>;
     const handed = query[INGRESS_TOKEN_PARAM];
-    if (!(await allowed(request, j, handed ?? cookieOf(request)))) {
-      return { refuse: 401, message: 'Sign in to reach this job' };
-    }
+    const refused = await refusal(request, j, handed ?? cookieOf(request));
+    if (refused) return refused;
     if (handed) {
       // Keep the token in a cookie for this job only, and drop it from the address bar.
       const url = new URL(request.url, 'http://x');

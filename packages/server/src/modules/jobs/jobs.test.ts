@@ -282,7 +282,7 @@ describe('jobs on the process runtime', () => {
     const stranger = await s.user();
     expect(
       (await s.app.inject({ method: 'GET', url: path, headers: stranger.headers })).statusCode,
-    ).toBe(401);
+    ).toBe(403);
     // The console hands its token over once; the cookie then opens the job's pages.
     const handed = await s.app.inject({
       method: 'GET',

@@ -82,7 +82,7 @@ describe.skipIf(!existsSync('/usr/bin/jupyter-notebook'))('jupyter template', ()
     expect(await page.text()).toContain(`/ingress/${app.jobIds[0]}/static/`);
     // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(tree)).status).toBe(401);
-    expect((await fetch(tree, { headers: outsider.headers })).status).toBe(401);
+    expect((await fetch(tree, { headers: outsider.headers })).status).toBe(403);
 
     const kernel = await fetch(`${base}/api/kernels`, {
       method: 'POST',

@@ -52,7 +52,7 @@ describe('postgresql template', () => {
 
     // PostgreSQL speaks no HTTP, but its port is behind the ingress's check all the same.
     expect((await fetch(app.url!)).status).toBe(401);
-    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(401);
+    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(403);
 
     // The forward the server's ingress uses: 127.0.0.1 on the host (job.json of the process runtime).
     const record = JSON.parse(

@@ -57,9 +57,9 @@ describe('shell template', () => {
     expect(xterm.status).toBe(200);
     // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(app.url!)).status).toBe(401);
-    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(401);
+    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(403);
     await expect(type(app, 'echo no', 'no', {})).rejects.toThrow('HTTP 401');
-    await expect(type(app, 'echo no', 'no', outsider.headers)).rejects.toThrow('HTTP 401');
+    await expect(type(app, 'echo no', 'no', outsider.headers)).rejects.toThrow('HTTP 403');
 
     // $((6*7)) is expanded by the shell: the echoed input alone does not contain hi-42.
     await type(app, 'echo hi-$((6*7))', 'hi-42', session);
