@@ -1,4 +1,5 @@
 import type { JobCreateFromPreset } from '@orrery/contract';
+import type { HealthCheck } from './health.js';
 
 /**
  * What turns an app template's input into jobs, and a running instance into outputs. The apps
@@ -74,11 +75,8 @@ export interface AppJob {
 /** What an instance runs, computed from its input at install, configure and rollback. */
 export interface AppPlan {
   jobs: AppJob[];
-  /**
-   * The HTTP check that makes the instance healthy: a GET of `path` on the HTTP port of the job
-   * of `role`, through the server's forward; any status below 500 counts as answering.
-   */
-  health?: { role: string; path: string };
+  /** The check that makes the instance healthy, through the server's forward (health.ts). */
+  health?: HealthCheck;
   /**
    * Project secrets the service creates (if missing) before the jobs start, key → value: a
    * generated password, say, that jobs read through `secret_env` and outputs name by key.

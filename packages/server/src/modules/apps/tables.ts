@@ -10,6 +10,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from '../../db/schema.js';
+import type { HealthCheck } from './health.js';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -58,8 +59,8 @@ export const appRevisions = pgTable(
     input: jsonb('input').$type<Record<string, unknown>>().notNull(),
     /** The input the jobs were planned from: references replaced by the values they named. */
     resolved: jsonb('resolved').$type<Record<string, unknown>>().notNull(),
-    /** The runner's HTTP check for this revision (AppPlan.health), null without one. */
-    health: jsonb('health').$type<{ role: string; path: string } | null>(),
+    /** The runner's check for this revision (AppPlan.health), null without one. */
+    health: jsonb('health').$type<HealthCheck | null>(),
     creator: text('creator').notNull(),
     comment: text('comment'),
     createdAt: at('created_at').notNull().defaultNow(),

@@ -3,6 +3,7 @@ import { JOB_REASONS, type AppEventWire, type AppState } from '@orrery/contract'
 import type { AppContext } from '../../context.js';
 import type { JobRow } from '../jobs/store.js';
 import { pathForJob } from '../jobs/wire.js';
+import { HEALTH_TIMEOUT_MS, runHealthCheck, type HealthCheck } from './health.js';
 import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
 import {
@@ -17,9 +18,6 @@ import {
   type InstanceRow,
   type RevisionRow,
 } from './store.js';
-
-/** How long a health check may take before it counts as not answering. */
-const HEALTH_TIMEOUT_MS = 2000;
 
 export interface WatcherOptions {
   /** How often states are derived from jobs and health checks. */
@@ -179,7 +177,7 @@ export class InstanceWatcher {
       return { state: 'healthy', reason: null, message: null, step: null };
     }
     const job = jobs.find((j) => j.tags.includes(`app-role:${health.role}`));
-    const answer = job ? await this.check(job, health.path) : 'no such job';
+    const answer = job ? await this.check(job, health) : 'no such job';
     if (answer === null)
       return { state: 'healthy', reason: 'HealthCheckPassed', message: null, step: null };
     if (row.state === 'healthy' || row.state === 'degraded') {
@@ -198,20 +196,11 @@ export class InstanceWatcher {
     return pathForJob(job, this.ctx.config.publicUrl, path);
   }
 
-  /** Null when the job's HTTP port answers `path` below 500, else what went wrong. */
-  private async check(job: JobRow, path: string): Promise<string | null> {
+  /** Null when the job answers the revision's check, else what went wrong. */
+  private async check(job: JobRow, health: HealthCheck): Promise<string | null> {
     const target = await this.apps.jobs.driver.endpoint(job.id);
-    if (!target) return 'The app has no HTTP endpoint yet';
-    try {
-      const r = await fetch(`http://${target.host}:${target.port}${this.pathOf(job, path)}`, {
-        signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
-        redirect: 'manual',
-      });
-      await r.body?.cancel();
-      return r.status < 500 ? null : `The app answered ${r.status} at ${path}`;
-    } catch (e) {
-      return `The app does not answer at ${path} (${(e as Error).message})`;
-    }
+    if (!target) return 'The app has no endpoint yet';
+    return runHealthCheck(target, health, (path) => this.pathOf(job, path));
   }
 
   /** Idle shutdown: stops the jobs (files stay) after `idle_timeout_minutes` without activity. */

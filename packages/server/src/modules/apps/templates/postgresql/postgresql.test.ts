@@ -4,7 +4,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../../../../test/harness.js';
 import { call, processServer } from '../../../../test/fixtures.js';
-import { eventually, installApp, outsiderOf, uninstallApp } from '../../../../test/app-instance.js';
+import { installApp, outsiderOf, uninstallApp } from '../../../../test/app-instance.js';
 import { relayAddress } from '../../../../runtime/process/relay.js';
 import { passwordKey, postgresqlRunner } from './runner.js';
 
@@ -66,15 +66,9 @@ describe('postgresql template', () => {
         database: 'sales',
         password: pw,
       });
-    // Healthy is running for an app without an HTTP check: PostgreSQL may still be starting.
-    const client = await eventually(async () => {
-      const c = connect(password);
-      await c.connect().catch(async (e) => {
-        await c.end().catch(() => undefined);
-        throw e;
-      });
-      return c;
-    });
+    // Healthy means PostgreSQL accepts connections: the first one is not retried.
+    const client = connect(password);
+    await client.connect();
     await client.query('CREATE TABLE orders (amount int)');
     await client.query('INSERT INTO orders VALUES (40), (2)');
     const r = await client.query(

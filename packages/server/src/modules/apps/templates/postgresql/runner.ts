@@ -79,13 +79,18 @@ export const postgresqlRunner: AppRunner = {
           },
       secret_env: onProcess ? secretEnv : { POSTGRES_PASSWORD: secretEnv.PG_PASSWORD_0 },
       volumes: [homeVolume(ctx, DATA)],
-      // Not HTTP: the port is declared so that it is forwarded and named; the job's endpoint is
-      // reported once PostgreSQL listens on it, which the start script does last.
+      // Not HTTP: the port is declared so that it is forwarded, relayed and named.
       http: { port: PORT, requires_auth: true },
       restart_policy: 'never',
     });
     // The job's uid owns the cluster's files: they persist in the home across jobs and uids.
-    return { jobs: [{ role: 'main', body, ownedVolumes: [DATA] }], secrets };
+    // Healthy once PostgreSQL answers on its port, which the start script opens last: the users
+    // and databases exist by then.
+    return {
+      jobs: [{ role: 'main', body, ownedVolumes: [DATA] }],
+      secrets,
+      health: { role: 'main', protocol: 'postgres' },
+    };
   },
   outputs(input, ctx) {
     const e = ctx.endpoints.main;
