@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -11,11 +11,12 @@ import {
   type AppTemplate,
   type AppsPlace,
 } from '../../../api/apps';
-import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
-import { FORM_MESSAGES, SchemaFields, schemaRoot, useSchemaForm } from '../../../forms';
+import { useContextLink } from '../../../app/context/platform-context';
+import { FORM_MESSAGES, schemaRoot, useSchemaForm } from '../../../forms';
 import { initialValue } from '../../../forms/values';
 import { messageOf } from '../../../ui/errors';
 import { notifyError, notifySuccess } from '../../../ui/notify';
+import { AppFormPanel } from '../install/AppFormPanel';
 import { FormFooter } from '../install/FormFooter';
 import { showSubmitError } from '../install/form-errors';
 import { appLabel, FORM_MAX_WIDTH } from '../rules';
@@ -90,7 +91,6 @@ function ConfigureForm(props: {
   const form = useSchemaForm(schema, { initial, configure: true });
   const [displayName, setDisplayName] = useState(app.displayName);
   const configure = useConfigureApp(props.place, app.id);
-  const { cluster } = usePlatformContext();
   const navigate = useNavigate();
   const link = useContextLink();
   const detailsPath = link(`/apps/instances/${encodeURIComponent(app.id)}`);
@@ -131,23 +131,12 @@ function ConfigureForm(props: {
             {T.hint}
           </Text>
         )}
-        <Paper withBorder p="lg">
-          <Stack gap="md">
-            <TextInput
-              label={T.displayName}
-              value={displayName}
-              onChange={(e) => setDisplayName(e.currentTarget.value)}
-            />
-            <SchemaFields
-              form={form}
-              env={{
-                place: props.place,
-                presets: cluster?.details?.resourcePresets ?? [],
-                subject: 'app',
-              }}
-            />
-          </Stack>
-        </Paper>
+        <AppFormPanel
+          form={form}
+          place={props.place}
+          displayName={displayName}
+          onDisplayName={setDisplayName}
+        />
         <FormFooter
           end={
             <>

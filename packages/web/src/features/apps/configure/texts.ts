@@ -3,7 +3,6 @@ export const CONFIGURE_TEXTS = {
   button: 'Configure',
   title: (name: string) => `Configure ${name}`,
   hint: 'Only the settings marked as changeable after install can be edited; the others are shown as installed. Saving makes a new revision and restarts the app.',
-  displayName: 'Display name',
   save: 'Save',
   cancel: 'Cancel',
   saved: 'App configuration saved',

@@ -1,17 +1,18 @@
-import { Alert, Anchor, Button, Group, Loader, Paper, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAppTemplate, useInstallApp, type AppTemplate, type AppsPlace } from '../../../api/apps';
 import { ApiError } from '../../../api/client';
-import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
-import { FORM_MESSAGES, SchemaFields, useSchemaForm } from '../../../forms';
+import { useContextLink } from '../../../app/context/platform-context';
+import { FORM_MESSAGES, useSchemaForm } from '../../../forms';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
 import { FORM_MAX_WIDTH, useAppsWriteBlock } from '../rules';
 import { ExportConfigButton, ImportConfigButton } from '../config';
 import { TemplateHeader } from '../TemplateHeader';
+import { AppFormPanel } from './AppFormPanel';
 import { FormFooter } from './FormFooter';
 import type { InstallState } from './InstallProgress';
 import { showSubmitError } from './form-errors';
@@ -68,7 +69,6 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
   const form = useSchemaForm(template.input);
   const [displayName, setDisplayName] = useState('');
   const install = useInstallApp(props.place);
-  const { cluster } = usePlatformContext();
   const navigate = useNavigate();
   const link = useContextLink();
   const writeBlock = useAppsWriteBlock();
@@ -104,24 +104,13 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
       <Stack gap="md">
         <TemplateHeader title={template.title} logo={template.logo} version={template.version} />
         {blocked && <Alert color="yellow">{blocked}</Alert>}
-        <Paper withBorder p="lg">
-          <Stack gap="md">
-            <TextInput
-              label={T.displayName}
-              description={T.displayNameHint}
-              value={displayName}
-              onChange={(e) => setDisplayName(e.currentTarget.value)}
-            />
-            <SchemaFields
-              form={form}
-              env={{
-                place: props.place,
-                presets: cluster?.details?.resourcePresets ?? [],
-                subject: 'app',
-              }}
-            />
-          </Stack>
-        </Paper>
+        <AppFormPanel
+          form={form}
+          place={props.place}
+          displayName={displayName}
+          onDisplayName={setDisplayName}
+          displayNameHint={T.displayNameHint}
+        />
         <FormFooter
           start={
             <>

@@ -1,0 +1,36 @@
+import { Paper, Stack, TextInput } from '@mantine/core';
+import type { AppsPlace } from '../../../api/apps';
+import { usePlatformContext } from '../../../app/context/platform-context';
+import { SchemaFields, type SchemaForm } from '../../../forms';
+import { APPS_TEXTS } from '../texts';
+
+/** The app's display name and its template's inputs: the body of Install and of Configure. */
+export function AppFormPanel(props: {
+  form: SchemaForm;
+  place: AppsPlace;
+  displayName: string;
+  onDisplayName: (name: string) => void;
+  displayNameHint?: string;
+}) {
+  const { cluster } = usePlatformContext();
+  return (
+    <Paper withBorder p="lg">
+      <Stack gap="md">
+        <TextInput
+          label={APPS_TEXTS.install.displayName}
+          description={props.displayNameHint}
+          value={props.displayName}
+          onChange={(e) => props.onDisplayName(e.currentTarget.value)}
+        />
+        <SchemaFields
+          form={props.form}
+          env={{
+            place: props.place,
+            presets: cluster?.details?.resourcePresets ?? [],
+            subject: 'app',
+          }}
+        />
+      </Stack>
+    </Paper>
+  );
+}
