@@ -147,6 +147,9 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
     renderApps(`${ROUTE}/configure`, answers({ project_name: 'nlp' }, shell(), V1_READER), 'nlp');
     expect(await screen.findByText('Project readers cannot configure apps')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+    // Nothing to type into in vain: even the configurable inputs are shown as installed.
+    expect((await idleTimeout()).matches(':disabled')).toBe(true);
+    expect(screen.getByLabelText('Display name').matches(':disabled')).toBe(true);
   });
 });
 

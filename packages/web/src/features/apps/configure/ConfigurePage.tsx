@@ -81,8 +81,13 @@ function ConfigureForm(props: {
   place: AppsPlace;
 }) {
   const { app, template } = props;
-  const schema = useMemo(() => configureSchema(template.input), [template.input]);
   const keys = useMemo(() => configurableKeys(template.input), [template.input]);
+  const blocked = useConfigureBlock(app) ?? (keys.length === 0 ? T.nothingConfigurable : null);
+  // A user who may not save sees the whole form as installed, nothing to type into in vain.
+  const schema = useMemo(
+    () => configureSchema(template.input, { readOnly: !!blocked }),
+    [template.input, blocked],
+  );
   // What the CLI installed may leave out inputs with defaults: the form shows them as they ran.
   const initial = useMemo(
     () => ({ ...(initialValue(schemaRoot(schema)) as object), ...props.input }),
@@ -94,7 +99,6 @@ function ConfigureForm(props: {
   const navigate = useNavigate();
   const link = useContextLink();
   const detailsPath = link(`/apps/instances/${encodeURIComponent(app.id)}`);
-  const blocked = useConfigureBlock(app) ?? (keys.length === 0 ? T.nothingConfigurable : null);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -136,6 +140,7 @@ function ConfigureForm(props: {
           place={props.place}
           displayName={displayName}
           onDisplayName={setDisplayName}
+          readOnly={!!blocked}
         />
         <FormFooter
           end={

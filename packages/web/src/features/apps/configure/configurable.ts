@@ -16,10 +16,11 @@ export function configurableKeys(schema: FormSchema): string[] {
 }
 
 /**
- * The schema as the Configure form shows it: every top-level input the server would refuse is
- * marked `x-is-configurable: false`, which the form engine shows read-only in configure mode.
+ * The schema as the Configure form shows it: every top-level input the server would refuse (all
+ * of them when the user may not configure) is marked `x-is-configurable: false`, which the form
+ * engine shows read-only in configure mode.
  */
-export function configureSchema(schema: FormSchema): FormSchema {
+export function configureSchema(schema: FormSchema, opts: { readOnly?: boolean } = {}): FormSchema {
   const inlined = inlineRefs(schema);
   const props = inlined.properties ?? {};
   return {
@@ -27,7 +28,7 @@ export function configureSchema(schema: FormSchema): FormSchema {
     properties: Object.fromEntries(
       Object.entries(props).map(([k, s]) => [
         k,
-        marked(s) ? s : { ...s, 'x-is-configurable': false },
+        marked(s) && !opts.readOnly ? s : { ...s, 'x-is-configurable': false },
       ]),
     ),
   };

@@ -11,6 +11,7 @@ export function AppFormPanel(props: {
   displayName: string;
   onDisplayName: (name: string) => void;
   displayNameHint?: string;
+  readOnly?: boolean;
 }) {
   const { cluster } = usePlatformContext();
   return (
@@ -21,6 +22,7 @@ export function AppFormPanel(props: {
           description={props.displayNameHint}
           value={props.displayName}
           onChange={(e) => props.onDisplayName(e.currentTarget.value)}
+          disabled={props.readOnly}
         />
         <SchemaFields
           form={props.form}
