@@ -15,6 +15,8 @@ import {
   parseImage,
 } from './docker/engine.js';
 import { isolateNetwork } from './docker/isolation.js';
+import { bridgeRelays, HTTP_PORT_LABEL, recordedPort, recordPort } from './docker/relay.js';
+import type { Relays } from './relay.js';
 import { checkedMounts } from './docker/mounts.js';
 import { engineSample, type EngineStats } from './docker/stats.js';
 import type {
@@ -67,6 +69,8 @@ export class DockerDriver implements RuntimeDriver {
     },
     /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
     readonly warning?: string,
+    /** How the project's jobs reach each other's ports (docker/relay.ts), on an isolated bridge. */
+    private readonly relays?: Relays,
   ) {}
 
   /** Connects, finds (or makes) the network, and starts following the engine's events. */
@@ -74,7 +78,10 @@ export class DockerDriver implements RuntimeDriver {
     const docker = dockerClient(opts.dockerHost);
     const info = await docker.info();
     const network = await ensureNetwork(docker, opts.network);
-    const driver = new DockerDriver(
+    const isolation = await isolateNetwork(docker, network);
+    const bridge = 'isolated' in isolation ? isolation.isolated : undefined;
+    const gateway = bridge?.gateway;
+    const driver: DockerDriver = new DockerDriver(
       docker,
       opts,
       network,
@@ -85,9 +92,15 @@ export class DockerDriver implements RuntimeDriver {
         // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
         nvidia: describeMachine(opts.dataDir).nvidia,
       },
-      await isolateNetwork(docker, network),
+      'warning' in isolation ? isolation.warning : undefined,
+      gateway
+        ? bridgeRelays(docker, network, { ...bridge, gateway }, (id): string =>
+            driver.relayFile(id),
+          )
+        : undefined,
     );
     await driver.followEvents();
+    await driver.relays?.reopen();
     return driver;
   }
 
@@ -104,6 +117,7 @@ export class DockerDriver implements RuntimeDriver {
       );
     }
     const mounts = await checkedMounts(this.opts.dataDir, spec.mounts);
+    if (spec.httpPort && spec.project) await this.reachFromJobs(spec.id);
     const create = async () => {
       const { Config } = await this.docker.getImage(spec.image).inspect();
       const container = await this.docker.createContainer(
@@ -155,6 +169,7 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   async kill(id: string): Promise<void> {
+    await this.relays?.close(id);
     const c = await this.inspect(id);
     this.pending.delete(id);
     if (!c) return;
@@ -191,6 +206,7 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   async remove(id: string): Promise<void> {
+    await this.relays?.close(id);
     this.pending.delete(id);
     if (!(await this.inspect(id))) return;
     await this.archive(id);
@@ -253,7 +269,7 @@ export class DockerDriver implements RuntimeDriver {
 
   async endpoint(id: string): Promise<{ host: string; port: number } | null> {
     const c = await this.inspect(id);
-    const port = Number(c?.Config.Labels?.['orrery.http-port']);
+    const port = Number(c?.Config.Labels?.[HTTP_PORT_LABEL]);
     if (!c?.State.Running || !port) return null;
     if (this.network === 'host')
       return (await listening(port)) ? { host: '127.0.0.1', port } : null;
@@ -262,6 +278,28 @@ export class DockerDriver implements RuntimeDriver {
     const ip = c.NetworkSettings.Networks?.[this.network]?.IPAddress;
     if (!published || !ip || !(await listening(port, 500, ip))) return null;
     return { host: '127.0.0.1', port: published };
+  }
+
+  /**
+   * The job's relay, opened here if need be: also before the job starts, since the apps service
+   * hands a sibling's address to the jobs it creates next (the relay waits for the container).
+   * Its port is recorded, so a restart of the job or the server keeps it when it is free.
+   */
+  async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
+    if (!this.relays) return null;
+    let port = this.relays.portOf(id);
+    if (!port) {
+      const c = await this.inspect(id);
+      if (c && (!c.State.Running || !c.Config.Labels?.[HTTP_PORT_LABEL])) return null;
+      const file = this.relayFile(id);
+      port = await this.relays.open(id, await recordedPort(file));
+      await recordPort(file, port);
+    }
+    return { host: this.relays.address, port };
+  }
+
+  private relayFile(id: string) {
+    return join(this.jobDir(id), 'relay-port');
   }
 
   async capacity(): Promise<PoolCapacity[]> {
@@ -369,6 +407,7 @@ export class DockerDriver implements RuntimeDriver {
   async close(): Promise<void> {
     (this.events as unknown as { destroy?(): void } | undefined)?.destroy?.();
     this.listeners.clear();
+    await this.relays?.closeAll();
     await Promise.all(this.archiving.values());
   }
 
@@ -382,7 +421,10 @@ export class DockerDriver implements RuntimeDriver {
         for await (const e of ndjson<EngineEvent>(this.events!)) {
           const id = e.Actor?.Attributes?.[LABEL];
           if (!id) continue;
-          if (e.Action === 'die') await this.archive(id).catch(() => undefined);
+          if (e.Action === 'die') {
+            await this.relays?.close(id);
+            await this.archive(id).catch(() => undefined);
+          }
           this.listeners.emit(id);
         }
       } catch {
