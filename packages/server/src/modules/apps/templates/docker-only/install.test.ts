@@ -136,7 +136,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
   });
 
-  it('installs jupyter-lab: healthy under its ingress path, made from the job id in its shell', async () => {
+  it('installs jupyter-lab: healthy under its ingress path, and reached by a job of the project at its internal URL', async () => {
     const r = await install(s, owner, {
       template_name: 'jupyter-lab',
       template_version: '1.0.0',
@@ -160,14 +160,27 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
     const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, owner);
     expect(output.body.app_url.external_url.base_path).toBe(`/ingress/${main.id}/lab`);
+    // The project's jobs reach it at its internal URL: its relay, on the bridge's gateway.
+    const { host, port } = output.body.app_url.internal_url;
+    expect(host).toBe(gatewayOf(dockerd, network));
+    const request = `GET /ingress/${main.id}/api/status HTTP/1.0\\r\\n\\r\\n`;
+    const id = await submitJob(s, owner, `printf '${request}' | nc -w 3 ${host} ${port}`, {
+      image: BUSYBOX,
+    });
+    await jobEnded(s, owner, id);
+    const log = await eventually(async () => {
+      const l = await s.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${id}/log`,
+        headers: owner.headers,
+      });
+      if (!l.body) throw new Error('no log yet');
+      return l.body;
+    });
+    expect(log).toContain(`{"base_url":"/ingress/${main.id}/"`);
   });
 });
 
-/**
- * A stand-in for the JupyterLab image: busybox with `tini` and `start.sh` that run what follows
- * them, as the real ones do, and a `start-notebook.py` that serves, under the base URL it is
- * given, what it was given.
- */
 /** The host's address on a network's bridge (down until a container joins, so not in os). */
 function gatewayOf(dockerd: Dockerd, network: string): string {
   const id = JSON.parse(dockerd.docker(['network', 'inspect', network]))[0].Id as string;
@@ -178,6 +191,11 @@ function gatewayOf(dockerd: Dockerd, network: string): string {
   return link.addr_info[0].local;
 }
 
+/**
+ * A stand-in for the JupyterLab image: busybox with `tini` and `start.sh` that run what follows
+ * them, as the real ones do, and a `start-notebook.py` that serves, under the base URL it is
+ * given, what it was given.
+ */
 function buildJupyterStandIn(dockerd: Dockerd) {
   const dir = mkdtempSync(join(tmpdir(), 'orrery-jupyter-stand-in-'));
   const script = (name: string, body: string) =>
