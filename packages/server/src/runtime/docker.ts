@@ -15,8 +15,7 @@ import {
   parseImage,
 } from './docker/engine.js';
 import { isolateNetwork } from './docker/isolation.js';
-import { bridgeRelays, HTTP_PORT_LABEL, recordedPort, recordPort } from './docker/relay.js';
-import type { Relays } from './relay.js';
+import { DockerRelays, HTTP_PORT_LABEL } from './docker/relay.js';
 import { checkedMounts } from './docker/mounts.js';
 import { engineSample, type EngineStats } from './docker/stats.js';
 import type {
@@ -70,7 +69,7 @@ export class DockerDriver implements RuntimeDriver {
     /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
     readonly warning?: string,
     /** How the project's jobs reach each other's ports (docker/relay.ts), on an isolated bridge. */
-    private readonly relays?: Relays,
+    private readonly relays?: DockerRelays,
   ) {}
 
   /** Connects, finds (or makes) the network, and starts following the engine's events. */
@@ -81,7 +80,7 @@ export class DockerDriver implements RuntimeDriver {
     const isolation = await isolateNetwork(docker, network);
     const bridge = 'isolated' in isolation ? isolation.isolated : undefined;
     const gateway = bridge?.gateway;
-    const driver: DockerDriver = new DockerDriver(
+    const driver = new DockerDriver(
       docker,
       opts,
       network,
@@ -93,11 +92,7 @@ export class DockerDriver implements RuntimeDriver {
         nvidia: describeMachine(opts.dataDir).nvidia,
       },
       'warning' in isolation ? isolation.warning : undefined,
-      gateway
-        ? bridgeRelays(docker, network, { ...bridge, gateway }, (id): string =>
-            driver.relayFile(id),
-          )
-        : undefined,
+      gateway ? new DockerRelays(docker, network, { ...bridge, gateway }, opts.dataDir) : undefined,
     );
     await driver.followEvents();
     await driver.relays?.reopen();
@@ -283,23 +278,9 @@ export class DockerDriver implements RuntimeDriver {
   /**
    * The job's relay, opened here if need be: also before the job starts, since the apps service
    * hands a sibling's address to the jobs it creates next (the relay waits for the container).
-   * Its port is recorded, so a restart of the job or the server keeps it when it is free.
    */
   async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
-    if (!this.relays) return null;
-    let port = this.relays.portOf(id);
-    if (!port) {
-      const c = await this.inspect(id);
-      if (c && (!c.State.Running || !c.Config.Labels?.[HTTP_PORT_LABEL])) return null;
-      const file = this.relayFile(id);
-      port = await this.relays.open(id, await recordedPort(file));
-      await recordPort(file, port);
-    }
-    return { host: this.relays.address, port };
-  }
-
-  private relayFile(id: string) {
-    return join(this.jobDir(id), 'relay-port');
+    return (await this.relays?.reach(id, () => this.inspect(id))) ?? null;
   }
 
   async capacity(): Promise<PoolCapacity[]> {

@@ -164,9 +164,14 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     const { host, port } = output.body.app_url.internal_url;
     expect(host).toBe(gatewayOf(dockerd, network));
     const request = `GET /ingress/${main.id}/api/status HTTP/1.0\\r\\n\\r\\n`;
-    const id = await submitJob(s, owner, `printf '${request}' | nc -w 3 ${host} ${port}`, {
-      image: BUSYBOX,
-    });
+    const id = await submitJob(
+      s,
+      owner,
+      `printf '${request}' | nc -w 3 ${host} ${port}; echo "exit $?"`,
+      {
+        image: BUSYBOX,
+      },
+    );
     await jobEnded(s, owner, id);
     const log = await eventually(async () => {
       const l = await s.app.inject({
@@ -178,6 +183,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
       return l.body;
     });
     expect(log).toContain(`{"base_url":"/ingress/${main.id}/"`);
+    expect(log).toMatch(/exit 0\n$/);
   });
 });
 
