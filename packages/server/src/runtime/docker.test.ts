@@ -290,6 +290,73 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
     await Promise.all([driver.kill(served.id), driver.kill(prober.id)]);
   });
 
+  it('lets the project’s jobs reach a job’s port through its relay, and nothing else of the host', async () => {
+    const project = 'default/acme/vision';
+    // -v: httpd logs each connection it gets.
+    const served = spec('echo relayed > /tmp/index.html && exec httpd -f -v -p 8080 -h /tmp', {
+      httpPort: 8080,
+      project,
+    });
+    // Asked before the job starts, as the apps service does for a sibling's env.
+    const relay = (await driver.reachFromJobs(served.id))!;
+    const mate = spec('sleep 60', { project });
+    const strangers = ['default/acme/other', 'default/other-org/vision', undefined].map((p) =>
+      spec('sleep 60', { project: p }),
+    );
+    for (const s of [served, mate, ...strangers]) await driver.start(s);
+    for (const s of [served, mate, ...strangers]) await until(s.id, 'running');
+    const gateway = networkInterfaces()[bridgeName()]!.find((a) => a.family === 'IPv4')!.address;
+    expect(relay.host).toBe(gateway);
+    while (!(await driver.endpoint(served.id))) await new Promise((r) => setTimeout(r, 50));
+    // busybox's wget (static glibc) crashes in these containers: HTTP/1.0 by hand through nc.
+    const get = async (id: string, port = relay.port) =>
+      (
+        await sh(
+          id,
+          `printf 'GET /index.html HTTP/1.0\\r\\n\\r\\n' | nc -w 3 ${relay.host} ${port}; echo "exit $?"`,
+        )
+      ).out;
+    expect(await get(mate.id)).toMatch(/^HTTP\/1\.[01] 200 OK\r\n[^]*\r\n\r\nrelayed\nexit 0\n$/);
+    // Reset at once: busybox's nc reads nothing (and says so when it was still writing).
+    for (const s of strangers)
+      expect(await get(s.id)).toMatch(
+        /^exit [01]\n(nc: write error: Connection reset by peer\n)?$/,
+      );
+    // The job served one request, the project's, which came from the relay on the gateway.
+    const servedLog = await text(
+      await driver.logs(served.id, { follow: false, timestamps: false }),
+    );
+    expect(servedLog.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^\\[::ffff:${gateway.replaceAll('.', '\\.')}\\]:\\d+: response:200$`),
+      ),
+    ]);
+    // The host's other ports on the same address stay closed, a listening one included.
+    const other = createServer((c) => c.destroy());
+    await new Promise<void>((ok) => other.listen(0, gateway, ok));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      expect(await get(mate.id, port)).toMatch(/refused/);
+    } finally {
+      other.close();
+    }
+    // A later server opens the relay again on its port, and it still serves the project.
+    await driver.close();
+    driver = await DockerDriver.connect({
+      dataDir,
+      dockerHost: dockerd.host,
+      network,
+      killGraceMs: 1000,
+    });
+    expect(await driver.reachFromJobs(served.id)).toEqual(relay);
+    expect(await get(mate.id)).toContain('relayed');
+    // Gone with the job: the port is closed to the project too.
+    await driver.kill(served.id);
+    expect(await driver.reachFromJobs(served.id)).toBeNull();
+    expect(await get(mate.id)).toMatch(/refused/);
+    await Promise.all([mate, ...strangers].map((s) => driver.kill(s.id)));
+  });
+
   it('refuses privileged jobs, and volumes that are not storage or lead through a link', async () => {
     const refused = async (extra: Partial<JobSpec>, message: RegExp) => {
       const s = spec('true', extra);

@@ -15,6 +15,7 @@ import {
   parseImage,
 } from './docker/engine.js';
 import { isolateNetwork } from './docker/isolation.js';
+import { DockerRelays, HTTP_PORT_LABEL } from './docker/relay.js';
 import { checkedMounts } from './docker/mounts.js';
 import { engineSample, type EngineStats } from './docker/stats.js';
 import type {
@@ -67,6 +68,8 @@ export class DockerDriver implements RuntimeDriver {
     },
     /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
     readonly warning?: string,
+    /** How the project's jobs reach each other's ports (docker/relay.ts), on an isolated bridge. */
+    private readonly relays?: DockerRelays,
   ) {}
 
   /** Connects, finds (or makes) the network, and starts following the engine's events. */
@@ -74,6 +77,9 @@ export class DockerDriver implements RuntimeDriver {
     const docker = dockerClient(opts.dockerHost);
     const info = await docker.info();
     const network = await ensureNetwork(docker, opts.network);
+    const isolation = await isolateNetwork(docker, network);
+    const bridge = 'isolated' in isolation ? isolation.isolated : undefined;
+    const gateway = bridge?.gateway;
     const driver = new DockerDriver(
       docker,
       opts,
@@ -85,9 +91,11 @@ export class DockerDriver implements RuntimeDriver {
         // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
         nvidia: describeMachine(opts.dataDir).nvidia,
       },
-      await isolateNetwork(docker, network),
+      'warning' in isolation ? isolation.warning : undefined,
+      gateway ? new DockerRelays(docker, network, { ...bridge, gateway }, opts.dataDir) : undefined,
     );
     await driver.followEvents();
+    await driver.relays?.reopen();
     return driver;
   }
 
@@ -104,6 +112,7 @@ export class DockerDriver implements RuntimeDriver {
       );
     }
     const mounts = await checkedMounts(this.opts.dataDir, spec.mounts);
+    if (spec.httpPort && spec.project) await this.reachFromJobs(spec.id);
     const create = async () => {
       const { Config } = await this.docker.getImage(spec.image).inspect();
       const container = await this.docker.createContainer(
@@ -155,6 +164,7 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   async kill(id: string): Promise<void> {
+    await this.relays?.close(id);
     const c = await this.inspect(id);
     this.pending.delete(id);
     if (!c) return;
@@ -191,6 +201,7 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   async remove(id: string): Promise<void> {
+    await this.relays?.close(id);
     this.pending.delete(id);
     if (!(await this.inspect(id))) return;
     await this.archive(id);
@@ -253,7 +264,7 @@ export class DockerDriver implements RuntimeDriver {
 
   async endpoint(id: string): Promise<{ host: string; port: number } | null> {
     const c = await this.inspect(id);
-    const port = Number(c?.Config.Labels?.['orrery.http-port']);
+    const port = Number(c?.Config.Labels?.[HTTP_PORT_LABEL]);
     if (!c?.State.Running || !port) return null;
     if (this.network === 'host')
       return (await listening(port)) ? { host: '127.0.0.1', port } : null;
@@ -262,6 +273,14 @@ export class DockerDriver implements RuntimeDriver {
     const ip = c.NetworkSettings.Networks?.[this.network]?.IPAddress;
     if (!published || !ip || !(await listening(port, 500, ip))) return null;
     return { host: '127.0.0.1', port: published };
+  }
+
+  /**
+   * The job's relay, opened here if need be: also before the job starts, since the apps service
+   * hands a sibling's address to the jobs it creates next (the relay waits for the container).
+   */
+  async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
+    return (await this.relays?.reach(id, () => this.inspect(id))) ?? null;
   }
 
   async capacity(): Promise<PoolCapacity[]> {
@@ -369,6 +388,7 @@ export class DockerDriver implements RuntimeDriver {
   async close(): Promise<void> {
     (this.events as unknown as { destroy?(): void } | undefined)?.destroy?.();
     this.listeners.clear();
+    await this.relays?.closeAll();
     await Promise.all(this.archiving.values());
   }
 
@@ -382,7 +402,10 @@ export class DockerDriver implements RuntimeDriver {
         for await (const e of ndjson<EngineEvent>(this.events!)) {
           const id = e.Actor?.Attributes?.[LABEL];
           if (!id) continue;
-          if (e.Action === 'die') await this.archive(id).catch(() => undefined);
+          if (e.Action === 'die') {
+            await this.relays?.close(id);
+            await this.archive(id).catch(() => undefined);
+          }
           this.listeners.emit(id);
         }
       } catch {

@@ -46,8 +46,8 @@ export interface JobSpec {
   /** The port the job serves HTTP on; the driver publishes it on 127.0.0.1. */
   httpPort?: number;
   /**
-   * `cluster/org/project`: the jobs that may reach `httpPort` from inside theirs (the process
-   * runtime's relay lets only the same project's through).
+   * `cluster/org/project`: the jobs that may reach `httpPort` from inside theirs (the job's relay,
+   * relay.ts, lets only the same project's through).
    */
   project?: string;
   tty: boolean;
@@ -145,8 +145,10 @@ export interface RuntimeDriver {
   /** Host address of the job's HTTP port, or null when it is not listening (yet). */
   endpoint(id: string): Promise<{ host: string; port: number } | null>;
   /**
-   * Where the project's other jobs reach the job's HTTP port, when not at its internal host name
-   * (`{id}.{org}--{project}`, which the process runtime has no resolver for): the relay.
+   * Where the project's other jobs reach the job's HTTP port: its relay (relay.ts), since nothing
+   * resolves its internal host name (`{id}.{org}--{project}`) on either runtime. Null without
+   * relays (no firewall to open them in). The docker runtime opens it on demand, also before
+   * the job starts, so that jobs created after it get its address.
    */
   reachFromJobs?(id: string): Promise<{ host: string; port: number } | null>;
   capacity(): Promise<PoolCapacity[]>;

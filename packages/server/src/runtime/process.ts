@@ -30,7 +30,8 @@ import { bareArgv, bringUp, sandboxArgv, WRAPPER } from './process/launch.js';
 import { listensInside } from './process/network.js';
 import { sampleTree } from './process/stats.js';
 import { appRuntimeEnv } from './process/app-runtime.js';
-import { relayAddress, Relays } from './process/relay.js';
+import type { Relays } from './relay.js';
+import { processRelays, relayAddress } from './process/relay.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -108,7 +109,7 @@ export class ProcessDriver implements RuntimeDriver {
     this.network = host.network;
     if (host.warnings.length > 0) this.warning = host.warnings.join(' ');
     const address = host.relays ? relayAddress() : null;
-    if (address) this.relays = new Relays(address, () => this.liveRecords());
+    if (address) this.relays = processRelays(address, () => this.liveRecords());
     // Stamps logs and notices state changes; jobs a previous server left running included.
     this.timer = setInterval(() => void this.poll(), 250);
     this.timer.unref();

@@ -16,8 +16,8 @@ export interface HttpApi {
 const API_TIMEOUT_S = 30;
 
 /**
- * The endpoints of a job with an HTTP port: the project's jobs reach it by host name, or where
- * the runtime says (`reach`: the process runtime's relay, driver.ts `reachFromJobs`).
+ * The endpoints of a job with an HTTP port: the project's jobs reach it where the runtime says
+ * (`reach`: the job's relay on either runtime, driver.ts `reachFromJobs`), else by host name.
  */
 export function endpointOf(
   j: JobRow,
@@ -43,21 +43,30 @@ export function endpointOf(
   };
 }
 
-/** A job's `siblingEnv`, from the jobs of its revision created before it, by role. */
+/**
+ * A job's `siblingEnv`, from the jobs of its revision created before it, by role, and where the
+ * project's jobs reach them (`reach`, by role: their relays).
+ */
 export function siblingEnvOf(
   job: AppJob,
   byRole: Map<string, JobRow>,
   publicUrl: string,
+  reach = new Map<string, { host: string; port: number }>(),
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, { role, as }] of Object.entries(job.siblingEnv ?? {})) {
     const sibling = byRole.get(role);
-    const e = sibling && endpointOf(sibling, publicUrl);
+    const e = sibling && endpointOf(sibling, publicUrl, reach.get(role));
     if (!e) throw new Error(`Job ${job.role} needs ${role}, planned before it with an HTTP port`);
     const { host, port, protocol, basePath } = e.external;
     // The origin without a default port, as a browser writes it.
     const origin = new URL(`${protocol}://${host}:${port}`).origin;
-    env[name] = as === 'host' ? e.internal.host : `${origin}${basePath.replace(/\/$/, '')}`;
+    env[name] =
+      as === 'host'
+        ? e.internal.host
+        : as === 'port'
+          ? String(e.internal.port)
+          : `${origin}${basePath.replace(/\/$/, '')}`;
   }
   return env;
 }

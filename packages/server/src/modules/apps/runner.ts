@@ -66,10 +66,10 @@ export interface AppJob {
   forwardPrefix?: boolean;
   /**
    * Env from jobs planned before this one (the service fills it once they exist), name →
-   * `{role, as}`: the sibling's internal host name (`host`, how jobs of the project reach its
-   * port) or its URL through the ingress (`url`, how a browser does).
+   * `{role, as}`: the host and the port where jobs of the project reach the sibling's port
+   * (`host`, `port`: its relay), or its URL through the ingress (`url`, how a browser does).
    */
-  siblingEnv?: Record<string, { role: string; as: 'host' | 'url' }>;
+  siblingEnv?: Record<string, { role: string; as: 'host' | 'port' | 'url' }>;
 }
 
 /** What an instance runs, computed from its input at install, configure and rollback. */

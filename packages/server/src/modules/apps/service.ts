@@ -174,13 +174,17 @@ export class AppsService {
     await this.ensureSecrets(placeOfRow(row), plan.secrets ?? {}, caller.principal);
     const ids: string[] = [];
     const byRole = new Map<string, JobRow>();
+    const reach = new Map<string, { host: string; port: number }>();
     for (const job of plan.jobs) {
       const created = await this.jobs.create(caller.principal, caller.grants, {
         kind: 'preset',
         forwardPrefix: job.forwardPrefix,
         body: {
           ...job.body,
-          env: { ...job.body.env, ...siblingEnvOf(job, byRole, this.ctx.config.publicUrl) },
+          env: {
+            ...job.body.env,
+            ...siblingEnvOf(job, byRole, this.ctx.config.publicUrl, reach),
+          },
           cluster_name: row.clusterName,
           org_name: row.orgName,
           project_name: row.projectName,
@@ -190,6 +194,9 @@ export class AppsService {
       });
       ids.push(created.id);
       byRole.set(job.role, created);
+      // Its relay, for the jobs created after it (docker opens it before the job starts).
+      const r = job.body.http ? await this.jobs.driver.reachFromJobs?.(created.id) : null;
+      if (r) reach.set(job.role, r);
     }
     return ids;
   }

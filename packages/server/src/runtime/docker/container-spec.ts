@@ -2,11 +2,12 @@ import type Docker from 'dockerode';
 import { shellCommand, shellSplit } from '../common.js';
 import type { JobSpec } from '../driver.js';
 import { LABEL, NAME_PREFIX } from './engine.js';
+import { HTTP_PORT_LABEL, PROJECT_LABEL } from './relay.js';
 
 /**
  * The container of a job: the preset's limits, the mounts as binds, GPUs as device requests,
  * the HTTP port published on 127.0.0.1 (unless the network is the host's), labels that let a
- * new server find the job and its reservation again. Never privileged (the driver refuses such
+ * new server find the job and its reservation again, and the relays its project. Never privileged (the driver refuses such
  * jobs), and the mounts are the checked ones (docker/mounts.ts).
  */
 export function containerSpec(
@@ -38,7 +39,9 @@ export function containerSpec(
       [LABEL]: spec.id,
       'orrery.cpu': String(spec.limits.cpu),
       'orrery.memory': String(spec.limits.memory),
-      ...(spec.httpPort ? { 'orrery.http-port': String(spec.httpPort) } : {}),
+      ...(spec.httpPort ? { [HTTP_PORT_LABEL]: String(spec.httpPort) } : {}),
+      // Names the job's project to the relays (docker/relay.ts).
+      ...(spec.project ? { [PROJECT_LABEL]: spec.project } : {}),
     },
     ExposedPorts: port && !hostNet ? { [port]: {} } : undefined,
     HostConfig: {
@@ -56,6 +59,9 @@ export function containerSpec(
         ? [{ Driver: 'nvidia', Count: spec.limits.gpu.count, Capabilities: [['gpu']] }]
         : undefined,
       NetworkMode: network,
+      // Raw sockets would let a container forge another's address (ARP, IP) on the bridge,
+      // which is what names a job to the relays.
+      CapDrop: ['NET_RAW'],
       PortBindings:
         port && !hostNet ? { [port]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
     },

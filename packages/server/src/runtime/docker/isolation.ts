@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type Docker from 'dockerode';
 
 export const NFT = '/usr/sbin/nft';
+const IP = '/usr/sbin/ip';
 
 /** The nftables tables of a bridge's rules (one `inet`, one `bridge`), named after it. */
 export const isolationTable = (bridge: string) => `orrery-${bridge}`;
@@ -11,6 +12,21 @@ export interface BridgeNetwork {
   /** The host's device of the network (`docker0`, `br-<id>`). */
   bridge: string;
   subnets: string[];
+  /** The bridge's IPv4 address on the host, when it has one: where relays listen. */
+  gateway?: string;
+}
+
+/** Opens (or closes) relay ports on the bridge's gateway address to its containers. */
+export function allowBridgeRelay(
+  net: BridgeNetwork & { gateway: string },
+  ports: number[],
+  open: boolean,
+): Promise<void> {
+  if (!ports.length) return Promise.resolve();
+  const elements = ports.map((p) => `${net.gateway} . ${p}`).join(', ');
+  return nft(
+    `${open ? 'add' : 'delete'} element inet ${isolationTable(net.bridge)} relays { ${elements} }\n`,
+  );
 }
 
 /**
@@ -19,8 +35,9 @@ export interface BridgeNetwork {
  *
  * - input (inet): nothing that enters the host from the bridge reaches a host socket (the
  *   server's port, the registry, any service on any address of the host), but the answers of
- *   connections the host opened (the ingress reaching a published port) and IPv6 neighbour
- *   discovery, without which an IPv6 network has no way out;
+ *   connections the host opened (the ingress reaching a published port), IPv6 neighbour
+ *   discovery, without which an IPv6 network has no way out, and the server's relays: the
+ *   address-and-port pairs of the set `relays` (docker/relay.ts), filled as they open;
  * - bridge forward: no frame from one container to another's address on the same network. This
  *   kernel family lacks `meta ibrname`, so the bridge's frames are told by their subnets;
  * - inet forward: the same for every IP packet the bridge passes, when br_netfilter hands
@@ -35,10 +52,14 @@ export function isolationRules({ bridge, subnets }: BridgeNetwork): string {
   return `table inet ${table}
 delete table inet ${table}
 table inet ${table} {
+  set relays {
+    type ipv4_addr . inet_service;
+  }
   chain input {
     type filter hook input priority filter; policy accept;
     iifname ${dev} ct state established,related accept
     iifname ${dev} icmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-solicit } accept
+    iifname ${dev} ip daddr . tcp dport @relays accept
     iifname ${dev} meta l4proto tcp reject with tcp reset
     iifname ${dev} reject
   }
@@ -57,12 +78,25 @@ ${subnets.map((s) => `    ${daddr(s)}\n`).join('')}  }
 `;
 }
 
-function nft(script: string): Promise<void> {
+export function nft(script: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = execFile(NFT, ['-f', '-'], (err, _out, stderr) =>
       err ? reject(new Error(stderr.trim() || err.message)) : resolve(),
     );
     child.stdin?.end(script);
+  });
+}
+
+/**
+ * The IPv4 address of a host device, from iproute2: Node's interface list leaves out a bridge
+ * that is down, as a network's bridge is until a container joins it.
+ */
+function deviceAddress(dev: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(IP, ['-j', '-4', 'addr', 'show', 'dev', dev], (err, out) => {
+      const parsed = err ? [] : (JSON.parse(out) as Array<{ addr_info?: { local?: string }[] }>);
+      resolve(parsed[0]?.addr_info?.[0]?.local);
+    });
   });
 }
 
@@ -72,35 +106,49 @@ export async function bridgeOf(docker: Docker, network: string): Promise<BridgeN
     Id: string;
     Driver: string;
     Options?: Record<string, string>;
-    IPAM?: { Config?: Array<{ Subnet?: string }> | null };
+    IPAM?: { Config?: Array<{ Subnet?: string; Gateway?: string }> | null };
   };
   if (info.Driver !== 'bridge') return null;
+  const config = info.IPAM?.Config ?? [];
   return {
     bridge: info.Options?.['com.docker.network.bridge.name'] ?? `br-${info.Id.slice(0, 12)}`,
-    subnets: (info.IPAM?.Config ?? []).flatMap((c) => (c.Subnet ? [c.Subnet] : [])),
+    subnets: config.flatMap((c) => (c.Subnet ? [c.Subnet] : [])),
+    gateway: config.find((c) => c.Gateway && !c.Gateway.includes(':'))?.Gateway,
   };
 }
 
 /**
- * Installs the rules of the network containers join. Resolves to a warning (for the log and the
- * job page) when they cannot be enforced from this server, and to undefined when they are.
+ * Installs the rules of the network containers join. Resolves to the network they isolate, or
+ * to a warning (for the log and the job page) when they cannot be enforced from this server.
  */
-export async function isolateNetwork(docker: Docker, network: string): Promise<string | undefined> {
+export async function isolateNetwork(
+  docker: Docker,
+  network: string,
+): Promise<{ isolated: BridgeNetwork } | { warning: string }> {
+  const warn = (warning: string) => ({ warning });
   const unisolated = 'job containers can reach the services of this machine and each other';
   if (network === 'host') {
-    return `Job containers share this machine's network (ORRERY_DOCKER_NETWORK=host): they reach every service of the host, the server's included, and each other.`;
+    return warn(
+      `Job containers share this machine's network (ORRERY_DOCKER_NETWORK=host): they reach every service of the host, the server's included, and each other.`,
+    );
   }
   const net = await bridgeOf(docker, network);
   if (!net)
-    return `The network ${network} is not a bridge network, whose traffic this server does not filter: ${unisolated}, unless the operator firewalls them.`;
+    return warn(
+      `The network ${network} is not a bridge network, whose traffic this server does not filter: ${unisolated}, unless the operator firewalls them.`,
+    );
   if (!existsSync(`/sys/class/net/${net.bridge}`)) {
-    return `The bridge ${net.bridge} of the network ${network} is not on this server's host (a remote or rootless engine): ${unisolated}, unless the operator firewalls them.`;
+    return warn(
+      `The bridge ${net.bridge} of the network ${network} is not on this server's host (a remote or rootless engine): ${unisolated}, unless the operator firewalls them.`,
+    );
   }
-  if (!existsSync(NFT)) return `nftables (${NFT}) is not installed: ${unisolated}.`;
+  if (!existsSync(NFT)) return warn(`nftables (${NFT}) is not installed: ${unisolated}.`);
   try {
     await nft(isolationRules(net));
-    return undefined;
+    return { isolated: { ...net, gateway: net.gateway ?? (await deviceAddress(net.bridge)) } };
   } catch (e) {
-    return `The firewall rules of ${net.bridge} could not be installed (${(e as Error).message}; the server needs root or CAP_NET_ADMIN): ${unisolated}.`;
+    return warn(
+      `The firewall rules of ${net.bridge} could not be installed (${(e as Error).message}; the server needs root or CAP_NET_ADMIN): ${unisolated}.`,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { Relays } from '../relay.js';
 import { allowRelay } from './network.js';
 
 /** What the relay needs to know of a live job (the process driver's record). */
@@ -14,87 +15,33 @@ export interface RelayedJob {
 }
 
 /**
- * Jobs reach each other's declared ports through the server: one TCP listener per such job on
- * the host's address (`relayAddress`), which the firewall opens to job uids (network.ts
- * `allowRelay`) and nothing else of the host. A job's connection arrives from its network
- * helper's host-side socket, which runs as the job's uid: the host's sockets table names that
- * uid, the uid names the job, and only a job of the same project is piped on to the target's
- * forward; anything else is reset.
+ * The process runtime's relays (../relay.ts) on the host's address, which the firewall opens to
+ * job uids (network.ts `allowRelay`). A job's connection arrives from its network helper's
+ * host-side socket, which runs as the job's uid: the host's sockets table names that uid, and
+ * the uid names the job.
  */
-export class Relays {
-  private readonly servers = new Map<string, Server>();
-
-  constructor(
-    readonly address: string,
-    /** The jobs holding resources now (starting or running), by id. */
-    private readonly live: () => Promise<[string, RelayedJob][]>,
-  ) {}
-
-  /** The port of job `id`'s relay, while it is open. */
-  portOf(id: string): number | undefined {
-    return (this.servers.get(id)?.address() as { port: number } | null)?.port;
-  }
-
-  /** The relays of the jobs a previous server left running, on their recorded ports. */
-  async reopen() {
-    for (const [id, r] of await this.live()) {
-      if (r.relayPort) await this.open(id, r.relayPort).catch(() => undefined);
-    }
-  }
-
-  /** Opens (or reopens, after a server restart, on `port`) the relay of job `id`; its port. */
-  async open(id: string, port = 0): Promise<number> {
-    await this.close(id);
-    const server = createServer({ pauseOnConnect: true }, (s) => {
-      this.admit(id, s).catch(() => s.resetAndDestroy());
-    });
-    server.on('error', () => undefined);
-    const listen = (p: number) =>
-      new Promise<number>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(p, this.address, () => {
-          server.off('error', reject);
-          resolve((server.address() as { port: number }).port);
-        });
-      });
-    // The recorded port is taken by now: another is better than none.
-    const bound = await listen(port).catch((e) => (port ? listen(0) : Promise.reject(e)));
-    this.servers.set(id, server);
-    await allowRelay(this.address, [bound], true);
-    return bound;
-  }
-
-  async close(id: string): Promise<void> {
-    const server = this.servers.get(id);
-    if (!server) return;
-    const port = this.portOf(id);
-    this.servers.delete(id);
-    // Not waiting for open connections: they end with the job's forward.
-    server.close();
-    if (port) await allowRelay(this.address, [port], false).catch(() => undefined);
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.servers.keys()].map((id) => this.close(id)));
-  }
-
-  private async admit(target: string, socket: Socket) {
-    socket.on('error', () => socket.destroy());
-    const uid = await socketOwner(socket);
-    const live = await this.live();
-    const peer = uid === null ? undefined : live.find(([, r]) => r.uid === uid)?.[1];
-    const dest = live.find(([id]) => id === target)?.[1];
-    if (!peer?.project || !dest?.port || peer.project !== dest.project) {
-      socket.resetAndDestroy();
-      return;
-    }
-    const upstream = connect(dest.port, '127.0.0.1');
-    upstream.on('error', () => socket.resetAndDestroy());
-    socket.on('close', () => upstream.destroy());
-    upstream.on('close', () => socket.destroy());
-    socket.pipe(upstream).pipe(socket);
-    socket.resume();
-  }
+export function processRelays(
+  address: string,
+  /** The jobs holding resources now (starting or running), by id. */
+  live: () => Promise<[string, RelayedJob][]>,
+): Relays {
+  return new Relays({
+    address,
+    async peerProject(socket) {
+      const uid = await socketOwner(socket);
+      if (uid === null) return undefined;
+      return (await live()).find(([, r]) => r.uid === uid)?.[1].project;
+    },
+    async target(id) {
+      const r = (await live()).find(([job]) => job === id)?.[1];
+      return r?.port ? { project: r.project, host: '127.0.0.1', port: r.port } : undefined;
+    },
+    allow: (ports, open) => allowRelay(address, ports, open),
+    recorded: async () =>
+      (await live()).flatMap(([id, r]) =>
+        r.relayPort ? [[id, r.relayPort] as [string, number]] : [],
+      ),
+  });
 }
 
 /**

@@ -116,12 +116,13 @@ describe('dify template', () => {
       ['redis', created('job-r', 6379)],
       ['api', created('job-a', 5001)],
     ]);
-    expect(siblingEnvOf(roles.api, byRole, ctx.publicUrl)).toEqual({
-      REDIS_HOST: 'job-r.acme--vision',
-    });
-    expect(siblingEnvOf(roles.worker, byRole, ctx.publicUrl)).toEqual({
-      REDIS_HOST: 'job-r.acme--vision',
-    });
+    // Redis through its relay, on the bridge's gateway (runtime/docker/relay.ts).
+    const reach = new Map([['redis', { host: '172.18.0.1', port: 40123 }]]);
+    for (const role of ['api', 'worker'])
+      expect(siblingEnvOf(roles[role], byRole, ctx.publicUrl, reach)).toEqual({
+        REDIS_HOST: '172.18.0.1',
+        REDIS_PORT: '40123',
+      });
     expect(siblingEnvOf(roles.web, byRole, ctx.publicUrl)).toEqual({
       CONSOLE_API_URL: 'https://orrery.example/ingress/job-a',
       APP_API_URL: 'https://orrery.example/ingress/job-a',
@@ -131,16 +132,16 @@ describe('dify template', () => {
     // The broker URL and the API's own URL are made in the job's shell from its env.
     const env = {
       REDIS_PASSWORD: 'pw',
-      REDIS_HOST: 'job-r.acme--vision',
-      REDIS_PORT: '6379',
+      REDIS_HOST: '172.18.0.1',
+      REDIS_PORT: '40123',
       HOSTNAME: 'job-a',
     };
     const api = shell(roles.api, env, ['exec /bin/bash /entrypoint.sh', 'env']);
-    expect(api).toContain('CELERY_BROKER_URL=redis://:pw@job-r.acme--vision:6379/1');
+    expect(api).toContain('CELERY_BROKER_URL=redis://:pw@172.18.0.1:40123/1');
     for (const name of ['CONSOLE_API_URL', 'SERVICE_API_URL', 'APP_API_URL', 'FILES_URL'])
       expect(api).toContain(`${name}=https://orrery.example/ingress/job-a`);
     const worker = shell(roles.worker, env, ['exec /bin/bash /entrypoint.sh', 'env']);
-    expect(worker).toContain('CELERY_BROKER_URL=redis://:pw@job-r.acme--vision:6379/1');
+    expect(worker).toContain('CELERY_BROKER_URL=redis://:pw@172.18.0.1:40123/1');
     expect(worker.some((l) => l.startsWith('CONSOLE_API_URL='))).toBe(false);
     expect(shell(roles.redis, env, ['docker-entrypoint.sh', "printf '%s\\n'"])).toEqual([
       'redis-server',

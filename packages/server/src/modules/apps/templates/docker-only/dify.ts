@@ -86,15 +86,19 @@ function backend(input: Input, ctx: InstanceContext, mode: 'api' | 'worker') {
  * `dify`: the jobs of Dify's own compose file that make a usable app: Redis (cache and Celery
  * broker, password generated), the API server (migrations on start), the worker (Celery) and
  * the web console, which is the served app. PostgreSQL is an integration, as in Apolo's
- * template: a user of a `postgresql` app. Jobs reach each other by their internal host names,
- * which the apps service fills in (`siblingEnv`) as the jobs are created in this order.
+ * template: a user of a `postgresql` app. Jobs reach each other through their relays, whose
+ * addresses and ports the apps service fills in (`siblingEnv`) as the jobs are created in this
+ * order.
  */
 export const difyRunner: AppRunner = {
   template: 'dify',
   runtimes: ['docker'],
   plan(input, ctx) {
     const keys = difySecretKeys(ctx);
-    const redisHost = { REDIS_HOST: { role: 'redis', as: 'host' as const } };
+    const redisHost = {
+      REDIS_HOST: { role: 'redis', as: 'host' as const },
+      REDIS_PORT: { role: 'redis', as: 'port' as const },
+    };
     const redis: AppJob = {
       role: 'redis',
       body: jobSpec({
@@ -105,7 +109,7 @@ export const difyRunner: AppRunner = {
         command: 'redis-server --requirepass "$REDIS_PASSWORD" --save "" --appendonly no',
         preset_name: ctx.preset.name,
         secret_env: { REDIS_PASSWORD: `secret:${keys.redisPassword}` },
-        // Not HTTP: the port is declared so that the API and the worker have a host to reach.
+        // Not HTTP: the port is declared so that the API and the worker have a relay to reach.
         http: { port: REDIS_PORT, requires_auth: true },
         restart_policy: 'never',
       }),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { containerOf } from '../../../jobs/store.js';
 import { jobsOfInstance, roleTag } from '../../store.js';
 import { JUPYTER_LAB_IMAGE } from './apps.js';
 import { DIFY_VERSION } from './dify.js';
+import { listening } from '../../../../net/ports.js';
 
 const BUSYBOX = 'busybox:orrery';
 
@@ -23,8 +25,8 @@ const BUSYBOX = 'busybox:orrery';
  * Docker-only templates installed through the apps API on the docker runtime (a private dockerd
  * of Debian's docker.io). Their public images cannot be pulled here: each is a stand-in, Debian's
  * busybox tagged with the image's name (for jupyter-lab, with scripts in place of its programs),
- * so what is checked is what the service made of the plan (the jobs, their env with the real ids
- * of their siblings, the project secrets, the command), not the app.
+ * so what is checked is what the service made of the plan (the jobs, their env with their
+ * siblings' relays and URLs, the project secrets, the command), not the app.
  */
 describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker runtime', () => {
   let dockerd: Dockerd;
@@ -78,7 +80,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     expect(log).toBe(`${id} ${id}\n`);
   });
 
-  it('installs dify as four jobs wired by their real host names, its secrets in the project', async () => {
+  it('installs dify as four jobs wired through Redis’s relay, its secrets in the project', async () => {
     const r = await install(s, owner, {
       template_name: 'dify',
       template_version: '1.0.0',
@@ -98,9 +100,18 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     const jobs = await jobsByRole(r.body.id);
     expect(Object.keys(jobs).sort()).toEqual(['api', 'redis', 'web', 'worker']);
     const env = (role: string) => containerOf(jobs[role]).env;
-    const redisHost = `${jobs.redis.id}.acme--vision`;
-    expect(env('api')).toMatchObject({ REDIS_HOST: redisHost, MODE: 'api' });
-    expect(env('worker')).toMatchObject({ REDIS_HOST: redisHost, MODE: 'worker' });
+    // Redis's relay (runtime/docker/relay.ts): on the bridge's gateway, open from the moment the
+    // API and the worker were created, before Redis started.
+    const redis = {
+      REDIS_HOST: gatewayOf(dockerd, network),
+      REDIS_PORT: expect.stringMatching(/^\d+$/),
+    };
+    expect(env('api')).toMatchObject({ ...redis, MODE: 'api' });
+    expect(env('worker')).toMatchObject({ ...redis, MODE: 'worker' });
+    expect(env('worker').REDIS_PORT).toBe(env('api').REDIS_PORT);
+    expect(await listening(Number(env('api').REDIS_PORT), 500, gatewayOf(dockerd, network))).toBe(
+      true,
+    );
     const apiUrl = `${s.url}/ingress/${jobs.api.id}`;
     expect(env('web')).toMatchObject({ CONSOLE_API_URL: apiUrl, APP_API_URL: apiUrl });
     expect(jobs.web.tags).toContain(roleTag('web'));
@@ -125,7 +136,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
   });
 
-  it('installs jupyter-lab: healthy under its ingress path, made from the job id in its shell', async () => {
+  it('installs jupyter-lab: healthy under its ingress path, and reached by a job of the project at its internal URL', async () => {
     const r = await install(s, owner, {
       template_name: 'jupyter-lab',
       template_version: '1.0.0',
@@ -149,8 +160,42 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
     const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, owner);
     expect(output.body.app_url.external_url.base_path).toBe(`/ingress/${main.id}/lab`);
+    // The project's jobs reach it at its internal URL: its relay, on the bridge's gateway.
+    const { host, port } = output.body.app_url.internal_url;
+    expect(host).toBe(gatewayOf(dockerd, network));
+    const request = `GET /ingress/${main.id}/api/status HTTP/1.0\\r\\n\\r\\n`;
+    const id = await submitJob(
+      s,
+      owner,
+      `printf '${request}' | nc -w 3 ${host} ${port}; echo "exit $?"`,
+      {
+        image: BUSYBOX,
+      },
+    );
+    await jobEnded(s, owner, id);
+    const log = await eventually(async () => {
+      const l = await s.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${id}/log`,
+        headers: owner.headers,
+      });
+      if (!l.body) throw new Error('no log yet');
+      return l.body;
+    });
+    expect(log).toContain(`{"base_url":"/ingress/${main.id}/"`);
+    expect(log).toMatch(/exit 0\n$/);
   });
 });
+
+/** The host's address on a network's bridge (down until a container joins, so not in os). */
+function gatewayOf(dockerd: Dockerd, network: string): string {
+  const id = JSON.parse(dockerd.docker(['network', 'inspect', network]))[0].Id as string;
+  const dev = `br-${id.slice(0, 12)}`;
+  const [link] = JSON.parse(
+    execFileSync('ip', ['-j', '-4', 'addr', 'show', 'dev', dev], { encoding: 'utf8' }),
+  );
+  return link.addr_info[0].local;
+}
 
 /**
  * A stand-in for the JupyterLab image: busybox with `tini` and `start.sh` that run what follows

@@ -5,8 +5,8 @@ import { homeVolume, jobSpec } from '../shared.js';
 import { startScript, type DbUser } from './script.js';
 
 /**
- * PostgreSQL's own port, declared as the job's: the project's jobs reach it at the job's internal
- * host name on docker, through the server's relay on the process runtime (outputs say which).
+ * PostgreSQL's own port, declared as the job's: the project's jobs reach it through the server's
+ * relay for the job, on either runtime (outputs carry its address and port).
  */
 const PORT = 5432;
 /** The official image for the docker runtime. */
