@@ -17,7 +17,7 @@ import type {
   StatsSample,
 } from './driver.js';
 import { LogFile } from './log-file.js';
-import { JobListeners, POOL_NAME, shellCommand, usedBy } from './common.js';
+import { JobListeners, POOL_NAME, usedBy } from './common.js';
 import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
 import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
@@ -26,7 +26,7 @@ import { execIn } from './process/exec.js';
 import { exitState, readNumber, signal } from './process/exit.js';
 import { prepareHost } from './process/host.js';
 import { claimUid, releaseUid, type JobIdentity } from './process/identity.js';
-import { bareArgv, bringUp, sandboxArgv, WRAPPER } from './process/launch.js';
+import { bareArgv, bringUp, runnableCommand, sandboxArgv, WRAPPER } from './process/launch.js';
 import { listensInside } from './process/network.js';
 import { sampleTree } from './process/stats.js';
 import { appRuntimeEnv } from './process/app-runtime.js';
@@ -123,22 +123,7 @@ export class ProcessDriver implements RuntimeDriver {
     if (state.state === 'running' || state.state === 'starting') {
       throw new Error(`Job ${spec.id} is already running`);
     }
-    if (!this.sandboxed && spec.mounts.length > 0) {
-      throw new Error(
-        'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it',
-      );
-    }
-    if (this.sandboxed && !this.network && spec.httpPort) {
-      throw new Error(
-        'An HTTP port needs slirp4netns on the process runtime (apt-get install slirp4netns)',
-      );
-    }
-    const command = shellCommand(spec);
-    if (!command) {
-      throw new Error(
-        'The process runtime runs a command on this machine (the image is only recorded): the job has none',
-      );
-    }
+    const command = runnableCommand(spec, { sandboxed: this.sandboxed, network: this.network });
     const tmp = join(dir, 'tmp');
     await mkdir(tmp, { recursive: true });
     await Promise.all(STATE_FILES.map((f) => rm(join(dir, f), { force: true })));

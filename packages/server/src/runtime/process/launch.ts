@@ -2,6 +2,7 @@ import { chmod, chown, mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JobSpec } from '../driver.js';
+import { shellCommand } from '../common.js';
 import type { JobIdentity } from './identity.js';
 import { writeEtc } from './identity.js';
 import { grantTraverse, shareVolume } from './volumes.js';
@@ -160,4 +161,28 @@ export async function bringUp(b: BringUp): Promise<void> {
   } finally {
     await log?.close();
   }
+}
+
+/** The job's command line, or why this server cannot run the job at all. */
+export function runnableCommand(
+  spec: JobSpec,
+  host: { sandboxed: boolean; network: boolean },
+): string {
+  if (!host.sandboxed && spec.mounts.length > 0) {
+    throw new Error(
+      'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it',
+    );
+  }
+  if (host.sandboxed && !host.network && spec.httpPort) {
+    throw new Error(
+      'An HTTP port needs slirp4netns on the process runtime (apt-get install slirp4netns)',
+    );
+  }
+  const command = shellCommand(spec);
+  if (!command) {
+    throw new Error(
+      'The process runtime runs a command on this machine (the image is only recorded): the job has none',
+    );
+  }
+  return command;
 }
