@@ -6,6 +6,7 @@ import { renderSignedIn } from '../../../test/render';
 import type { ConfigTemplate } from './config';
 import { ExportConfigButton } from './ExportConfigButton';
 import { ImportConfigButton } from './ImportConfigButton';
+import { captureDownloads } from '../../../test/downloads';
 
 const SHELL: ConfigTemplate = { name: 'shell', version: 'v25.5.1', input: SHELL_SCHEMA };
 const INPUT = {
@@ -100,26 +101,13 @@ describe('Export App Configuration', () => {
   });
 
   it('downloads template, version and input as <template>-<version>.yaml', async () => {
-    const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, {
-        createObjectURL: (b: Blob) => (blobs.push(b), 'blob:config'),
-        revokeObjectURL: () => {},
-      }),
-    );
-    const names: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      names.push(this.download);
-    });
+    const { blobs, clicked } = captureDownloads();
     renderSignedIn(
       <ExportConfigButton template={SHELL} values={INPUT} valid displayName="myshell" />,
       { withContext: false },
     );
     fireEvent.click(screen.getByRole('button', { name: 'Export App Configuration' }));
-    expect(names).toEqual(['shell-v25.5.1.yaml']);
+    expect(clicked.map((a) => a.download)).toEqual(['shell-v25.5.1.yaml']);
     expect(YAML.parse(await blobs[0].text())).toEqual({
       display_name: 'myshell',
       ...good,

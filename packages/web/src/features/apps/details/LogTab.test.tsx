@@ -4,6 +4,7 @@ import type { AppInstanceWire } from '@orrery/contract';
 import type { CannedResponse } from '../../../test/fetch';
 import { textStream } from '../../jobs/test-fixtures';
 import { appWire, INSTANCE, INSTANCE_ID, renderApps, V1 } from '../test-fixtures';
+import { captureDownloads } from '../../../test/downloads';
 
 const ROUTE = `/apps/instances/${INSTANCE_ID}/log`;
 /** The cluster's monitoring URL with `jobs` replaced by `apps` (workloads §7). */
@@ -93,24 +94,11 @@ describe("An app's Log tab", { timeout: 20_000 }, () => {
 
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, {
-        createObjectURL: (b: Blob) => (blobs.push(b), 'blob:log'),
-        revokeObjectURL: () => {},
-      }),
-    );
-    const clicked: HTMLAnchorElement[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this);
-    });
+    const { blobs, clicked, restore } = captureDownloads();
     fireEvent.click(screen.getByRole('button', { name: 'Download' }));
     expect(clicked[0].download).toBe('My shell-db.log');
     expect(await blobs[0].text()).toBe('[db] database system is ready\n');
-    click.mockRestore();
+    restore();
     // Rendered again with the clipboard in place.
     await write(line('job-2', 'db', 'checkpoint complete'));
     await vi.waitFor(() => expect(rows()).toHaveLength(2));

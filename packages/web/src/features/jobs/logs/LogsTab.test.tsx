@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOB_ID, jobWire, MONITORING } from '../test-fixtures';
 import { renderJob } from '../test-render';
+import { captureDownloads } from '../../../test/downloads';
 
 const LOG = `${MONITORING}/${JOB_ID}/log`;
 
@@ -113,26 +114,13 @@ describe('Job logs', () => {
   });
 
   it('downloads what has been read as <name>.log', async () => {
-    const blobs: Blob[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, {
-        createObjectURL: (b: Blob) => (blobs.push(b), 'blob:log'),
-        revokeObjectURL: () => {},
-      }),
-    );
-    const clicked: HTMLAnchorElement[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this);
-    });
+    const { blobs, clicked, restore } = captureDownloads();
     const { write } = await openLogs();
     await write('x\ny\n');
     await vi.waitFor(() => expect(status().textContent).toMatch(/^2 lines/));
     fireEvent.click(screen.getByRole('button', { name: 'Download' }));
     expect(clicked[0].download).toBe('train.log');
     expect(await blobs[0].text()).toBe('x\ny\n');
-    click.mockRestore();
+    restore();
   });
 });

@@ -6,33 +6,14 @@ import { describe, expect, it } from 'vitest';
 import type { JobRow } from '../../../jobs/store.js';
 import { validateInput } from '../../input-schema.js';
 import { siblingEnvOf } from '../../outputs.js';
-import type { AppJob, InstanceContext, OutputContext } from '../../runner.js';
+import type { AppJob, OutputContext } from '../../runner.js';
 import { difyRunner } from './dify.js';
+import { difyInput, planContext } from '../../../../test/app-plans.js';
 
 const SCHEMA = '../../../../../app-templates/dify/1.0.0/input.schema.json';
 
-const ctx: InstanceContext = {
-  instanceId: 'i-1',
-  name: 'demo',
-  cluster: 'default',
-  org: 'acme',
-  project: 'vision',
-  creator: 'alice',
-  runtime: 'docker',
-  preset: { name: 'cpu-small', cpu: 1, memoryBytes: 2 ** 30 },
-  home: 'storage:.apps/dify/demo',
-  publicUrl: 'https://orrery.example',
-};
-const input = {
-  preset: { name: 'cpu-small' },
-  postgres_user: {
-    user: 'dify',
-    password: { key: 'app-pg-postgres-dify-password' },
-    host: 'job-9.acme--vision',
-    port: 5432,
-    dbname: 'dify',
-  },
-};
+const ctx = planContext({ home: 'storage:.apps/dify/demo' });
+const input = difyInput('app-pg-postgres-dify-password');
 
 type Api = Record<string, unknown> | null;
 type Outputs = Record<string, { internal_url: Api; external_url: Api }> & {
@@ -62,7 +43,7 @@ describe('dify template', () => {
   it('takes a PostgreSQL user and, optionally, an initial password; Redis is its own', () => {
     const schema = JSON.parse(
       readFileSync(fileURLToPath(new URL(SCHEMA, import.meta.url)), 'utf8'),
-    ) as object;
+    ) as Record<string, unknown>;
     expect(validateInput(schema, input)).toEqual([]);
     expect(validateInput(schema, { preset: { name: 'cpu-small' } })).toEqual([
       { path: ['postgres_user'], message: "must have required property 'postgres_user'" },

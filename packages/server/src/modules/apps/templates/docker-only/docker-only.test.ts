@@ -3,26 +3,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { JobCreateFromPreset } from '@orrery/contract';
 import { describe, expect, it } from 'vitest';
-import type { InstanceContext, OutputContext } from '../../runner.js';
+import type { OutputContext } from '../../runner.js';
 import { validateInput } from '../../input-schema.js';
 import { DOCKER_ONLY_RUNNERS } from './apps.js';
+import { planContext } from '../../../../test/app-plans.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../../../../app-templates', import.meta.url));
 const read = (name: string, file: string) =>
   readFileSync(`${TEMPLATES}/${name}/1.0.0/${file}`, 'utf8');
 
-const ctx: InstanceContext = {
-  instanceId: 'i-1',
-  name: 'demo',
-  cluster: 'default',
-  org: 'acme',
-  project: 'vision',
-  creator: 'alice',
-  runtime: 'docker',
-  preset: { name: 'cpu-small', cpu: 1, memoryBytes: 2 ** 30 },
-  home: 'storage:.apps/x/demo',
-  publicUrl: 'https://orrery.example',
-};
+const ctx = planContext();
 const running: OutputContext = {
   ...ctx,
   endpoints: {
@@ -226,7 +216,7 @@ describe('docker-only templates', () => {
         },
       },
     };
-    const schema = JSON.parse(read('jupyter-lab', 'input.schema.json')) as object;
+    const schema = JSON.parse(read('jupyter-lab', 'input.schema.json')) as Record<string, unknown>;
     expect(validateInput(schema, override)).toEqual([]);
     const moved = (await runner.plan(override, ctx)).jobs[0].body;
     expect(moved.working_dir).toBe("/mnt/it's code");

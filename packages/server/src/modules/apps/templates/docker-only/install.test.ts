@@ -18,6 +18,7 @@ import { jobsOfInstance, roleTag } from '../../store.js';
 import { JUPYTER_LAB_IMAGE } from './apps.js';
 import { DIFY_VERSION } from './dify.js';
 import { listening } from '../../../../net/ports.js';
+import { difyInput } from '../../../../test/app-plans.js';
 
 const BUSYBOX = 'busybox:orrery';
 
@@ -85,16 +86,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
       template_name: 'dify',
       template_version: '1.0.0',
       display_name: 'Dify',
-      input: {
-        preset: { name: 'cpu-small' },
-        postgres_user: {
-          user: 'dify',
-          password: { key: 'pg-password' },
-          host: 'job-9.acme--vision',
-          port: 5432,
-          dbname: 'dify',
-        },
-      },
+      input: difyInput('pg-password'),
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const jobs = await jobsByRole(r.body.id);
