@@ -1,4 +1,5 @@
 import { cpus, totalmem } from 'node:os';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusters, nodePools } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
@@ -6,6 +7,7 @@ import { call, tenancy } from '../../test/fixtures.js';
 import { mailsTo } from '../../auth/oidc/testing/flow.js';
 import { loadClusters } from '../clusters/store.js';
 import { usedByJobs } from './pools.js';
+import { creditLedger } from '../billing/tables.js';
 
 const A = '/apis/admin/v1';
 const PRESETS = '/api/v1/clusters/lab/orchestrator/resource_presets';
@@ -290,6 +292,16 @@ describe('admin area', () => {
     ).toBe(400);
     const orgs = await call(s, 'GET', '/api/v1/orgs', owner);
     expect(orgs.body.items[0].balance.credits).toBe('125.5');
+    // Both changes are in the ledger, and its rows add up to the balance.
+    const rows = await s.ctx.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.orgName, 'acme'))
+      .orderBy(creditLedger.id);
+    expect(rows.map((r) => [r.kind, Number(r.credits), Number(r.balanceAfter)])).toEqual([
+      ['set', 100, 100],
+      ['grant', 25.5, 125.5],
+    ]);
   });
 
   it('creates a system user who gets a link to set a password, changes roles and deletes', async () => {

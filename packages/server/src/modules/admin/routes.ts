@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AdminCluster,
@@ -33,6 +33,7 @@ import { ADMIN_API } from '../people/routes.js';
 import { createPreset, deletePreset, updatePreset } from './presets.js';
 import { patchPool, poolStatuses } from './pools.js';
 import { adminClusters, adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
+import { changeBalance, setBalance } from '../billing/ledger.js';
 import {
   createSystemUser,
   deleteSystemUser,
@@ -318,17 +319,23 @@ export const adminRoutes =
       async (request) => {
         const { org } = request.params;
         const b = request.body;
-        const credits =
+        const [exists] = await db
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.name, org));
+        if (!exists) throw notFound(`Organization ${org} not found`);
+        const who = { userId: requireUser(request).id, reference: 'administrator' };
+        await db.transaction((tx) =>
           b.credits !== undefined
-            ? b.credits
-            : // Adding to unlimited credits keeps them unlimited.
-              sql`case when ${organizations.credits} is null then null else ${organizations.credits} + ${b.additional_credits} end`;
-        const updated = await db
-          .update(organizations)
-          .set({ credits })
-          .where(eq(organizations.name, org))
-          .returning();
-        if (updated.length === 0) throw notFound(`Organization ${org} not found`);
+            ? setBalance(tx, { org, credits: b.credits, ...who })
+            : // Adding to unlimited credits keeps them unlimited (changeBalance).
+              changeBalance(tx, {
+                org,
+                kind: 'grant',
+                credits: String(b.additional_credits),
+                ...who,
+              }),
+        );
         return (await adminOrgs(db)).find((o) => o.name === org)!;
       },
     );

@@ -10,6 +10,7 @@ import {
   users,
 } from '../../db/schema.js';
 import type { JobRow } from './store.js';
+import { changeBalance } from '../billing/ledger.js';
 
 /**
  * Credits and quotas (DESIGN.md: the jobs service owns them; billing reads `usage_records`).
@@ -101,10 +102,13 @@ export async function charge(db: Db, job: JobRow, until: Date): Promise<number> 
       .set({ billedUntil: until, totalPrice: sql`${jobs.totalPrice} + ${amount}` })
       .where(eq(jobs.id, job.id));
     if (credits === 0) return;
-    await tx
-      .update(organizations)
-      .set({ credits: sql`${organizations.credits} - ${amount}` })
-      .where(and(eq(organizations.name, job.orgName), sql`${organizations.credits} is not null`));
+    await changeBalance(tx, {
+      org: job.orgName,
+      kind: 'usage',
+      credits: `-${amount}`,
+      userId: job.ownerId,
+      reference: jobUri(job.clusterName, job.orgName, job.projectName, job.id),
+    });
     if (job.ownerId) {
       await tx
         .update(orgMembers)

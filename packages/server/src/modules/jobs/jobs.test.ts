@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
+import { creditLedger } from '../billing/tables.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
@@ -219,6 +220,13 @@ describe('jobs on the process runtime', () => {
     expect(charged).toBeCloseTo(Number(done.total_price_credits), 3);
     const [org] = await s.ctx.db.select().from(organizations).where(eq(organizations.name, 'acme'));
     expect(Number(org!.credits)).toBeCloseTo(100 - charged, 3);
+    // Each charge is a usage row of the organization's ledger, naming the job.
+    const ledger = await s.ctx.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, done.uri));
+    expect(ledger.every((r) => r.kind === 'usage')).toBe(true);
+    expect(ledger.reduce((n, r) => n + Number(r.credits), 0)).toBeCloseTo(-charged, 3);
     await s.ctx.db
       .update(organizations)
       .set({ credits: null })

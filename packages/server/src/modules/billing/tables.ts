@@ -1,0 +1,28 @@
+import { bigserial, index, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations, users } from '../../db/schema.js';
+
+/**
+ * Every change of an organization's balance (migration 0007): usage charged, a grant or a set by
+ * an administrator, a purchase. `credits` is the signed change; `balanceAfter` the balance it left
+ * (null: unlimited). While the balance is finite, it equals the sum of the rows since the last
+ * row that set it (`kind` set) — the Credits tab shows these rows.
+ */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgName: text('org_name')
+      .notNull()
+      .references(() => organizations.name, { onDelete: 'cascade' }),
+    /** usage, grant (credits added), set (balance set, or made unlimited), purchase. */
+    kind: text('kind').notNull(),
+    credits: numeric('credits', { precision: 20, scale: 4 }).notNull(),
+    balanceAfter: numeric('balance_after', { precision: 20, scale: 4 }),
+    /** Whose usage, or who granted: a user of the platform, when there is one. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** What it is about: a job or app URI, a checkout session id, … */
+    reference: text('reference'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('credit_ledger_org_time').on(t.orgName, t.createdAt)],
+);
