@@ -17,7 +17,6 @@ import { containerOf } from '../../../jobs/store.js';
 import { jobsOfInstance, roleTag } from '../../store.js';
 import { JUPYTER_LAB_IMAGE } from './apps.js';
 import { DIFY_VERSION } from './dify.js';
-import { listening } from '../../../../net/ports.js';
 import { difyInput } from '../../../../test/app-plans.js';
 
 const BUSYBOX = 'busybox:orrery';
@@ -101,9 +100,9 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     expect(env('api')).toMatchObject({ ...redis, MODE: 'api' });
     expect(env('worker')).toMatchObject({ ...redis, MODE: 'worker' });
     expect(env('worker').REDIS_PORT).toBe(env('api').REDIS_PORT);
-    expect(await listening(Number(env('api').REDIS_PORT), 500, gatewayOf(dockerd, network))).toBe(
-      true,
-    );
+    // Whether that relay still listens is not asked: Redis's image cannot be pulled here, so its
+    // job fails, and its relay closes, at a moment of the machine's choosing. Relays themselves
+    // are tested in runtime/docker.test.ts.
     const apiUrl = `${s.url}/ingress/${jobs.api.id}`;
     expect(env('web')).toMatchObject({ CONSOLE_API_URL: apiUrl, APP_API_URL: apiUrl });
     expect(jobs.web.tags).toContain(roleTag('web'));
