@@ -162,11 +162,15 @@ export async function verifyEmail(s: TestServer, userId: string) {
  * A second server on the database of `primary` (PostgreSQL only), as a second replica behind a
  * load balancer: its own data directory, the same database, which `primary` drops when it stops.
  */
-export function startReplica(primary: TestServer): Promise<TestServer> {
+export function startReplica(
+  primary: TestServer,
+  opts: { jobs?: BuildOptions['jobs'] } = {},
+): Promise<TestServer> {
   if (!primary.state.databaseUrl) throw new Error('replicas share a PostgreSQL database');
   return startTestServer(
     {},
     {
+      ...opts,
       restartOf: {
         dataDir: mkdtempSync(join(tmpdir(), 'orrery-replica-')),
         databaseUrl: primary.state.databaseUrl,

@@ -15,6 +15,7 @@ import { jobStatuses } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
 import type { JobSpec, ObservedState, RuntimeDriver } from '../../runtime/driver.js';
 import { setDiskInUseCheck } from '../disks/service.js';
+import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
 import { charge, creditsLeft, jobsQuota } from './accounting.js';
 import { admit, rerunRequest, type NewJob } from './admission.js';
 import { ownerToken, passedConfig } from './owner-token.js';
@@ -66,7 +67,7 @@ export class JobsService {
     opts: JobsServiceOptions = {},
   ) {
     this.tickMs = opts.tickMs ?? 1000;
-    this.billEveryMs = opts.billEveryMs ?? 60_000;
+    this.billEveryMs = opts.billEveryMs ?? CHARGE_INTERVAL_MS;
   }
 
   /** Reconciles every unfinished job with the driver, then starts the loop. */
@@ -249,6 +250,10 @@ export class JobsService {
           { status: 'running', reason: null, at: seen.startedAt },
           {
             startedAt: j.startedAt ?? seen.startedAt,
+            // A restarted job is charged from its new start, not for the wait before it.
+            ...(j.billedUntil && seen.startedAt > j.billedUntil
+              ? { billedUntil: seen.startedAt }
+              : {}),
           },
         );
         return;
