@@ -105,9 +105,13 @@ export const clusters = pgTable('clusters', {
   location: text('location'),
   logoUrl: text('logo_url'),
   timezone: text('timezone').notNull().default('UTC'),
-  /** Storage volumes with their price: [{name, creditsPerHourPerGb}]. */
+  /**
+   * Storage volumes with their price: [{name, creditsPerHourPerGb, path?}]. A volume with a
+   * path (`/org` or `/org/project`) holds that organization's or project's files, as Apolo's
+   * do; the one without holds the rest.
+   */
   storageVolumes: jsonb('storage_volumes')
-    .$type<{ name: string; creditsPerHourPerGb: string }[]>()
+    .$type<{ name: string; creditsPerHourPerGb: string; path?: string }[]>()
     .notNull()
     .default([{ name: 'default', creditsPerHourPerGb: '0' }]),
   createdAt: createdAt(),

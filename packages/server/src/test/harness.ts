@@ -76,6 +76,7 @@ export async function startTestServer(
     listen?: boolean;
     jobs?: BuildOptions['jobs'];
     apps?: BuildOptions['apps'];
+    billing?: BuildOptions['billing'];
     /** Keep the database on disk (PGlite) so that a restart finds it. */
     persistent?: boolean;
     /** Start again on the state of a halted server (a restart). */
@@ -109,6 +110,7 @@ export async function startTestServer(
     validateResponses: true,
     jobs: opts.jobs,
     apps: opts.apps,
+    billing: opts.billing,
   });
   if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
   let n = 0;
