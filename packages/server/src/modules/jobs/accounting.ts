@@ -81,6 +81,19 @@ async function subjectOf(db: Db, job: JobRow) {
 }
 
 /**
+ * The credits of a job's running time from `from` to `until`, in the ten-thousandths the
+ * columns keep: the rounded cost since the job first started at `until` less the same at `from`.
+ * Successive charges then add up to the rounded cost of the whole run, where rounding each
+ * minute's charge on its own would lose up to 0.00005 credits a minute (6 % at 0.05 an hour).
+ */
+function creditsBetween(job: JobRow, from: Date, until: Date) {
+  const origin = (job.startedAt ?? from).getTime();
+  const rate = Number(job.pricePerHour);
+  const at = (t: Date) => Math.round((rate * (t.getTime() - origin) * 10_000) / 3_600_000);
+  return (at(until) - at(from)) / 10_000;
+}
+
+/**
  * Charges a job's running time from where the last committed charge ended up to `until`: one
  * usage row, the job's total and both balances, in one transaction. The job's `billed_until`
  * is moved only from the value this charge started from (compare-and-set): a charge of the same
@@ -91,7 +104,7 @@ async function subjectOf(db: Db, job: JobRow) {
 export async function charge(db: Db, job: JobRow, until: Date): Promise<number> {
   const from = job.billedUntil ?? job.startedAt;
   if (!from || until <= from) return 0;
-  const credits = (Number(job.pricePerHour) * (until.getTime() - from.getTime())) / 3_600_000;
+  const credits = creditsBetween(job, from, until);
   const amount = decimal(credits);
   const subject = await subjectOf(db, job);
   return db
