@@ -142,7 +142,7 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
       expect((await call(s, 'DELETE', `/api/v1/jobs/${mine.id}`, owner)).status).toBe(204);
     });
 
-    it('charges an app under apps, named by its instance, and stops it when credits run out', async () => {
+    it('charges an app under apps, named by its instance, stops it when credits run out and refuses a new one', async () => {
       await setOrgCredits('1000');
       const r = await install(s, owner, {
         template_name: 'orrery-deploy',
@@ -165,6 +165,13 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
       expect(errored.state).toBe('errored');
       const events = await call(s, 'GET', `${V1}/instances/${r.body.id}/events`, owner);
       expect(events.body.items[0]).toMatchObject({ state: 'errored', reason: 'QuotaExhausted' });
+      const refused = await install(s, owner, {
+        template_name: 'orrery-deploy',
+        display_name: 'Refused app',
+        input: deployInput(TINY_SERVER, { preset: { name: 'metered' } }),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('No credits left for organization acme');
     });
   },
 );
