@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { tenancy, twoReplicas } from '../../test/fixtures.js';
-import { jobs, organizations, usageRecords } from '../../db/schema.js';
+import { clusters, jobs, organizations, usageRecords } from '../../db/schema.js';
+import { storageBackendOf } from '../storage/routes.js';
+import { sampleStorage } from './storage-sampler.js';
 import { charge } from '../jobs/accounting.js';
 import type { JobRow } from '../jobs/store.js';
 import { creditLedger } from './tables.js';
@@ -133,6 +136,37 @@ describe.skipIf(engine !== 'postgres')('idempotent accrual, on two replicas', ()
     expect(await usageOf(r.b, job.id)).toHaveLength(5);
     expect((await jobRow(r.b, job.id)).totalPrice).toBe('0.3000');
     expect(await balance(r.b)).toBeCloseTo(100 - 0.3, 4);
+  });
+
+  it("charges a project's storage once when both replicas sample the same hour at once", async () => {
+    await setBalance(r.a, '100');
+    await r.a.ctx.db
+      .update(clusters)
+      .set({ storageVolumes: [{ name: 'default', creditsPerHourPerGb: '1000' }] })
+      .where(eq(clusters.name, 'default'));
+    const [filesA, filesB] = await Promise.all([
+      storageBackendOf(r.a.ctx),
+      storageBackendOf(r.b.ctx),
+    ]);
+    for (const files of [filesA, filesB]) {
+      await files.mkdirs(['default', 'acme', 'vision']);
+      await files.create(
+        ['default', 'acme', 'vision', 'a.bin'],
+        Readable.from([Buffer.alloc(1000)]),
+      );
+    }
+    const counts = await Promise.all([
+      sampleStorage(r.a.ctx.db, filesA, at(30)),
+      sampleStorage(r.b.ctx.db, filesB, at(30)),
+    ]);
+    expect(counts[0] + counts[1]).toBe(1);
+    const rows = await r.b.ctx.db
+      .select()
+      .from(usageRecords)
+      .where(eq(usageRecords.resourceUri, 'storage://default/acme/vision'));
+    // 10⁻⁶ GB × 1 h × 1000.
+    expect(rows.map((u) => u.credits)).toEqual(['0.0010']);
+    expect(await balance(r.b)).toBeCloseTo(100 - 0.001, 4);
   });
 });
 
