@@ -34,6 +34,7 @@ import { installWebsocket } from './http/websocket.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { billingModule, type BillingOptions } from './modules/billing/plugin.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -48,6 +49,8 @@ export interface BuildOptions {
   jobs?: JobsOptions;
   /** The apps watcher's intervals (tests). */
   apps?: AppsOptions;
+  /** The storage sampler's interval (tests). */
+  billing?: BillingOptions;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -106,6 +109,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(peopleRoutes(ctx));
   await app.register(inviteRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(billingModule(ctx, opts.billing));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

@@ -62,6 +62,11 @@ export interface BlobBackend {
   rename(from: Key, to: Key): Promise<void>;
   /** Capacity of the volume holding the files, in bytes. */
   usage(): Promise<StorageUsage>;
+  /**
+   * Bytes of the files below `key` (a project's, for storage charges); 0 when nothing is there.
+   * Symlinks are not followed.
+   */
+  bytes(key: Key): Promise<number>;
 }
 
 /** A failure the caller can act on, with the errno name the Apolo SDK turns into an OSError. */

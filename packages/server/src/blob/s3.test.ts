@@ -120,4 +120,13 @@ describe('S3 file backend (against s3rver)', () => {
     expect(u.total).toBe(Number.MAX_SAFE_INTEGER);
     expect(u.used + u.free).toBe(u.total);
   });
+
+  it("counts a project's bytes for storage charges, and none of its neighbour's", async () => {
+    await b.create(['default', 'acme', 'visionary', 'x.bin'], body(Buffer.alloc(1000)));
+    await b.create(k('bytes/one.bin'), body(Buffer.alloc(300)));
+    await b.create(k('bytes/deep/two.bin'), body(Buffer.alloc(200)));
+    expect(await b.bytes(k('bytes'))).toBe(500);
+    expect(await b.bytes(['default', 'acme', 'visionary'])).toBe(1000);
+    expect(await b.bytes(['default', 'acme', 'nothing-here'])).toBe(0);
+  });
 });

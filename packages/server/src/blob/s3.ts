@@ -176,6 +176,14 @@ export function createS3Backend(
      * An object store has no capacity: `total` is the largest safe integer, `used` the bytes
      * stored in the bucket (summed from a listing, at most every 30 s).
      */
+    async bytes(key) {
+      await bucketReady();
+      let used = 0;
+      for await (const page of o.pages(dirOf(key)))
+        for (const obj of page.objects) used += obj.size;
+      return used;
+    },
+
     async usage() {
       await bucketReady();
       if (!usage || Date.now() - usage.at > 30_000) {

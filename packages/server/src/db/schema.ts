@@ -105,9 +105,13 @@ export const clusters = pgTable('clusters', {
   location: text('location'),
   logoUrl: text('logo_url'),
   timezone: text('timezone').notNull().default('UTC'),
-  /** Storage volumes with their price: [{name, creditsPerHourPerGb}]. */
+  /**
+   * Storage volumes with their price: [{name, creditsPerHourPerGb, path?}]. A volume with a
+   * path (`/org` or `/org/project`) holds that organization's or project's files, as Apolo's
+   * do; the one without holds the rest.
+   */
   storageVolumes: jsonb('storage_volumes')
-    .$type<{ name: string; creditsPerHourPerGb: string }[]>()
+    .$type<{ name: string; creditsPerHourPerGb: string; path?: string }[]>()
     .notNull()
     .default([{ name: 'default', creditsPerHourPerGb: '0' }]),
   createdAt: createdAt(),
@@ -442,8 +446,10 @@ export const usageRecords = pgTable(
     orgName: text('org_name').notNull(),
     projectName: text('project_name').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
-    /** e.g. the job URI. */
+    /** e.g. the job URI; with `startedAt`, charged once (migration 0008). */
     resourceUri: text('resource_uri').notNull(),
+    /** What was charged, by name: a job's id, an app instance's name, a storage volume's name. */
+    resourceId: text('resource_id').notNull().default(''),
     presetName: text('preset_name'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
@@ -451,7 +457,7 @@ export const usageRecords = pgTable(
   },
   (t) => [
     index('usage_org_time').on(t.orgName, t.startedAt),
-    index('usage_resource').on(t.resourceUri),
+    uniqueIndex('usage_resource_period').on(t.resourceUri, t.startedAt),
   ],
 );
 

@@ -108,12 +108,12 @@ export async function submitJob(
  * Two replicas on one PostgreSQL database, started before the tests of the calling `describe`
  * and stopped after them: `a` holds the tenancy() organization and its owner.
  */
-export function twoReplicas() {
+export function twoReplicas(opts: Parameters<typeof startReplica>[1] = {}) {
   const r = {} as { a: TestServer; b: TestServer; owner: TestUser };
   beforeAll(async () => {
-    r.a = await startTestServer();
+    r.a = await startTestServer({}, opts);
     ({ owner: r.owner } = await tenancy(r.a));
-    r.b = await startReplica(r.a);
+    r.b = await startReplica(r.a, opts);
   });
   afterAll(async () => {
     await r.b?.stop();

@@ -76,6 +76,7 @@ export async function startTestServer(
     listen?: boolean;
     jobs?: BuildOptions['jobs'];
     apps?: BuildOptions['apps'];
+    billing?: BuildOptions['billing'];
     /** Keep the database on disk (PGlite) so that a restart finds it. */
     persistent?: boolean;
     /** Start again on the state of a halted server (a restart). */
@@ -109,6 +110,7 @@ export async function startTestServer(
     validateResponses: true,
     jobs: opts.jobs,
     apps: opts.apps,
+    billing: opts.billing,
   });
   if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
   let n = 0;
@@ -162,11 +164,15 @@ export async function verifyEmail(s: TestServer, userId: string) {
  * A second server on the database of `primary` (PostgreSQL only), as a second replica behind a
  * load balancer: its own data directory, the same database, which `primary` drops when it stops.
  */
-export function startReplica(primary: TestServer): Promise<TestServer> {
+export function startReplica(
+  primary: TestServer,
+  opts: { jobs?: BuildOptions['jobs'] } = {},
+): Promise<TestServer> {
   if (!primary.state.databaseUrl) throw new Error('replicas share a PostgreSQL database');
   return startTestServer(
     {},
     {
+      ...opts,
       restartOf: {
         dataDir: mkdtempSync(join(tmpdir(), 'orrery-replica-')),
         databaseUrl: primary.state.databaseUrl,

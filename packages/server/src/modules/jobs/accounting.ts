@@ -1,16 +1,13 @@
-import { and, count, eq, notInArray, sql } from 'drizzle-orm';
+import { TransactionRollbackError, and, count, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import { FINAL_JOB_STATUSES, jobUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import {
-  clusterOrgs,
-  jobs,
-  orgMembers,
-  organizations,
-  usageRecords,
-  users,
-} from '../../db/schema.js';
+import { clusterOrgs, jobs, orgMembers, organizations, users } from '../../db/schema.js';
 import type { JobRow } from './store.js';
-import { changeBalance } from '../billing/ledger.js';
+import { accrue, decimal } from '../billing/metering.js';
+import { appInstances } from '../apps/tables.js';
+import { instanceTag } from '../apps/store.js';
+
+const INSTANCE_TAG = instanceTag('');
 
 /**
  * Credits and quotas (DESIGN.md: the jobs service owns them; billing reads `usage_records`).
@@ -71,56 +68,76 @@ export async function jobsQuota(db: Db, cluster: string, org: string, except?: s
   return { exhausted: used >= quota, quota, used };
 }
 
-/** Credits, rounded to the column's four decimals, as a decimal string. */
-const decimal = (n: number) => (Math.round(n * 10_000) / 10_000).toFixed(4);
+/** An app instance's jobs are charged under `apps`, named by the instance (Apolo's rows). */
+async function subjectOf(db: Db, job: JobRow) {
+  const tag = job.tags.find((t) => t.startsWith(INSTANCE_TAG));
+  const id = tag?.slice(INSTANCE_TAG.length);
+  const [instance] = id
+    ? await db.select({ name: appInstances.name }).from(appInstances).where(eq(appInstances.id, id))
+    : [];
+  return instance
+    ? { category: 'apps' as const, resourceId: instance.name }
+    : { category: 'jobs' as const, resourceId: job.id };
+}
 
 /**
- * Charges a job's running time from where the last charge ended up to `until`: one usage row
- * against organization, project and user, the job's total, and both balances, in one
- * transaction. Returns the credits charged.
+ * The credits of a job's running time from `from` to `until`, in the ten-thousandths the
+ * columns keep: the rounded cost since the job first started at `until` less the same at `from`.
+ * Successive charges then add up to the rounded cost of the whole run, where rounding each
+ * minute's charge on its own would lose up to 0.00005 credits a minute (6 % at 0.05 an hour).
+ */
+function creditsBetween(job: JobRow, from: Date, until: Date) {
+  const origin = (job.startedAt ?? from).getTime();
+  const rate = Number(job.pricePerHour);
+  const at = (t: Date) => Math.round((rate * (t.getTime() - origin) * 10_000) / 3_600_000);
+  return (at(until) - at(from)) / 10_000;
+}
+
+/**
+ * Charges a job's running time from where the last committed charge ended up to `until`: one
+ * usage row, the job's total and both balances, in one transaction. The job's `billed_until`
+ * is moved only from the value this charge started from (compare-and-set): a charge of the same
+ * period by another replica, or with a stale row, charges nothing. A charge that did not commit
+ * left `billed_until` where it was, so the next one covers its period. Returns the credits
+ * charged.
  */
 export async function charge(db: Db, job: JobRow, until: Date): Promise<number> {
   const from = job.billedUntil ?? job.startedAt;
   if (!from || until <= from) return 0;
-  const credits = (Number(job.pricePerHour) * (until.getTime() - from.getTime())) / 3_600_000;
+  const credits = creditsBetween(job, from, until);
   const amount = decimal(credits);
-  await db.transaction(async (tx) => {
-    await tx.insert(usageRecords).values({
-      category: 'jobs',
-      clusterName: job.clusterName,
-      orgName: job.orgName,
-      projectName: job.projectName,
-      userId: job.ownerId,
-      resourceUri: jobUri(job.clusterName, job.orgName, job.projectName, job.id),
-      presetName: job.presetName,
-      startedAt: from,
-      endedAt: until,
-      credits: amount,
-    });
-    await tx
-      .update(jobs)
-      .set({ billedUntil: until, totalPrice: sql`${jobs.totalPrice} + ${amount}` })
-      .where(eq(jobs.id, job.id));
-    if (credits === 0) return;
-    await changeBalance(tx, {
-      org: job.orgName,
-      kind: 'usage',
-      credits: `-${amount}`,
-      userId: job.ownerId,
-      reference: jobUri(job.clusterName, job.orgName, job.projectName, job.id),
-    });
-    if (job.ownerId) {
-      await tx
-        .update(orgMembers)
-        .set({ credits: sql`${orgMembers.credits} - ${amount}` })
+  const subject = await subjectOf(db, job);
+  return db
+    .transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(jobs)
+        .set({ billedUntil: until, totalPrice: sql`${jobs.totalPrice} + ${amount}::numeric` })
         .where(
           and(
-            eq(orgMembers.orgName, job.orgName),
-            eq(orgMembers.userId, job.ownerId),
-            sql`${orgMembers.credits} is not null`,
+            eq(jobs.id, job.id),
+            job.billedUntil ? eq(jobs.billedUntil, job.billedUntil) : isNull(jobs.billedUntil),
           ),
-        );
-    }
-  });
-  return credits;
+        )
+        .returning({ id: jobs.id });
+      if (!claimed) return 0;
+      const charged = await accrue(tx, {
+        ...subject,
+        cluster: job.clusterName,
+        org: job.orgName,
+        project: job.projectName,
+        userId: job.ownerId,
+        resourceUri: jobUri(job.clusterName, job.orgName, job.projectName, job.id),
+        presetName: job.presetName,
+        from,
+        until,
+        credits,
+      });
+      // The period is on record already: the claim goes back with the transaction.
+      if (!charged) tx.rollback();
+      return credits;
+    })
+    .catch((e: unknown) => {
+      if (e instanceof TransactionRollbackError) return 0;
+      throw e;
+    });
 }

@@ -59,12 +59,16 @@ function presetAndResources(presets: PresetRow[], req: NewJob) {
   if (req.body.scheduler_enabled && req.body.schedule_timeout !== undefined) {
     throw invalid('schedule_timeout', 'schedule_timeout cannot be used with the scheduler');
   }
+  // Apolo's rule: CPU, memory, and the GPUs' vendor, count and (when asked for) model.
   const fits = (p: PresetRow) => {
     const has = presetGpu(p);
     return (
       p.cpu >= r.cpu &&
       p.memory >= memory &&
-      (!gpu || (has?.vendor === gpu.vendor && has.count >= gpu.count))
+      (!gpu ||
+        (has?.vendor === gpu.vendor &&
+          has.count >= gpu.count &&
+          (!gpu.model || has.model === gpu.model)))
     );
   };
   // The price is the cheapest preset that covers what was asked (a named one if given).

@@ -15,6 +15,8 @@ import { jobStatuses } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
 import type { JobSpec, ObservedState, RuntimeDriver } from '../../runtime/driver.js';
 import { setDiskInUseCheck } from '../disks/service.js';
+import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
+import { ENFORCEMENT_PERIOD_MS, exhaustedJobs } from '../billing/enforcement.js';
 import { charge, creditsLeft, jobsQuota } from './accounting.js';
 import { admit, rerunRequest, type NewJob } from './admission.js';
 import { ownerToken, passedConfig } from './owner-token.js';
@@ -23,6 +25,7 @@ import {
   activeJobs,
   containerOf,
   insertJob,
+  jobById,
   transition,
   unfinishedJobs,
   updateJob,
@@ -41,6 +44,8 @@ export interface JobsServiceOptions {
   tickMs?: number;
   /** How often running jobs are charged. */
   billEveryMs?: number;
+  /** How often work whose payer has no credits left is looked for. */
+  enforceEveryMs?: number;
 }
 
 /**
@@ -54,8 +59,10 @@ export class JobsService {
   private busy = false;
   private again = false;
   private lastBill = 0;
+  private lastEnforce = 0;
   private readonly tickMs: number;
   private readonly billEveryMs: number;
+  private readonly enforceEveryMs: number;
   private unsubscribe?: () => void;
 
   constructor(
@@ -66,7 +73,8 @@ export class JobsService {
     opts: JobsServiceOptions = {},
   ) {
     this.tickMs = opts.tickMs ?? 1000;
-    this.billEveryMs = opts.billEveryMs ?? 60_000;
+    this.billEveryMs = opts.billEveryMs ?? CHARGE_INTERVAL_MS;
+    this.enforceEveryMs = opts.enforceEveryMs ?? ENFORCEMENT_PERIOD_MS;
   }
 
   /** Reconciles every unfinished job with the driver, then starts the loop. */
@@ -121,6 +129,14 @@ export class JobsService {
           } catch (e) {
             this.log.error({ err: e, job: j.id }, 'job step failed');
           }
+        }
+        // Right after charges, as a balance may just have reached 0; otherwise now and then
+        // (an administrator's set, storage charges).
+        if (bill || now - this.lastEnforce >= this.enforceEveryMs) {
+          this.lastEnforce = now;
+          await this.stopExhausted().catch((e: unknown) =>
+            this.log.error({ err: e }, 'credits enforcement failed'),
+          );
         }
       } while (this.again);
     } finally {
@@ -249,6 +265,10 @@ export class JobsService {
           { status: 'running', reason: null, at: seen.startedAt },
           {
             startedAt: j.startedAt ?? seen.startedAt,
+            // A restarted job is charged from its new start, not for the wait before it.
+            ...(j.billedUntil && seen.startedAt > j.billedUntil
+              ? { billedUntil: seen.startedAt }
+              : {}),
           },
         );
         return;
@@ -262,7 +282,7 @@ export class JobsService {
         );
         return;
       }
-      if (bill) await this.chargeAndCheck(j);
+      if (bill) await charge(this.ctx.db, j, new Date());
       return;
     }
     if (seen.state === 'exited') {
@@ -324,11 +344,15 @@ export class JobsService {
     }
   }
 
-  /** Charges a running job; a job whose payer has no credits left is stopped. */
-  private async chargeAndCheck(j: JobRow, until = new Date()) {
-    await charge(this.ctx.db, j, until);
-    const credits = await creditsLeft(this.ctx.db, j.orgName, j.ownerId);
-    if (!credits.ok) await this.end(j, JOB_REASONS.noCredits, JOB_TEXTS.noCredits(credits.who!));
+  /**
+   * Stops the running work of an organization, or of a user in it, whose credits reached 0, as
+   * Apolo's enforcer does: cancelled with the reason QuotaExhausted.
+   */
+  private async stopExhausted() {
+    for (const { jobId, who } of await exhaustedJobs(this.ctx.db)) {
+      const j = await jobById(this.ctx.db, jobId);
+      if (j) await this.end(j, JOB_REASONS.quotaExhausted, JOB_TEXTS.noCredits(who));
+    }
   }
 
   /** Stops a job and records it as cancelled for `reason`. */

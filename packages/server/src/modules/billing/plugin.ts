@@ -1,0 +1,23 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { storageBackendOf } from '../storage/routes.js';
+import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
+
+export interface BillingOptions {
+  /** How often storage is looked at (tests make it rare, and sample by hand). */
+  storageCheckMs?: number;
+}
+
+/** Metering that runs beside the requests: storage sampled from the file backend. */
+export const billingModule =
+  (ctx: AppContext, opts: BillingOptions = {}): FastifyPluginAsync =>
+  async (app) => {
+    const files = await storageBackendOf(ctx);
+    let stop: (() => Promise<void>) | undefined;
+    app.addHook('onReady', () => {
+      stop = startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS);
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
+  };
