@@ -53,6 +53,7 @@ export const TestCheckout = z.object({
 });
 export type TestCheckout = z.infer<typeof TestCheckout>;
 export const RedirectUrl = z.object({ redirect_url: z.string() });
+export type RedirectUrl = z.infer<typeof RedirectUrl>;
 
 export const LedgerKind = z.enum(['usage', 'grant', 'set', 'purchase']);
 export const LedgerEntry = z.object({
