@@ -19,6 +19,9 @@ export const PAYMENTS_TEXTS = {
   amountMax: `At most ${MAX_CREDITS_PER_PURCHASE.toLocaleString('en-US')} credits can be bought at once`,
   urlOrigin: 'Must be an address of this console',
   checkoutClosed: (status: string) => `This checkout is already ${status}`,
+  unlimited: (org: string) => `Organization ${org} has unlimited credits: there is nothing to buy`,
+  providerDown:
+    'The payment provider could not open a checkout. Try again later, or ask an administrator if this persists.',
 } as const;
 
 export const PaymentsMode = z.enum(['stripe', 'test', 'off']);

@@ -92,6 +92,19 @@ describe('buying credits, test checkout', () => {
     },
   );
 
+  it('sells nothing to an organization with unlimited credits', async () => {
+    const r = await call(s, 'POST', `${B}/buy_credits`, stranger, {
+      org_name: 'globex',
+      amount_in_cents: 1000,
+      success_url: here('/org-billing'),
+      cancel_url: here('/org-billing'),
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(
+      'Organization globex has unlimited credits: there is nothing to buy',
+    );
+  });
+
   it('lets only the organization’s managers buy', async () => {
     expect((await buy(member)).status).toBe(403);
     expect((await buy(stranger)).status).toBe(404);

@@ -1,7 +1,9 @@
 import type Stripe from 'stripe';
 import { CENTS_PER_CREDIT, PAYMENTS_TEXTS, type BuyCredits } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
-import { conflict, invalid } from '../../http/errors.js';
+import { eq } from 'drizzle-orm';
+import { organizations } from '../../db/schema.js';
+import { conflict, invalid, notFound } from '../../http/errors.js';
 import { createTestCheckout } from './checkout.js';
 import { createStripeCheckout, stripeClient } from './stripe.js';
 
@@ -25,9 +27,16 @@ export function paymentsOf(ctx: AppContext) {
     mode: payments.mode,
     stripe,
     /** The address of the checkout for these credits: Stripe's hosted page, or the test one. */
-    async start(b: BuyCredits, userId: string): Promise<string> {
+    async start(b: BuyCredits, userId: string, warn: (msg: string) => void): Promise<string> {
       if (payments.mode === 'off') throw conflict(PAYMENTS_TEXTS.off);
       checkReturnUrls(b);
+      // Paid credits would vanish into an unlimited balance (the console offers no buy there).
+      const [org] = await ctx.db
+        .select({ credits: organizations.credits })
+        .from(organizations)
+        .where(eq(organizations.name, b.org_name));
+      if (!org) throw notFound(`Organization ${b.org_name} not found`);
+      if (org.credits === null) throw conflict(PAYMENTS_TEXTS.unlimited(b.org_name));
       const request = {
         org: b.org_name,
         credits: b.amount_in_cents / CENTS_PER_CREDIT,
@@ -36,7 +45,7 @@ export function paymentsOf(ctx: AppContext) {
         userId,
       };
       return stripe
-        ? createStripeCheckout(stripe, request)
+        ? createStripeCheckout(stripe, request, warn)
         : createTestCheckout(ctx.db, publicUrl, request);
     },
   };

@@ -57,7 +57,9 @@ export const paymentRoutes =
         },
       },
       async (request) => ({
-        checkout_url: await payments.start(request.body, requireUser(request).id),
+        checkout_url: await payments.start(request.body, requireUser(request).id, (m) =>
+          request.log.warn(m),
+        ),
       }),
     );
 

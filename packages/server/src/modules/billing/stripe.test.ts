@@ -22,7 +22,7 @@ interface Recorded {
  */
 async function stripeStandIn() {
   const requests: Recorded[] = [];
-  const state = { refusal: null as string | null };
+  const state = { refusal: null as { status: number; type: string; message: string } | null };
   let n = 0;
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -31,10 +31,9 @@ async function stripeStandIn() {
       requests.push({ path: req.url ?? '', form: new URLSearchParams(body), headers: req.headers });
       res.setHeader('content-type', 'application/json');
       if (state.refusal) {
-        res.statusCode = 400;
-        res.end(
-          JSON.stringify({ error: { type: 'invalid_request_error', message: state.refusal } }),
-        );
+        res.statusCode = state.refusal.status;
+        const { type, message } = state.refusal;
+        res.end(JSON.stringify({ error: { type, message } }));
       } else if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
         n += 1;
         const id = `cs_test_standin_${n}`;
@@ -242,9 +241,24 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
     expect(sum).toBe(Number(await balanceOf(s, admin)));
   });
 
-  it('refuses a buy when Stripe refuses, with Stripe’s message', async () => {
+  it.each([
+    [
+      'answers Stripe’s refusal of the request',
+      { status: 400, type: 'invalid_request_error', message: 'Amount too small.' },
+      'Stripe did not open a checkout: Amount too small.',
+    ],
+    [
+      'hides a bad key behind a message for the administrator',
+      {
+        status: 401,
+        type: 'authentication_error',
+        message: 'Invalid API Key provided: sk_****rery',
+      },
+      'The payment provider could not open a checkout. Try again later, or ask an administrator if this persists.',
+    ],
+  ])('%s', async (_name, refusal, message) => {
     const manager = await joinOrg(s, await s.user(), 'manager');
-    api.state.refusal = 'Your account cannot currently make live charges.';
+    api.state.refusal = refusal;
     try {
       const r = await call(s, 'POST', `${B}/buy_credits`, manager, {
         org_name: 'acme',
@@ -253,11 +267,10 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
         cancel_url: `${s.config.publicUrl}/org-billing`,
       });
       expect(r.status).toBe(422);
-      expect(r.body.message).toBe(
-        'Stripe did not open a checkout: Your account cannot currently make live charges.',
-      );
+      expect(r.body.message).toBe(message);
     } finally {
       api.state.refusal = null;
     }
+    expect(await balanceOf(s, admin)).toBe('118');
   });
 });

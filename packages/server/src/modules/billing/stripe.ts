@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
-import { CENTS_PER_CREDIT } from '@orrery/contract';
+import { CENTS_PER_CREDIT, PAYMENTS_TEXTS } from '@orrery/contract';
 import type { Payments } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { organizations, users } from '../../db/schema.js';
@@ -36,7 +36,11 @@ export interface CheckoutRequest {
 }
 
 /** A Checkout Session for the credits; its hosted page is where the browser goes. */
-export async function createStripeCheckout(stripe: Stripe, r: CheckoutRequest): Promise<string> {
+export async function createStripeCheckout(
+  stripe: Stripe,
+  r: CheckoutRequest,
+  warn: (msg: string) => void,
+): Promise<string> {
   try {
     const session = await stripe.checkout.sessions.create(
       {
@@ -63,7 +67,16 @@ export async function createStripeCheckout(stripe: Stripe, r: CheckoutRequest): 
     if (!session.url) throw new Error('the session has no checkout URL');
     return session.url;
   } catch (e) {
-    throw new HttpError('unprocessable', `Stripe did not open a checkout: ${(e as Error).message}`);
+    warn(`Stripe did not open a checkout for ${r.org}: ${(e as Error).message}`);
+    // Stripe's refusal of the request is the buyer's to read; a bad key or no answer is the
+    // operator's business (its message even shows part of the key).
+    const theirs = e instanceof Stripe.errors.StripeInvalidRequestError;
+    throw new HttpError(
+      'unprocessable',
+      theirs
+        ? `Stripe did not open a checkout: ${(e as Error).message}`
+        : PAYMENTS_TEXTS.providerDown,
+    );
   }
 }
 
