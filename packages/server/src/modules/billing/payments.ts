@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
+import { eq } from 'drizzle-orm';
 import { CENTS_PER_CREDIT, PAYMENTS_TEXTS, type BuyCredits } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
-import { eq } from 'drizzle-orm';
 import { organizations } from '../../db/schema.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { createTestCheckout } from './checkout.js';

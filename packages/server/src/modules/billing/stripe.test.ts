@@ -204,6 +204,22 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
     expect(await balanceOf(s, admin)).toBe('115');
   });
 
+  it('credits once when the same session’s events arrive at the same time', async () => {
+    const session = { id: 'cs_race', org: 'acme', credits: 1 };
+    const completed = sessionEvent('evt_race_1', 'checkout.session.completed', session);
+    const succeeded = sessionEvent(
+      'evt_race_2',
+      'checkout.session.async_payment_succeeded',
+      session,
+    );
+    const answers = await Promise.all(
+      [completed, completed, succeeded, completed, succeeded].map((e) => deliver(e)),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.json().outcome === 'credited')).toHaveLength(1);
+    expect(await balanceOf(s, admin)).toBe('116');
+  });
+
   it('waits for a delayed payment, then credits it', async () => {
     const session = { id: 'cs_later', org: 'acme', credits: 3 };
     const pending = sessionEvent('evt_later_1', 'checkout.session.completed', {
@@ -211,12 +227,12 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
       paid: false,
     });
     expect((await deliver(pending)).json().outcome).toBe('ignored');
-    expect(await balanceOf(s, admin)).toBe('115');
+    expect(await balanceOf(s, admin)).toBe('116');
     const failed = sessionEvent('evt_later_f', 'checkout.session.async_payment_failed', session);
     expect((await deliver(failed)).json().outcome).toBe('ignored');
     const ok = sessionEvent('evt_later_2', 'checkout.session.async_payment_succeeded', session);
     expect((await deliver(ok)).json().outcome).toBe('credited');
-    expect(await balanceOf(s, admin)).toBe('118');
+    expect(await balanceOf(s, admin)).toBe('119');
   });
 
   it('takes the amount from the session: credits not paid for are not added', async () => {
@@ -227,7 +243,7 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
       amount_total: 100,
     });
     expect((await deliver(cheap)).json().outcome).toBe('ignored');
-    expect(await balanceOf(s, admin)).toBe('118');
+    expect(await balanceOf(s, admin)).toBe('119');
   });
 
   it('keeps a ledger whose rows add up to the balance', async () => {
@@ -236,6 +252,7 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
       ['set', 'administrator'],
       ['purchase', 'cs_bad'],
       ['purchase', 'cs_once'],
+      ['purchase', 'cs_race'],
       ['purchase', 'cs_later'],
     ]);
     expect(sum).toBe(Number(await balanceOf(s, admin)));
@@ -271,6 +288,6 @@ describe('buying credits with Stripe (SDK against a loopback stand-in)', () => {
     } finally {
       api.state.refusal = null;
     }
-    expect(await balanceOf(s, admin)).toBe('118');
+    expect(await balanceOf(s, admin)).toBe('119');
   });
 });

@@ -112,7 +112,11 @@ export async function handleStripeEvent(
     if (session.payment_status !== 'paid') return 'ignored';
     const org = session.metadata?.org_name ?? '';
     const credits = Number(session.metadata?.credits);
-    if (!Number.isInteger(credits) || credits <= 0 || session.amount_total !== credits * 100) {
+    if (
+      !Number.isInteger(credits) ||
+      credits <= 0 ||
+      session.amount_total !== credits * CENTS_PER_CREDIT
+    ) {
       warn(
         `Stripe session ${session.id}: paid ${session.amount_total} cents for ${credits} credits; not credited`,
       );
