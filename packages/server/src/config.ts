@@ -96,6 +96,10 @@ const Env = z.object({
     .refine((v) => v > 0, 'must be longer than 0'),
   ORRERY_CONFIG_FILE: z.string().optional(),
   ORRERY_APP_TEMPLATES_DIR: z.string().min(1).optional(),
+  ORRERY_PAYMENTS: z.enum(['stripe', 'test', 'off']).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  ORRERY_STRIPE_API_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -149,6 +153,48 @@ export interface Config {
     dockerNetwork?: string;
     /** How long a killed job has between SIGTERM and SIGKILL. */
     killGraceMs: number;
+  };
+  /** How organizations buy credits (docs/billing.md, Buying credits). */
+  payments: Payments;
+}
+
+export type PaymentsMode = 'stripe' | 'test' | 'off';
+export interface Payments {
+  mode: PaymentsMode;
+  /** Set in `stripe` mode: the account's keys, and another API address (stripe-mock, tests). */
+  stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string };
+}
+
+/** A server reachable only from this machine: a person's own, where a test checkout harms no one. */
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * Stripe when its keys are set; otherwise Orrery's test checkout only on a loopback-only server,
+ * so that no manager of a shared installation can grant their organization free credits.
+ */
+function paymentsOf(e: z.infer<typeof Env>): Payments {
+  const keys = [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET];
+  if (keys.some(Boolean) && !keys.every(Boolean)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'}: must be set together with ${e.STRIPE_SECRET_KEY ? 'STRIPE_SECRET_KEY' : 'STRIPE_WEBHOOK_SECRET'}`,
+    );
+  }
+  const mode =
+    e.ORRERY_PAYMENTS ?? (keys.every(Boolean) ? 'stripe' : isLoopback(e.HOST) ? 'test' : 'off');
+  if (mode !== 'stripe') return { mode };
+  if (!e.STRIPE_SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ORRERY_PAYMENTS: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    );
+  }
+  return {
+    mode,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+      apiUrl: e.ORRERY_STRIPE_API_URL,
+    },
   };
 }
 
@@ -242,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dockerNetwork: e.ORRERY_DOCKER_NETWORK,
       killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
     },
+    payments: paymentsOf(e),
     ...(e.ORRERY_S3_ENDPOINT
       ? {
           s3: {

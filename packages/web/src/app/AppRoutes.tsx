@@ -18,6 +18,7 @@ const UnknownPath = lazy(() => import('../features/areas/UnknownPath'));
 const InvitesPage = lazy(() => import('../features/invites/InvitesPage'));
 const InviteScreen = lazy(() => import('../features/invites/InviteScreen'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
+const TestCheckoutPage = lazy(() => import('../features/billing/checkout/TestCheckoutPage'));
 const settings = () => import('../features/people/SettingsPages');
 const OrgSettingsPage = lazy(() => settings().then((m) => ({ default: m.OrgSettingsPage })));
 const ClusterSettingsPage = lazy(() =>
@@ -62,6 +63,7 @@ export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
           element={hasCluster ? <NewProjectPage /> : <Navigate to="/" replace />}
         />
         <Route path="/auth/*" element={<Navigate to="/" replace />} />
+        <Route path="/billing/checkout/:id" element={<TestCheckoutPage />} />
         <Route element={<MainLayout hasCluster={hasCluster} />}>
           <Route index element={<HomePage />} />
           <Route path="/org-settings/:tab?" element={<OrgSettingsPage />} />

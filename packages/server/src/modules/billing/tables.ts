@@ -1,4 +1,13 @@
-import { bigserial, index, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { organizations, users } from '../../db/schema.js';
 
 /**
@@ -26,3 +35,46 @@ export const creditLedger = pgTable(
   },
   (t) => [index('credit_ledger_org_time').on(t.orgName, t.createdAt)],
 );
+
+/**
+ * Stripe events already handled (migration 0009): Stripe delivers an event more than once, and
+ * the row is written in the transaction that credits, so a replay changes nothing.
+ */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Credits bought, one row per paid checkout (a Stripe Checkout Session id, or a test checkout's
+ * id): the key that makes a second event about the same session credit nothing.
+ */
+export const purchases = pgTable('purchases', {
+  sessionId: text('session_id').primaryKey(),
+  orgName: text('org_name')
+    .notNull()
+    .references(() => organizations.name, { onDelete: 'cascade' }),
+  credits: integer('credits').notNull(),
+  amountInCents: integer('amount_in_cents').notNull(),
+  /** stripe or test */
+  provider: text('provider').notNull(),
+  /** Who started the checkout. */
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Orrery's own checkout in test mode, where no money moves: what a manager is about to buy. */
+export const testCheckouts = pgTable('test_checkouts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  orgName: text('org_name')
+    .notNull()
+    .references(() => organizations.name, { onDelete: 'cascade' }),
+  credits: integer('credits').notNull(),
+  /** open, paid or cancelled */
+  status: text('status').notNull().default('open'),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,28 @@
+import type { TestServer, TestUser } from './harness.js';
+import { call } from './fixtures.js';
+
+/**
+ * Tests' view of an organization's money: the balance the admin area shows, and what the ledger
+ * route's rows add up to (the balance last set, plus every change since).
+ */
+export async function balanceOf(s: TestServer, admin: TestUser, org = 'acme') {
+  const orgs = await call(s, 'GET', '/apis/admin/v1/orgs', admin);
+  return (orgs.body as { name: string; balance: { credits: string | null } }[]).find(
+    (o) => o.name === org,
+  )!.balance.credits;
+}
+
+export async function ledgerOf(s: TestServer, manager: TestUser, org = 'acme') {
+  const ledger = await call(s, 'GET', `/apis/billing/v1/orgs/${org}/ledger?size=500`, manager);
+  const rows = [...ledger.body.items].reverse() as {
+    kind: string;
+    credits: string;
+    balance_after: string | null;
+    reference: string | null;
+  }[];
+  const lastSet = rows.map((r) => r.kind).lastIndexOf('set');
+  const sum = rows
+    .slice(lastSet + 1)
+    .reduce((a, r) => a + Number(r.credits), Number(rows[lastSet]?.balance_after ?? 0));
+  return { rows, sum };
+}
