@@ -1,0 +1,25 @@
+/** console-shell §4: the query parameters a purchase comes back with. */
+export const BUY_STATUS = 'buy-credits-status';
+export const BUY_CREDITS = 'credits';
+
+/** A credit costs 100 cents (console-shell §9). */
+export const CENTS_PER_CREDIT = 100;
+/** console-shell §9: quick amounts and the default. */
+export const QUICK_CREDITS = [10, 100, 1000] as const;
+export const DEFAULT_CREDITS = 100;
+
+/**
+ * Where the checkout sends the buyer back: the page they bought from, with the outcome (and the
+ * credits bought) in its query, any earlier outcome dropped.
+ */
+export function returnUrls(href: string, credits: number) {
+  const page = new URL(href);
+  page.searchParams.delete(BUY_STATUS);
+  page.searchParams.delete(BUY_CREDITS);
+  const success = new URL(page);
+  success.searchParams.set(BUY_STATUS, 'success');
+  success.searchParams.set(BUY_CREDITS, String(credits));
+  const failure = new URL(page);
+  failure.searchParams.set(BUY_STATUS, 'failure');
+  return { successUrl: success.toString(), cancelUrl: failure.toString() };
+}
