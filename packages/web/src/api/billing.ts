@@ -1,4 +1,4 @@
-import type { OrgUserWire, OrgWire } from '@orrery/contract';
+import type { Camel, OrgUserWire, OrgWire } from '@orrery/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { API, request, requestText, type QueryValue } from './client';
 
@@ -20,6 +20,9 @@ export interface UsageWire {
   clusters: { cluster_name: string; usage: UsageItemWire[]; total: string }[];
   total: string;
 }
+
+/** As the client hands it over: camelCase keys. */
+export type Usage = Camel<UsageWire>;
 
 export type PaymentsMode = 'stripe' | 'test' | 'off';
 
@@ -81,8 +84,7 @@ export const billingKeys = {
 export const useUsage = (f: UsageFilters) =>
   useQuery({
     queryKey: billingKeys.usage(f),
-    queryFn: ({ signal }) =>
-      request<UsageWire>(`${B}/usage`, { query: usageQuery(f), signal, keepKeys: true }),
+    queryFn: ({ signal }) => request<UsageWire>(`${B}/usage`, { query: usageQuery(f), signal }),
     // The previous answer stays on screen under the spinner while a new filter loads.
     placeholderData: keepPreviousData,
   });
