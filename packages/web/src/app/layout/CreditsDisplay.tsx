@@ -1,14 +1,20 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge, Group, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconAlertTriangle, IconCoins } from '@tabler/icons-react';
 import type { UserOrg } from '../../api/types';
 import { useMemberBalance, useOrgBalance, usePaymentsMode } from '../../api/billing';
-import { BuyCreditsDialog } from '../../features/billing/buy/BuyCreditsDialog';
 import { bindingCredits } from '../../features/billing/credits';
 import { BILLING_TEXTS } from '../../features/billing/texts';
 import { useManagesOrg } from '../../features/people/OrgUsersTab';
 import { useAccount } from '../session/account';
 import { LAYOUT_TEXTS } from './texts';
+
+// The dialog and the billing sheets load when a manager first opens it.
+const BuyCreditsDialog = lazy(() =>
+  import('../../features/billing/buy/BuyCreditsDialog').then((m) => ({
+    default: m.BuyCreditsDialog,
+  })),
+);
 
 export type CreditsView =
   { kind: 'unlimited' } | { kind: 'value'; text: string } | { kind: 'unparseable' };
@@ -79,8 +85,10 @@ export function CreditsDisplay({ org }: { org: UserOrg }) {
         </Tooltip>
       )}
       {testMode}
-      {canBuy && (
-        <BuyCreditsDialog org={org.name} opened={buying} onClose={() => setBuying(false)} />
+      {canBuy && buying && (
+        <Suspense fallback={null}>
+          <BuyCreditsDialog org={org.name} opened onClose={() => setBuying(false)} />
+        </Suspense>
       )}
     </Group>
   );

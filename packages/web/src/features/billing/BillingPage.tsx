@@ -10,6 +10,7 @@ import { useManagesOrg } from '../people/OrgUsersTab';
 import { CreditsTab } from './credits/CreditsTab';
 import { BillingFilters } from './filters/BillingFilters';
 import { defaultFilters, todayUtc, wireGroups, type BillingFilterState } from './filters/filters';
+import './styles';
 import { BILLING_TEXTS } from './texts';
 import { UsageTab } from './usage/UsageTab';
 
@@ -76,6 +77,7 @@ function Billing({ org }: { org: string }) {
         projects={projects}
         today={today}
         clusterDisabled={onUsage}
+        withGroups={onUsage}
       />
       {onUsage ? (
         <UsageTab filters={query} groups={filters.groups} />

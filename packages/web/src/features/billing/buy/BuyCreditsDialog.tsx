@@ -5,6 +5,7 @@ import { useBuyCredits, usePaymentsMode } from '../../../api/billing';
 import { DialogActions } from '../../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
+import '../styles';
 import { BILLING_TEXTS } from '../texts';
 import { CENTS_PER_CREDIT, DEFAULT_CREDITS, QUICK_CREDITS, returnUrls } from './return-urls';
 

@@ -1,6 +1,5 @@
-import { Chip, Group, Select, Tooltip } from '@mantine/core';
+import { Chip, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { BILLING_TEXTS } from '../texts';
 import type { BillingFilterState, GroupChoice } from './filters';
 import { monthRange, monthStarted, toggleGroup, yearOptions, yearRange } from './filters';
@@ -24,6 +23,8 @@ export function BillingFilters(props: {
   today: string;
   /** The Usage tab shows every cluster: the cluster filter is off there. */
   clusterDisabled: boolean;
+  /** Grouping shapes the Usage tab only; the Credits tab asks for totals. */
+  withGroups: boolean;
 }) {
   const { value, onChange, today } = props;
   const set = (patch: Partial<BillingFilterState>) => onChange({ ...value, ...patch });
@@ -62,7 +63,7 @@ export function BillingFilters(props: {
       <DatePickerInput
         type="range"
         label={F.range}
-        w={240}
+        w={300}
         numberOfColumns={2}
         maxDate={today}
         allowSingleDateInRange
@@ -104,18 +105,25 @@ export function BillingFilters(props: {
           );
         }}
       />
-      <Group gap={6} aria-label={F.groupBy} role="group" pb={6}>
-        {GROUPS.map((g) => (
-          <Chip
-            key={g.value}
-            size="sm"
-            checked={value.groups.includes(g.value)}
-            onChange={() => set({ groups: toggleGroup(value.groups, g.value) })}
-          >
-            {g.label}
-          </Chip>
-        ))}
-      </Group>
+      {props.withGroups && (
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="billing-group-by">
+            {F.groupBy}
+          </Text>
+          <Group gap={6} role="group" aria-labelledby="billing-group-by" mih={36}>
+            {GROUPS.map((g) => (
+              <Chip
+                key={g.value}
+                size="sm"
+                checked={value.groups.includes(g.value)}
+                onChange={() => set({ groups: toggleGroup(value.groups, g.value) })}
+              >
+                {g.label}
+              </Chip>
+            ))}
+          </Group>
+        </Stack>
+      )}
     </Group>
   );
 }

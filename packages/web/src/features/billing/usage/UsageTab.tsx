@@ -1,6 +1,5 @@
 import { Alert, Button, Center, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
-import '@mantine/charts/styles.css';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { fetchUsageCsv, useUsage, type UsageFilters, type Usage } from '../../../api/billing';
