@@ -211,7 +211,7 @@ describe('billing page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Buy credits' })).toBeTruthy();
     const ledger = await screen.findByRole('table', { name: 'Balance changes' });
     expect(within(ledger).getByText('job://default/acme/vision/job-1')).toBeTruthy();
-    expect(within(ledger).getByText('-0.01')).toBeTruthy();
+    expect(within(ledger).getByText('-0.0125')).toBeTruthy();
     expect(within(ledger).getByText('Purchase')).toBeTruthy();
     const members = await screen.findByRole('table', { name: "Members' limits" });
     const rows = within(members)

@@ -12,10 +12,10 @@ export function bindingCredits(org: string | null, member: string | null | undef
   return m < o ? member : org;
 }
 
-/** Credits as every billing view shows them: grouped digits, at most 2 decimals. */
+/** Credits as the billing views show them: grouped digits, every decimal the server keeps (4). */
 export const formatCredits = (credits: string) => {
   const value = Number(credits);
   return Number.isFinite(value)
-    ? value.toLocaleString('en-US', { maximumFractionDigits: 2 })
+    ? value.toLocaleString('en-US', { maximumFractionDigits: 4 })
     : credits;
 };

@@ -7,6 +7,7 @@ export const BILLING_TEXTS = {
   noOrg: 'No organization',
   buy: {
     title: 'Buy credits',
+    forOrg: (org: string) => `For the ${org} organization.`,
     open: 'Buy credits',
     credits: 'Credits',
     creditsHint: (cents: number) =>

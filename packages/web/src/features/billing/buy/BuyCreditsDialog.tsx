@@ -62,6 +62,7 @@ function BuyForm({ org, onClose }: { org: string; onClose(): void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
+        <Text size="sm">{T.forOrg(org)}</Text>
         {payments.data.mode === 'test' && <Alert color="yellow">{T.test}</Alert>}
         <NumberInput
           label={T.credits}
@@ -94,9 +95,6 @@ function BuyForm({ org, onClose }: { org: string; onClose(): void }) {
             </Button>
           ))}
         </Group>
-        <Text size="xs" c="dimmed">
-          {org}
-        </Text>
       </Stack>
       <DialogActions
         cancelLabel={T.cancel}

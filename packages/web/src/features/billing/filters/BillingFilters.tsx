@@ -63,7 +63,8 @@ export function BillingFilters(props: {
       <DatePickerInput
         type="range"
         label={F.range}
-        w={300}
+        w={260}
+        valueFormat="MMM D, YYYY"
         numberOfColumns={2}
         maxDate={today}
         allowSingleDateInRange
