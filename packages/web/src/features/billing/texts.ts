@@ -42,6 +42,7 @@ export const BILLING_TEXTS = {
     download: 'Download CSV',
     downloadFailed: 'Could not download the usage',
     loadFailed: 'Could not load the usage',
+    loading: 'Loading the usage',
     empty: 'No usage in this period',
     emptyHint: 'Nothing was charged to the organization for these filters.',
     total: 'Total',

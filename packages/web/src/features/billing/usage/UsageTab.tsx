@@ -40,7 +40,7 @@ export function UsageTab({ filters, groups }: { filters: UsageFilters; groups: G
       <Group justify="space-between">
         <Title order={4}>{T.chart}</Title>
         <Group gap="sm">
-          {usage.isFetching && <Loader size="sm" aria-label="Loading" />}
+          {usage.isFetching && <Loader size="sm" aria-label={T.loading} />}
           <Button
             variant="default"
             leftSection={<IconDownload size={16} />}
