@@ -73,8 +73,7 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
   return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
 }
 
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
+function parseBody(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);
@@ -83,13 +82,10 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
-/** `Wire` is the snake_case response type from the contract; the result is its camelCase twin. */
-export async function request<Wire = unknown>(
-  path: string,
-  options: RequestOptions = {},
-): Promise<Camel<Wire>> {
+/** Sends one call with the console's headers; a failed status rejects with the server's body. */
+async function send(path: string, options: RequestOptions, accept: string): Promise<string> {
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    Accept: accept,
     [BROWSER_MARKER.name]: BROWSER_MARKER.value,
   };
   const token = options.anonymous ? null : tokenSource();
@@ -107,14 +103,27 @@ export async function request<Wire = unknown>(
     credentials: 'include',
     signal: options.signal,
   });
-  const parsed = await readBody(res);
+  const text = await res.text();
   if (!res.ok) {
-    const error = new ApiError(res.status, (parsed as Partial<ErrorBody>) ?? null);
+    const error = new ApiError(res.status, (parseBody(text) as Partial<ErrorBody>) ?? null);
     if (!UNREPORTED_STATUSES.has(res.status)) reporter(error, url);
     throw error;
   }
+  return text;
+}
+
+/** `Wire` is the snake_case response type from the contract; the result is its camelCase twin. */
+export async function request<Wire = unknown>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<Camel<Wire>> {
+  const parsed = parseBody(await send(path, options, 'application/json'));
   return (options.keepKeys ? parsed : toCamel(parsed)) as Camel<Wire>;
 }
+
+/** A call that answers a document (e.g. CSV) rather than JSON: its text as sent. */
+export const requestText = (path: string, accept: string, options: RequestOptions = {}) =>
+  send(path, options, accept);
 
 const pageCache = new Map<string, Paged<unknown>>();
 

@@ -1,11 +1,8 @@
 import { lazy } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
-import { PENDING_AREAS } from '../features/areas/areas';
-import type { PendingArea } from '../features/areas/areas';
 import { PlatformContextProvider } from './context/PlatformContextProvider';
 import { FEATURES } from './features';
 import { LoginHintDialog } from './layout/LoginHintDialog';
-import { useAccount } from './session/account';
 // The layout and home page ship with this chunk: every signed-in page load shows them.
 import MainLayout from './layout/MainLayout';
 import HomePage from '../features/home/HomePage';
@@ -13,7 +10,7 @@ import HomePage from '../features/home/HomePage';
 const CreateOrgPage = lazy(() => import('../features/orgs/CreateOrgPage'));
 const NewProjectPage = lazy(() => import('../features/projects/NewProjectPage'));
 const UserOnboardingPage = lazy(() => import('../features/onboarding/UserOnboardingPage'));
-const AreaPendingPage = lazy(() => import('../features/areas/AreaPendingPage'));
+const BillingPage = lazy(() => import('../features/billing/BillingPage'));
 const UnknownPath = lazy(() => import('../features/areas/UnknownPath'));
 const InvitesPage = lazy(() => import('../features/invites/InvitesPage'));
 const InviteScreen = lazy(() => import('../features/invites/InviteScreen'));
@@ -40,19 +37,11 @@ function ContextLayout() {
   );
 }
 
-function PendingAreaRoute({ area }: { area: PendingArea }) {
-  const { user } = useAccount();
-  // The admin area redirects everyone without a system role (console-shell §2).
-  if (area.systemRoleOnly && !user.systemRole) return <Navigate to="/" replace />;
-  return <AreaPendingPage title={area.title} />;
-}
-
 /**
  * The signed-in application. Without a cluster only organization pages and invitations are
  * reachable (console-shell §1); everything else leads home, which shows the welcome message.
  */
 export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
-  const reachable = (a: PendingArea) => hasCluster || !a.needsCluster;
   return (
     <Routes>
       <Route element={<ContextLayout />}>
@@ -79,15 +68,7 @@ export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
             path="/project-settings/:tab?"
             element={hasCluster ? <ProjectSettingsPage /> : <Navigate to="/" replace />}
           />
-          {PENDING_AREAS.map((area) => (
-            <Route
-              key={area.path}
-              path={`${area.path}/*`}
-              element={
-                reachable(area) ? <PendingAreaRoute area={area} /> : <Navigate to="/" replace />
-              }
-            />
-          ))}
+          <Route path="/org-billing/:tab?" element={<BillingPage />} />
           {hasCluster &&
             FEATURES.map((f) => <Route key={f.key} path={`${f.path}/*`} element={<f.page />} />)}
           <Route path="*" element={<UnknownPath />} />

@@ -6,6 +6,8 @@ export interface CannedResponse {
   url: string | RegExp;
   status?: number;
   body?: unknown;
+  /** A body that is not JSON (e.g. CSV), sent as it is with this content type. */
+  text?: { body: string; type: string };
 }
 
 export interface RecordedCall {
@@ -39,6 +41,11 @@ export function stubFetch(responses: CannedResponse[]) {
         status: 599,
       });
     const status = match.status ?? 200;
+    if (match.text)
+      return new Response(match.text.body, {
+        status,
+        headers: { 'Content-Type': match.text.type },
+      });
     return new Response(match.body === undefined ? null : JSON.stringify(match.body), {
       status,
       headers: { 'Content-Type': 'application/json' },

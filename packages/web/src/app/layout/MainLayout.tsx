@@ -2,11 +2,13 @@ import { Suspense } from 'react';
 import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from 'react-router';
+import { usePurchaseReturn } from '../../features/billing/buy/usePurchaseReturn';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 
 export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
   const [navOpened, { toggle }] = useDisclosure(false);
+  usePurchaseReturn();
   return (
     <AppShell
       header={{ height: 60 }}

@@ -35,7 +35,7 @@ export function TopBar({ navOpened, toggleNav }: { navOpened: boolean; toggleNav
         {cluster && <ProjectPopover />}
       </Group>
       <Group gap="sm" wrap="nowrap">
-        {org && <CreditsDisplay credits={org.balance.credits} />}
+        {org && <CreditsDisplay key={org.name} org={org} />}
         <ChatButton />
       </Group>
     </Group>

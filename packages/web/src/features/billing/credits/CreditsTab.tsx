@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconCoins } from '@tabler/icons-react';
+import {
+  LEDGER_PAGE_SIZE,
+  useLedger,
+  useOrgBalance,
+  useUsage,
+  type UsageFilters,
+} from '../../../api/billing';
+import { useOrgUsers } from '../../../api/people';
+import { formatDate } from '../../../ui/dates';
+import { messageOf } from '../../../ui/errors';
+import { BuyCreditsDialog } from '../buy/BuyCreditsDialog';
+import { formatCredits } from '../credits';
+import { BILLING_TEXTS } from '../texts';
+
+const T = BILLING_TEXTS.credits;
+const C = T.columns;
+const orUnlimited = (credits: string | null) =>
+  credits === null ? T.unlimited : formatCredits(credits);
+
+/** The Credits tab: the balance and what the filters' period cost, the ledger, members' limits. */
+export function CreditsTab({ filters }: { filters: UsageFilters }) {
+  return (
+    <Stack gap="xl">
+      <Balance filters={filters} />
+      <Ledger org={filters.org} />
+      <MemberLimits org={filters.org} />
+    </Stack>
+  );
+}
+
+function Balance({ filters }: { filters: UsageFilters }) {
+  const balance = useOrgBalance(filters.org);
+  const spent = useUsage(filters);
+  const [buying, setBuying] = useState(false);
+  const credits = balance.data?.balance.credits;
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <Card withBorder>
+        <Text size="sm" c="dimmed">
+          {T.balance}
+        </Text>
+        {balance.isError ? (
+          <Text c="red">{messageOf(balance.error, T.ledgerFailed)}</Text>
+        ) : credits === undefined ? (
+          <Loader size="sm" />
+        ) : (
+          <Group justify="space-between">
+            <Text size="xl" fw={700}>
+              {orUnlimited(credits)}
+            </Text>
+            {/* An unlimited organization has nothing to buy (console-shell §6). */}
+            {credits !== null && (
+              <Button leftSection={<IconCoins size={16} />} onClick={() => setBuying(true)}>
+                {BILLING_TEXTS.buy.open}
+              </Button>
+            )}
+          </Group>
+        )}
+      </Card>
+      <Card withBorder>
+        <Text size="sm" c="dimmed">
+          {T.spent}
+        </Text>
+        {spent.isError ? (
+          <Text c="red">{messageOf(spent.error, BILLING_TEXTS.usage.loadFailed)}</Text>
+        ) : !spent.data ? (
+          <Loader size="sm" />
+        ) : (
+          <Text size="xl" fw={700}>
+            {formatCredits(spent.data.total)}
+          </Text>
+        )}
+      </Card>
+      <BuyCreditsDialog org={filters.org} opened={buying} onClose={() => setBuying(false)} />
+    </SimpleGrid>
+  );
+}
+
+function Ledger({ org }: { org: string }) {
+  const [page, setPage] = useState(1);
+  const ledger = useLedger(org, page);
+  const pages = Math.max(1, Math.ceil((ledger.data?.total ?? 0) / LEDGER_PAGE_SIZE));
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Title order={4}>{T.ledger}</Title>
+        {ledger.isFetching && <Loader size="xs" />}
+      </Group>
+      {ledger.isError ? (
+        <Alert color="red">{messageOf(ledger.error, T.ledgerFailed)}</Alert>
+      ) : ledger.data && !ledger.data.items.length ? (
+        <Text c="dimmed">{T.ledgerEmpty}</Text>
+      ) : (
+        <Table striped aria-label={T.ledger}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{C.date}</Table.Th>
+              <Table.Th>{C.kind}</Table.Th>
+              <Table.Th ta="right">{C.credits}</Table.Th>
+              <Table.Th ta="right">{C.balanceAfter}</Table.Th>
+              <Table.Th>{C.user}</Table.Th>
+              <Table.Th>{C.reference}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {ledger.data?.items.map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td>{formatDate(e.createdAt)}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={e.kind === 'usage' ? 'gray' : 'green'}>
+                    {T.kinds[e.kind]}
+                  </Badge>
+                </Table.Td>
+                <Table.Td ta="right">{formatCredits(e.credits)}</Table.Td>
+                <Table.Td ta="right">{orUnlimited(e.balanceAfter)}</Table.Td>
+                <Table.Td>{e.userName ?? '—'}</Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace" truncate maw={320}>
+                    {e.reference ?? '—'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+    </Stack>
+  );
+}
+
+function MemberLimits({ org }: { org: string }) {
+  const users = useOrgUsers(org);
+  return (
+    <Stack gap="sm">
+      <Title order={4}>{T.members}</Title>
+      {users.isError ? (
+        <Alert color="red">{T.membersFailed}</Alert>
+      ) : !users.data ? (
+        <Loader size="sm" />
+      ) : (
+        <Table striped aria-label={T.members}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{C.name}</Table.Th>
+              <Table.Th>{C.role}</Table.Th>
+              <Table.Th ta="right">{C.limit}</Table.Th>
+              <Table.Th ta="right">{C.spent}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {users.data.map((u) => (
+              <Table.Tr key={u.userName}>
+                <Table.Td>{u.userName}</Table.Td>
+                <Table.Td>{u.role}</Table.Td>
+                <Table.Td ta="right">{orUnlimited(u.balance.credits)}</Table.Td>
+                <Table.Td ta="right">{formatCredits(u.balance.spentCredits)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
