@@ -21,3 +21,4 @@ export * from './templates.js';
 export * from './apps.js';
 export * from './people.js';
 export * from './admin.js';
+export * from './billing.js';
