@@ -34,6 +34,7 @@ import { installWebsocket } from './http/websocket.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { usageRoutes } from './modules/billing/routes-usage.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -106,6 +107,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(peopleRoutes(ctx));
   await app.register(inviteRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(usageRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;
