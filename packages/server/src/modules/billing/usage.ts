@@ -17,17 +17,21 @@ import { usageRecords, users } from '../../db/schema.js';
 
 const r = usageRecords;
 const credits = sql<string>`sum(${r.credits})::numeric(20, 4)::text`;
-/** Days and months are UTC ones, whatever the database session's time zone. */
-const utc = sql`(${r.startedAt} at time zone 'UTC')`;
-const truncated = (unit: 'day' | 'month') => sql`date_trunc(${sql.raw(`'${unit}'`)}, ${utc})`;
+/**
+ * Days and months are UTC ones, whatever the database session's time zone. A day is a bin of
+ * 24 hours from a UTC midnight (integer arithmetic on each row, no time zone rules); both are
+ * grouped as timestamps and formatted once per group.
+ */
+const utcDay = sql`date_bin('1 day', ${r.startedAt}, timestamptz '2000-01-01 00:00:00+00')`;
+const utcMonth = sql`date_trunc('month', ${r.startedAt} at time zone 'UTC')`;
 
-/** The SQL expression of each group and the wire key it answers under. */
-const GROUPS: Record<UsageGroup, { key: keyof UsageItem; expr: SQL }> = {
+/** Each group: what rows are grouped by, what the group answers, and under which wire key. */
+const GROUPS: Record<UsageGroup, { key: keyof UsageItem; expr: SQL; out?: SQL }> = {
   project: { key: 'project_name', expr: sql`${r.projectName}` },
   category: { key: 'category', expr: sql`${r.category}` },
   user: { key: 'user_name', expr: sql`${users.username}` },
-  day: { key: 'date', expr: sql`to_char(${truncated('day')}, 'YYYY-MM-DD')` },
-  month: { key: 'date', expr: sql`to_char(${truncated('month')}, 'YYYY-MM')` },
+  day: { key: 'date', expr: utcDay, out: sql`to_char(${utcDay} at time zone 'UTC', 'YYYY-MM-DD')` },
+  month: { key: 'date', expr: utcMonth, out: sql`to_char(${utcMonth}, 'YYYY-MM')` },
 };
 
 interface Filters {
@@ -80,7 +84,7 @@ export async function usageOf(db: Db, q: UsageQuery) {
     .select({
       cluster: r.clusterName,
       groups: sql<unknown[]>`json_build_array(${sql.join(
-        exprs.length ? exprs : [sql`null`],
+        asked.length ? asked.map((g) => GROUPS[g].out ?? GROUPS[g].expr) : [sql`null`],
         sql`, `,
       )})`,
       credits,
