@@ -2,11 +2,12 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,apps,docker,list   sections (default all)
+//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,sandbox,apps,docker,list,billing   sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
 //   BENCH_APP_INSTALLS (10)  BENCH_APP_INSTANCES (1000)
+//   BENCH_USAGE_RECORDS (1000000)  BENCH_BILLING_REQUESTS (200)
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
 //   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
 //   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
@@ -51,7 +52,8 @@ const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
   if (!['startup', 'throughput', 'soak', 'console', 'storage', 'jobs'].some(wanted)) {
-    // Only the sections with servers of their own (sandbox, apps, docker, list) were asked for.
+    // Only the sections with servers of their own (sandbox, apps, docker, list, billing) were
+    // asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
     const { benchStartup } = await import('./bench/startup.mjs');
@@ -112,6 +114,14 @@ try {
   await section('apps', 'Apps on PostgreSQL', async () => {
     const { benchApps } = await import('./bench/apps-list.mjs');
     await benchApps(work);
+  });
+  await section('billing', 'Usage query on PostgreSQL', async () => {
+    const { benchBillingPostgres } = await import('./bench/billing.mjs');
+    await benchBillingPostgres(work);
+  });
+  await section('billing', 'Usage query on PGlite', async () => {
+    const { benchBillingPglite } = await import('./bench/billing.mjs');
+    await benchBillingPglite(work);
   });
 } catch (e) {
   // The main server did not start: print what was measured so far, with the reason.

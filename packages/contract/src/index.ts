@@ -22,3 +22,4 @@ export * from './apps.js';
 export * from './people.js';
 export * from './admin.js';
 export * from './payments.js';
+export * from './billing.js';

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/**
+ * The usage query and reports of `/apis/billing/v1` and Apolo's `POST /api/v1/metrics/credits/usage`
+ * (docs/billing.md, "Usage and reports API"). Credits are decimal strings, as balances are.
+ */
+
+export const USAGE_CATEGORIES = ['jobs', 'apps', 'storage', 'disks'] as const;
+export const UsageCategory = z.enum(USAGE_CATEGORIES, {
+  error: `Category must be one of ${USAGE_CATEGORIES.join(', ')}`,
+});
+export type UsageCategory = z.infer<typeof UsageCategory>;
+
+export const USAGE_GROUPS = ['category', 'project', 'user', 'day', 'month'] as const;
+export const UsageGroup = z.enum(USAGE_GROUPS, {
+  error: `group_by must be one of ${USAGE_GROUPS.join(', ')}`,
+});
+export type UsageGroup = z.infer<typeof UsageGroup>;
+
+export const DATE_FORMAT_MESSAGE = 'must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC)';
+const UNIX_SECONDS = /^\d{1,12}$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+
+/** Unix seconds (a number or its digits) or `YYYY-MM-DDTHH:MM:SS` in UTC; null when neither. */
+export function parseUsageDate(v: unknown): Date | null {
+  if (typeof v === 'number') return Number.isInteger(v) && v >= 0 ? new Date(v * 1000) : null;
+  if (typeof v !== 'string') return null;
+  if (UNIX_SECONDS.test(v)) return new Date(Number(v) * 1000);
+  const m = DATE_TIME.exec(v);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  // Date.UTC rolls 2026-02-30 over to March: a date that does not exist is refused instead.
+  const exact =
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s;
+  return exact ? date : null;
+}
+
+const usageDate = (field: string) =>
+  z.union([z.string(), z.number()], { error: `${field} is required` }).transform((v, ctx) => {
+    const d = parseUsageDate(v);
+    if (d) return d;
+    ctx.addIssue({ code: 'custom', message: `${field} ${DATE_FORMAT_MESSAGE}` });
+    return z.NEVER;
+  });
+
+const Period = z.object({ start_date: usageDate('start_date'), end_date: usageDate('end_date') });
+
+/** A period: the end strictly after the start (records starting in [start, end) count). */
+const endAfterStart: [
+  (q: { start_date: Date; end_date: Date }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (q) => q.end_date > q.start_date,
+  { message: 'end_date must be after start_date', path: ['end_date'] },
+];
+
+/** A query parameter that may repeat: one value or several. */
+const many = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(item));
+
+const optionalName = z.string().min(1).max(253).optional();
+
+export const UsageQuery = Period.extend({
+  org_name: z.string({ error: 'org_name is required' }).min(1, 'org_name is required').max(253),
+  cluster_name: optionalName,
+  project_name: optionalName,
+  category: UsageCategory.optional(),
+  group_by: many(UsageGroup).refine((g) => !(g.includes('day') && g.includes('month')), {
+    message: 'Group by day or by month, not both',
+  }),
+  format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
+}).refine(...endAfterStart);
+export type UsageQuery = z.infer<typeof UsageQuery>;
+
+/** One group: only the keys of the groups asked are present. */
+export const UsageItem = z.object({
+  project_name: z.string().optional(),
+  user_name: z.string().nullable().optional(),
+  category: z.string().optional(),
+  /** `YYYY-MM-DD` by day, `YYYY-MM` by month. */
+  date: z.string().optional(),
+  credits: z.string(),
+});
+export type UsageItem = z.infer<typeof UsageItem>;
+
+export const ClusterUsage = z.object({
+  cluster_name: z.string(),
+  usage: z.array(UsageItem),
+  total: z.string(),
+});
+export const Usage = z
+  .object({ clusters: z.array(ClusterUsage), total: z.string() })
+  .meta({ id: 'Usage' });
+export type Usage = z.infer<typeof Usage>;
+
+/** The most expensive resources of a period (the reports' "top" table). */
+export const TopQuery = Period.extend({
+  org_name: z.string({ error: 'org_name is required' }).min(1, 'org_name is required').max(253),
+  cluster_name: optionalName,
+  project_name: optionalName,
+  category: UsageCategory.optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number from 1 to 100' })
+    .int('limit must be a number from 1 to 100')
+    .min(1, 'limit must be a number from 1 to 100')
+    .max(100, 'limit must be a number from 1 to 100')
+    .default(10),
+}).refine(...endAfterStart);
+export type TopQuery = z.infer<typeof TopQuery>;
+
+export const TopResource = z.object({
+  category: z.string(),
+  project_name: z.string(),
+  resource_id: z.string(),
+  user_name: z.string().nullable(),
+  credits: z.string(),
+});
+export const TopResources = z.array(TopResource);
+
+/** Apolo's reports call: the credits of each resource over a period. */
+export const CreditsUsageRequest = Period.extend({
+  category_name: UsageCategory.optional(),
+  org_name: optionalName,
+  project_name: optionalName,
+}).refine(...endAfterStart);
+export type CreditsUsageRequest = z.infer<typeof CreditsUsageRequest>;
+
+export const CreditsUsageRow = z.object({
+  category_name: z.string(),
+  org_name: z.string(),
+  project_name: z.string(),
+  user_name: z.string().nullable(),
+  resource_id: z.string(),
+  credits: z.string(),
+});
+export const CreditsUsage = z.array(CreditsUsageRow);
