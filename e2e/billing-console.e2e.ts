@@ -23,8 +23,9 @@ describe('billing in the console: who may buy and see billing', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  let token: string;
 
-  useJourney('billing-console', (j) => ({ server, browser, page, errors } = j), {
+  useJourney('billing-console', (j) => ({ server, browser, page, errors, token } = j), {
     prepare: async (j) => {
       await signUpElsewhere(j.browser, j.server, BOB);
       // A verified address and accepted terms: the user menu then shows its organization section.
@@ -58,6 +59,78 @@ describe('billing in the console: who may buy and see billing', () => {
     await credits.click();
     await page.getByRole('dialog', { name: 'Buy credits' }).waitFor();
     await screenshot(page, 'billing-console-01-dialog');
+    expect(errors).toEqual([]);
+  });
+
+  it('buys 10 credits through the test checkout and sees the balance and the ledger change', async () => {
+    const credits = page.getByRole('button', { name: 'Credits: Buy credits' });
+    const dialog = page.getByRole('dialog', { name: 'Buy credits' });
+    if (!(await dialog.isVisible())) await credits.click();
+    await dialog.getByRole('button', { name: '10', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Buy', exact: true }).click();
+    // Orrery's own checkout (ORRERY_PAYMENTS defaults to test on loopback), marked as such.
+    await page.waitForURL(/\/billing\/checkout\//);
+    await page.getByText('Test checkout: no money moves').waitFor();
+    await screenshot(page, 'billing-console-03-checkout');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page
+      .getByText('Purchase of 10 credits was successful. The credits will be added shortly.')
+      .waitFor();
+    await credits.getByText('260').waitFor();
+    expect(page.url()).not.toContain('buy-credits-status');
+    await screenshot(page, 'billing-console-04-bought');
+    await page.goto(`${server.url}/org-billing/credits?${CONTEXT}`);
+    const ledger = page.getByRole('table').filter({ hasText: 'purchase' });
+    await ledger.getByText('purchase').first().waitFor();
+    await screenshot(page, 'billing-console-05-ledger');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows what a job cost on the usage tab, grouped by project', async () => {
+    // A preset at 3,600 credits an hour: a job of a few seconds costs a few credits.
+    const api = (method: string, path: string, body: object) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const preset = await api('POST', '/api/v1/clusters/default/orchestrator/resource_presets', {
+      name: 'dear',
+      cpu: 0.1,
+      memory: 128 * 2 ** 20,
+      credits_per_hour: '3600',
+    });
+    expect(preset.status, await preset.clone().text()).toBeLessThan(300);
+    const job = await api('POST', '/api/v1/jobs?from_preset', {
+      cluster_name: 'default',
+      org_name: 'acme',
+      project_name: 'vision',
+      preset_name: 'dear',
+      image: 'busybox',
+      command: 'sleep 3',
+    });
+    expect(job.status, await job.clone().text()).toBe(202);
+    const id = ((await job.json()) as { id: string }).id;
+    for (let i = 0; i < 200; i++) {
+      const j = (await (
+        await fetch(`${server.url}/api/v1/jobs/${id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { status: string };
+      if (j.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await page.goto(`${server.url}/org-billing/usage?${CONTEXT}`);
+    // The chart and table by day first (the default), then by project and day.
+    await page.getByRole('cell', { name: 'Jobs' }).first().waitFor();
+    await page.getByRole('group', { name: 'Group by' }).getByText('Project').click();
+    await page.getByRole('cell', { name: 'vision' }).first().waitFor();
+    const total = page.getByRole('row').filter({ hasText: 'Total' });
+    // About 3 credits for 3 s at 3,600 an hour (start-up and the end's rounding aside).
+    expect(
+      Number((await total.locator('td, th').last().textContent())!.replace(/,/g, '')),
+    ).toBeGreaterThan(2.5);
+    await screenshot(page, 'billing-console-06-usage');
     expect(errors).toEqual([]);
   });
 
