@@ -78,14 +78,22 @@ const MONTHS = [
 /** "November" for 2026-11: the banner's and the mail's name of a period. */
 export const monthName = (period: string) => MONTHS[Number(period.slice(5, 7)) - 1] ?? period;
 
+/** What the banner and the mail say of a budget, in either key case. */
+export interface BudgetFacts {
+  org: string;
+  /** null: the organization's own budget. */
+  project: string | null;
+  credits: string;
+  percent: number;
+  period: string;
+}
+
 /** Who the budget is about: "acme", or "project vision of acme". */
-export const budgetSubject = (b: Pick<Budget, 'org_name' | 'project_name'>) =>
-  b.project_name ? `project ${b.project_name} of ${b.org_name}` : b.org_name;
+export const budgetSubject = (b: Pick<BudgetFacts, 'org' | 'project'>) =>
+  b.project ? `project ${b.project} of ${b.org}` : b.org;
 
 /** "acme has used 92% of its 500-credit budget for November": the banner, the mail's subject. */
-export function budgetSentence(
-  b: Pick<Budget, 'org_name' | 'project_name' | 'credits' | 'percent' | 'period'>,
-) {
+export function budgetSentence(b: BudgetFacts) {
   const credits = Number(b.credits).toLocaleString('en-US', { maximumFractionDigits: 4 });
   return `${budgetSubject(b)} has used ${b.percent}% of its ${credits}-credit budget for ${monthName(b.period)}`;
 }

@@ -86,12 +86,13 @@ export function budgetMail(o: {
   url: string;
 }): Mail {
   const b = o.budget;
+  const facts = { ...b, org: b.org_name, project: b.project_name };
   return {
     to: o.to,
-    subject: `Budget alert: ${budgetSentence(b)}`,
+    subject: `Budget alert: ${budgetSentence(facts)}`,
     text:
       `Hello,\n\n` +
-      `The ${monthName(b.period)} budget of ${budgetSubject(b)} crossed its ${o.threshold}% threshold.\n\n` +
+      `The ${monthName(b.period)} budget of ${budgetSubject(facts)} crossed its ${o.threshold}% threshold.\n\n` +
       `Organization: ${b.org_name}\n` +
       (b.project_name ? `Project: ${b.project_name}\n` : '') +
       `Threshold: ${o.threshold}%\n` +
