@@ -100,6 +100,8 @@ describe('budgets', () => {
     const bad = async (body: unknown) => {
       const r = await call(s, 'PUT', `${API}/acme/budgets`, owner, body);
       expect(r.status).toBe(400);
+      // The field is named, for the console to show the message on it.
+      expect(r.body.errors[0].path).toMatch(/^(credits|thresholds(\.\d+)?)$/);
       return r.body.message as string;
     };
     expect(await bad({ credits: 0 })).toBe('Budget must be a positive number of credits');

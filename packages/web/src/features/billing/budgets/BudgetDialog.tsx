@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { DEFAULT_THRESHOLDS } from '@orrery/contract';
+import { ApiError } from '../../../api/client';
 import { DialogActions } from '../../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../../ui/errors';
 import { notifyError, notifySuccess } from '../../../ui/notify';
@@ -13,6 +14,12 @@ export function parseThresholds(text: string): number[] | null {
   if (!parts.length || parts.some((p) => !/^\d+$/.test(p))) return null;
   return parts.map(Number);
 }
+
+/** The server's refusal of the list, or of one of its thresholds (`thresholds.N`). */
+const thresholdsError = (e: unknown) =>
+  e instanceof ApiError
+    ? e.fieldErrors.find((f) => f.path.split('.')[0] === 'thresholds')?.message
+    : undefined;
 
 /** Sets or changes one budget; the server's checks (order, range) show on their field. */
 export function BudgetDialog(props: {
@@ -61,11 +68,7 @@ function BudgetForm({ org, project, current, onClose }: Parameters<typeof Budget
     } catch (e) {
       const field = {
         credits: fieldErrorOf(e, 'credits') ?? undefined,
-        thresholds:
-          fieldErrorOf(e, 'thresholds') ??
-          (e as { fieldErrors?: { path: string; message: string }[] }).fieldErrors?.find((f) =>
-            f.path.startsWith('thresholds'),
-          )?.message,
+        thresholds: thresholdsError(e),
       };
       setErrors(field);
       if (!field.credits && !field.thresholds) notifyError(messageOf(e, T.saveFailed));
