@@ -23,3 +23,4 @@ export * from './people.js';
 export * from './admin.js';
 export * from './payments.js';
 export * from './billing.js';
+export * from './budgets.js';

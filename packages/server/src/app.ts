@@ -37,6 +37,7 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { billingModule, type BillingOptions } from './modules/billing/plugin.js';
 import { paymentRoutes } from './modules/billing/routes-payments.js';
 import { usageRoutes } from './modules/billing/routes-usage.js';
+import { budgetRoutes } from './modules/billing/routes-budgets.js';
 import type { createTokenVerifier } from './auth/verify.js';
 
 export type App = FastifyInstance;
@@ -114,6 +115,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(billingModule(ctx, opts.billing));
   await app.register(paymentRoutes(ctx));
   await app.register(usageRoutes(ctx));
+  await app.register(budgetRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

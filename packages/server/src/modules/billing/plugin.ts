@@ -2,22 +2,29 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
+import { BUDGET_CHECK_MS, startBudgetChecker } from './budgets.js';
 
 export interface BillingOptions {
   /** How often storage is looked at (tests make it rare, and sample by hand). */
   storageCheckMs?: number;
+  /** How often budgets are checked (tests make it rare, and check by hand). */
+  budgetCheckMs?: number;
 }
 
-/** Metering that runs beside the requests: storage sampled from the file backend. */
+/** What runs beside the requests: storage sampled from the file backend, budgets checked. */
 export const billingModule =
   (ctx: AppContext, opts: BillingOptions = {}): FastifyPluginAsync =>
   async (app) => {
     const files = await storageBackendOf(ctx);
-    let stop: (() => Promise<void>) | undefined;
+    let stops: (() => Promise<void>)[] = [];
     app.addHook('onReady', () => {
-      stop = startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS);
+      const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl };
+      stops = [
+        startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
+        startBudgetChecker(deps, app.log, opts.budgetCheckMs ?? BUDGET_CHECK_MS),
+      ];
     });
     app.addHook('onClose', async () => {
-      await stop?.();
+      await Promise.all(stops.map((stop) => stop()));
     });
   };

@@ -2,10 +2,12 @@ import {
   bigserial,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { organizations, users } from '../../db/schema.js';
@@ -78,3 +80,41 @@ export const testCheckouts = pgTable('test_checkouts', {
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A monthly budget (migration 0011) of an organization (`projectName` empty) or of one of its
+ * projects, by name across clusters; thresholds in percent, increasing.
+ */
+export const budgets = pgTable(
+  'budgets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgName: text('org_name')
+      .notNull()
+      .references(() => organizations.name, { onDelete: 'cascade' }),
+    projectName: text('project_name').notNull().default(''),
+    credits: numeric('credits', { precision: 20, scale: 4 }).notNull(),
+    thresholds: jsonb('thresholds').$type<number[]>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('budgets_scope').on(t.orgName, t.projectName)],
+);
+
+/**
+ * A threshold crossed in a month: the key that makes every replica's checker mail the managers
+ * once per budget, month and threshold.
+ */
+export const budgetAlerts = pgTable(
+  'budget_alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    budgetId: uuid('budget_id')
+      .notNull()
+      .references(() => budgets.id, { onDelete: 'cascade' }),
+    /** YYYY-MM, UTC */
+    period: text('period').notNull(),
+    threshold: integer('threshold').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('budget_alerts_once').on(t.budgetId, t.period, t.threshold)],
+);

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from 'react-router';
+import { BudgetBanner } from '../../features/billing/budgets/BudgetBanner';
 import { usePurchaseReturn } from '../../features/billing/buy/usePurchaseReturn';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
@@ -22,6 +23,7 @@ export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
         <SideMenu hasCluster={hasCluster} />
       </AppShell.Navbar>
       <AppShell.Main>
+        <BudgetBanner />
         <Suspense
           fallback={
             <Center py="xl">

@@ -82,7 +82,7 @@ function Billing({ org }: { org: string }) {
       {onUsage ? (
         <UsageTab filters={query} groups={filters.groups} />
       ) : (
-        <CreditsTab filters={query} />
+        <CreditsTab filters={query} projects={projects} />
       )}
     </Stack>
   );

@@ -24,6 +24,7 @@ import {
 import { useOrgUsers } from '../../../api/people';
 import { formatDate } from '../../../ui/dates';
 import { messageOf } from '../../../ui/errors';
+import { BudgetsSection } from '../budgets/BudgetsSection';
 import { BuyCreditsDialog } from '../buy/BuyCreditsDialog';
 import { formatCredits } from '../credits';
 import { BILLING_TEXTS } from '../texts';
@@ -33,11 +34,15 @@ const C = T.columns;
 const orUnlimited = (credits: string | null) =>
   credits === null ? T.unlimited : formatCredits(credits);
 
-/** The Credits tab: the balance and what the filters' period cost, the ledger, members' limits. */
-export function CreditsTab({ filters }: { filters: UsageFilters }) {
+/**
+ * The Credits tab: the balance and what the filters' period cost, the budgets, the ledger,
+ * members' limits.
+ */
+export function CreditsTab({ filters, projects }: { filters: UsageFilters; projects: string[] }) {
   return (
     <Stack gap="xl">
       <Balance filters={filters} />
+      <BudgetsSection org={filters.org} projects={projects} />
       <Ledger org={filters.org} />
       <MemberLimits org={filters.org} />
     </Stack>
