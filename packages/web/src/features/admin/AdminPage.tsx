@@ -6,7 +6,6 @@ import {
   Stack,
   Table,
   Tabs,
-  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -18,6 +17,7 @@ import { useContextLink } from '../../app/context/platform-context';
 import { ContextLink } from '../../app/context/ContextLink';
 import { useAccount } from '../../app/session/account';
 import { EmptyState } from '../../ui/EmptyState';
+import { ReportsTab } from '../billing/reports/ReportsTab';
 import { AdminUsersTab } from './AdminUsersTab';
 import { OrgBalanceDialog } from './OrgBalanceDialog';
 import { ClusterOrgsTab } from './ClusterOrgsTab';
@@ -196,7 +196,7 @@ function ClusterDetail() {
       <TabBar tabs={CLUSTER_TABS} value={current} labels={ADMIN_UI.clusterTabs} base={base} />
       {current === 'nodes' && <NodesTab cluster={clusterName} />}
       {current === 'resources' && <ResourcesTab cluster={clusterName} />}
-      {current === 'reports' && <Text c="dimmed">{ADMIN_UI.reportsLater}</Text>}
+      {current === 'reports' && <ReportsTab key={clusterName} scope={{ cluster: clusterName }} />}
       {current === 'organizations' && <ClusterOrgsTab cluster={clusterName} />}
     </Stack>
   );
