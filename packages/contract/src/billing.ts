@@ -165,3 +165,31 @@ export const CreditsUsageRow = z.object({
   credits: z.string(),
 });
 export const CreditsUsage = z.array(CreditsUsageRow);
+
+/** Node-pool utilisation over a period (a cluster's reports): its managers and administrators. */
+export const PoolSamplesQuery = Period.extend({
+  cluster_name: z
+    .string({ error: 'cluster_name is required' })
+    .min(1, 'cluster_name is required')
+    .max(253),
+}).refine(...endAfterStart);
+export type PoolSamplesQuery = z.infer<typeof PoolSamplesQuery>;
+
+/** One point: the average over its step of what the pool's jobs held, and the pool's size. */
+export const PoolSample = z.object({
+  at: z.string(),
+  cpu_used: z.number(),
+  cpu_total: z.number(),
+  memory_used: z.number(),
+  memory_total: z.number(),
+  gpu_used: z.number(),
+  gpu_total: z.number(),
+});
+export const PoolUtilisation = z
+  .object({
+    /** Seconds between points: five minutes, or longer so a period has at most 300 points. */
+    step: z.number(),
+    pools: z.array(z.object({ pool_name: z.string(), samples: z.array(PoolSample) })),
+  })
+  .meta({ id: 'PoolUtilisation' });
+export type PoolUtilisation = z.infer<typeof PoolUtilisation>;

@@ -1,23 +1,29 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { storageBackendOf } from '../storage/routes.js';
+import { POOL_SAMPLE_MS, startPoolSampler } from './reports-sampler.js';
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
 
 export interface BillingOptions {
   /** How often storage is looked at (tests make it rare, and sample by hand). */
   storageCheckMs?: number;
+  /** How often node pools are sampled for the reports (tests sample by hand). */
+  poolSampleMs?: number;
 }
 
-/** Metering that runs beside the requests: storage sampled from the file backend. */
+/** What runs beside the requests: storage sampled from the file backend, node pools' use. */
 export const billingModule =
   (ctx: AppContext, opts: BillingOptions = {}): FastifyPluginAsync =>
   async (app) => {
     const files = await storageBackendOf(ctx);
-    let stop: (() => Promise<void>) | undefined;
+    let stops: (() => Promise<void>)[] = [];
     app.addHook('onReady', () => {
-      stop = startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS);
+      stops = [
+        startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
+        startPoolSampler(ctx.db, ctx.config.dataDir, app.log, opts.poolSampleMs ?? POOL_SAMPLE_MS),
+      ];
     });
     app.addHook('onClose', async () => {
-      await stop?.();
+      await Promise.all(stops.map((stop) => stop()));
     });
   };

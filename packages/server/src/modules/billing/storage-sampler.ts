@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import type { BlobBackend } from '../../blob/backend.js';
 import { clusters, projects, usageRecords } from '../../db/schema.js';
 import { accrue } from './metering.js';
+import { startPeriodic } from './periodic.js';
 
 /** Each project's files are charged once per period, at the size measured in it. */
 export const STORAGE_PERIOD_MS = 3_600_000;
@@ -76,23 +77,9 @@ export async function sampleStorage(db: Db, files: BlobBackend, now = new Date()
 }
 
 /** Samples storage at start and every STORAGE_CHECK_MS, one sample at a time. */
-export function startStorageSampler(
+export const startStorageSampler = (
   db: Db,
   files: BlobBackend,
   log: FastifyBaseLogger,
   everyMs = STORAGE_CHECK_MS,
-) {
-  let running: Promise<unknown> = Promise.resolve();
-  const sample = () => {
-    running = running
-      .then(() => sampleStorage(db, files))
-      .catch((e: unknown) => log.error({ err: e }, 'storage sample failed'));
-  };
-  sample();
-  const timer = setInterval(sample, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}
+) => startPeriodic(() => sampleStorage(db, files), everyMs, log, 'storage sample failed');

@@ -1,14 +1,17 @@
 import {
+  bigint,
   bigserial,
   index,
   integer,
   numeric,
   pgTable,
+  primaryKey,
+  real,
   text,
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { organizations, users } from '../../db/schema.js';
+import { clusters, organizations, users } from '../../db/schema.js';
 
 /**
  * Every change of an organization's balance (migration 0007): usage charged, a grant or a set by
@@ -78,3 +81,28 @@ export const testCheckouts = pgTable('test_checkouts', {
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Each node pool's used and total CPU, memory (bytes) and GPUs, every five minutes (migration
+ * 0012, reports-sampler.ts): the clusters' utilisation reports. The key makes a second replica's
+ * sample of the same five minutes write nothing.
+ */
+export const poolSamples = pgTable(
+  'pool_samples',
+  {
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    poolName: text('pool_name').notNull(),
+    sampledAt: timestamp('sampled_at', { withTimezone: true }).notNull(),
+    cpuUsed: real('cpu_used').notNull(),
+    cpuTotal: real('cpu_total').notNull(),
+    memoryUsed: bigint('memory_used', { mode: 'number' }).notNull(),
+    memoryTotal: bigint('memory_total', { mode: 'number' }).notNull(),
+    gpuUsed: integer('gpu_used').notNull(),
+    gpuTotal: integer('gpu_total').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'pool_samples_pk', columns: [t.clusterName, t.poolName, t.sampledAt] }),
+  ],
+);
