@@ -1,14 +1,5 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Anchor,
-  Loader,
-  Stack,
-  Table,
-  Tabs,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Loader, Stack, Table, Tabs, TextInput, Title } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { SEARCH_MAX, SEARCH_MIN, matchesPrefix } from '@orrery/contract';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
@@ -196,7 +187,9 @@ function ClusterDetail() {
       <TabBar tabs={CLUSTER_TABS} value={current} labels={ADMIN_UI.clusterTabs} base={base} />
       {current === 'nodes' && <NodesTab cluster={clusterName} />}
       {current === 'resources' && <ResourcesTab cluster={clusterName} />}
-      {current === 'reports' && <ReportsTab key={clusterName} scope={{ cluster: clusterName }} />}
+      {current === 'reports' && (
+        <ReportsTab key={clusterName} scope={{ cluster: clusterName }} withPools />
+      )}
       {current === 'organizations' && <ClusterOrgsTab cluster={clusterName} />}
     </Stack>
   );

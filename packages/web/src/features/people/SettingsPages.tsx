@@ -64,10 +64,12 @@ export function OrgSettingsPage() {
 }
 
 /** The reports of a scope, remounted when the scope changes so its period starts afresh. */
-const reportsTab = (scope: ReportScope): SettingsTab => ({
+const reportsTab = (scope: ReportScope, withPools = false): SettingsTab => ({
   value: 'reports',
   label: T.reports,
-  render: () => <ReportsTab key={Object.values(scope).join('/')} scope={scope} />,
+  render: () => (
+    <ReportsTab key={Object.values(scope).join('/')} scope={scope} withPools={withPools} />
+  ),
 });
 
 /**
@@ -80,6 +82,8 @@ export function ClusterSettingsPage() {
   const { user } = useAccount();
   const managesOrg = useManagesOrg();
   if (!cluster || !names.org) return <EmptyState title={PEOPLE_UI.noCluster} />;
+  // Node pools are the cluster's own: its managers and system administrators see them.
+  const managesCluster = user.systemRole === 'admin' || isManagerRole(cluster.role);
   const manages = !!user.systemRole || managesOrg || isManagerRole(cluster.role);
   const org = names.org;
   const general: SettingsTab = {
@@ -114,7 +118,7 @@ export function ClusterSettingsPage() {
       title={PEOPLE_UI.clusterSettings}
       tabs={
         manages
-          ? [general, users, reportsTab({ org, cluster: cluster.name })]
+          ? [general, users, reportsTab({ org, cluster: cluster.name }, managesCluster)]
           : [users, refusedReports]
       }
     />

@@ -13,7 +13,7 @@ import {
   ProjectSettingsPage,
 } from '../../people/SettingsPages';
 import { B } from '../test-fixtures';
-import type { ReportUsageWire, TopResourceWire } from './api';
+import type { PoolUtilisationWire, ReportUsageWire, TopResourceWire } from './api';
 
 const cluster = (usage: ReportUsageWire['clusters'][number]['usage'], total: string) => ({
   clusters: [{ cluster_name: 'default', usage, total }],
@@ -51,6 +51,26 @@ const TOP: TopResourceWire[] = [
   { category: 'jobs', project_name: 'nlp', resource_id: 'job-7', user_name: 'bob', credits: '2' },
 ];
 
+const POOLS: PoolUtilisationWire = {
+  step: 300,
+  pools: [
+    {
+      pool_name: 'cpu-pool',
+      samples: [
+        {
+          at: '2026-11-03T10:00:00Z',
+          cpu_used: 1,
+          cpu_total: 4,
+          memory_used: 2e9,
+          memory_total: 8e9,
+          gpu_used: 0,
+          gpu_total: 0,
+        },
+      ],
+    },
+  ],
+};
+
 /** The usage route answers by the groups asked, as the server does. */
 const byGroups = (q: URLSearchParams) => {
   const g = q.getAll('group_by').join(',');
@@ -76,7 +96,9 @@ function stubReports(refusal?: string) {
         ? byGroups(q)
         : url.startsWith(`${B}/top?`)
           ? TOP
-          : [];
+          : url.startsWith(`${B}/pools?`)
+            ? POOLS
+            : [];
       return new Response(JSON.stringify(body), {
         headers: { 'Content-Type': 'application/json' },
       });
@@ -84,7 +106,7 @@ function stubReports(refusal?: string) {
   return stub;
 }
 
-const queries = (calls: RecordedCall[], path: 'usage' | 'top') =>
+const queries = (calls: RecordedCall[], path: 'usage' | 'top' | 'pools') =>
   calls
     .filter((c) => c.url.startsWith(`${B}/${path}?`))
     .map((c) => new URL(c.url, 'http://x').searchParams);
@@ -154,10 +176,13 @@ describe('reports tabs', { timeout: 20_000 }, () => {
     expect(queries(calls, 'usage')).toEqual([]);
   });
 
-  it("shows managers the organization's usage on the cluster", async () => {
+  it("shows managers the organization's usage on the cluster, its node pools only to the cluster's", async () => {
     const { calls } = stubReports();
     render('cluster-settings/reports', orgRole('manager'), 'vision');
     await screen.findByRole('region', { name: 'Usage by project' });
+    // acme's manager is a plain user of the default cluster.
+    expect(screen.queryByRole('region', { name: 'Node pool utilisation' })).toBeNull();
+    expect(queries(calls, 'pools')).toEqual([]);
     for (const q of queries(calls, 'usage')) {
       expect(q.get('org_name')).toBe('acme');
       expect(q.get('cluster_name')).toBe('default');
@@ -204,6 +229,9 @@ describe('reports tabs', { timeout: 20_000 }, () => {
     const { calls } = stubReports();
     render('admin/clusters/default/reports', { system_role: 'admin' }, 'vision');
     await screen.findByRole('region', { name: 'Usage by project' });
+    const pools = await screen.findByRole('region', { name: 'Node pool utilisation' });
+    expect(await within(pools).findByRole('figure', { name: 'Node pool cpu-pool' })).toBeTruthy();
+    expect(queries(calls, 'pools')[0]!.get('cluster_name')).toBe('default');
     for (const q of [...queries(calls, 'usage'), ...queries(calls, 'top')]) {
       expect(q.get('cluster_name')).toBe('default');
       expect(q.has('org_name')).toBe(false);

@@ -1,13 +1,19 @@
 import { Alert, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { BarChart } from '@mantine/charts';
+import { BarChart, LineChart } from '@mantine/charts';
 import { useState, type ReactNode } from 'react';
 import { messageOf } from '../../../ui/errors';
 import { formatCredits } from '../credits';
 import { defaultFilters, todayUtc } from '../filters/filters';
 import { PeriodFilters, type Period } from '../filters/PeriodFilters';
 import { categoryColor, categoryLabel, usageChart } from '../usage/usage-view';
-import { useReportUsage, useTopResources, type ReportScope } from './api';
-import { sharesBy, type ReportUsage } from './report-view';
+import {
+  usePoolUtilisation,
+  useReportUsage,
+  useTopResources,
+  type ReportPeriod,
+  type ReportScope,
+} from './api';
+import { poolPoints, sharesBy, type PoolUtilisation, type ReportUsage } from './report-view';
 import { REPORTS_TEXTS as T } from './texts';
 
 const credits = (n: number) => formatCredits(n.toFixed(4));
@@ -17,7 +23,14 @@ const credits = (n: number) => formatCredits(n.toFixed(4));
  * area): usage by category over time, by project and by user, and the most expensive jobs and
  * apps, over a period picked as on the billing page (from the start of the month by default).
  */
-export function ReportsTab({ scope }: { scope: ReportScope }) {
+export function ReportsTab({
+  scope,
+  withPools = false,
+}: {
+  scope: ReportScope;
+  /** The cluster's node pools over time: for those who manage the cluster. */
+  withPools?: boolean;
+}) {
   const today = todayUtc();
   const [period, setPeriod] = useState<Period>(() => defaultFilters(today));
   // One project's report has a single project: its split by project says nothing.
@@ -58,6 +71,7 @@ export function ReportsTab({ scope }: { scope: ReportScope }) {
       <Report title={T.top} query={top}>
         {(rows) => <TopTable rows={rows} />}
       </Report>
+      {withPools && scope.cluster && <Pools cluster={scope.cluster} period={period} />}
     </Stack>
   );
 }
@@ -190,5 +204,46 @@ function TopTable({ rows }: { rows: ReturnType<typeof useTopResources>['data'] &
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+function Pools({ cluster, period }: { cluster: string; period: ReportPeriod }) {
+  const pools = usePoolUtilisation(cluster, period);
+  return (
+    <Report title={T.pools} query={pools}>
+      {(u: PoolUtilisation) =>
+        u.pools.length ? (
+          u.pools.map((p) => <PoolChart key={p.poolName} pool={p} />)
+        ) : (
+          <Text c="dimmed">{T.noSamples}</Text>
+        )
+      }
+    </Report>
+  );
+}
+
+function PoolChart({ pool }: { pool: PoolUtilisation['pools'][number] }) {
+  const { data, withGpus } = poolPoints(pool.samples);
+  const S = T.series;
+  return (
+    <div role="figure" aria-label={T.pool(pool.poolName)}>
+      <Text size="sm" fw={500}>
+        {T.pool(pool.poolName)}
+      </Text>
+      <LineChart
+        h={220}
+        data={data}
+        dataKey="at"
+        withLegend
+        yAxisProps={{ domain: [0, 100] }}
+        series={[
+          { name: 'cpu', label: S.cpu, color: 'blue.6' },
+          { name: 'memory', label: S.memory, color: 'teal.6' },
+          ...(withGpus ? [{ name: 'gpu', label: S.gpu, color: 'grape.6' }] : []),
+        ]}
+        lineProps={{ isAnimationActive: false }}
+        withDots={false}
+      />
+    </div>
   );
 }

@@ -87,3 +87,29 @@ export const useTopResources = (scope: ReportScope, period: ReportPeriod) =>
       }),
     placeholderData: keepPreviousData,
   });
+
+export interface PoolSampleWire {
+  at: string;
+  cpu_used: number;
+  cpu_total: number;
+  memory_used: number;
+  memory_total: number;
+  gpu_used: number;
+  gpu_total: number;
+}
+export interface PoolUtilisationWire {
+  step: number;
+  pools: { pool_name: string; samples: PoolSampleWire[] }[];
+}
+
+/** A cluster's node pools over the period (its managers and system administrators). */
+export const usePoolUtilisation = (cluster: string, period: ReportPeriod) =>
+  useQuery({
+    queryKey: ['billing', 'report', 'pools', cluster, period.from, period.to],
+    queryFn: ({ signal }) =>
+      request<PoolUtilisationWire>(`${API.billing}/pools`, {
+        query: reportQuery({ cluster }, period),
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });

@@ -1,5 +1,5 @@
 import type { Camel } from '@orrery/contract';
-import type { ReportUsageWire } from './api';
+import type { PoolUtilisationWire, ReportUsageWire } from './api';
 
 export type ReportUsage = Camel<ReportUsageWire>;
 export interface ReportShare {
@@ -18,4 +18,23 @@ export function sharesBy(usage: ReportUsage, key: 'projectName' | 'userName', no
   return [...sums.entries()]
     .map(([name, credits]): ReportShare => ({ name, credits }))
     .sort((a, b) => b.credits - a.credits || a.name.localeCompare(b.name));
+}
+
+export type PoolUtilisation = Camel<PoolUtilisationWire>;
+
+const percent = (used: number, total: number) =>
+  total > 0 ? Math.round((used / total) * 1000) / 10 : null;
+
+/** A pool's points as percentages of its size (none for GPUs when it has none). */
+export function poolPoints(samples: PoolUtilisation['pools'][number]['samples']) {
+  const withGpus = samples.some((s) => s.gpuTotal > 0);
+  return {
+    withGpus,
+    data: samples.map((s) => ({
+      at: s.at.slice(0, 16).replace('T', ' '),
+      cpu: percent(s.cpuUsed, s.cpuTotal),
+      memory: percent(s.memoryUsed, s.memoryTotal),
+      ...(withGpus ? { gpu: percent(s.gpuUsed, s.gpuTotal) } : {}),
+    })),
+  };
 }
