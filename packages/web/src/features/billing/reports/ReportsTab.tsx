@@ -15,8 +15,11 @@ import {
 } from './api';
 import { poolPoints, sharesBy, type PoolUtilisation, type ReportUsage } from './report-view';
 import { REPORTS_TEXTS as T } from './texts';
+import '../styles';
 
 const credits = (n: number) => formatCredits(n.toFixed(4));
+/** Axis ticks of small amounts differ past the fourth decimal: three significant digits. */
+const axisCredits = (n: number) => n.toLocaleString('en-US', { maximumSignificantDigits: 3 });
 
 /**
  * The reports of one scope (organization, cluster, project, or a whole cluster in the admin
@@ -115,6 +118,8 @@ function OverTime({ usage }: { usage: ReportUsage }) {
         dataKey="x"
         type="stacked"
         withLegend
+        yAxisProps={{ width: 80 }}
+        valueFormatter={axisCredits}
         series={chart.categories.map((c) => ({
           name: c,
           label: categoryLabel(c),
@@ -148,6 +153,7 @@ function Shares({
           dataKey="name"
           orientation="vertical"
           yAxisProps={{ width: 100 }}
+          valueFormatter={axisCredits}
           series={[{ name: 'credits', label: T.columns.credits, color: 'blue.6' }]}
           barProps={{ isAnimationActive: false }}
         />
