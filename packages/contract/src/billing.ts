@@ -73,16 +73,34 @@ const many = <T extends z.ZodType>(item: T) =>
 
 const optionalName = z.string().min(1).max(253).optional();
 
-export const UsageQuery = Period.extend({
-  org_name: z.string({ error: 'org_name is required' }).min(1, 'org_name is required').max(253),
+/**
+ * Whose usage: an organization's (optionally on one cluster or project), or, without org_name, a
+ * whole cluster's across its organizations (its managers and system administrators; reports).
+ */
+const Scope = z.object({
+  org_name: z.string().min(1, 'org_name is required').max(253).optional(),
   cluster_name: optionalName,
+  project_name: optionalName,
+});
+const orgOrCluster: [
+  (q: { org_name?: string; cluster_name?: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (q) => !!(q.org_name || q.cluster_name),
+  { message: 'org_name is required', path: ['org_name'] },
+];
+
+export const UsageQuery = Period.extend({
+  ...Scope.shape,
   project_name: optionalName,
   category: UsageCategory.optional(),
   group_by: many(UsageGroup).refine((g) => !(g.includes('day') && g.includes('month')), {
     message: 'Group by day or by month, not both',
   }),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
-}).refine(...endAfterStart);
+})
+  .refine(...endAfterStart)
+  .refine(...orgOrCluster);
 export type UsageQuery = z.infer<typeof UsageQuery>;
 
 /** One group: only the keys of the groups asked are present. */
@@ -108,9 +126,7 @@ export type Usage = z.infer<typeof Usage>;
 
 /** The most expensive resources of a period (the reports' "top" table). */
 export const TopQuery = Period.extend({
-  org_name: z.string({ error: 'org_name is required' }).min(1, 'org_name is required').max(253),
-  cluster_name: optionalName,
-  project_name: optionalName,
+  ...Scope.shape,
   category: UsageCategory.optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number from 1 to 100' })
@@ -118,7 +134,9 @@ export const TopQuery = Period.extend({
     .min(1, 'limit must be a number from 1 to 100')
     .max(100, 'limit must be a number from 1 to 100')
     .default(10),
-}).refine(...endAfterStart);
+})
+  .refine(...endAfterStart)
+  .refine(...orgOrCluster);
 export type TopQuery = z.infer<typeof TopQuery>;
 
 export const TopResource = z.object({
@@ -147,3 +165,31 @@ export const CreditsUsageRow = z.object({
   credits: z.string(),
 });
 export const CreditsUsage = z.array(CreditsUsageRow);
+
+/** Node-pool utilisation over a period (a cluster's reports): its managers and administrators. */
+export const PoolSamplesQuery = Period.extend({
+  cluster_name: z
+    .string({ error: 'cluster_name is required' })
+    .min(1, 'cluster_name is required')
+    .max(253),
+}).refine(...endAfterStart);
+export type PoolSamplesQuery = z.infer<typeof PoolSamplesQuery>;
+
+/** One point: the average over its step of what the pool's jobs held, and the pool's size. */
+export const PoolSample = z.object({
+  at: z.string(),
+  cpu_used: z.number(),
+  cpu_total: z.number(),
+  memory_used: z.number(),
+  memory_total: z.number(),
+  gpu_used: z.number(),
+  gpu_total: z.number(),
+});
+export const PoolUtilisation = z
+  .object({
+    /** Seconds between points: five minutes, or longer so a period has at most 300 points. */
+    step: z.number(),
+    pools: z.array(z.object({ pool_name: z.string(), samples: z.array(PoolSample) })),
+  })
+  .meta({ id: 'PoolUtilisation' });
+export type PoolUtilisation = z.infer<typeof PoolUtilisation>;

@@ -35,6 +35,7 @@ import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { billingModule, type BillingOptions } from './modules/billing/plugin.js';
+import { reportRoutes } from './modules/billing/reports-routes.js';
 import { paymentRoutes } from './modules/billing/routes-payments.js';
 import { usageRoutes } from './modules/billing/routes-usage.js';
 import { budgetRoutes } from './modules/billing/routes-budgets.js';
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(paymentRoutes(ctx));
   await app.register(usageRoutes(ctx));
   await app.register(budgetRoutes(ctx));
+  await app.register(reportRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { storageBackendOf } from '../storage/routes.js';
+import { POOL_SAMPLE_MS, startPoolSampler } from './reports-sampler.js';
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
 import { BUDGET_CHECK_MS, startBudgetChecker } from './budgets.js';
 
@@ -9,9 +10,14 @@ export interface BillingOptions {
   storageCheckMs?: number;
   /** How often budgets are checked (tests make it rare, and check by hand). */
   budgetCheckMs?: number;
+  /** How often node pools are sampled for the reports (tests sample by hand). */
+  poolSampleMs?: number;
 }
 
-/** What runs beside the requests: storage sampled from the file backend, budgets checked. */
+/**
+ * What runs beside the requests: storage sampled from the file backend, budgets checked, node
+ * pools' use recorded.
+ */
 export const billingModule =
   (ctx: AppContext, opts: BillingOptions = {}): FastifyPluginAsync =>
   async (app) => {
@@ -22,6 +28,7 @@ export const billingModule =
       stops = [
         startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startBudgetChecker(deps, app.log, opts.budgetCheckMs ?? BUDGET_CHECK_MS),
+        startPoolSampler(ctx.db, ctx.config.dataDir, app.log, opts.poolSampleMs ?? POOL_SAMPLE_MS),
       ];
     });
     app.addHook('onClose', async () => {

@@ -19,21 +19,17 @@ import { authorize } from '../../http/access.js';
 import { forbidden } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { toCsv } from './csv.js';
+import { authorizeUsage } from './reports-access.js';
 import { creditsUsage, topResources, usageOf } from './usage.js';
 
 const tags = ['billing'];
 
-/** Reading an organization's billing is managing it (organization managers and admins). */
-const managesOrg = {
-  access: {
-    uri: (r: FastifyRequest) => orgUri((r.query as { org_name: string }).org_name),
-    action: 'manage' as const,
-  },
-};
+/** Who reads which scope is decided per query (reports-access.ts), after validation. */
+const scoped = { access: 'user' as const };
 
 /** A name for the download: the organization and the period, in UTC days. */
 const fileName = (q: UsageQuery) =>
-  `usage-${q.org_name}-${q.start_date.toISOString().slice(0, 10)}-${q.end_date.toISOString().slice(0, 10)}.csv`;
+  `usage-${q.org_name ?? q.cluster_name}-${q.start_date.toISOString().slice(0, 10)}-${q.end_date.toISOString().slice(0, 10)}.csv`;
 
 function usageCsv(q: UsageQuery, u: Awaited<ReturnType<typeof usageOf>>) {
   const keys = u.groups.map((g) =>
@@ -73,7 +69,7 @@ export const usageRoutes =
     app.get(
       '/apis/billing/v1/usage',
       {
-        config: managesOrg,
+        config: scoped,
         schema: {
           tags,
           querystring: UsageQuery,
@@ -82,6 +78,7 @@ export const usageRoutes =
       },
       async (request, reply) => {
         const q = request.query;
+        await authorizeUsage(request, q);
         const usage = await usageOf(ctx.db, q);
         if (q.format === 'csv') {
           const csv = usageCsv(q, usage);
@@ -97,14 +94,17 @@ export const usageRoutes =
     app.get(
       '/apis/billing/v1/top',
       {
-        config: managesOrg,
+        config: scoped,
         schema: {
           tags,
           querystring: TopQuery,
           response: { 200: TopResources, ...errorResponses },
         },
       },
-      async (request) => topResources(ctx.db, request.query),
+      async (request) => {
+        await authorizeUsage(request, request.query);
+        return topResources(ctx.db, request.query);
+      },
     );
 
     app.post(

@@ -1,16 +1,19 @@
 import {
+  bigint,
   bigserial,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { organizations, users } from '../../db/schema.js';
+import { clusters, organizations, users } from '../../db/schema.js';
 
 /**
  * Every change of an organization's balance (migration 0007): usage charged, a grant or a set by
@@ -117,4 +120,29 @@ export const budgetAlerts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('budget_alerts_once').on(t.budgetId, t.period, t.threshold)],
+);
+
+/**
+ * Each node pool's used and total CPU, memory (bytes) and GPUs, every five minutes (migration
+ * 0012, reports-sampler.ts): the clusters' utilisation reports. The key makes a second replica's
+ * sample of the same five minutes write nothing.
+ */
+export const poolSamples = pgTable(
+  'pool_samples',
+  {
+    clusterName: text('cluster_name')
+      .notNull()
+      .references(() => clusters.name, { onDelete: 'cascade' }),
+    poolName: text('pool_name').notNull(),
+    sampledAt: timestamp('sampled_at', { withTimezone: true }).notNull(),
+    cpuUsed: real('cpu_used').notNull(),
+    cpuTotal: real('cpu_total').notNull(),
+    memoryUsed: bigint('memory_used', { mode: 'number' }).notNull(),
+    memoryTotal: bigint('memory_total', { mode: 'number' }).notNull(),
+    gpuUsed: integer('gpu_used').notNull(),
+    gpuTotal: integer('gpu_total').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'pool_samples_pk', columns: [t.clusterName, t.poolName, t.sampledAt] }),
+  ],
 );

@@ -92,7 +92,7 @@ export async function usageOf(db: Db, q: UsageQuery) {
     .from(r);
   const joined = asked.includes('user') ? base.leftJoin(users, eq(users.id, r.userId)) : base;
   const rows = await joined
-    .where(where({ ...q, orgs: [q.org_name] }))
+    .where(where({ ...q, orgs: q.org_name ? [q.org_name] : undefined }))
     .groupBy(r.clusterName, ...exprs)
     // Over time first, as the charts and the table read it.
     .orderBy(asc(r.clusterName), ...[...dates, ...others].map((g) => asc(GROUPS[g].expr)));
@@ -125,7 +125,7 @@ export async function topResources(db: Db, q: TopQuery) {
     })
     .from(r)
     .leftJoin(users, eq(users.id, r.userId))
-    .where(where({ ...q, orgs: [q.org_name] }))
+    .where(where({ ...q, orgs: q.org_name ? [q.org_name] : undefined }))
     .groupBy(r.category, r.projectName, r.resourceId, users.username)
     .orderBy(desc(sum), asc(r.resourceId))
     .limit(q.limit);

@@ -1,15 +1,5 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Anchor,
-  Loader,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Loader, Stack, Table, Tabs, TextInput, Title } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { SEARCH_MAX, SEARCH_MIN, matchesPrefix } from '@orrery/contract';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
@@ -18,6 +8,7 @@ import { useContextLink } from '../../app/context/platform-context';
 import { ContextLink } from '../../app/context/ContextLink';
 import { useAccount } from '../../app/session/account';
 import { EmptyState } from '../../ui/EmptyState';
+import { ReportsTab } from '../billing/reports/ReportsTab';
 import { AdminUsersTab } from './AdminUsersTab';
 import { OrgBalanceDialog } from './OrgBalanceDialog';
 import { ClusterOrgsTab } from './ClusterOrgsTab';
@@ -196,7 +187,9 @@ function ClusterDetail() {
       <TabBar tabs={CLUSTER_TABS} value={current} labels={ADMIN_UI.clusterTabs} base={base} />
       {current === 'nodes' && <NodesTab cluster={clusterName} />}
       {current === 'resources' && <ResourcesTab cluster={clusterName} />}
-      {current === 'reports' && <Text c="dimmed">{ADMIN_UI.reportsLater}</Text>}
+      {current === 'reports' && (
+        <ReportsTab key={clusterName} scope={{ cluster: clusterName }} withPools />
+      )}
       {current === 'organizations' && <ClusterOrgsTab cluster={clusterName} />}
     </Stack>
   );

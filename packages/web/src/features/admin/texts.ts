@@ -97,6 +97,5 @@ export const ADMIN_UI = {
   save: 'Save',
   cancel: 'Cancel',
   delete: 'Delete',
-  reportsLater: 'Reports come with the billing area.',
   loadFailed: 'Something went wrong',
 } as const;

@@ -15,6 +15,9 @@ import { usePlatformContext } from '../../app/context/platform-context';
 import { useAccount } from '../../app/session/account';
 import { DetailsTable } from '../../ui/DetailsTable';
 import { EmptyState } from '../../ui/EmptyState';
+import { ReportsTab } from '../billing/reports/ReportsTab';
+import type { ReportScope } from '../billing/reports/api';
+import { REPORTS_TEXTS } from '../billing/reports/texts';
 import { MembersTab } from './MembersTab';
 import { OrgUsersTab, useManagesOrg } from './OrgUsersTab';
 import { SettingsTabs, type SettingsTab } from './SettingsTabs';
@@ -23,10 +26,7 @@ import { PEOPLE_UI } from './texts';
 const G = PEOPLE_UI.general;
 const T = PEOPLE_UI.tabs;
 
-/**
- * Organization settings: managers see general and users, others only users (console-shell §2).
- * Reports come with the billing area; until then the pages show the variant without them.
- */
+/** Organization settings: managers see general, users and reports; others only users (§2). */
 export function OrgSettingsPage() {
   const { org } = usePlatformContext();
   const manages = useManagesOrg();
@@ -58,17 +58,32 @@ export function OrgSettingsPage() {
     <SettingsTabs
       base="/org-settings"
       title={PEOPLE_UI.orgSettings}
-      tabs={manages ? [general, users] : [users]}
+      tabs={manages ? [general, users, reportsTab({ org: org.name })] : [users]}
     />
   );
 }
 
-/** Cluster settings: general only for cluster managers and the organization's (tenant) managers. */
+/** The reports of a scope, remounted when the scope changes so its period starts afresh. */
+const reportsTab = (scope: ReportScope, withPools = false): SettingsTab => ({
+  value: 'reports',
+  label: T.reports,
+  render: () => (
+    <ReportsTab key={Object.values(scope).join('/')} scope={scope} withPools={withPools} />
+  ),
+});
+
+/**
+ * Cluster settings: general only for cluster managers and the organization's (tenant) managers;
+ * others see users and reports (console-shell §2). The reports are the organization's usage on
+ * the cluster, which only those managers may read: the others' tab says so.
+ */
 export function ClusterSettingsPage() {
   const { cluster, names } = usePlatformContext();
   const { user } = useAccount();
   const managesOrg = useManagesOrg();
   if (!cluster || !names.org) return <EmptyState title={PEOPLE_UI.noCluster} />;
+  // Node pools are the cluster's own: its managers and system administrators see them.
+  const managesCluster = user.systemRole === 'admin' || isManagerRole(cluster.role);
   const manages = !!user.systemRole || managesOrg || isManagerRole(cluster.role);
   const org = names.org;
   const general: SettingsTab = {
@@ -101,10 +116,25 @@ export function ClusterSettingsPage() {
     <SettingsTabs
       base="/cluster-settings"
       title={PEOPLE_UI.clusterSettings}
-      tabs={manages ? [general, users] : [users]}
+      tabs={
+        manages
+          ? [general, users, reportsTab({ org, cluster: cluster.name }, managesCluster)]
+          : [users, refusedReports]
+      }
     />
   );
 }
+
+const refusedReports: SettingsTab = {
+  value: 'reports',
+  label: T.reports,
+  render: () => (
+    <EmptyState
+      title={REPORTS_TEXTS.clusterRefused}
+      description={REPORTS_TEXTS.clusterRefusedHint}
+    />
+  ),
+};
 
 function ClusterUsers({
   cluster,
@@ -139,13 +169,18 @@ function ClusterUsers({
   );
 }
 
-/** Project settings: general and users; project managers manage its members. */
+/**
+ * Project settings: general, reports and users; a project whose reports the user may not read
+ * (only its managers and the organization's may) shows general and users (console-shell §2).
+ */
 export function ProjectSettingsPage() {
   const { project, names } = usePlatformContext();
   const { user } = useAccount();
+  const managesOrg = useManagesOrg();
   if (!project || !names.org || !names.cluster) return <EmptyState title={PEOPLE_UI.noProject} />;
   const place = { cluster: project.clusterName, org: project.orgName, project: project.name };
   const manages = !!user.systemRole || isManagerRole(project.role);
+  const reports = manages || managesOrg ? [reportsTab(place)] : [];
   const tabs: SettingsTab[] = [
     {
       value: 'general',
@@ -159,6 +194,7 @@ export function ProjectSettingsPage() {
         />
       ),
     },
+    ...reports,
     {
       value: 'users',
       label: T.users,

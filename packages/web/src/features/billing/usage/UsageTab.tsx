@@ -10,15 +10,9 @@ import { downloadText } from '../../jobs/logs/download';
 import { formatCredits } from '../credits';
 import type { GroupChoice } from '../filters/filters';
 import { BILLING_TEXTS } from '../texts';
-import { categoryLabel, usageChart, usageRows } from './usage-view';
+import { categoryColor, categoryLabel, usageChart, usageRows } from './usage-view';
 
 const T = BILLING_TEXTS.usage;
-const COLORS: Record<string, string> = {
-  jobs: 'blue.6',
-  apps: 'grape.6',
-  storage: 'teal.6',
-  disks: 'orange.6',
-};
 
 /** The Usage tab: credits by category over time, the table under it, and its CSV. */
 export function UsageTab({ filters, groups }: { filters: UsageFilters; groups: GroupChoice[] }) {
@@ -83,7 +77,7 @@ function UsageView({ usage, groups }: { usage: Usage; groups: GroupChoice[] }) {
           series={chart.categories.map((c) => ({
             name: c,
             label: categoryLabel(c),
-            color: COLORS[c] ?? 'gray.6',
+            color: categoryColor(c),
           }))}
           barProps={{ isAnimationActive: false }}
         />

@@ -24,6 +24,15 @@ export const usageRows = (usage: Usage): UsageRow[] =>
 
 export const categoryLabel = (c: string) => CATEGORY_LABELS[c] ?? c;
 
+const COLORS: Record<string, string> = {
+  jobs: 'blue.6',
+  apps: 'grape.6',
+  storage: 'teal.6',
+  disks: 'orange.6',
+};
+/** Each category's colour, the same in every chart. */
+export const categoryColor = (c: string) => COLORS[c] ?? 'gray.6';
+
 /**
  * The stacked chart: one bar per date (by day or month), else per project, else the whole
  * period; one series per category, summed over clusters (and projects when dated).

@@ -1,0 +1,102 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { and, asc, eq, gte, lt, sql, type AnyColumn } from 'drizzle-orm';
+import type { PoolSamplesQuery, PoolUtilisation } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { clusters } from '../../db/schema.js';
+import { poolStatuses } from '../admin/pools.js';
+import { runEvery } from './periodic.js';
+import { poolSamples } from './tables.js';
+
+/** Each node pool's use is recorded once per five minutes. */
+export const POOL_SAMPLE_MS = 5 * 60_000;
+/** A chart reads at most this many points a pool: longer periods average wider steps. */
+export const MAX_POINTS = 300;
+
+const gpus = (r: { nvidia_gpu: number; amd_gpu: number; intel_gpu: number }) =>
+  r.nvidia_gpu + r.amd_gpu + r.intel_gpu;
+
+/**
+ * Records every cluster's node pools for the five minutes that hold `now`: what the jobs holding
+ * resources take (as the admin area's nodes tab counts it) against the pool's capacity. A row
+ * already there (another replica, a restart) stays. Returns how many rows were written.
+ */
+export async function samplePools(db: Db, dataDir: string, now = new Date()) {
+  const at = new Date(Math.floor(now.getTime() / POOL_SAMPLE_MS) * POOL_SAMPLE_MS);
+  let written = 0;
+  for (const { name } of await db.select({ name: clusters.name }).from(clusters)) {
+    const pools = await poolStatuses(db, name, dataDir);
+    if (!pools.length) continue;
+    const rows = await db
+      .insert(poolSamples)
+      .values(
+        pools.map((p) => ({
+          clusterName: name,
+          poolName: p.name,
+          sampledAt: at,
+          cpuUsed: p.used.cpu,
+          cpuTotal: p.capacity.cpu,
+          memoryUsed: Math.round(p.used.memory),
+          memoryTotal: Math.round(p.capacity.memory),
+          gpuUsed: gpus(p.used),
+          gpuTotal: gpus(p.capacity),
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ pool: poolSamples.poolName });
+    written += rows.length;
+  }
+  return written;
+}
+
+/** The step of a period's points: five minutes, or wider so a pool has at most MAX_POINTS. */
+export function stepOf(start: Date, end: Date) {
+  const span = end.getTime() - start.getTime();
+  return Math.max(POOL_SAMPLE_MS, Math.ceil(span / MAX_POINTS / POOL_SAMPLE_MS) * POOL_SAMPLE_MS);
+}
+
+/** A cluster's pools over a period, averaged per step (UTC, from the Unix epoch). */
+export async function poolUtilisation(db: Db, q: PoolSamplesQuery): Promise<PoolUtilisation> {
+  const step = stepOf(q.start_date, q.end_date);
+  const s = poolSamples;
+  // Inlined (a number computed here, never input): a bound parameter would differ between the
+  // select, the group by and the order by, and PostgreSQL would not see them as one expression.
+  const every = sql.raw(`interval '${step / 1000} seconds'`);
+  const bin = sql`date_bin(${every}, ${s.sampledAt}, timestamptz '1970-01-01 00:00:00+00')`;
+  const avg = (c: AnyColumn) => sql<number>`avg(${c})::float8`;
+  const rows = await db
+    .select({
+      pool: s.poolName,
+      at: sql<string>`to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      cpu_used: avg(s.cpuUsed),
+      cpu_total: avg(s.cpuTotal),
+      memory_used: avg(s.memoryUsed),
+      memory_total: avg(s.memoryTotal),
+      gpu_used: avg(s.gpuUsed),
+      gpu_total: avg(s.gpuTotal),
+    })
+    .from(s)
+    .where(
+      and(
+        eq(s.clusterName, q.cluster_name),
+        gte(s.sampledAt, q.start_date),
+        lt(s.sampledAt, q.end_date),
+      ),
+    )
+    .groupBy(s.poolName, bin)
+    .orderBy(asc(s.poolName), asc(bin));
+  const pools = new Map<string, PoolUtilisation['pools'][number]>();
+  for (const { pool, ...sample } of rows) {
+    const p = pools.get(pool) ?? { pool_name: pool, samples: [] };
+    pools.set(pool, p);
+    p.samples.push(sample);
+  }
+  return { step: step / 1000, pools: [...pools.values()] };
+}
+
+/** Samples at start and every POOL_SAMPLE_MS, one sample at a time. */
+export const startPoolSampler = (
+  db: Db,
+  dataDir: string,
+  log: FastifyBaseLogger,
+  everyMs = POOL_SAMPLE_MS,
+) => runEvery(() => samplePools(db, dataDir), everyMs, log, 'node pool sample');
