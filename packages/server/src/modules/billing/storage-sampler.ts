@@ -75,21 +75,23 @@ export async function sampleStorage(db: Db, files: BlobBackend, now = new Date()
   return charged;
 }
 
-/** Samples storage at start and every STORAGE_CHECK_MS, one sample at a time. */
-export function startStorageSampler(
-  db: Db,
-  files: BlobBackend,
+/**
+ * Runs `sample` at start and every `everyMs`, one at a time (storage and disks are both sampled
+ * each STORAGE_CHECK_MS). Returns a stop that waits for the sample under way.
+ */
+export function startSampling(
+  sample: () => Promise<unknown>,
   log: FastifyBaseLogger,
   everyMs = STORAGE_CHECK_MS,
 ) {
   let running: Promise<unknown> = Promise.resolve();
-  const sample = () => {
+  const next = () => {
     running = running
-      .then(() => sampleStorage(db, files))
+      .then(sample)
       .catch((e: unknown) => log.error({ err: e }, 'storage sample failed'));
   };
-  sample();
-  const timer = setInterval(sample, everyMs);
+  next();
+  const timer = setInterval(next, everyMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
