@@ -1,3 +1,5 @@
+import { COST_TEXTS } from '../billing/cost/cost';
+
 /** Every text of the Disks area (workloads §2, §5, §8). */
 export const DISK_TEXTS = {
   title: 'Disks',
@@ -9,6 +11,7 @@ export const DISK_TEXTS = {
   columns: {
     name: 'Name',
     usage: 'Used / Storage',
+    credits: COST_TEXTS.perDay,
     owner: 'Owner',
     status: 'Status',
     created: 'Created',
