@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Disk as DiskSchema, Preset, toCamel } from '@orrery/contract';
@@ -10,6 +10,7 @@ import { jobWire, ROUTE_QUERY, signedIn, stubIntersectionObserver } from '../../
 import { GET, renderJob } from '../../jobs/test-render';
 import DisksPage from '../../disks/DisksPage';
 import { ClusterSettingsPage } from '../../people/SettingsPages';
+import { DiskPrice } from '../../admin/DiskPrice';
 
 afterEach(() => vi.useRealTimers());
 
@@ -170,5 +171,34 @@ describe('cost beside each resource', () => {
     expect(
       await screen.findByText('cpu-small (0.05 credits/h), gpu-a100 (12 credits/h)'),
     ).toBeTruthy();
+  });
+
+  it("lets a system administrator set the disks' price per GB-day, showing the server's refusal", async () => {
+    const PRICE = '/apis/admin/v1/clusters/default/disk_price';
+    const { calls } = stubFetch([
+      { url: PRICE, body: { credits_per_day_per_gb: '0.0000' } },
+      {
+        method: 'PATCH',
+        url: PRICE,
+        status: 400,
+        body: {
+          error: 'validation',
+          message: 'Invalid request',
+          errors: [{ path: 'credits_per_day_per_gb', message: 'Credits must be a number' }],
+        },
+      },
+    ]);
+    const { user, sessionConfig } = world({ system_role: 'admin' });
+    renderSignedIn(<DiskPrice cluster="default" />, { user, sessionConfig, route: '/admin' });
+    const field = await screen.findByLabelText(/Credits per GB per day/);
+    await vi.waitFor(() => expect((field as HTMLInputElement).value).toBe('0.0000'));
+    fireEvent.change(field, { target: { value: '0.2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+        credits_per_day_per_gb: '0.2',
+      }),
+    );
+    expect(await screen.findByText('Credits must be a number')).toBeTruthy();
   });
 });
