@@ -69,7 +69,12 @@ function Disks({ place, pricePerGbDay }: { place: DiskPlace; pricePerGbDay?: str
       </Group>
       {body}
       <DiskDrawer disk={open} onClose={() => setOpenId(null)} />
-      <CreateDiskDialog place={place} opened={creating} onClose={() => setCreating(false)} />
+      <CreateDiskDialog
+        place={place}
+        pricePerGbDay={pricePerGbDay}
+        opened={creating}
+        onClose={() => setCreating(false)}
+      />
       <DeleteDiskDialog place={place} disk={deleting} onClose={() => setDeleting(null)} />
     </Stack>
   );

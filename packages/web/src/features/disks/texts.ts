@@ -1,4 +1,4 @@
-import { COST_TEXTS } from '../billing/cost/cost';
+import { COST_TEXTS, perDay } from '../billing/cost/cost';
 
 /** Every text of the Disks area (workloads §2, §5, §8). */
 export const DISK_TEXTS = {
@@ -41,6 +41,7 @@ export const DISK_TEXTS = {
   deleted: (name: string) => `Disk ${name} was deleted`,
   form: {
     title: 'Create new disk',
+    costs: (credits: number) => (credits === 0 ? COST_TEXTS.free : `Costs ${perDay(credits)}`),
     storage: 'Storage',
     unit: 'Unit',
     name: 'Name',

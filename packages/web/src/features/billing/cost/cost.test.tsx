@@ -134,6 +134,16 @@ describe('cost beside each resource', () => {
     expect(within(await rowOf('tiny')).getByText('0.1 credits/day')).toBeTruthy();
   });
 
+  it('says what a new disk will cost a day as its size is typed', async () => {
+    renderDisks('0.2');
+    await rowOf('data');
+    fireEvent.click(screen.getByRole('button', { name: 'Create new disk' }));
+    const storage = await screen.findByRole('textbox', { name: /Storage/ });
+    fireEvent.change(storage, { target: { value: '50' } });
+    // 50 GB (the default unit) × 0.2.
+    expect(await screen.findByText('Costs 10 credits/day')).toBeTruthy();
+  });
+
   it('says disks are free where the cluster charges nothing', async () => {
     renderDisks('0');
     expect(within(await rowOf('data')).getByText('Free')).toBeTruthy();
