@@ -88,6 +88,10 @@ describe('cost beside each resource', () => {
     expect(within(credits).getByText('0.5 credits')).toBeTruthy();
     expect(within(credits).getByText('1 credits/h')).toBeTruthy();
     expect(within(side()).getByRole('group', { name: 'Credits' })).toBe(credits);
+    // The Details tab says the same, in the same words.
+    const details = screen.getByRole('region', { name: 'Job' });
+    expect(within(details).getByText('0.5 credits')).toBeTruthy();
+    expect(within(details).getByText('1 credits/h')).toBeTruthy();
     // A minute's charge later the server says more; the page's next read shows it.
     answer.body = jobWire({ total_price_credits: '0.5167' });
     await act(() => vi.advanceTimersByTimeAsync(10_000));
