@@ -11,6 +11,7 @@ import { GET, renderJob } from '../../jobs/test-render';
 import DisksPage from '../../disks/DisksPage';
 import { ClusterSettingsPage } from '../../people/SettingsPages';
 import { DiskPrice } from '../../admin/DiskPrice';
+import { appWire, instancesPage, renderApps, templateSummary, V1 } from '../../apps/test-fixtures';
 
 afterEach(() => vi.useRealTimers());
 
@@ -214,5 +215,14 @@ describe('cost beside each resource', () => {
       }),
     );
     expect(await screen.findByText('Credits must be a number')).toBeTruthy();
+  });
+
+  it('shows what each installed app has cost so far on its card', async () => {
+    renderApps('/apps/installed', [
+      { url: `${V1}/templates`, body: [templateSummary('shell')] },
+      instancesPage([appWire({ credits_so_far: '0.6500', credits_per_hour: '0.4000' })]),
+    ]);
+    const card = await screen.findByRole('article', { name: 'My shell' });
+    expect(within(card).getByText('Credits so far: 0.65 credits')).toBeTruthy();
   });
 });
