@@ -303,6 +303,12 @@ export const StorageVolumeCredits = z.object({
   credits_per_hour_per_gb: nonNegative(ADMIN_TEXTS.creditsInvalid, CREDITS).transform(String),
 });
 
+/** The price of a cluster's disks, per GB (10^9 bytes) of a disk's size and day. */
+export const DiskPrice = z.object({ credits_per_day_per_gb: z.string() }).meta({ id: 'DiskPrice' });
+export const DiskPriceCredits = z.object({
+  credits_per_day_per_gb: nonNegative(ADMIN_TEXTS.creditsInvalid, CREDITS).transform(String),
+});
+
 export const AdminOrg = z
   .object({
     name: z.string(),

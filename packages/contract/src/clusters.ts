@@ -69,6 +69,8 @@ export const Cluster = z
     resource_pool_types: z.array(NodePool),
     resource_presets: z.array(Preset),
     storage_volumes: z.array(StorageVolume),
+    /** Ours: what disks cost, for the disks page (0: free). */
+    disk_price: z.object({ credits_per_day_per_gb: z.string() }).optional(),
     timezone: z.string(),
     energy_schedules: z.array(z.object({ name: z.string(), periods: z.array(z.unknown()) })),
     apps: z.object({

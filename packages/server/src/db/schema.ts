@@ -114,6 +114,10 @@ export const clusters = pgTable('clusters', {
     .$type<{ name: string; creditsPerHourPerGb: string; path?: string }[]>()
     .notNull()
     .default([{ name: 'default', creditsPerHourPerGb: '0' }]),
+  /** The price of disks: credits per GB of a disk's size and day (migration 0013); 0 is free. */
+  diskCreditsPerDayPerGb: numeric('disk_credits_per_day_per_gb', { precision: 20, scale: 4 })
+    .notNull()
+    .default('0'),
   createdAt: createdAt(),
 });
 

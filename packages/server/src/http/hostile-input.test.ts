@@ -141,6 +141,12 @@ describe('hostile input', () => {
         'credits_per_hour_per_gb',
       ],
       [
+        'PATCH',
+        `${A}/clusters/default/disk_price`,
+        { credits_per_day_per_gb: '1e17' },
+        'credits_per_day_per_gb',
+      ],
+      [
         'POST',
         '/api/v1/disk',
         { storage: 1e9, life_span: 1e308, org_name: 'acme', project_name: 'vision' },

@@ -38,6 +38,7 @@ export const adminKeys = {
   presets: (c: string) => ['admin', 'presets', c] as const,
   clusterOrgs: (c: string) => ['admin', 'cluster-orgs', c] as const,
   volumes: (c: string) => ['admin', 'volumes', c] as const,
+  diskPrice: (c: string) => ['admin', 'disk-price', c] as const,
 };
 
 const get =
@@ -70,6 +71,13 @@ export const useStorageVolumes = (c: string) =>
   useQuery({
     queryKey: adminKeys.volumes(c),
     queryFn: get<StorageVolume[]>(`${cluster(c)}/storage_volumes`),
+  });
+
+/** The price of the cluster's disks, credits per GB-day (issue 12). */
+export const useDiskPrice = (c: string) =>
+  useQuery({
+    queryKey: adminKeys.diskPrice(c),
+    queryFn: get<{ creditsPerDayPerGb: string }>(`${cluster(c)}/disk_price`),
   });
 
 /**
@@ -140,6 +148,11 @@ export const useSetVolumeCredits = (c: string) =>
       method: 'PATCH',
       body: { creditsPerHourPerGb: p.value },
     }),
+  );
+
+export const useSetDiskPrice = (c: string) =>
+  useAdminMutation((value: string) =>
+    request(`${cluster(c)}/disk_price`, { method: 'PATCH', body: { creditsPerDayPerGb: value } }),
   );
 
 /** `PATCH orgs/{name}/balance`: set the credits (empty: unlimited) or add to them. */

@@ -95,6 +95,13 @@ export function useJobList(p: JobPlace, f: JobFilter) {
     getNextPageParam: (last) =>
       last.jobs.length < JOBS_PAGE_SIZE ? undefined : last.jobs[last.jobs.length - 1]?.id,
     refetchOnWindowFocus: true,
+    // While a listed job is pending or running its status and credits move: read them again.
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) =>
+        p.jobs.some((j) => j.status === 'pending' || j.status === 'running'),
+      )
+        ? JOB_REFRESH_MS
+        : false,
   });
 }
 

@@ -18,6 +18,8 @@ import {
   PEOPLE_TEXTS,
   StorageVolume,
   StorageVolumeCredits,
+  DiskPrice,
+  DiskPriceCredits,
   SystemUser,
   SystemUserCreate,
   SystemUserUpdate,
@@ -296,6 +298,42 @@ export const adminRoutes =
           .where(eq(clusters.name, cluster));
         invalidateCatalog(db);
         return { name: volume, credits_per_hour_per_gb: credits };
+      },
+    );
+
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/disk_price`,
+      {
+        config: system,
+        schema: { tags, params: ClusterParams, response: { 200: DiskPrice, ...errorResponses } },
+      },
+      async (request) => ({
+        credits_per_day_per_gb: (await clusterByName(db, request.params.cluster))
+          .diskCreditsPerDayPerGb,
+      }),
+    );
+
+    app.patch(
+      `${ADMIN_API}/clusters/:cluster/disk_price`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          body: DiskPriceCredits,
+          response: { 200: DiskPrice, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster } = request.params;
+        await clusterByName(db, cluster);
+        const [row] = await db
+          .update(clusters)
+          .set({ diskCreditsPerDayPerGb: request.body.credits_per_day_per_gb })
+          .where(eq(clusters.name, cluster))
+          .returning({ price: clusters.diskCreditsPerDayPerGb });
+        invalidateCatalog(db);
+        return { credits_per_day_per_gb: row!.price };
       },
     );
 

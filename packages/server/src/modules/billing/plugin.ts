@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { POOL_SAMPLE_MS, startPoolSampler } from './reports-sampler.js';
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
+import { startDiskSampler } from './disk-sampler.js';
 import { BUDGET_CHECK_MS, startBudgetChecker } from './budgets.js';
 
 export interface BillingOptions {
@@ -15,8 +16,8 @@ export interface BillingOptions {
 }
 
 /**
- * What runs beside the requests: storage sampled from the file backend, budgets checked, node
- * pools' use recorded.
+ * What runs beside the requests: storage sampled from the file backend, disks, budgets checked,
+ * node pools' use recorded.
  */
 export const billingModule =
   (ctx: AppContext, opts: BillingOptions = {}): FastifyPluginAsync =>
@@ -27,6 +28,7 @@ export const billingModule =
       const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl };
       stops = [
         startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
+        startDiskSampler(ctx.db, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startBudgetChecker(deps, app.log, opts.budgetCheckMs ?? BUDGET_CHECK_MS),
         startPoolSampler(ctx.db, ctx.config.dataDir, app.log, opts.poolSampleMs ?? POOL_SAMPLE_MS),
       ];

@@ -72,6 +72,7 @@ export function clusterWire(
       name: v.name,
       credits_per_hour_per_gb: v.creditsPerHourPerGb,
     })),
+    disk_price: { credits_per_day_per_gb: c.cluster.diskCreditsPerDayPerGb },
     timezone: c.cluster.timezone,
     energy_schedules: [{ name: 'default', periods: [] }],
     apps: {

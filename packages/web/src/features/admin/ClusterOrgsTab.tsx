@@ -26,6 +26,7 @@ import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
+import { DiskPrice } from './DiskPrice';
 
 const O = ADMIN_UI.orgs;
 
@@ -83,6 +84,7 @@ export function ClusterOrgsTab({ cluster }: { cluster: string }) {
         )}
       </Modal>
       <Volumes cluster={cluster} />
+      <DiskPrice cluster={cluster} />
     </Stack>
   );
 }

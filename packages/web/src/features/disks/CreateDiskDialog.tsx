@@ -8,6 +8,7 @@ import { messageOf } from '../../ui/errors';
 import { diskNameOf, validateDiskForm, type DiskFormErrors, type DiskFormValues } from './rules';
 import { DEFAULT_STORAGE_UNIT, DISK_TEXTS, STORAGE_UNITS, type StorageUnit } from './texts';
 import { DialogActions } from '../../ui/DialogActions';
+import { diskCreditsPerDay } from '../billing/cost/cost';
 
 const T = DISK_TEXTS.form;
 const EMPTY: DiskFormValues = { storage: '', unit: DEFAULT_STORAGE_UNIT, name: '', lifespan: '' };
@@ -18,12 +19,22 @@ const FIELD_OF: Record<string, keyof DiskFormErrors> = {
   life_span: 'lifespan',
 };
 
-export function CreateDiskDialog(props: { place: DiskPlace; opened: boolean; onClose(): void }) {
+export function CreateDiskDialog(props: {
+  place: DiskPlace;
+  /** The cluster's credits per GB-day, to say what the disk will cost; undefined: unknown. */
+  pricePerGbDay?: string;
+  opened: boolean;
+  onClose(): void;
+}) {
   const [values, setValues] = useState<DiskFormValues>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<DiskFormErrors>({});
   const create = useCreateDisk(props.place);
-  const { errors } = validateDiskForm(values);
+  const { errors, request: valid } = validateDiskForm(values);
+  const perDay =
+    valid && props.pricePerGbDay !== undefined
+      ? diskCreditsPerDay(valid.storage, props.pricePerGbDay)
+      : null;
   const shown = submitted ? { ...errors, ...serverErrors } : serverErrors;
 
   const set = (key: keyof DiskFormValues) => (value: string) => {
@@ -74,6 +85,7 @@ export function CreateDiskDialog(props: { place: DiskPlace; opened: boolean; onC
               value={values.storage}
               onChange={(e) => set('storage')(e.currentTarget.value)}
               error={shown.storage}
+              description={perDay === null ? undefined : T.costs(perDay)}
             />
             <Select
               label={T.unit}

@@ -13,15 +13,21 @@ import { DISK_TEXTS } from './texts';
 
 /** The Disks area (workloads §2): the current project's disks. */
 export default function DisksPage() {
-  const { names } = usePlatformContext();
+  const { names, cluster } = usePlatformContext();
   if (!names.org || !names.cluster || !names.project) {
     return <EmptyState title={DISK_TEXTS.empty} description={DISK_TEXTS.missingProject} />;
   }
   const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
-  return <Disks key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />;
+  return (
+    <Disks
+      key={`${place.clusterName}/${place.orgName}/${place.projectName}`}
+      place={place}
+      pricePerGbDay={cluster?.details?.diskPrice?.creditsPerDayPerGb}
+    />
+  );
 }
 
-function Disks({ place }: { place: DiskPlace }) {
+function Disks({ place, pricePerGbDay }: { place: DiskPlace; pricePerGbDay?: string }) {
   const disks = useDisks(place);
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -46,6 +52,7 @@ function Disks({ place }: { place: DiskPlace }) {
     body = (
       <DisksTable
         disks={list}
+        pricePerGbDay={pricePerGbDay}
         selected={openId}
         onOpen={(d) => setOpenId(d.id)}
         onDelete={setDeleting}
@@ -62,7 +69,12 @@ function Disks({ place }: { place: DiskPlace }) {
       </Group>
       {body}
       <DiskDrawer disk={open} onClose={() => setOpenId(null)} />
-      <CreateDiskDialog place={place} opened={creating} onClose={() => setCreating(false)} />
+      <CreateDiskDialog
+        place={place}
+        pricePerGbDay={pricePerGbDay}
+        opened={creating}
+        onClose={() => setCreating(false)}
+      />
       <DeleteDiskDialog place={place} disk={deleting} onClose={() => setDeleting(null)} />
     </Stack>
   );

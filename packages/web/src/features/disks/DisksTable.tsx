@@ -3,12 +3,18 @@ import { IconTrash } from '@tabler/icons-react';
 import type { Disk } from '../../api/disks';
 import { diskLabel, formatDate, STATUS_COLOR, usageOf } from './format';
 import { DISK_TEXTS } from './texts';
+import { DiskCost } from '../billing/cost/DiskCost';
 
 const C = DISK_TEXTS.columns;
 
-/** workloads §2: Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. */
+/**
+ * workloads §2: Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. And
+ * what each disk costs a day at the cluster's price (issue 12), when the cluster names one.
+ */
 export function DisksTable(props: {
   disks: Disk[];
+  /** The cluster's credits per GB-day; undefined when it does not say. */
+  pricePerGbDay?: string;
   selected: string | null;
   onOpen(disk: Disk): void;
   onDelete(disk: Disk): void;
@@ -19,6 +25,7 @@ export function DisksTable(props: {
         <Table.Tr>
           <Table.Th>{C.name}</Table.Th>
           <Table.Th>{C.usage}</Table.Th>
+          {props.pricePerGbDay !== undefined && <Table.Th>{C.credits}</Table.Th>}
           <Table.Th>{C.owner}</Table.Th>
           <Table.Th>{C.status}</Table.Th>
           <Table.Th>{C.created}</Table.Th>
@@ -41,6 +48,11 @@ export function DisksTable(props: {
               )}
             </Table.Td>
             <Table.Td>{usageOf(d)}</Table.Td>
+            {props.pricePerGbDay !== undefined && (
+              <Table.Td>
+                <DiskCost bytes={d.storage} pricePerGbDay={props.pricePerGbDay} />
+              </Table.Td>
+            )}
             <Table.Td>{d.owner}</Table.Td>
             <Table.Td>
               <Badge color={STATUS_COLOR[d.status]} variant="light">

@@ -1,3 +1,5 @@
+import { COST_TEXTS, perDay } from '../billing/cost/cost';
+
 /** Every text of the Disks area (workloads §2, §5, §8). */
 export const DISK_TEXTS = {
   title: 'Disks',
@@ -9,6 +11,7 @@ export const DISK_TEXTS = {
   columns: {
     name: 'Name',
     usage: 'Used / Storage',
+    credits: COST_TEXTS.perDay,
     owner: 'Owner',
     status: 'Status',
     created: 'Created',
@@ -38,6 +41,7 @@ export const DISK_TEXTS = {
   deleted: (name: string) => `Disk ${name} was deleted`,
   form: {
     title: 'Create new disk',
+    costs: (credits: number) => (credits === 0 ? COST_TEXTS.free : `Costs ${perDay(credits)}`),
     storage: 'Storage',
     unit: 'Unit',
     name: 'Name',

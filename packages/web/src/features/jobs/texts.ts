@@ -1,4 +1,5 @@
 import { JOB_TEXTS } from '@orrery/contract';
+import { COST_TEXTS } from '../billing/cost/cost';
 
 /**
  * Every text of the Jobs area. The spec's own words (workloads §2, §8) come from the contract's
@@ -34,6 +35,7 @@ export const JOBS_TEXTS = {
     image: 'Image',
     preset: 'Preset',
     status: 'Status',
+    credits: COST_TEXTS.credits,
     tags: 'Tags',
     actions: 'Actions',
   },
@@ -69,6 +71,7 @@ export const JOBS_TEXTS = {
     idName: 'ID / Name',
     image: 'Image',
     preset: 'Preset',
+    credits: COST_TEXTS.credits,
     load: 'System Load',
     actions: 'Actions',
     tags: 'Tags',

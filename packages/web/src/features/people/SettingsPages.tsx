@@ -1,4 +1,5 @@
 import { Badge } from '@mantine/core';
+import { perHour } from '../billing/cost/cost';
 import { ClusterRole, isManagerRole, MemberRole } from '@orrery/contract';
 import {
   useAddClusterUser,
@@ -95,7 +96,12 @@ export function ClusterSettingsPage() {
           [G.name, cluster.name],
           [G.location, cluster.details?.location ?? '—'],
           [G.timezone, cluster.details?.timezone ?? '—'],
-          [G.presets, (cluster.details?.resourcePresets ?? []).map((p) => p.name).join(', ')],
+          [
+            G.presets,
+            (cluster.details?.resourcePresets ?? [])
+              .map((p) => `${p.name} (${perHour(p.creditsPerHour)})`)
+              .join(', '),
+          ],
         ]}
       />
     ),

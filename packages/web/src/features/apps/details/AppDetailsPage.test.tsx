@@ -106,7 +106,7 @@ describe('App details', { timeout: 20_000 }, () => {
           idle: { timeout_minutes: 60, seconds_left: 30 * 60 + 1 },
           home: 'storage:.apps/shell/shell-7f3a',
           credits_per_hour: '0.5',
-          credits_so_far: '1.25',
+          credits_so_far: '0.0125',
         }),
       ),
     );
@@ -118,8 +118,9 @@ describe('App details', { timeout: 20_000 }, () => {
         'Files in storage:.apps/shell/shell-7f3a persist after it stops or is reinstalled.',
       ),
     ).toBeTruthy();
-    expect(screen.getByText('Credits per hour').nextSibling?.textContent).toBe('0.50');
-    expect(screen.getByText('Credits so far').nextSibling?.textContent).toBe('1.25');
+    expect(screen.getByText('Credits per hour').nextSibling?.textContent).toBe('0.5');
+    // Every decimal metering keeps: a minute of a cheap app is not rounded away.
+    expect(screen.getByText('Credits so far').nextSibling?.textContent).toBe('0.0125');
   });
 
   it('refreshes the instance and its events every 10 s', async () => {

@@ -1,6 +1,7 @@
 import { Alert, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconClockPause, IconFolder } from '@tabler/icons-react';
 import type { AppInstance } from '../../../api/apps';
+import { formatCredits } from '../../billing/credits';
 import { formatDuration } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { useNow } from './useNow';
@@ -65,8 +66,9 @@ export function IdleShutdown({ app }: { app: AppInstance }) {
   );
 }
 
+// Every decimal metering keeps (4): an app on a cheap preset costs less than 0.01 in a minute.
 const credits = (v: string | number | null | undefined) =>
-  v === null || v === undefined ? null : Number(v).toFixed(2);
+  v === null || v === undefined ? null : formatCredits(String(v));
 
 export function Credits({ app }: { app: AppInstance }) {
   const perHour = credits(app.creditsPerHour);

@@ -7,6 +7,7 @@ import { useContextLink } from '../../../app/context/platform-context';
 import { formatDate } from '../../../ui/dates';
 import { appLabel, stateColor } from '../rules';
 import { APPS_TEXTS } from '../texts';
+import { COST_TEXTS, credits } from '../../billing/cost/cost';
 
 const T = APPS_TEXTS.installed;
 
@@ -55,7 +56,10 @@ function DetailsButton({ app }: { app: AppInstance }) {
   );
 }
 
-/** An installed app's card (workloads §2): name, status, Installed, Owner, Version, Details, Open. */
+/**
+ * An installed app's card (workloads §2): name, status, Installed, Owner, Version, Details, Open;
+ * and its credits so far (issue 12).
+ */
 export function InstanceCard({ app }: { app: AppInstance }) {
   return (
     <Paper withBorder p="md" role="article" aria-label={appLabel(app)}>
@@ -78,6 +82,9 @@ export function InstanceCard({ app }: { app: AppInstance }) {
         <Text size="sm">
           {T.version}: {app.templateVersion}
         </Text>
+        <Text size="sm">
+          {COST_TEXTS.soFar}: {credits(app.creditsSoFar)}
+        </Text>
         <Group gap="xs">
           <DetailsButton app={app} />
           <OpenAppButton app={app} compact />
@@ -98,6 +105,7 @@ export function InstanceTable({ apps }: { apps: AppInstance[] }) {
           <Table.Th>{T.installedAt}</Table.Th>
           <Table.Th>{T.owner}</Table.Th>
           <Table.Th>{T.version}</Table.Th>
+          <Table.Th>{COST_TEXTS.soFar}</Table.Th>
           <Table.Th />
         </Table.Tr>
       </Table.Thead>
@@ -118,6 +126,7 @@ export function InstanceTable({ apps }: { apps: AppInstance[] }) {
             <Table.Td>{formatDate(app.createdAt)}</Table.Td>
             <Table.Td>{app.creator}</Table.Td>
             <Table.Td>{app.templateVersion}</Table.Td>
+            <Table.Td>{credits(app.creditsSoFar)}</Table.Td>
             <Table.Td>
               <Group gap="xs" justify="flex-end">
                 <DetailsButton app={app} />

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { credits, perHour } from '../../billing/cost/cost';
 import { Code, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import type { Job } from '../../../api/jobs';
 import { DetailsTable } from '../../../ui/DetailsTable';
@@ -61,8 +62,8 @@ export function DetailsTab({ job }: { job: Job }) {
             [T.runTime, T.seconds(Math.round(h.runTimeSeconds))],
             [T.restarts, h.restarts],
             [T.exitCode, orNone(h.exitCode)],
-            [T.price, job.priceCreditsPerHour],
-            [T.total, job.totalPriceCredits],
+            [T.price, perHour(job.priceCreditsPerHour)],
+            [T.total, credits(job.totalPriceCredits)],
             [T.httpUrl, orNone(job.httpUrl)],
             [T.httpUrlNamed, orNone(job.httpUrlNamed)],
             [T.internalHostname, orNone(job.internalHostnameNamed ?? job.internalHostname)],

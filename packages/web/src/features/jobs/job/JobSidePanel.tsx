@@ -1,12 +1,16 @@
 import type { ReactNode } from 'react';
 import { Badge, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { Job } from '../../../api/jobs';
+import { JobCost } from '../../billing/cost/JobCost';
 import { JOBS_TEXTS } from '../texts';
 import type { LoadPoint } from './useJobTop';
 
 const T = JOBS_TEXTS.side;
 
-/** workloads §2: ID / Name, Image, Preset, System Load (only running), Actions, Tags. */
+/**
+ * workloads §2: ID / Name, Image, Preset, System Load (only running), Actions, Tags; and the
+ * credits so far (issue 12), read again with the job every JOB_REFRESH_MS.
+ */
 export function JobSidePanel(props: { job: Job; load: LoadPoint | null; actions: ReactNode }) {
   const { job, load } = props;
   return (
@@ -25,6 +29,9 @@ export function JobSidePanel(props: { job: Job; load: LoadPoint | null; actions:
         </Section>
         <Section title={T.preset}>
           <Text size="sm">{job.presetName ?? JOBS_TEXTS.details.none}</Text>
+        </Section>
+        <Section title={T.credits}>
+          <JobCost job={job} />
         </Section>
         {job.status === 'running' && (
           <Section title={T.load}>

@@ -2,13 +2,17 @@ import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@
 import { IconActivity, IconPlayerStop } from '@tabler/icons-react';
 import type { Job } from '../../../api/jobs';
 import { ContextLink } from '../../../app/context/ContextLink';
+import { JobCost } from '../../billing/cost/JobCost';
 import { JobStatusBadge } from '../JobStatusBadge';
 import { jobActions, jobLabel } from '../rules';
 import { JOBS_TEXTS } from '../texts';
 
 const C = JOBS_TEXTS.columns;
 
-/** workloads §2: ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill). */
+/**
+ * workloads §2: ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill); and the credits
+ * each job has used so far (issue 12).
+ */
 export function JobsTable(props: {
   jobs: Job[];
   username: string;
@@ -23,6 +27,7 @@ export function JobsTable(props: {
           <Table.Th>{C.image}</Table.Th>
           <Table.Th>{C.preset}</Table.Th>
           <Table.Th>{C.status}</Table.Th>
+          <Table.Th>{C.credits}</Table.Th>
           <Table.Th>{C.tags}</Table.Th>
           <Table.Th>{C.actions}</Table.Th>
         </Table.Tr>
@@ -49,6 +54,9 @@ export function JobsTable(props: {
               <Table.Td>{job.presetName ?? JOBS_TEXTS.details.none}</Table.Td>
               <Table.Td>
                 <JobStatusBadge status={job.status} />
+              </Table.Td>
+              <Table.Td>
+                <JobCost job={job} />
               </Table.Td>
               <Table.Td>
                 <Group gap={4}>

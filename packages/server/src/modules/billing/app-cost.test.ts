@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPS_V2 } from '@orrery/contract';
+import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenancy } from '../../test/fixtures.js';
+import { jobs, usageRecords } from '../../db/schema.js';
+import { appInstances } from '../apps/tables.js';
+import { instanceTag, revisionTag } from '../apps/store.js';
+import { charge } from '../jobs/accounting.js';
+
+/** An app instance's cost on its page is what metering recorded for its jobs under apps. */
+describe("an app instance's credits", () => {
+  let s: TestServer;
+  let owner: TestUser;
+  beforeAll(async () => {
+    // The jobs loop leaves the rows alone: only the charges below touch them.
+    s = await startTestServer({}, { jobs: { tickMs: 3_600_000 } });
+    ({ owner } = await tenancy(s));
+  });
+  afterAll(() => s.stop());
+
+  it('sums the usage rows of every job it ran; per hour, the jobs it runs now', async () => {
+    const [instance] = await s.ctx.db
+      .insert(appInstances)
+      .values({
+        ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
+        name: 'costly-notebook',
+        displayName: 'Costly notebook',
+        templateName: 'jupyter',
+        templateVersion: '1',
+        state: 'healthy',
+        creator: owner.username,
+        creatorId: owner.id,
+        presetName: 'cpu-small',
+        revision: 2,
+      })
+      .returning();
+    const started = new Date('2026-11-01T10:00:00Z');
+    const job = (revision: number, status: string, price: string) => ({
+      id: `job-${randomUUID()}`,
+      ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
+      ownerId: owner.id,
+      owner: owner.username,
+      presetName: 'cpu-small',
+      status,
+      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
+      runtime: 'process',
+      pricePerHour: price,
+      startedAt: started,
+      tags: [instanceTag(instance!.id), revisionTag(revision)],
+    });
+    // The first revision ran an hour at 0.05; the current one has run 90 minutes at 0.4.
+    const [old, current] = await s.ctx.db
+      .insert(jobs)
+      .values([job(1, 'succeeded', '0.0500'), job(2, 'running', '0.4000')])
+      .returning();
+    await charge(s.ctx.db, old!, new Date(started.getTime() + 3_600_000));
+    const [now] = await s.ctx.db.select().from(jobs).where(eq(jobs.id, current!.id));
+    await charge(s.ctx.db, now!, new Date(started.getTime() + 3_600_000));
+    const [later] = await s.ctx.db.select().from(jobs).where(eq(jobs.id, current!.id));
+    await charge(s.ctx.db, later!, new Date(started.getTime() + 5_400_000));
+
+    const rows = await s.ctx.db
+      .select()
+      .from(usageRecords)
+      .where(eq(usageRecords.resourceId, 'costly-notebook'));
+    expect(rows.map((r) => r.category)).toEqual(['apps', 'apps', 'apps']);
+    const metered = rows.reduce((n, r) => n + Number(r.credits), 0);
+    expect(metered).toBeCloseTo(0.05 + 0.6, 4);
+
+    const r = await call(s, 'GET', `${APPS_V2}/instances/${instance!.id}`, owner);
+    expect(r.status).toBe(200);
+    expect(r.body.credits_so_far).toBe(metered.toFixed(4));
+    expect(r.body.credits_per_hour).toBe('0.4000');
+  });
+});
