@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { diskUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusters, disks, usageRecords } from '../../db/schema.js';
+import { clusters, disks } from '../../db/schema.js';
 import { accrue } from './metering.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { runEvery } from './periodic.js';
-import { STORAGE_CHECK_MS, STORAGE_PERIOD_MS } from './storage-sampler.js';
+import { samplePeriod, STORAGE_CHECK_MS, STORAGE_PERIOD_MS } from './storage-sampler.js';
 
 const BYTES_PER_GB = 1000 ** 3;
 const PERIODS_PER_DAY = 86_400_000 / STORAGE_PERIOD_MS;
@@ -24,16 +24,7 @@ export const diskCreditsPerDay = (bytes: number, creditsPerDayPerGb: string | nu
  * were charged.
  */
 export async function sampleDisks(db: Db, now = new Date()) {
-  const from = new Date(Math.floor(now.getTime() / STORAGE_PERIOD_MS) * STORAGE_PERIOD_MS);
-  const until = new Date(from.getTime() + STORAGE_PERIOD_MS);
-  const done = new Set(
-    (
-      await db
-        .select({ uri: usageRecords.resourceUri })
-        .from(usageRecords)
-        .where(and(eq(usageRecords.category, 'disks'), eq(usageRecords.startedAt, from)))
-    ).map((r) => r.uri),
-  );
+  const { from, until, done } = await samplePeriod(db, 'disks', now);
   const priced = await db
     .select({ disk: disks, price: clusters.diskCreditsPerDayPerGb })
     .from(disks)

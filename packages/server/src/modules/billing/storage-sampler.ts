@@ -25,22 +25,27 @@ export function volumeOf(volumes: Volume[], org: string, project: string): Volum
 }
 
 /**
+ * The sample period (STORAGE_PERIOD_MS) that holds `now`, and the URIs of the resources of
+ * `category` already charged for it.
+ */
+export async function samplePeriod(db: Db, category: string, now: Date) {
+  const from = new Date(Math.floor(now.getTime() / STORAGE_PERIOD_MS) * STORAGE_PERIOD_MS);
+  const until = new Date(from.getTime() + STORAGE_PERIOD_MS);
+  const charged = await db
+    .select({ uri: usageRecords.resourceUri })
+    .from(usageRecords)
+    .where(and(eq(usageRecords.category, category), eq(usageRecords.startedAt, from)));
+  return { from, until, done: new Set(charged.map((r) => r.uri)) };
+}
+
+/**
  * Charges the period that holds `now` for every project not charged for it yet: GB × hours of
  * the period × its volume's price, one usage row per project and period (category storage,
  * named by the volume). The row's key makes a second replica's sample of the same period, or a
  * sample after a restart, charge nothing. Returns how many projects were charged.
  */
 export async function sampleStorage(db: Db, files: BlobBackend, now = new Date()) {
-  const from = new Date(Math.floor(now.getTime() / STORAGE_PERIOD_MS) * STORAGE_PERIOD_MS);
-  const until = new Date(from.getTime() + STORAGE_PERIOD_MS);
-  const done = new Set(
-    (
-      await db
-        .select({ uri: usageRecords.resourceUri })
-        .from(usageRecords)
-        .where(and(eq(usageRecords.category, 'storage'), eq(usageRecords.startedAt, from)))
-    ).map((r) => r.uri),
-  );
+  const { from, until, done } = await samplePeriod(db, 'storage', now);
   const volumes = new Map(
     (await db.select({ name: clusters.name, volumes: clusters.storageVolumes }).from(clusters)).map(
       (c) => [c.name, c.volumes],
