@@ -73,9 +73,17 @@ describe('disks, secrets and images pages', () => {
       await row.getByRole('cell', { name: 'Ready', exact: true }).waitFor();
       // Text content: the badge shows the status in capitals through CSS only.
       const cells = await row.getByRole('cell').allTextContents();
-      expect(cells.slice(0, 4)).toEqual(['training-data', '0 B / 2 GB', 'admin', 'Ready']);
+      // Disks cost nothing on this cluster until an administrator prices them (issue 12).
+      expect(cells.slice(0, 5)).toEqual(['training-data', '0 B / 2 GB', 'Free', 'admin', 'Ready']);
       const headers = await page.getByRole('columnheader').allInnerTexts();
-      expect(headers.slice(0, 5)).toEqual(['Name', 'Used / Storage', 'Owner', 'Status', 'Created']);
+      expect(headers.slice(0, 6)).toEqual([
+        'Name',
+        'Used / Storage',
+        'Credits per day',
+        'Owner',
+        'Status',
+        'Created',
+      ]);
 
       const [disk] = await api(
         `/api/v1/disk?cluster_name=default&org_name=acme&project_name=vision`,

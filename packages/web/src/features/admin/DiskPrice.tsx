@@ -28,6 +28,7 @@ export function DiskPrice({ cluster }: { cluster: string }) {
         />
         <Button
           variant="default"
+          aria-label={O.saveDiskPrice}
           disabled={!price.data}
           loading={set.isPending}
           onClick={() =>

@@ -47,6 +47,7 @@ export const ADMIN_UI = {
     disks: 'Disks',
     diskCredits: 'Credits per GB per day',
     diskCreditsHint: "Charged hourly for each ready disk's size; 0 makes disks free",
+    saveDiskPrice: 'Save disk price',
     diskCreditsUpdated: 'Credits updated for disks',
     edit: (org: string) => `Edit quota of ${org}`,
     unlimited: 'Unlimited',

@@ -208,7 +208,7 @@ describe('cost beside each resource', () => {
     const field = await screen.findByLabelText(/Credits per GB per day/);
     await vi.waitFor(() => expect((field as HTMLInputElement).value).toBe('0.0000'));
     fireEvent.change(field, { target: { value: '0.2' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save disk price' }));
     await vi.waitFor(() =>
       expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
         credits_per_day_per_gb: '0.2',
