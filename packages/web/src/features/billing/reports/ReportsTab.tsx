@@ -5,7 +5,8 @@ import { messageOf } from '../../../ui/errors';
 import { formatCredits } from '../credits';
 import { defaultFilters, todayUtc } from '../filters/filters';
 import { PeriodFilters, type Period } from '../filters/PeriodFilters';
-import { categoryColor, categoryLabel, usageChart } from '../usage/usage-view';
+import { CategoryChart } from '../usage/CategoryChart';
+import { categoryLabel, usageChart } from '../usage/usage-view';
 import {
   usePoolUtilisation,
   useReportUsage,
@@ -111,23 +112,13 @@ function OverTime({ usage }: { usage: ReportUsage }) {
   const chart = usageChart(usage, ['day']);
   if (!chart.data.length) return <Empty />;
   return (
-    <div role="figure" aria-label={T.overTime}>
-      <BarChart
-        h={260}
-        data={chart.data}
-        dataKey="x"
-        type="stacked"
-        withLegend
-        yAxisProps={{ width: 80 }}
-        valueFormatter={axisCredits}
-        series={chart.categories.map((c) => ({
-          name: c,
-          label: categoryLabel(c),
-          color: categoryColor(c),
-        }))}
-        barProps={{ isAnimationActive: false }}
-      />
-    </div>
+    <CategoryChart
+      chart={chart}
+      label={T.overTime}
+      h={260}
+      yAxisProps={{ width: 80 }}
+      valueFormatter={axisCredits}
+    />
   );
 }
 

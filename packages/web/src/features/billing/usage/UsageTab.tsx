@@ -1,5 +1,4 @@
 import { Alert, Button, Center, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { BarChart } from '@mantine/charts';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { fetchUsageCsv, useUsage, type UsageFilters, type Usage } from '../../../api/billing';
@@ -10,7 +9,8 @@ import { downloadText } from '../../jobs/logs/download';
 import { formatCredits } from '../credits';
 import type { GroupChoice } from '../filters/filters';
 import { BILLING_TEXTS } from '../texts';
-import { categoryColor, categoryLabel, usageChart, usageRows } from './usage-view';
+import { CategoryChart } from './CategoryChart';
+import { categoryLabel, usageChart, usageRows } from './usage-view';
 
 const T = BILLING_TEXTS.usage;
 
@@ -67,21 +67,7 @@ function UsageView({ usage, groups }: { usage: Usage; groups: GroupChoice[] }) {
   const C = T.columns;
   return (
     <>
-      <div role="figure" aria-label={T.chart}>
-        <BarChart
-          h={280}
-          data={chart.data}
-          dataKey="x"
-          type="stacked"
-          withLegend
-          series={chart.categories.map((c) => ({
-            name: c,
-            label: categoryLabel(c),
-            color: categoryColor(c),
-          }))}
-          barProps={{ isAnimationActive: false }}
-        />
-      </div>
+      <CategoryChart chart={chart} label={T.chart} h={280} />
       <Table striped>
         <Table.Thead>
           <Table.Tr>
