@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { TestServer, TestUser } from './harness.js';
+import { appInstances } from '../modules/apps/tables.js';
 import { call } from './fixtures.js';
 
 /** Helpers of the apps tests: installs, waits on states, operator templates. */
@@ -96,4 +97,26 @@ export function expectApp(a: Record<string, unknown>) {
     expect(a, k).toHaveProperty(k);
   }
   expect(a.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00$/);
+}
+
+/** A healthy jupyter instance of acme/vision written straight to the table, for metering tests. */
+export async function insertAppInstance(
+  s: TestServer,
+  owner: TestUser,
+  over: Partial<typeof appInstances.$inferInsert> & { name: string; displayName: string },
+) {
+  const [instance] = await s.ctx.db
+    .insert(appInstances)
+    .values({
+      ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
+      templateName: 'jupyter',
+      templateVersion: '1',
+      state: 'healthy',
+      creator: owner.username,
+      creatorId: owner.id,
+      presetName: 'cpu-small',
+      ...over,
+    })
+    .returning();
+  return instance!;
 }

@@ -27,13 +27,18 @@ export async function call(
 export async function tenancy(s: TestServer, org = 'acme', project = 'vision') {
   const owner = await s.user();
   expect((await call(s, 'POST', '/api/v1/orgs', owner, { name: org })).status).toBe(201);
+  await addProject(s, owner, org, project);
+  return { owner, org, project, cluster: 'default' };
+}
+
+/** Another project of the organization on the default cluster, made by `owner`. */
+export async function addProject(s: TestServer, owner: TestUser, org: string, project: string) {
   const created = await call(s, 'POST', '/api/v1/projects', owner, {
     name: project,
     org_name: org,
     cluster_name: 'default',
   });
   expect(created.status).toBe(201);
-  return { owner, org, project, cluster: 'default' };
 }
 
 /** Makes a new user a member of a project with a role, as the project-members area will. */

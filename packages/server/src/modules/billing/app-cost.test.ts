@@ -5,7 +5,7 @@ import { APPS_V2 } from '@orrery/contract';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
 import { jobs, usageRecords } from '../../db/schema.js';
-import { appInstances } from '../apps/tables.js';
+import { insertAppInstance } from '../../test/apps.js';
 import { instanceTag, revisionTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
 
@@ -21,21 +21,11 @@ describe("an app instance's credits", () => {
   afterAll(() => s.stop());
 
   it('sums the usage rows of every job it ran; per hour, the jobs it runs now', async () => {
-    const [instance] = await s.ctx.db
-      .insert(appInstances)
-      .values({
-        ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
-        name: 'costly-notebook',
-        displayName: 'Costly notebook',
-        templateName: 'jupyter',
-        templateVersion: '1',
-        state: 'healthy',
-        creator: owner.username,
-        creatorId: owner.id,
-        presetName: 'cpu-small',
-        revision: 2,
-      })
-      .returning();
+    const instance = await insertAppInstance(s, owner, {
+      name: 'costly-notebook',
+      displayName: 'Costly notebook',
+      revision: 2,
+    });
     const started = new Date('2026-11-01T10:00:00Z');
     const job = (revision: number, status: string, price: string) => ({
       id: `job-${randomUUID()}`,

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { call, JOB_SCOPE, tenancy } from '../../test/fixtures.js';
 import { jobs, presets, usageRecords } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
-import { appInstances } from '../apps/tables.js';
+import { insertAppInstance } from '../../test/apps.js';
 import { instanceTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
 
@@ -70,20 +70,10 @@ describe('prices of jobs and apps', () => {
   });
 
   it('charges the jobs of an app instance under apps, named by the instance', async () => {
-    const [instance] = await s.ctx.db
-      .insert(appInstances)
-      .values({
-        ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
-        name: 'my-notebook',
-        displayName: 'My notebook',
-        templateName: 'jupyter',
-        templateVersion: '1',
-        state: 'healthy',
-        creator: owner.username,
-        creatorId: owner.id,
-        presetName: 'cpu-small',
-      })
-      .returning();
+    const instance = await insertAppInstance(s, owner, {
+      name: 'my-notebook',
+      displayName: 'My notebook',
+    });
     const started = new Date('2026-11-01T10:00:00Z');
     const values = (tags: string[]) => ({
       id: `job-${randomUUID()}`,

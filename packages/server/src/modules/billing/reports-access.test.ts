@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinCluster, joinOrg, projectMember, tenancy } from '../../test/fixtures.js';
+import {
+  addProject,
+  call,
+  joinCluster,
+  joinOrg,
+  projectMember,
+  tenancy,
+} from '../../test/fixtures.js';
 
 const NOV = 'start_date=2026-11-01T00:00:00&end_date=2026-12-01T00:00:00';
 const usage = (scope: string) => `/apis/billing/v1/usage?${scope}&${NOV}&group_by=project`;
@@ -38,15 +45,7 @@ describe('usage scoped for the reports', () => {
   beforeAll(async () => {
     s = await startTestServer();
     ({ owner } = await tenancy(s, 'acme', 'vision'));
-    expect(
-      (
-        await call(s, 'POST', '/api/v1/projects', owner, {
-          name: 'nlp',
-          org_name: 'acme',
-          cluster_name: 'default',
-        })
-      ).status,
-    ).toBe(201);
+    await addProject(s, owner, 'acme', 'nlp');
     ({ owner: rivalOwner } = await tenancy(s, 'rival', 'vision'));
     projectManager = await joinOrg(s, await projectMember(s, 'manager'), 'user');
     projectWriter = await joinOrg(s, await projectMember(s, 'writer'), 'user');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinOrg, tenancy } from '../../test/fixtures.js';
+import { addProject, call, joinOrg, tenancy } from '../../test/fixtures.js';
 import { csvField, toCsv } from './csv.js';
 import { addCredits } from './usage.js';
 
@@ -44,15 +44,7 @@ describe('usage and reports API', () => {
   beforeAll(async () => {
     s = await startTestServer();
     ({ owner } = await tenancy(s, 'acme', 'vision'));
-    expect(
-      (
-        await call(s, 'POST', '/api/v1/projects', owner, {
-          name: 'nlp',
-          org_name: 'acme',
-          cluster_name: 'default',
-        })
-      ).status,
-    ).toBe(201);
+    await addProject(s, owner, 'acme', 'nlp');
     ({ owner: rivalOwner } = await tenancy(s, 'rival', 'vision'));
     bob = await joinOrg(s, await s.user({ username: 'bob' }), 'manager');
     member = await joinOrg(s, await s.user(), 'user');
