@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import { eventually } from '../../test/app-instance.js';
 import { describe, expect, it } from 'vitest';
 import { ProcessDriver } from '../process.js';
 import { logOf, spec, until } from '../../test/process-jobs.js';
@@ -76,9 +77,14 @@ describe('relays', () => {
         );
         await driver.start(client);
         await until(driver, client.id, 'exited', 15_000);
-        const log = await logOf(driver, client.id);
+        // The log is stamped a moment after the exit is seen: wait for the client's one line.
+        const log = await eventually(async () => {
+          const text = (await logOf(driver, client.id)).trim();
+          if (!text) throw new Error('no log yet');
+          return text;
+        });
         await driver.remove(client.id);
-        return log.trim();
+        return log;
       };
       try {
         expect(await fetchFrom('default/acme/vision')).toBe('got relayed');
