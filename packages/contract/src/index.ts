@@ -24,3 +24,4 @@ export * from './admin.js';
 export * from './payments.js';
 export * from './billing.js';
 export * from './budgets.js';
+export * from './flows.js';
