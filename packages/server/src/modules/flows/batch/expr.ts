@@ -114,10 +114,12 @@ class Parser {
   constructor(
     private readonly toks: Tok[],
     private readonly src: string,
+    /** The whole `${{ … }}`, for the messages. */
+    private readonly text: string,
   ) {}
 
   parseAll(): Expr {
-    if (this.peek().t === 'end') throw new BatchError('an expression is empty', null);
+    if (this.peek().t === 'end') throw new BatchError(`\`${this.text}\` is empty`, null);
     const e = this.or();
     if (this.peek().t !== 'end') this.fail();
     return e;
@@ -131,13 +133,13 @@ class Parser {
     return t.t === 'op' && t.v === v;
   }
   private expect(v: string): void {
-    if (!this.isOp(v)) this.fail(`\`${v}\` expected`);
+    if (!this.isOp(v)) this.fail(`\`${v}\` expected, found`);
     this.i++;
   }
   private fail(what?: string): never {
     const t = this.peek();
-    const near = t.t === 'end' ? 'the end' : `\`${this.src.slice(t.at, t.at + 12).trim()}\``;
-    throw new BatchError(`${what ?? 'unexpected'} near ${near} in an expression`, null);
+    const found = t.t === 'end' ? 'end' : `\`${this.src.slice(t.at).split(/\s/)[0]}\``;
+    throw new BatchError(`${what ?? 'unexpected'} ${found} in \`${this.text}\``, null);
   }
 
   private binary(ops: BinOp[], next: () => Expr): Expr {
@@ -168,7 +170,7 @@ class Parser {
       if (this.isOp('.')) {
         this.i++;
         const t = this.peek();
-        if (t.t !== 'name') this.fail('a name expected after `.`');
+        if (t.t !== 'name') this.fail('a name expected after `.`, found');
         this.i++;
         e = { k: 'prop', obj: e, key: t.v };
       } else if (this.isOp('[')) {
@@ -220,7 +222,8 @@ export function parseTemplate(src: string): Template {
     if (open < 0) break;
     if (open > pos) parts.push(src.slice(pos, open));
     const { toks, end } = lex(src, open + 3);
-    parts.push({ expr: new Parser(toks, src).parseAll(), src: src.slice(open, end) });
+    const text = src.slice(open, end);
+    parts.push({ expr: new Parser(toks, src, text).parseAll(), src: text });
     pos = end;
   }
   if (pos < src.length) parts.push(src.slice(pos));

@@ -1,51 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BatchError,
-  evaluateTask,
-  parseBatch,
-  planBake,
-  resolveParams,
-  type FlowContextInput,
-} from './index.js';
-
-/** The wire reference's minimal batch flow (apolo-flow-wire.md, "A minimal batch flow"). */
-export const THREE = `kind: batch
-params:
-  greeting: hello
-tasks:
-  - id: first
-    image: busybox:latest
-    cmd: sh -c "echo ::set-output name=word::\${{ params.greeting }}"
-  - id: left
-    needs: [first]
-    image: busybox:latest
-    cmd: sh -c "echo left got \${{ needs.first.outputs.word }}"
-  - id: right
-    needs: [first]
-    image: busybox:latest
-    cmd: sh -c "echo right got \${{ needs.first.outputs.word }}"
-`;
-
-export const ctx = (params: Record<string, string> = {}): FlowContextInput => ({
-  flowId: 'demo_flow',
-  projectId: 'projects-1',
-  title: 'Demo',
-  cluster: 'default',
-  org: 'acme',
-  project: 'vision',
-  owner: 'alice',
-  params,
-});
-
-const refusal = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof BatchError) return e;
-    throw e;
-  }
-  throw new Error('not refused');
-};
+import { evaluateTask, parseBatch, planBake, resolveParams } from './index.js';
+import { THREE, ctx, refusal } from './test-support.js';
 
 describe('planning a bake', () => {
   it('plans the minimal three-task flow with the graphs the client posts', () => {
@@ -102,5 +57,116 @@ describe('planning a bake', () => {
       { name: 'greeting', default: 'hello', descr: 'What to say' },
       { name: 'epochs', default: '3', descr: null },
     ]);
+  });
+});
+
+describe('matrices', () => {
+  const FAN = `kind: batch
+tasks:
+  - id: prep
+    image: busybox
+    cmd: echo prep
+  - id: fan_\${{ matrix.n }}_\${{ matrix.size }}
+    needs: [prep]
+    strategy:
+      matrix:
+        n: [1, 2]
+        size: [small, big]
+    image: busybox
+    cmd: echo \${{ matrix.n }} \${{ matrix.size }}
+  - id: gather
+    needs: [fan_1_small, fan_1_big, fan_2_small, fan_2_big]
+    image: busybox
+    cmd: echo done
+`;
+
+  it('fans a task out over the product of its matrix, with ids and graphs', () => {
+    const plan = planBake(parseBatch(FAN), ctx());
+    const fans = ['fan_1_small', 'fan_1_big', 'fan_2_small', 'fan_2_big'];
+    expect(plan.tasks.map((t) => t.id)).toEqual(['prep', ...fans, 'gather']);
+    expect(plan.graphs).toEqual({
+      '': {
+        prep: [],
+        ...Object.fromEntries(fans.map((id) => [id, ['prep']])),
+        gather: fans,
+      },
+    });
+    const fan = plan.tasks[2];
+    expect(fan.matrix).toEqual({ n: '1', size: 'big' });
+    const needs = { prep: { result: 'succeeded' as const, outputs: {} } };
+    expect(evaluateTask(fan, ctx(), needs).command).toBe('echo 1 big');
+  });
+
+  it('refuses a matrix whose id has no matrix expression', () => {
+    const e = refusal(() =>
+      parseAndPlan(FAN.replace('fan_${{ matrix.n }}_${{ matrix.size }}', 'fan')),
+    );
+    expect(e.line).toBe(6);
+    expect(e.message).toBe(
+      'line 6: task `fan` has a matrix: its id needs a matrix expression, such as `fan_${{ matrix.n }}`',
+    );
+  });
+
+  it('refuses ids that only some matrix values make different', () => {
+    const e = refusal(() => parseAndPlan(FAN.replace('_${{ matrix.size }}', '')));
+    expect(e.message).toBe('line 6: duplicate task id `fan_1`');
+  });
+});
+
+const parseAndPlan = (text: string) => planBake(parseBatch(text), ctx());
+
+describe('needs', () => {
+  const task = (id: string, needs: string[]) =>
+    `  - id: ${id}\n    needs: [${needs.join(', ')}]\n    image: busybox\n    cmd: "true"\n`;
+
+  it('orders a diamond written backwards so that each task comes after its needs', () => {
+    const text =
+      'kind: batch\ntasks:\n' +
+      task('last', ['left', 'right']) +
+      task('left', ['first']) +
+      task('right', ['first']) +
+      task('first', []);
+    const plan = parseAndPlan(text);
+    expect(plan.tasks.map((t) => t.id)).toEqual(['first', 'left', 'right', 'last']);
+    expect(plan.graphs['']).toEqual({
+      first: [],
+      left: ['first'],
+      right: ['first'],
+      last: ['left', 'right'],
+    });
+  });
+
+  it('refuses a need that is not a task, naming its line', () => {
+    const e = refusal(() =>
+      parseAndPlan('kind: batch\ntasks:\n' + task('a', []) + task('b', ['a', 'nope'])),
+    );
+    expect(e.message).toBe('line 8: task `b` needs `nope`, which is not a task');
+  });
+
+  it('refuses a duplicate id', () => {
+    const e = refusal(() => parseAndPlan('kind: batch\ntasks:\n' + task('a', []) + task('a', [])));
+    expect(e.message).toBe('line 7: duplicate task id `a`');
+  });
+
+  it('refuses a cycle, naming it', () => {
+    const e = refusal(() =>
+      parseAndPlan(
+        'kind: batch\ntasks:\n' + task('a', ['c']) + task('b', ['a']) + task('c', ['b']),
+      ),
+    );
+    expect(e.message).toBe('line 3: the needs make a cycle: `a` → `c` → `b` → `a`');
+    const self = refusal(() => parseAndPlan('kind: batch\ntasks:\n' + task('a', ['a'])));
+    expect(self.message).toBe('line 3: the needs make a cycle: `a` → `a`');
+  });
+
+  it('refuses an expression over a task that is not a need, before the bake starts', () => {
+    const text =
+      'kind: batch\ntasks:\n' +
+      task('a', []) +
+      task('b', []) +
+      '    env:\n      W: ${{ needs.a.outputs.word }}\n';
+    expect(refusal(() => parseAndPlan(text)).message).toBe(
+      'line 12: task `b`: unknown name `needs.a`',
+    );
   });
 });

@@ -1,0 +1,42 @@
+import { BatchError, type FlowContextInput } from './index.js';
+
+/** The place and start of a bake, as the engine gives them to the parser in the tests. */
+export const ctx = (params: Record<string, string> = {}): FlowContextInput => ({
+  flowId: 'demo_flow',
+  projectId: 'projects-1',
+  title: 'Demo',
+  cluster: 'default',
+  org: 'acme',
+  project: 'vision',
+  owner: 'alice',
+  params,
+});
+
+/** The error a call is refused with; a call that is not refused fails the test. */
+export function refusal(fn: () => unknown): BatchError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof BatchError) return e;
+    throw e;
+  }
+  throw new Error('not refused');
+}
+
+/** The wire reference's minimal batch flow (apolo-flow-wire.md, "A minimal batch flow"). */
+export const THREE = `kind: batch
+params:
+  greeting: hello
+tasks:
+  - id: first
+    image: busybox:latest
+    cmd: sh -c "echo ::set-output name=word::\${{ params.greeting }}"
+  - id: left
+    needs: [first]
+    image: busybox:latest
+    cmd: sh -c "echo left got \${{ needs.first.outputs.word }}"
+  - id: right
+    needs: [first]
+    image: busybox:latest
+    cmd: sh -c "echo right got \${{ needs.first.outputs.word }}"
+`;
