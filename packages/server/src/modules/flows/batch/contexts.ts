@@ -1,6 +1,6 @@
 import type { TaskStatus } from '@orrery/contract';
 import { BatchError } from './errors.js';
-import { Context, OpenContext, type Scope, type Value } from './evaluate-expr.js';
+import { Context, OpenContext, own, type Scope, type Value } from './evaluate-expr.js';
 import type { BatchFlow } from './parse.js';
 
 /** Where a bake runs and what it was started with. */
@@ -76,7 +76,7 @@ export function needsScope(
   const entries: Record<string, Value> = {};
   const needResults: Record<string, TaskStatus> = {};
   for (const id of needIds) {
-    const r = results ? results[id] : { result: 'succeeded' as const, outputs: {} };
+    const r = results ? own(results, id) : { result: 'succeeded' as const, outputs: {} };
     if (!r) throw new BatchError(`no result given for need \`${id}\``, null);
     const path = `needs.${id}`;
     const outputs = results

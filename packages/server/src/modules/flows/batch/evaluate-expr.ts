@@ -18,6 +18,10 @@ export class Context {
     return this.entries[key];
   }
 }
+/** A record's own entry: names from a file must never reach `Object.prototype`. */
+export const own = <T>(record: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
+
 /** A context whose names are not known before the bake runs (a need's outputs, when planning). */
 export class OpenContext extends Context {
   override get(): Value {
@@ -52,7 +56,7 @@ export function evalExpr(e: Expr, scope: Scope): Value {
     case 'lit':
       return e.v;
     case 'name': {
-      const c = scope.contexts[e.name];
+      const c = own(scope.contexts, e.name);
       if (!c) throw new BatchError(`unknown name \`${e.name}\``, null);
       return c;
     }
@@ -120,7 +124,7 @@ function comparable(a: Value, b: Value): [number, number] | [string, string] {
 }
 
 function call(fn: string, args: Expr[], scope: Scope): Value {
-  const arity = FUNCTIONS[fn];
+  const arity = own(FUNCTIONS, fn);
   if (!arity) throw new BatchError(`unknown function \`${fn}\``, null);
   if (args.length < arity[0] || args.length > arity[1]) {
     throw new BatchError(`wrong number of arguments to \`${fn}()\``, null);
@@ -150,7 +154,7 @@ function needsOf(names: Value[], scope: Scope): TaskStatus[] {
   if (names.length === 0) return Object.values(scope.needResults);
   return names.map((n) => {
     const id = toText(n);
-    const s = scope.needResults[id];
+    const s = own(scope.needResults, id);
     if (!s) throw new BatchError(`\`${id}\` is not a need of this task`, null);
     return s;
   });
@@ -238,7 +242,7 @@ export function checkExpr(e: Expr, scope: Scope): Value | undefined {
       checkExpr(e.r, scope);
       return undefined;
     case 'call': {
-      const arity = FUNCTIONS[e.fn];
+      const arity = own(FUNCTIONS, e.fn);
       if (!arity) throw new BatchError(`unknown function \`${e.fn}\``, null);
       if (e.args.length < arity[0] || e.args.length > arity[1]) {
         throw new BatchError(`wrong number of arguments to \`${e.fn}()\``, null);

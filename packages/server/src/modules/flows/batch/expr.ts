@@ -73,7 +73,11 @@ function lex(src: string, pos: number): { toks: Tok[]; end: number } {
     const name = NAME.exec(src);
     if (name) {
       const w = name[0];
-      toks.push(w in KEYWORDS ? { t: 'lit', v: KEYWORDS[w], at: i } : { t: 'name', v: w, at: i });
+      toks.push(
+        Object.hasOwn(KEYWORDS, w)
+          ? { t: 'lit', v: KEYWORDS[w], at: i }
+          : { t: 'name', v: w, at: i },
+      );
       i += w.length;
       continue;
     }

@@ -152,6 +152,11 @@ tasks:
       'line 3: `p` takes no expressions',
     ],
     ['a duplicate key', withTask('    image: alpine\n'), 'line 6: Map keys must be unique'],
+    [
+      'a name that would reach a prototype',
+      withTask('    env:\n      __proto__: x\n'),
+      'line 7: `__proto__` is a reserved name',
+    ],
     ['bad YAML', withTask('    env: {A: [\n'), 'line 7: '],
     [
       'a broken expression',

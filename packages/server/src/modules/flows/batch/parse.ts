@@ -118,6 +118,8 @@ class Reader {
     for (const pair of map.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : null;
       if (key === null) throw new BatchError(`keys must be plain names ${where}`, this.line(pair));
+      if (key === '__proto__')
+        throw new BatchError('`__proto__` is a reserved name', this.line(pair));
       if (allowed && !allowed.includes(key)) {
         throw new BatchError(`unsupported key \`${key}\` ${where}`, this.line(pair));
       }

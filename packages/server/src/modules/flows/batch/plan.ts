@@ -39,9 +39,7 @@ export function planBake(flow: BatchFlow, ctx: FlowContextInput): BakePlan {
     }
   }
   const tasks = topological(planned, byId);
-  const graph: Record<string, string[]> = {};
-  for (const t of tasks) graph[t.id] = [...t.needs];
-  return { tasks, graphs: { '': graph } };
+  return { tasks, graphs: { '': Object.fromEntries(tasks.map((t) => [t.id, [...t.needs]])) } };
 }
 
 /** One planned task per combination of the matrix (one for a task without a matrix). */
@@ -58,7 +56,7 @@ function expand(def: TaskDef, ctx: FlowContextInput, params: Record<string, stri
     const evaluate = (f: TaskDef['id']) =>
       atLine(f.line, `task \`${def.id.text}\``, () => toText(evalTemplate(f.tpl, scope)));
     const id = evaluate(def.id);
-    if (!TASK_ID.test(id)) {
+    if (!TASK_ID.test(id) || id === '__proto__') {
       throw new BatchError(
         `bad task id \`${id}\`: letters, digits, \`_\` and \`-\`, not starting with a digit`,
         def.id.line,

@@ -7,8 +7,8 @@ export function parseTaskLog(text: string): {
   outputs: Record<string, string>;
   state: Record<string, string>;
 } {
-  const outputs: Record<string, string> = {};
-  const state: Record<string, string> = {};
+  const outputs = new Map<string, string>();
+  const state = new Map<string, string>();
   let stopToken: string | null = null;
   for (const line of text.split(/\r?\n/)) {
     if (stopToken !== null) {
@@ -22,7 +22,8 @@ export function parseTaskLog(text: string): {
     }
     const m = /^::(set-output|save-state) name=([^:]+)::(.*)$/.exec(line);
     if (!m) continue;
-    (m[1] === 'set-output' ? outputs : state)[m[2]] = m[3];
+    (m[1] === 'set-output' ? outputs : state).set(m[2], m[3]);
   }
-  return { outputs, state };
+  // Built from entries so that any name a log sets stays an ordinary key.
+  return { outputs: Object.fromEntries(outputs), state: Object.fromEntries(state) };
 }
