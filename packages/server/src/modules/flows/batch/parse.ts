@@ -140,7 +140,8 @@ class Reader {
     if (!isScalar(n) || n.value === null || typeof n.value === 'object') {
       throw new BatchError(`\`${what}\` must be a single value`, this.line(n));
     }
-    const text = typeof n.value === 'string' ? n.value : String(n.value);
+    // A number or boolean reads as written (`1.0` stays `1.0`), as the flow client reads it.
+    const text = typeof n.value === 'string' ? n.value : (n.source ?? String(n.value));
     return { text, line: this.line(n) };
   }
 
