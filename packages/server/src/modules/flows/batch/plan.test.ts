@@ -1,5 +1,15 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { evaluateTask, parseBatch, planBake, resolveParams } from './index.js';
+import {
+  evaluateTask,
+  parseBatch,
+  parseTaskLog,
+  planBake,
+  resolveParams,
+  type NeedResult,
+  type TaskRun,
+} from './index.js';
 import { THREE, ctx, refusal } from './test-support.js';
 
 describe('planning a bake', () => {
@@ -168,5 +178,61 @@ describe('needs', () => {
     expect(refusal(() => parseAndPlan(text)).message).toBe(
       'line 12: task `b`: unknown name `needs.a`',
     );
+  });
+});
+
+describe('the diamond of docs/flows.md', () => {
+  const docs = readFileSync(new URL('../../../../../../docs/flows.md', import.meta.url), 'utf8');
+  const section = docs.slice(docs.indexOf('## Parser: the batch YAML Orrery runs'));
+  const example = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+
+  /** Runs a task's command in a local shell (the image aside) and reads its log's outputs. */
+  const runLocally = (command: string) =>
+    parseTaskLog(execFileSync('/bin/sh', ['-c', command], { encoding: 'utf8' })).outputs;
+
+  it('plans the documented graph and passes outputs through needs', () => {
+    const c = ctx({ epochs: '5' });
+    const plan = planBake(parseBatch(example), c);
+    expect(plan.graphs).toEqual({
+      '': {
+        prepare: [],
+        train_1: ['prepare'],
+        train_2: ['prepare'],
+        compare: ['train_1', 'train_2'],
+        report: ['compare'],
+      },
+    });
+    const results: Record<string, NeedResult> = {};
+    const ran: Record<string, TaskRun> = {};
+    for (const t of plan.tasks) {
+      const needs = Object.fromEntries(t.needs.map((n) => [n, results[n]]));
+      const run = evaluateTask(t, c, needs);
+      ran[t.id] = run;
+      results[t.id] = { result: 'succeeded', outputs: runLocally(run.command) };
+    }
+    expect(results.prepare.outputs).toEqual({ rows: '1000' });
+    expect(ran.train_2.env).toEqual({ ROWS: '1000', EPOCHS: '5' });
+    expect(ran.train_2.volumes).toEqual([
+      { uri: 'storage://default/acme/vision/datasets/mnist', dst: '/data', readOnly: true },
+    ]);
+    expect(ran.compare.command).toBe('echo best of 1 and 2');
+    expect(ran.report).toMatchObject({
+      command: 'echo compare ended succeeded',
+      cache: { enabled: false },
+    });
+  });
+
+  it('runs the report after a failed comparison, and skips the comparison after a failed training', () => {
+    const c = ctx();
+    const plan = planBake(parseBatch(example), c);
+    const task = (id: string) => plan.tasks.find((t) => t.id === id)!;
+    const ok = { result: 'succeeded' as const, outputs: { score: '1' } };
+    expect(
+      evaluateTask(task('compare'), c, { train_1: ok, train_2: { result: 'failed', outputs: {} } })
+        .enabled,
+    ).toBe(false);
+    expect(
+      evaluateTask(task('report'), c, { compare: { result: 'failed', outputs: {} } }),
+    ).toMatchObject({ enabled: true, command: 'echo compare ended failed' });
   });
 });
