@@ -151,3 +151,25 @@ describe('life spans', () => {
     );
   });
 });
+
+describe('empty values', () => {
+  it.each([
+    ['    cmd: ""\n', 'line 11: task `t`: `cmd` is empty'],
+    ['    bash: "  "\n', 'line 11: task `t`: `bash` is empty'],
+    [
+      '    cmd: x\n    env:\n      K: "secret:"\n',
+      "line 13: task `t`: `secret:` needs the secret's key",
+    ],
+  ])('refuses %j', (lines, message) => {
+    expect(refusal(() => run(lines)).message).toBe(message);
+  });
+
+  it('refuses an image that evaluates to nothing', () => {
+    const text =
+      'kind: batch\nparams:\n  img: ""\ntasks:\n  - image: ${{ params.img }}\n    cmd: x\n';
+    const plan = planBake(parseBatch(text), ctx());
+    expect(refusal(() => evaluateTask(plan.tasks[0], ctx(), {})).message).toBe(
+      'line 5: task `task-1`: `image` is empty',
+    );
+  });
+});

@@ -8,7 +8,7 @@ import {
   type FlowContextInput,
   type NeedResult,
 } from './contexts.js';
-import { parseVolume, type TaskVolume } from './volumes.js';
+import { parseVolume, secretUri, type TaskVolume } from './volumes.js';
 import { parseLifeSpan } from './life-span.js';
 
 export interface PlannedTask {
@@ -99,19 +99,22 @@ export function evaluateTask(
   const secretEnv: Record<string, string> = {};
   for (const { name, value: f } of def.env) {
     const v = text(f);
-    // A secret's URI is resolved as a secret volume's would be (short or full form).
-    if (/^secret:./.test(v)) {
-      secretEnv[name] = atLine(f.line, where, () => parseVolume(`${v}:/`, place).uri);
-    } else env[name] = v;
+    if (v.startsWith('secret:')) secretEnv[name] = atLine(f.line, where, () => secretUri(v, place));
+    else env[name] = v;
   }
   const seconds = (f: Field | null) =>
     f ? atLine(f.line, where, () => parseLifeSpan(text(f))) : null;
-  const image = text(def.image);
-  if (!image) throw new BatchError(`${where}: \`image\` is empty`, def.image.line);
+  const required = (f: Field, what: string) => {
+    const v = text(f);
+    if (!v.trim()) throw new BatchError(`${where}: \`${what}\` is empty`, f.line);
+    return v;
+  };
   return {
     enabled,
-    image,
-    command: def.cmd ? text(def.cmd) : `bash -euo pipefail -c ${shellQuote(text(def.bash!))}`,
+    image: required(def.image, 'image'),
+    command: def.cmd
+      ? required(def.cmd, 'cmd')
+      : `bash -euo pipefail -c ${shellQuote(required(def.bash!, 'bash'))}`,
     env,
     secretEnv,
     volumes: def.volumes.map((f) => atLine(f.line, where, () => parseVolume(text(f), place))),

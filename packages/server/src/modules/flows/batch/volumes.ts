@@ -44,6 +44,13 @@ export function parseVolume(text: string, place: Place): TaskVolume {
   return { uri, dst, readOnly: scheme === 'secret' || mode === 'ro' };
 }
 
+/** An env value `secret:KEY` (or `secret://C/O/P/KEY`) as the full URI of the secret. */
+export function secretUri(text: string, place: Place): string {
+  const uri = fullUri('secret', text.slice('secret:'.length), place);
+  if (uri === null) throw new BatchError(`\`${text}\` needs the secret's key`, null);
+  return uri;
+}
+
 function fullUri(scheme: string, path: string, place: Place): string | null {
   if (path.startsWith('//')) return `${scheme}:${path}`;
   const project = [place.cluster, place.org, place.project].filter(Boolean).join('/');
