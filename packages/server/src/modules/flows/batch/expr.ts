@@ -44,6 +44,9 @@ const KEYWORDS: Record<string, boolean | null> = {
   None: null,
 };
 
+/** Longer expressions are refused, for the same reason as deep ones (see MAX_DEPTH). */
+const MAX_TOKENS = 1000;
+
 /** Reads the tokens of one expression from `pos` up to and including its closing `}}`. */
 function lex(src: string, pos: number): { toks: Tok[]; end: number } {
   const toks: Tok[] = [];
@@ -51,6 +54,9 @@ function lex(src: string, pos: number): { toks: Tok[]; end: number } {
   for (;;) {
     while (i < src.length && /\s/.test(src[i])) i++;
     if (i >= src.length) throw new BatchError('an expression is not closed with `}}`', null);
+    if (toks.length >= MAX_TOKENS) {
+      throw new BatchError(`\`${src.slice(pos - 3, pos + 37)}…\` is too long`, null);
+    }
     const c = src[i];
     if (src.startsWith('}}', i)) {
       toks.push({ t: 'end', at: i });
@@ -113,8 +119,12 @@ function readString(src: string, start: number): { value: string; next: number }
   throw new BatchError('a string in an expression is not closed', null);
 }
 
+/** Deeper expressions are refused: evaluating them must not exhaust the call stack. */
+const MAX_DEPTH = 64;
+
 class Parser {
   private i = 0;
+  private depth = 0;
   constructor(
     private readonly toks: Tok[],
     private readonly src: string,
@@ -161,16 +171,26 @@ class Parser {
   private cmp = (): Expr => this.binary(['<', '<=', '>', '>='], this.unary);
 
   private unary = (): Expr => {
-    if (this.isOp('!')) {
-      this.i++;
-      return { k: 'not', e: this.unary() };
+    if (++this.depth > MAX_DEPTH) this.tooDeep();
+    try {
+      if (this.isOp('!')) {
+        this.i++;
+        return { k: 'not', e: this.unary() };
+      }
+      return this.postfix();
+    } finally {
+      this.depth--;
     }
-    return this.postfix();
   };
+
+  private tooDeep(): never {
+    throw new BatchError(`\`${this.text.slice(0, 40)}…\` nests too deeply`, null);
+  }
 
   private postfix(): Expr {
     let e = this.primary();
-    for (;;) {
+    for (let n = this.depth; ; n++) {
+      if (n > MAX_DEPTH) this.tooDeep();
       if (this.isOp('.')) {
         this.i++;
         const t = this.peek();

@@ -119,7 +119,9 @@ tasks:
 
   it('refuses ids that only some matrix values make different', () => {
     const e = refusal(() => parseAndPlan(FAN.replace('_${{ matrix.size }}', '')));
-    expect(e.message).toBe('line 6: duplicate task id `fan_1`');
+    expect(e.message).toBe(
+      'line 6: the matrix gives two tasks the id `fan_1`: use each matrix name in the id',
+    );
   });
 });
 
@@ -234,5 +236,22 @@ describe('the diamond of docs/flows.md', () => {
     expect(
       evaluateTask(task('report'), c, { compare: { result: 'failed', outputs: {} } }),
     ).toMatchObject({ enabled: true, command: 'echo compare ended failed' });
+  });
+});
+
+describe('expression size', () => {
+  it('refuses expressions too deep or too long to evaluate safely', () => {
+    const task = (e: string) =>
+      `kind: batch\ntasks:\n  - id: a\n    image: x\n    cmd: \${{ ${e} }}\n`;
+    expect(parseAndPlan(task(`${'('.repeat(60)}1${')'.repeat(60)}`)).tasks).toHaveLength(1);
+    expect(refusal(() => parseAndPlan(task(`${'('.repeat(70)}1${')'.repeat(70)}`))).message).toBe(
+      'line 5: task `a`: `${{ ((((((((((((((((((((((((((((((((((((…` nests too deeply',
+    );
+    expect(refusal(() => parseAndPlan(task('!'.repeat(100) + 'true'))).message).toMatch(
+      /nests too deeply$/,
+    );
+    expect(refusal(() => parseAndPlan(task(`1${' || 1'.repeat(600)}`))).message).toBe(
+      'line 5: task `a`: `${{ 1 || 1 || 1 || 1 || 1 || 1 || 1 || 1…` is too long',
+    );
   });
 });

@@ -50,7 +50,7 @@ function expand(def: TaskDef, ctx: FlowContextInput, params: Record<string, stri
       def.id.line,
     );
   }
-  return combinations(def.matrix).map((matrix): PlannedTask => {
+  const tasks = combinations(def.matrix).map((matrix): PlannedTask => {
     const base = baseContexts(ctx, params, matrix);
     const scope = { contexts: base, needResults: {} };
     const evaluate = (f: TaskDef['id']) =>
@@ -65,6 +65,17 @@ function expand(def: TaskDef, ctx: FlowContextInput, params: Record<string, stri
     const needs = def.needs.map(evaluate);
     return { id, needs, matrix, def };
   });
+  const ids = new Set<string>();
+  for (const t of tasks) {
+    if (ids.has(t.id)) {
+      throw new BatchError(
+        `the matrix gives two tasks the id \`${t.id}\`: use each matrix name in the id`,
+        def.id.line,
+      );
+    }
+    ids.add(t.id);
+  }
+  return tasks;
 }
 
 /** The product of the matrix's lists, the first axis varying slowest. */
@@ -79,20 +90,34 @@ function combinations(axes: MatrixAxis[]): Record<string, string>[] {
 function topological(tasks: PlannedTask[], byId: Map<string, PlannedTask>): PlannedTask[] {
   const done = new Set<string>();
   const order: PlannedTask[] = [];
-  const visiting: string[] = [];
-  const visit = (t: PlannedTask) => {
-    if (done.has(t.id)) return;
-    const at = visiting.indexOf(t.id);
-    if (at >= 0) {
-      const cycle = [...visiting.slice(at), t.id].map((id) => `\`${id}\``).join(' → ');
-      throw new BatchError(`the needs make a cycle: ${cycle}`, t.def.line);
+  for (const root of tasks) {
+    if (done.has(root.id)) continue;
+    // A depth-first walk on a stack of its own, linear in tasks and needs however long the
+    // chains; `path` is the chain being walked, to name a cycle.
+    const path = [{ t: root, next: 0 }];
+    const onPath = new Set([root.id]);
+    while (path.length > 0) {
+      const top = path[path.length - 1];
+      if (top.next < top.t.needs.length) {
+        const need = byId.get(top.t.needs[top.next++])!;
+        if (done.has(need.id)) continue;
+        if (onPath.has(need.id)) {
+          const from = path.findIndex((f) => f.t.id === need.id);
+          const cycle = [...path.slice(from).map((f) => f.t.id), need.id];
+          throw new BatchError(
+            `the needs make a cycle: ${cycle.map((id) => `\`${id}\``).join(' → ')}`,
+            need.def.line,
+          );
+        }
+        path.push({ t: need, next: 0 });
+        onPath.add(need.id);
+      } else {
+        path.pop();
+        onPath.delete(top.t.id);
+        done.add(top.t.id);
+        order.push(top.t);
+      }
     }
-    visiting.push(t.id);
-    for (const need of t.needs) visit(byId.get(need)!);
-    visiting.pop();
-    done.add(t.id);
-    order.push(t);
-  };
-  tasks.forEach(visit);
+  }
   return order;
 }
