@@ -12,10 +12,9 @@ export class Context {
     readonly entries: Record<string, Value>,
   ) {}
   get(key: string): Value {
-    if (!Object.hasOwn(this.entries, key)) {
-      throw new BatchError(`unknown name \`${this.path}.${key}\``, null);
-    }
-    return this.entries[key];
+    const v = own(this.entries, key);
+    if (v === undefined) throw new BatchError(`unknown name \`${this.path}.${key}\``, null);
+    return v;
   }
 }
 /** A record's own entry: names from a file must never reach `Object.prototype`. */
@@ -123,12 +122,16 @@ function comparable(a: Value, b: Value): [number, number] | [string, string] {
   throw new BatchError(`cannot compare ${describe(a)} with ${describe(b)}`, null);
 }
 
-function call(fn: string, args: Expr[], scope: Scope): Value {
+function checkCall(fn: string, args: Expr[]): void {
   const arity = own(FUNCTIONS, fn);
   if (!arity) throw new BatchError(`unknown function \`${fn}\``, null);
   if (args.length < arity[0] || args.length > arity[1]) {
     throw new BatchError(`wrong number of arguments to \`${fn}()\``, null);
   }
+}
+
+function call(fn: string, args: Expr[], scope: Scope): Value {
+  checkCall(fn, args);
   const values = () => args.map((a) => evalExpr(a, scope));
   switch (fn) {
     case 'always':
@@ -242,11 +245,7 @@ export function checkExpr(e: Expr, scope: Scope): Value | undefined {
       checkExpr(e.r, scope);
       return undefined;
     case 'call': {
-      const arity = own(FUNCTIONS, e.fn);
-      if (!arity) throw new BatchError(`unknown function \`${e.fn}\``, null);
-      if (e.args.length < arity[0] || e.args.length > arity[1]) {
-        throw new BatchError(`wrong number of arguments to \`${e.fn}()\``, null);
-      }
+      checkCall(e.fn, e.args);
       for (const a of e.args) checkExpr(a, scope);
       return undefined;
     }
