@@ -44,7 +44,7 @@ tasks:
     const t = flow.tasks[0];
     expect(t.line).toBe(7);
     expect(t.env.map((e) => [e.name, e.value.text])).toEqual([['A', '1']]);
-    expect(t.matrix).toEqual([{ name: 'n', values: [1], line: 21 }]);
+    expect(t.matrix).toEqual([{ name: 'n', values: ['1'], line: 21 }]);
     expect(t.cache.strategy).toBe('none');
   });
 
@@ -140,6 +140,11 @@ tasks:
       'a matrix of mappings',
       withTask('    strategy:\n      matrix:\n        n: [{a: 1}]\n'),
       'line 8: matrix `n` takes single values',
+    ],
+    [
+      'an expression in a matrix',
+      withTask('    strategy:\n      matrix:\n        n:\n          - ${{ params.x }}\n'),
+      'line 9: `matrix.n` takes no expressions',
     ],
     [
       'an unknown cache strategy',

@@ -9,10 +9,10 @@ export interface Field {
   tpl: Template;
   line: number;
 }
-export type MatrixValue = string | number | boolean;
 export interface MatrixAxis {
   name: string;
-  values: MatrixValue[];
+  /** As written: `1.0` stays `1.0`. */
+  values: string[];
   line: number;
 }
 /** A task as written in the file; the engine passes it back to the parser and never reads it. */
@@ -251,13 +251,10 @@ class Reader {
       }
       const values = v.items.map((item) => {
         const n = item as Node;
-        const ok = isScalar(n) && ['string', 'number', 'boolean'].includes(typeof n.value);
-        if (!ok) throw new BatchError(`matrix \`${name}\` takes single values`, this.line(n));
-        const value = n.value as MatrixValue;
-        if (typeof value === 'string' && hasExpressions(value)) {
-          throw new BatchError(`matrix \`${name}\` takes no expressions`, this.line(n));
+        if (!isScalar(n) || n.value === null || typeof n.value === 'object') {
+          throw new BatchError(`matrix \`${name}\` takes single values`, this.line(n));
         }
-        return value;
+        return this.literal(n, `matrix.${name}`);
       });
       return { name, values, line: this.line(p) ?? 0 };
     });

@@ -107,6 +107,21 @@ tasks:
     expect(evaluateTask(fan, ctx(), needs).command).toBe('echo 1 big');
   });
 
+  it('takes matrix values as written', () => {
+    const plan = parseAndPlan(`kind: batch
+tasks:
+  - id: fit_\${{ matrix.n }}
+    strategy:
+      matrix:
+        n: [010, 0x1, true]
+        lr: [1.0]
+    image: busybox
+    cmd: fit --lr \${{ matrix.lr }}
+`);
+    expect(plan.tasks.map((t) => t.id)).toEqual(['fit_010', 'fit_0x1', 'fit_true']);
+    expect(evaluateTask(plan.tasks[0], ctx(), {}).command).toBe('fit --lr 1.0');
+  });
+
   it('refuses a matrix whose id has no matrix expression', () => {
     const e = refusal(() =>
       parseAndPlan(FAN.replace('fan_${{ matrix.n }}_${{ matrix.size }}', 'fan')),

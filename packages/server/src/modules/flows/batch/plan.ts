@@ -82,7 +82,7 @@ function expand(def: TaskDef, ctx: FlowContextInput, params: Record<string, stri
 function combinations(axes: MatrixAxis[]): Record<string, string>[] {
   let out: Record<string, string>[] = [{}];
   for (const axis of axes) {
-    out = out.flatMap((c) => axis.values.map((v) => ({ ...c, [axis.name]: toText(v) })));
+    out = out.flatMap((c) => axis.values.map((v) => ({ ...c, [axis.name]: v })));
   }
   return out;
 }
