@@ -122,6 +122,17 @@ tasks:
     expect(evaluateTask(plan.tasks[0], ctx(), {}).command).toBe('fit --lr 1.0');
   });
 
+  it('names the ids a matrix made when a need names the matrix task', () => {
+    const e = refusal(() =>
+      parseAndPlan(
+        FAN.replace('needs: [fan_1_small, fan_1_big, fan_2_small, fan_2_big]', 'needs: [fan]'),
+      ),
+    );
+    expect(e.message).toBe(
+      'line 15: task `gather` needs `fan`, which is not a task (the matrix of `fan_${{ matrix.n }}_${{ matrix.size }}` makes `fan_1_small`, `fan_1_big`, `fan_2_small`, `fan_2_big`)',
+    );
+  });
+
   it('refuses a matrix whose id has no matrix expression', () => {
     const e = refusal(() =>
       parseAndPlan(FAN.replace('fan_${{ matrix.n }}_${{ matrix.size }}', 'fan')),

@@ -30,7 +30,10 @@ export function planBake(flow: BatchFlow, ctx: FlowContextInput): BakePlan {
     t.needs.forEach((need, i) => {
       if (!byId.has(need)) {
         const line = t.def.needs[i]?.line ?? t.def.line;
-        throw new BatchError(`task \`${t.id}\` needs \`${need}\`, which is not a task`, line);
+        throw new BatchError(
+          `task \`${t.id}\` needs \`${need}\`, which is not a task${matrixHint(need, planned)}`,
+          line,
+        );
       }
     });
     const scope = needsScope(baseContexts(ctx, params, t.matrix), t.needs, null);
@@ -40,6 +43,14 @@ export function planBake(flow: BatchFlow, ctx: FlowContextInput): BakePlan {
   }
   const tasks = topological(planned, byId);
   return { tasks, graphs: { '': Object.fromEntries(tasks.map((t) => [t.id, [...t.needs]])) } };
+}
+
+/** A need naming a matrix task by its written id gets the ids the matrix made. */
+function matrixHint(need: string, planned: PlannedTask[]): string {
+  const fanned = planned.filter((t) => t.def.matrix.length > 0 && t.def.id.text.startsWith(need));
+  if (fanned.length === 0) return '';
+  const ids = fanned.slice(0, 5).map((t) => `\`${t.id}\``);
+  return ` (the matrix of \`${fanned[0].def.id.text}\` makes ${ids.join(', ')}${fanned.length > 5 ? ' …' : ''})`;
 }
 
 /** One planned task per combination of the matrix (one for a task without a matrix). */
