@@ -107,6 +107,28 @@ tasks:
     expect(evaluateTask(fan, ctx(), needs).command).toBe('echo 1 big');
   });
 
+  it('evaluates needs with the matrix, pairing two fan-outs', () => {
+    const plan = parseAndPlan(`kind: batch
+tasks:
+  - id: train_\${{ matrix.n }}
+    strategy: {matrix: {n: [a, b]}}
+    image: busybox
+    cmd: "true"
+  - id: eval_\${{ matrix.n }}
+    needs:
+      - train_\${{ matrix.n }}
+    strategy: {matrix: {n: [a, b]}}
+    image: busybox
+    cmd: "true"
+`);
+    expect(plan.graphs['']).toEqual({
+      train_a: [],
+      eval_a: ['train_a'],
+      train_b: [],
+      eval_b: ['train_b'],
+    });
+  });
+
   it('takes matrix values as written', () => {
     const plan = parseAndPlan(`kind: batch
 tasks:
