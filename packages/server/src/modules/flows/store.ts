@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { ConfigsMeta, TaskStatus } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import type {
-  flowBakeImages,
-  flowLiveJobs} from './tables.js';
 import {
   flowAttempts,
+  flowBakeImages,
+  flowLiveJobs,
   flowBakes,
   flowCacheEntries,
   flowConfigFiles,
@@ -334,4 +333,232 @@ export async function deleteCacheEntries(
         where.taskId === undefined ? undefined : eq(flowCacheEntries.taskId, where.taskId),
       ),
     );
+}
+
+// ---- what the flow API adds (lists with filters, the place behind an id) ----
+
+/** The wire's project list filters; `org` '' is "no organization", undefined any. */
+export interface ProjectFilter {
+  name?: string;
+  cluster?: string;
+  org?: string;
+  owner?: string;
+  project?: string;
+}
+
+export async function projectsMatching(db: Db, f: ProjectFilter) {
+  return db
+    .select()
+    .from(flowProjects)
+    .where(
+      and(
+        f.name === undefined ? undefined : eq(flowProjects.name, f.name),
+        f.cluster === undefined ? undefined : eq(flowProjects.clusterName, f.cluster),
+        f.org === undefined ? undefined : eq(flowProjects.orgName, f.org),
+        f.owner === undefined ? undefined : eq(flowProjects.owner, f.owner),
+        f.project === undefined ? undefined : eq(flowProjects.projectName, f.project),
+      ),
+    )
+    .orderBy(asc(flowProjects.name), asc(flowProjects.id));
+}
+
+/** A bake of the flow that Orrery's engine is still driving: deleting the flow would orphan it. */
+export async function engineBakeActive(db: Db, projectId: string) {
+  const [row] = await db
+    .select({ id: flowAttempts.id })
+    .from(flowAttempts)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowAttempts.bakeId))
+    .where(
+      and(
+        eq(flowBakes.projectId, projectId),
+        eq(flowAttempts.engine, true),
+        inArray(flowAttempts.result, ['pending', 'running']),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export interface BakeFilter {
+  name?: string;
+  /** Every one of them (AND). */
+  tags: string[];
+  since?: Date;
+  until?: Date;
+  /** Newest first. */
+  reverse: boolean;
+}
+
+export async function bakesOf(db: Db, projectId: string, f: BakeFilter) {
+  const where: (SQL | undefined)[] = [
+    eq(flowBakes.projectId, projectId),
+    f.name === undefined ? undefined : eq(flowBakes.name, f.name),
+    f.since === undefined ? undefined : gte(flowBakes.createdAt, f.since),
+    f.until === undefined ? undefined : lte(flowBakes.createdAt, f.until),
+    ...f.tags.map((t) => sql`${flowBakes.tags} @> ${JSON.stringify([t])}::jsonb`),
+  ];
+  const order = f.reverse ? desc : asc;
+  return db
+    .select()
+    .from(flowBakes)
+    .where(and(...where))
+    .orderBy(order(flowBakes.createdAt), order(flowBakes.id));
+}
+
+export async function bakeByName(db: Db, projectId: string, name: string) {
+  const [row] = await db
+    .select()
+    .from(flowBakes)
+    .where(and(eq(flowBakes.projectId, projectId), eq(flowBakes.name, name)));
+  return row;
+}
+
+/** A bake and the flow it belongs to, whose place permissions are checked on. */
+export async function bakeWithProject(db: Db, bakeId: string) {
+  const [row] = await db
+    .select({ bake: flowBakes, project: flowProjects })
+    .from(flowBakes)
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowBakes.id, bakeId));
+  return row;
+}
+
+export async function attemptWithProject(db: Db, attemptId: string) {
+  const [row] = await db
+    .select({ attempt: flowAttempts, project: flowProjects })
+    .from(flowAttempts)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowAttempts.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowAttempts.id, attemptId));
+  return row;
+}
+
+export async function taskWithProject(db: Db, taskId: string) {
+  const [row] = await db
+    .select({ task: flowTasks, project: flowProjects })
+    .from(flowTasks)
+    .innerJoin(flowAttempts, eq(flowAttempts.id, flowTasks.attemptId))
+    .innerJoin(flowBakes, eq(flowBakes.id, flowAttempts.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowTasks.id, taskId));
+  return row;
+}
+
+export async function configFileWithProject(db: Db, id: string) {
+  const [row] = await db
+    .select({ file: flowConfigFiles, project: flowProjects })
+    .from(flowConfigFiles)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowConfigFiles.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowConfigFiles.id, id));
+  return row;
+}
+
+export async function cacheEntryById(db: Db, id: string) {
+  const [row] = await db.select().from(flowCacheEntries).where(eq(flowCacheEntries.id, id));
+  return row;
+}
+
+// ---- live jobs ----
+
+export async function liveJobsOf(db: Db, projectId: string) {
+  return db
+    .select()
+    .from(flowLiveJobs)
+    .where(eq(flowLiveJobs.projectId, projectId))
+    .orderBy(asc(flowLiveJobs.yamlId));
+}
+
+export async function liveJobById(db: Db, id: string) {
+  const [row] = await db.select().from(flowLiveJobs).where(eq(flowLiveJobs.id, id));
+  return row;
+}
+
+export async function liveJobByYamlId(db: Db, projectId: string, yamlId: string) {
+  const [row] = await db
+    .select()
+    .from(flowLiveJobs)
+    .where(and(eq(flowLiveJobs.projectId, projectId), eq(flowLiveJobs.yamlId, yamlId)));
+  return row;
+}
+
+export interface LiveJobValues {
+  projectId: string;
+  yamlId: string;
+  multi: boolean;
+  tags: string[];
+  rawId?: string | null;
+}
+
+export async function insertLiveJob(db: Db, values: LiveJobValues): Promise<LiveJobRow> {
+  const [row] = await db
+    .insert(flowLiveJobs)
+    .values({ ...values, id: flowId('live-job') })
+    .returning();
+  return row!;
+}
+
+/** `live_jobs/replace`: creates the record of (project, yaml id) or replaces what it holds. */
+export async function upsertLiveJob(db: Db, values: LiveJobValues) {
+  const [row] = await db
+    .insert(flowLiveJobs)
+    .values({ ...values, id: flowId('live-job') })
+    .onConflictDoUpdate({
+      target: [flowLiveJobs.projectId, flowLiveJobs.yamlId],
+      set: { multi: values.multi, tags: values.tags, rawId: values.rawId ?? null },
+    })
+    .returning();
+  return row!;
+}
+
+// ---- bake images ----
+
+export async function bakeImagesOf(db: Db, bakeId: string) {
+  return db
+    .select()
+    .from(flowBakeImages)
+    .where(eq(flowBakeImages.bakeId, bakeId))
+    .orderBy(asc(flowBakeImages.ref));
+}
+
+export async function bakeImageByRef(db: Db, bakeId: string, ref: string) {
+  const [row] = await db
+    .select()
+    .from(flowBakeImages)
+    .where(and(eq(flowBakeImages.bakeId, bakeId), eq(flowBakeImages.ref, ref)));
+  return row;
+}
+
+export async function bakeImageWithProject(db: Db, id: string) {
+  const [row] = await db
+    .select({ image: flowBakeImages, project: flowProjects })
+    .from(flowBakeImages)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowBakeImages.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowBakeImages.id, id));
+  return row;
+}
+
+export async function insertBakeImage(
+  db: Db,
+  values: Omit<typeof flowBakeImages.$inferInsert, 'id'>,
+): Promise<BakeImageRow> {
+  const [row] = await db
+    .insert(flowBakeImages)
+    .values({ ...values, id: flowId('bake-image') })
+    .returning();
+  return row!;
+}
+
+export async function patchBakeImage(
+  db: Db,
+  id: string,
+  change: { status?: string; builderJobId?: string | null },
+) {
+  const [row] = await db
+    .update(flowBakeImages)
+    .set(change)
+    .where(eq(flowBakeImages.id, id))
+    .returning();
+  return row;
 }
