@@ -390,11 +390,13 @@ export interface BakeFilter {
 }
 
 export async function bakesOf(db: Db, projectId: string, f: BakeFilter) {
+  // Compared at the wire's precision: a bake's own created_at, sent back as `until`, includes it.
+  const created = sql`date_trunc('milliseconds', ${flowBakes.createdAt})`;
   const where: (SQL | undefined)[] = [
     eq(flowBakes.projectId, projectId),
     f.name === undefined ? undefined : eq(flowBakes.name, f.name),
-    f.since === undefined ? undefined : gte(flowBakes.createdAt, f.since),
-    f.until === undefined ? undefined : lte(flowBakes.createdAt, f.until),
+    f.since === undefined ? undefined : gte(created, f.since),
+    f.until === undefined ? undefined : lte(created, f.until),
     ...f.tags.map((t) => sql`${flowBakes.tags} @> ${JSON.stringify([t])}::jsonb`),
   ];
   const order = f.reverse ? desc : asc;
