@@ -190,6 +190,17 @@ describe('flow API: permissions and hostile input', () => {
       org_name: 'acme',
     });
     expect(res.status).toBe(400);
+    // Within the schema's length in characters, beyond what an index row holds in bytes.
+    const wide = '€'.repeat(1000);
+    const tooWide: [method: 'POST' | 'PUT', url: string, body: unknown][] = [
+      ['POST', 'projects', { name: 'f', project_name: '€'.repeat(250), cluster: 'default' }],
+      ['POST', 'tasks', { ...task, yaml_id: wide }],
+      ['PUT', 'tasks/replace', { ...task, yaml_id: wide }],
+      ['POST', 'bake_images', { bake_id: bake.id, ref: wide }],
+      ['POST', 'cache_entries', { project_id: flow.id, batch: wide, task_id: 't', key: 'k' }],
+    ];
+    for (const [method, url, body] of tooWide)
+      expect((await call(s, method, `${FLOW}/${url}`, admin, body)).status, url).toBe(400);
     const clash = await call(s, 'POST', `${FLOW}/projects`, admin, {
       name: 'demo_flow',
       project_name: 'vision',

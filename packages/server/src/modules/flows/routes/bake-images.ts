@@ -13,12 +13,12 @@ import {
   patchBakeImage,
 } from '../store.js';
 import { bakeImageWire } from '../wire.js';
-import { checked, Id, key, readable, sendItems, unlessTaken } from './common.js';
+import { checked, Id, indexed, key, readable, sendItems, unlessTaken } from './common.js';
 
 const OfBake = z.object({ bake_id: key });
-// The ref is half of a unique index: bounded so that PostgreSQL can index it.
 const ByRef = OfBake.extend({ ref: key });
-const Create = BakeImageCreate.extend({ ref: key });
+// The ref is half of a unique index.
+const Create = BakeImageCreate.extend({ ref: indexed(1024) });
 
 /** Images a bake builds before its tasks run; a flow without images only lists them. */
 export const bakeImageRoutes =

@@ -12,10 +12,10 @@ import {
   upsertCacheEntry,
 } from '../store.js';
 import { cacheEntryWire } from '../wire.js';
-import { checked, Empty, Id, key } from './common.js';
+import { checked, Empty, Id, indexed, key } from './common.js';
 
-// Bounded: the four make one unique index, whose rows PostgreSQL limits to about 2.7 kB.
-const short = z.string().min(1).max(256);
+// The four make one unique index.
+const short = indexed(256);
 const Key = z.object({ project_id: key, batch: short, task_id: short, key: short });
 const Create = CacheEntryCreate.extend(Key.shape);
 const Clear = z.object({ project_id: key, batch: short.optional(), task_id: short.optional() });

@@ -70,6 +70,16 @@ export const many = <T extends z.ZodType>(item: T) =>
 /** An id or key that a query names: bounded, so a huge one is a 400 and not a long lookup. */
 export const key = z.string().min(1).max(1024);
 
+/**
+ * A text that a unique index holds: bounded in bytes, because PostgreSQL refuses an index row
+ * over about 2.7 kB whatever its characters (a 500 where the schema counted characters).
+ */
+export const indexed = (maxBytes: number, minLength = 1) =>
+  z
+    .string()
+    .min(minLength)
+    .refine((s) => Buffer.byteLength(s) <= maxBytes, `Must be at most ${maxBytes} bytes`);
+
 /** A time of the wire: ISO 8601 (with or without an offset: Python's naive times are UTC). */
 export const wireDate = z
   .string()

@@ -17,15 +17,15 @@ import {
   type FlowPlace,
 } from '../store.js';
 import { projectWire } from '../wire.js';
-import { checked, Empty, flowUri, Id, sendItems, unlessTaken } from './common.js';
+import { checked, Empty, flowUri, Id, indexed, sendItems, unlessTaken } from './common.js';
 
 /** Cluster, organization and project names of the wire (apolo-wire §0 "names"). */
-const placeName = z.string().min(1).max(255);
+const placeName = indexed(255);
 const Place = z.object({
   cluster: placeName,
   project_name: placeName,
   // Omitted (or empty) for a project outside any organization.
-  org_name: z.string().max(255).nullish(),
+  org_name: indexed(255, 0).nullish(),
 });
 const placeOf = (q: z.infer<typeof Place>): FlowPlace => ({
   cluster: q.cluster,
@@ -34,7 +34,7 @@ const placeOf = (q: z.infer<typeof Place>): FlowPlace => ({
 });
 
 const ByName = Place.extend({ name: placeName, owner: z.string().max(255).optional() });
-const Create = FlowProjectCreate.extend(Place.shape);
+const Create = FlowProjectCreate.extend({ ...Place.shape, name: indexed(256) });
 const ListQuery = z.object({
   name: placeName.optional(),
   cluster: placeName.optional(),

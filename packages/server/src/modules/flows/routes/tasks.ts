@@ -14,7 +14,7 @@ import {
   type TaskValues,
 } from '../store.js';
 import { taskWire } from '../wire.js';
-import { checked, Id, key, readable, sendItems, unlessTaken, wireDate } from './common.js';
+import { checked, Id, indexed, key, readable, sendItems, unlessTaken, wireDate } from './common.js';
 
 const OfAttempt = z.object({ attempt_id: key });
 const ByYamlId = OfAttempt.extend({ yaml_id: key });
@@ -23,6 +23,8 @@ const ByYamlId = OfAttempt.extend({ yaml_id: key });
  * attempt and yaml id). Status times are stored as the wire sends them back: `+00:00`.
  */
 const Body = TaskCreate.extend({
+  // Half of a unique index.
+  yaml_id: indexed(1024),
   statuses: z
     .array(z.object({ created_at: wireDate.transform(flowTime), status: TaskStatus }))
     .min(1)
