@@ -8,6 +8,12 @@ export const FLOW = '/api/v1/flow';
 /** A status item as the client writes one: Python's `datetime.now(timezone.utc).isoformat()`. */
 export const pyNow = () => new Date().toISOString().replace('Z', '000+00:00');
 
+/** Python's `datetime.fromisoformat` on every supported version: an offset, never `Z`. */
+export const expectWireTime = (t: string) => {
+  expect(t).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
+  expect(Number.isNaN(new Date(t).getTime())).toBe(false);
+};
+
 /** A list as the client asks for it: NDJSON, parsed line by line. */
 export async function ndjson(s: TestServer, url: string, who: TestUser) {
   const res = await s.app.inject({

@@ -4,14 +4,14 @@ import { BakeImage, BakeImageCreate, BakeImagePatch, FLOW_API } from '@orrery/co
 import type { AppContext } from '../../../context.js';
 import { notFound } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
+import { bakeWithProject } from '../store.js';
 import {
   bakeImageByRef,
   bakeImagesOf,
   bakeImageWithProject,
-  bakeWithProject,
   insertBakeImage,
   patchBakeImage,
-} from '../store.js';
+} from '../store-records.js';
 import { bakeImageWire } from '../wire.js';
 import { checked, Id, indexed, key, readable, sendItems, unlessTaken } from './common.js';
 

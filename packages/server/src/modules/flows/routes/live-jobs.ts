@@ -4,15 +4,15 @@ import { FLOW_API, LiveJob, LiveJobCreate } from '@orrery/contract';
 import type { AppContext } from '../../../context.js';
 import { notFound } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
+import { projectById } from '../store.js';
 import {
   insertLiveJob,
   liveJobById,
   liveJobByYamlId,
   liveJobsOf,
-  projectById,
   upsertLiveJob,
   type LiveJobValues,
-} from '../store.js';
+} from '../store-records.js';
 import { liveJobWire } from '../wire.js';
 import { checked, Id, key, readable, sendItems, unlessTaken } from './common.js';
 
