@@ -17,6 +17,13 @@ describe('flow API: permissions and hostile input', () => {
   let bake: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   let attempt: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   let task: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Ids of the other records of the flow, by kind. */
+  const made: Record<'file' | 'entry' | 'live' | 'image', string> = {
+    file: '',
+    entry: '',
+    live: '',
+    image: '',
+  };
   beforeAll(async () => {
     s = await startTestServer();
     ({ owner } = await tenancy(s));
@@ -35,6 +42,17 @@ describe('flow API: permissions and hostile input', () => {
         statuses: [{ created_at: pyNow(), status: 'pending' }],
       })
     ).body;
+    const post = async (what: string, body: object) =>
+      (await call(s, 'POST', `${FLOW}/${what}`, owner, body)).body.id as string;
+    made.file = await post('config_files', { bake_id: bake.id, filename: 'a.yml', content: 'x' });
+    made.entry = await post('cache_entries', {
+      project_id: flow.id,
+      batch: 'b',
+      task_id: 't',
+      key: 'k',
+    });
+    made.live = await post('live_jobs', { project_id: flow.id, yaml_id: 'serve' });
+    made.image = await post('bake_images', { bake_id: bake.id, ref: 'image:demo' });
   });
   afterAll(() => s?.stop());
 
@@ -47,6 +65,13 @@ describe('flow API: permissions and hostile input', () => {
     `attempts/by_number?bake_id=${bake.id}&number=-1`,
     `tasks/${task.id}`,
     `tasks/by_yaml_id?attempt_id=${attempt.id}&yaml_id=first`,
+    `config_files/${made.file}`,
+    `cache_entries/${made.entry}`,
+    `cache_entries/by_key?project_id=${flow.id}&batch=b&task_id=t&key=k`,
+    `live_jobs/${made.live}`,
+    `live_jobs/by_yaml_id?project_id=${flow.id}&yaml_id=serve`,
+    `bake_images/${made.image}`,
+    `bake_images/by_ref?bake_id=${bake.id}&ref=image:demo`,
   ];
   const lists = () => [
     `projects`,
@@ -110,6 +135,7 @@ describe('flow API: permissions and hostile input', () => {
       ['POST', 'live_jobs', { project_id: flow.id, yaml_id: 'j' }],
       ['PUT', 'live_jobs/replace', { project_id: flow.id, yaml_id: 'j' }],
       ['POST', 'bake_images', { bake_id: bake.id, ref: 'image:x' }],
+      ['PATCH', `bake_images/${made.image}`, { status: 'building' }],
       ['DELETE', `projects/${flow.id}`],
     ];
     for (const [method, url, body] of writes)

@@ -4,6 +4,7 @@ import { Bake, BakeCreate, ConfigFile, ConfigFileCreate, FLOW_API } from '@orrer
 import type { AppContext } from '../../../context.js';
 import { requireUser } from '../../../auth/principal.js';
 import { sendList } from '../../../http/ndjson.js';
+import { notFound } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
 import {
   bakeByName,
@@ -17,7 +18,7 @@ import {
   type BakeRow,
 } from '../store.js';
 import { bakeWire, configFileWire } from '../wire.js';
-import { checked, flag, Id, key, many, readable, unlessTaken, wireDate } from './common.js';
+import { checked, flag, flowOf, Id, key, many, readable, unlessTaken, wireDate } from './common.js';
 
 const Fetch = z.object({ fetch_last_attempt: flag.optional() });
 const ListQuery = Fetch.extend({
@@ -43,8 +44,6 @@ export const bakeRoutes =
       );
       return rows.map((r) => bakeWire(r, last.get(r.id) ?? null));
     };
-    const bakeFor = async (project_id: string, row: BakeRow | undefined) =>
-      row && { bake: row, project: (await projectById(ctx.db, project_id))! };
 
     app.get(
       `${FLOW_API}/bakes`,
@@ -80,8 +79,7 @@ export const bakeRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        const found = await projectById(ctx.db, b.project_id);
-        await checked(request, found && { project: found }, 'write', `Flow ${b.project_id}`);
+        await checked(request, await flowOf(ctx.db, b.project_id), 'write', `Flow ${b.project_id}`);
         const created = await unlessTaken(
           () =>
             insertBake(ctx.db, {
@@ -112,8 +110,9 @@ export const bakeRoutes =
       },
       async (request) => {
         const q = request.query;
-        const found = await bakeFor(q.project_id, await bakeByName(ctx.db, q.project_id, q.name));
-        const { bake } = await checked(request, found, 'read', `Bake ${q.name}`);
+        await checked(request, await flowOf(ctx.db, q.project_id), 'read', `Flow ${q.project_id}`);
+        const bake = await bakeByName(ctx.db, q.project_id, q.name);
+        if (!bake) throw notFound(`Bake ${q.name} not found`);
         return (await wire([bake], q.fetch_last_attempt))[0]!;
       },
     );

@@ -12,7 +12,7 @@ import {
   upsertCacheEntry,
 } from '../store.js';
 import { cacheEntryWire } from '../wire.js';
-import { checked, Empty, Id, indexed, key } from './common.js';
+import { checked, flowOf, Empty, Id, indexed, key } from './common.js';
 
 // The four make one unique index.
 const short = indexed(256);
@@ -24,11 +24,6 @@ const Clear = z.object({ project_id: key, batch: short.optional(), task_id: shor
 export const cacheEntryRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const flow = async (id: string) => {
-      const project = await projectById(ctx.db, id);
-      return project && { project };
-    };
-
     // 404 is the wire's "not cached".
     app.get(
       `${FLOW_API}/cache_entries/by_key`,
@@ -42,7 +37,7 @@ export const cacheEntryRoutes =
       },
       async (request) => {
         const q = request.query;
-        await checked(request, await flow(q.project_id), 'read', `Flow ${q.project_id}`);
+        await checked(request, await flowOf(ctx.db, q.project_id), 'read', `Flow ${q.project_id}`);
         const found = await cacheEntryByKey(ctx.db, {
           projectId: q.project_id,
           batch: q.batch,
@@ -62,7 +57,7 @@ export const cacheEntryRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        await checked(request, await flow(b.project_id), 'write', `Flow ${b.project_id}`);
+        await checked(request, await flowOf(ctx.db, b.project_id), 'write', `Flow ${b.project_id}`);
         const saved = await upsertCacheEntry(
           ctx.db,
           { projectId: b.project_id, batch: b.batch, taskId: b.task_id, key: b.key },
@@ -102,7 +97,7 @@ export const cacheEntryRoutes =
       },
       async (request, reply) => {
         const q = request.query;
-        await checked(request, await flow(q.project_id), 'write', `Flow ${q.project_id}`);
+        await checked(request, await flowOf(ctx.db, q.project_id), 'write', `Flow ${q.project_id}`);
         await deleteCacheEntries(ctx.db, {
           projectId: q.project_id,
           batch: q.batch,

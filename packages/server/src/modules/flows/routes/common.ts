@@ -6,7 +6,8 @@ import { authorize } from '../../../http/access.js';
 import { conflict, notFound } from '../../../http/errors.js';
 import { sendList } from '../../../http/ndjson.js';
 import { isUniqueViolation } from '../../apps/store.js';
-import { placeOfProject, type FlowPlace, type FlowProjectRow } from '../store.js';
+import type { Db } from '../../../db/client.js';
+import { placeOfProject, projectById, type FlowPlace, type FlowProjectRow } from '../store.js';
 
 /**
  * What every flow route shares: the permission check on the flow a request names (directly or
@@ -31,6 +32,12 @@ export async function checked<T extends { project: FlowProjectRow }>(
   if (!row || !allows(await request.grants(), uri!, 'read')) throw notFound(`${what} not found`);
   await authorize(request, uri!, action);
   return row;
+}
+
+/** The flow of an id, in the shape `checked` takes. */
+export async function flowOf(db: Db, id: string) {
+  const project = await projectById(db, id);
+  return project && { project };
 }
 
 /** Lists of a flow the caller cannot read (or that does not exist) are empty, never 404. */

@@ -14,7 +14,7 @@ import {
   type LiveJobValues,
 } from '../store-records.js';
 import { liveJobWire } from '../wire.js';
-import { checked, Id, key, readable, sendItems, unlessTaken } from './common.js';
+import { checked, flowOf, Id, key, readable, sendItems, unlessTaken } from './common.js';
 
 const OfFlow = z.object({ project_id: key });
 const ByYamlId = OfFlow.extend({ yaml_id: key });
@@ -30,11 +30,6 @@ const valuesOf = (b: z.infer<typeof LiveJobCreate>): LiveJobValues => ({
 export const liveJobRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const flow = async (id: string) => {
-      const project = await projectById(ctx.db, id);
-      return project && { project };
-    };
-
     app.get(
       `${FLOW_API}/live_jobs`,
       {
@@ -66,7 +61,7 @@ export const liveJobRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        await checked(request, await flow(b.project_id), 'write', `Flow ${b.project_id}`);
+        await checked(request, await flowOf(ctx.db, b.project_id), 'write', `Flow ${b.project_id}`);
         const created = await unlessTaken(
           () => insertLiveJob(ctx.db, valuesOf(b)),
           `Live job ${b.yaml_id} already exists in this flow`,
@@ -88,7 +83,7 @@ export const liveJobRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        await checked(request, await flow(b.project_id), 'write', `Flow ${b.project_id}`);
+        await checked(request, await flowOf(ctx.db, b.project_id), 'write', `Flow ${b.project_id}`);
         const before = await liveJobByYamlId(ctx.db, b.project_id, b.yaml_id);
         const saved = await upsertLiveJob(ctx.db, valuesOf(b));
         return reply.status(before ? 200 : 201).send(liveJobWire(saved));
@@ -107,7 +102,7 @@ export const liveJobRoutes =
       },
       async (request) => {
         const { project_id, yaml_id } = request.query;
-        await checked(request, await flow(project_id), 'read', `Flow ${project_id}`);
+        await checked(request, await flowOf(ctx.db, project_id), 'read', `Flow ${project_id}`);
         const found = await liveJobByYamlId(ctx.db, project_id, yaml_id);
         if (!found) throw notFound(`Live job ${yaml_id} not found`);
         return liveJobWire(found);

@@ -17,7 +17,7 @@ import {
   type FlowPlace,
 } from '../store.js';
 import { projectWire } from '../wire.js';
-import { checked, Empty, flowUri, Id, indexed, sendItems, unlessTaken } from './common.js';
+import { checked, flowOf, Empty, flowUri, Id, indexed, sendItems, unlessTaken } from './common.js';
 
 /** Cluster, organization and project names of the wire (apolo-wire §0 "names"). */
 const placeName = indexed(255);
@@ -93,7 +93,12 @@ export const projectRoutes =
       },
       async (request) => {
         const found = await projectByName(ctx.db, placeOf(request.query), request.query.name);
-        const row = await checked(request, found && { project: found }, 'read', 'Flow');
+        const row = await checked(
+          request,
+          found && { project: found },
+          'read',
+          `Flow ${request.query.name}`,
+        );
         return projectWire(row.project);
       },
     );
@@ -144,8 +149,8 @@ export const projectRoutes =
         schema: { tags: ['flows'], params: Id, response: { 204: Empty, ...errorResponses } },
       },
       async (request, reply) => {
-        const found = await projectById(ctx.db, request.params.id);
-        const { project } = await checked(request, found && { project: found }, 'write', 'Flow');
+        const { id } = request.params;
+        const { project } = await checked(request, await flowOf(ctx.db, id), 'write', `Flow ${id}`);
         // Its bakes, attempts and tasks go with it: the engine would drive a bake that is gone.
         if (await engineBakeActive(ctx.db, project.id))
           throw conflict('Cancel the running bake first');
