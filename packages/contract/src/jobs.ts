@@ -287,6 +287,8 @@ export const JobListQuery = z.object({
   name: z.string().optional(),
   owner: many(z.string()),
   tag: many(z.string()),
+  /** Orrery: the jobs of a flow (spec §2 Jobs), i.e. those its bakes and live jobs tag. */
+  flow_name: z.string().min(1).max(256).optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   cluster_name: z.string().optional(),

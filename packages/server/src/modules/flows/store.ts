@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { ConfigsMeta, TaskStatus } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import type {
-  flowBakeImages,
-  flowLiveJobs} from './tables.js';
+import type { flowBakeImages, flowLiveJobs } from './tables.js';
 import {
   flowAttempts,
   flowBakes,
@@ -334,4 +332,130 @@ export async function deleteCacheEntries(
         where.taskId === undefined ? undefined : eq(flowCacheEntries.taskId, where.taskId),
       ),
     );
+}
+
+// ---- what the flow API adds (lists with filters, the place behind an id) ----
+
+/** The wire's project list filters; `org` '' is "no organization", undefined any. */
+export interface ProjectFilter {
+  name?: string;
+  cluster?: string;
+  org?: string;
+  owner?: string;
+  project?: string;
+}
+
+export async function projectsMatching(db: Db, f: ProjectFilter) {
+  return db
+    .select()
+    .from(flowProjects)
+    .where(
+      and(
+        f.name === undefined ? undefined : eq(flowProjects.name, f.name),
+        f.cluster === undefined ? undefined : eq(flowProjects.clusterName, f.cluster),
+        f.org === undefined ? undefined : eq(flowProjects.orgName, f.org),
+        f.owner === undefined ? undefined : eq(flowProjects.owner, f.owner),
+        f.project === undefined ? undefined : eq(flowProjects.projectName, f.project),
+      ),
+    )
+    .orderBy(asc(flowProjects.name), asc(flowProjects.id));
+}
+
+/** A bake of the flow that Orrery's engine is still driving: deleting the flow would orphan it. */
+export async function engineBakeActive(db: Db, projectId: string) {
+  const [row] = await db
+    .select({ id: flowAttempts.id })
+    .from(flowAttempts)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowAttempts.bakeId))
+    .where(
+      and(
+        eq(flowBakes.projectId, projectId),
+        eq(flowAttempts.engine, true),
+        inArray(flowAttempts.result, ['pending', 'running']),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export interface BakeFilter {
+  name?: string;
+  /** Every one of them (AND). */
+  tags: string[];
+  since?: Date;
+  until?: Date;
+  /** Newest first. */
+  reverse: boolean;
+}
+
+export async function bakesOf(db: Db, projectId: string, f: BakeFilter) {
+  // Compared at the wire's precision: a bake's own created_at, sent back as `until`, includes it.
+  const created = sql`date_trunc('milliseconds', ${flowBakes.createdAt})`;
+  const where: (SQL | undefined)[] = [
+    eq(flowBakes.projectId, projectId),
+    f.name === undefined ? undefined : eq(flowBakes.name, f.name),
+    f.since === undefined ? undefined : gte(created, f.since),
+    f.until === undefined ? undefined : lte(created, f.until),
+    ...f.tags.map((t) => sql`${flowBakes.tags} @> ${JSON.stringify([t])}::jsonb`),
+  ];
+  const order = f.reverse ? desc : asc;
+  return db
+    .select()
+    .from(flowBakes)
+    .where(and(...where))
+    .orderBy(order(flowBakes.createdAt), order(flowBakes.id));
+}
+
+export async function bakeByName(db: Db, projectId: string, name: string) {
+  const [row] = await db
+    .select()
+    .from(flowBakes)
+    .where(and(eq(flowBakes.projectId, projectId), eq(flowBakes.name, name)));
+  return row;
+}
+
+/** A bake and the flow it belongs to, whose place permissions are checked on. */
+export async function bakeWithProject(db: Db, bakeId: string) {
+  const [row] = await db
+    .select({ bake: flowBakes, project: flowProjects })
+    .from(flowBakes)
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowBakes.id, bakeId));
+  return row;
+}
+
+export async function attemptWithProject(db: Db, attemptId: string) {
+  const [row] = await db
+    .select({ attempt: flowAttempts, project: flowProjects })
+    .from(flowAttempts)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowAttempts.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowAttempts.id, attemptId));
+  return row;
+}
+
+export async function taskWithProject(db: Db, taskId: string) {
+  const [row] = await db
+    .select({ task: flowTasks, project: flowProjects })
+    .from(flowTasks)
+    .innerJoin(flowAttempts, eq(flowAttempts.id, flowTasks.attemptId))
+    .innerJoin(flowBakes, eq(flowBakes.id, flowAttempts.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowTasks.id, taskId));
+  return row;
+}
+
+export async function configFileWithProject(db: Db, id: string) {
+  const [row] = await db
+    .select({ file: flowConfigFiles, project: flowProjects })
+    .from(flowConfigFiles)
+    .innerJoin(flowBakes, eq(flowBakes.id, flowConfigFiles.bakeId))
+    .innerJoin(flowProjects, eq(flowProjects.id, flowBakes.projectId))
+    .where(eq(flowConfigFiles.id, id));
+  return row;
+}
+
+export async function cacheEntryById(db: Db, id: string) {
+  const [row] = await db.select().from(flowCacheEntries).where(eq(flowCacheEntries.id, id));
+  return row;
 }

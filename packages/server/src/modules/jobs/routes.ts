@@ -34,6 +34,9 @@ function bodyUri(request: FastifyRequest) {
   return jobUri(str(b.cluster_name ?? 'default'), str(b.org_name), str(b.project_name));
 }
 
+/** The tag `apolo-flow` puts on every job of a flow: its id with `_` turned into `-`. */
+const flowTag = (flowName: string) => `project:${flowName.replaceAll('_', '-')}`;
+
 /** Jobs API (apolo-wire §2): create, list, get, kill, extend. */
 export const jobRoutes =
   (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
@@ -127,7 +130,7 @@ export const jobRoutes =
             statuses: q.status,
             name: q.name,
             owners: q.owner,
-            tags: q.tag,
+            tags: q.flow_name ? [...q.tag, flowTag(q.flow_name)] : q.tag,
             since: q.since ? new Date(q.since) : undefined,
             until: q.until ? new Date(q.until) : undefined,
             q: q.q,
