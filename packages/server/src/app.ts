@@ -30,6 +30,7 @@ import { bucketRoutes } from './modules/buckets/routes.js';
 import { imageRoutes } from './modules/images/routes.js';
 import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
+import { flowEngineModule } from './modules/flows/engine/plugin.js';
 import { installWebsocket } from './http/websocket.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
@@ -109,7 +110,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(bucketRoutes(ctx));
   await app.register(imageRoutes(ctx));
   await installWebsocket(app);
-  await app.register(jobsModule(ctx, opts.jobs, [(jobs) => appsModule(ctx, jobs, opts.apps)]));
+  await app.register(
+    jobsModule(ctx, opts.jobs, [
+      (jobs) => appsModule(ctx, jobs, opts.apps),
+      (jobs) => flowEngineModule(ctx, jobs),
+    ]),
+  );
   await app.register(peopleRoutes(ctx));
   await app.register(inviteRoutes(ctx));
   await app.register(adminRoutes(ctx));
