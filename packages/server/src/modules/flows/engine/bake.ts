@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { principalOf } from '../../../auth/principal-hook.js';
-import { grantsOf } from '../../../auth/permissions.js';
+import { jobUri } from '@orrery/contract';
+import { allows, grantsOf } from '../../../auth/permissions.js';
+import { forbidden } from '../../../http/errors.js';
 import { users } from '../../../db/schema.js';
 import type { Db } from '../../../db/client.js';
 import type { NewJob } from '../../jobs/service.js';
@@ -65,12 +67,22 @@ export async function loadBake(db: Db, attempt: AttemptRow): Promise<LoadedBake 
  * Submits a task's job as the bake's creator, with their grants as they are now: one who lost
  * access since gets the jobs API's refusal, which fails the task.
  */
-export async function runAsCreator(deps: StepDeps, bake: BakeRow, req: NewJob) {
+export async function runAsCreator(
+  deps: StepDeps,
+  bake: BakeRow,
+  req: NewJob & { kind: 'preset' },
+) {
   const db = deps.ctx.db;
   const [user] = bake.creatorId
     ? await db.select().from(users).where(eq(users.id, bake.creatorId))
     : [];
   if (!user) throw new Error('The user who started this bake no longer exists');
   const principal = principalOf(user);
-  return deps.jobs.create(principal, await grantsOf(db, principal), req);
+  const grants = await grantsOf(db, principal);
+  // What the jobs API's route checks before admission.
+  const { cluster_name: cluster = 'default', org_name: org, project_name: project } = req.body;
+  if (!allows(grants, jobUri(cluster, org, project), 'write')) {
+    throw forbidden(`${user.username} may no longer run jobs in the project ${org}/${project}`);
+  }
+  return deps.jobs.create(principal, grants, req);
 }
