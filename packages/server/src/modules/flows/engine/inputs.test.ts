@@ -11,7 +11,16 @@ import {
   started,
   tasksById,
 } from '../../../test/flow-bakes.js';
-import { attemptByNumber, bakeById, configFileById, projectByName } from '../store.js';
+import {
+  attemptByNumber,
+  bakeById,
+  configFileById,
+  insertAttempt,
+  insertBake,
+  insertConfigFile,
+  insertProject,
+  projectByName,
+} from '../store.js';
 
 const WITH_PARAMS = `kind: batch
 title: Train and evaluate
@@ -123,6 +132,14 @@ describe('what a bake starts from', () => {
     expect((await call(s, 'POST', '/api/v1/flow/bakes/start', owner, { ...PLACE })).status).toBe(
       400,
     );
+    const spaced = await startBake(s, owner, WITH_PARAMS, {
+      flow_name: 'my flow',
+      params: { dataset: 'a' },
+    });
+    expect(spaced).toMatchObject({
+      status: 400,
+      body: { message: 'The flow name may not contain spaces' },
+    });
     const place = { cluster: 'default', org: 'acme', project: 'vision' };
     expect(await projectByName(s.ctx.db, place, 'never_made')).toBeUndefined();
     // Another organization's file is as missing as an absent one.
@@ -171,4 +188,35 @@ tasks:
     expect(await jobsOfBake(s, bakeId)).toHaveLength(1);
     expect((await attemptByNumber(s.ctx.db, bakeId, -1))?.result).toBe('failed');
   }, 30_000);
+
+  it('refuses to restart a bake the CLI recorded with what the engine does not run', async () => {
+    const place = { cluster: 'default', org: 'acme', project: 'vision' };
+    const flow =
+      (await projectByName(s.ctx.db, place, 'cli_flow')) ??
+      (await insertProject(s.ctx.db, place, 'cli_flow', owner.username));
+    const bake = await insertBake(s.ctx.db, {
+      projectId: flow.id,
+      batch: 'build',
+      graphs: { '': { a: [] } },
+      params: {},
+      meta: { git_info: null },
+      creatorId: owner.id,
+    });
+    const file = await insertConfigFile(s.ctx.db, {
+      bakeId: bake.id,
+      filename: '.apolo/build.yml',
+      content:
+        'kind: batch\nimages:\n  img:\n    ref: image:x\ntasks:\n  - id: a\n    image: busybox\n',
+    });
+    await insertAttempt(s.ctx.db, {
+      bakeId: bake.id,
+      number: 1,
+      result: 'failed',
+      configsMeta: { workspace: '', flow_config_id: file.id, action_config_ids: {} },
+    });
+    const r = await call(s, 'POST', `/api/v1/flow/bakes/${bake.id}/restart`, owner);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^line 2: unsupported key `images`/);
+    expect((await attemptByNumber(s.ctx.db, bake.id, -1))?.number).toBe(1);
+  });
 });

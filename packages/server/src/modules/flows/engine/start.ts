@@ -1,8 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { KILLABLE_RESULTS, type BakeStart, type ConfigsMeta } from '@orrery/contract';
+import {
+  KILLABLE_RESULTS,
+  MAX_TAG_LENGTH,
+  type BakeStart,
+  type ConfigsMeta,
+} from '@orrery/contract';
 import type { Principal } from '../../../auth/principal.js';
 import type { Db } from '../../../db/client.js';
-import { HttpError, conflict } from '../../../http/errors.js';
+import { HttpError, conflict, invalid } from '../../../http/errors.js';
 import { isUniqueViolation } from '../../apps/store.js';
 import { BatchError, parseBatch, planBake, resolveParams } from '../batch/index.js';
 import {
@@ -18,18 +23,38 @@ import {
   type FlowPlace,
 } from '../store.js';
 import { flowBakes } from '../tables.js';
-import { flowContext } from './bake.js';
+import { flowContext, loadBake } from './bake.js';
+import { flowProjectTag } from './jobs.js';
 
 /** The executor id of attempts Orrery's engine drives (the client sets its own). */
 export const ENGINE_EXECUTOR = 'orrery-engine';
 
 /** The batch file refused: a 400 whose message names the line, as the parser wrote it. */
+const refusalOf = (e: unknown) =>
+  e instanceof BatchError ? new HttpError('bad_request', e.message) : e;
+
 export function batchRefusal<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof BatchError) throw new HttpError('bad_request', e.message);
-    throw e;
+    throw refusalOf(e);
+  }
+}
+
+/**
+ * The flow's and the batch's names become tags of every job of the bake (`project:…`,
+ * `flow:…`): names the jobs API would refuse as tags are refused here, before anything runs.
+ */
+function checkTagNames(flowName: string, batchName: string) {
+  const named = [
+    ['flow_name', 'flow', flowProjectTag(flowName)],
+    ['batch', 'batch', `flow:${batchName}`],
+  ] as const;
+  for (const [field, what, tag] of named) {
+    if (/\s/.test(tag)) throw invalid(field, `The ${what} name may not contain spaces`);
+    if (tag.length > MAX_TAG_LENGTH) {
+      throw invalid(field, `The ${what} name is too long for the tag ${tag.split(':')[0]}:`);
+    }
   }
 }
 
@@ -58,6 +83,7 @@ export async function startBake(
   content: string,
   batchName: string,
 ) {
+  checkTagNames(req.flow_name, batchName);
   const batch = batchRefusal(() => parseBatch(content));
   const params = batchRefusal(() => resolveParams(batch, req.params));
   const flow = await flowOf(db, place, req.flow_name, caller.username);
@@ -119,6 +145,12 @@ export async function restartBake(db: Db, caller: Principal, bake: BakeRow) {
   if (KILLABLE_RESULTS.includes(last.result)) {
     throw conflict(`The bake is still ${last.result}: restart it once it has finished`);
   }
+  // A batch file recorded by the CLI may use what the engine does not run: refused now, not
+  // as an attempt that fails at once.
+  const loaded = await loadBake(db, last).catch((e: unknown) => {
+    throw refusalOf(e);
+  });
+  if (!loaded) throw conflict('The bake has no batch file to run again');
   const kept = (await tasksOf(db, last.id)).filter((t) => {
     const s = t.statuses.at(-1)?.status;
     return s === 'succeeded' || s === 'cached';

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import type { FastifyBaseLogger } from 'fastify';
 import { flowTime, isFinalTaskStatus, type TaskStatus } from '@orrery/contract';
 import type { AppContext } from '../../../context.js';
@@ -32,6 +33,9 @@ export interface StepDeps {
   jobs: JobsService;
   log: FastifyBaseLogger;
 }
+
+/** Outputs and state beyond this many characters of command lines are not read. */
+const MAX_COMMAND_CHARS = 16 * 2 ** 20;
 
 const statusOf = (t: TaskRow): TaskStatus => t.statuses.at(-1)?.status ?? 'unknown';
 const item = (status: TaskStatus, at: Date = new Date()): StatusItem => ({
@@ -219,14 +223,26 @@ class AttemptStep {
     }
   }
 
-  /** The job's whole log, as the monitoring API serves a finished job's. */
+  /**
+   * The command lines of the job's whole log (as the monitoring API serves a finished job's):
+   * only lines that start with `::` can be commands, so a long log costs no memory.
+   */
   private async logOf(job: JobRow) {
     if (job.logsRemoved) return '';
     try {
       const stream = await this.deps.jobs.driver.logs(job.id, { follow: false, timestamps: false });
-      const chunks: Buffer[] = [];
-      for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
-      return Buffer.concat(chunks).toString('utf8');
+      const kept: string[] = [];
+      let size = 0;
+      for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+        if (!line.startsWith('::')) continue;
+        size += line.length;
+        if (size > MAX_COMMAND_CHARS) {
+          stream.destroy();
+          break;
+        }
+        kept.push(line);
+      }
+      return kept.join('\n');
     } catch (e) {
       this.deps.log.warn({ err: e, job: job.id }, 'the log of a task could not be read');
       return '';
