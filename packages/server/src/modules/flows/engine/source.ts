@@ -16,13 +16,13 @@ export type BatchSource = { content: string } | { file: string };
  */
 function storagePathOf(place: FlowPlace, file: string) {
   if (file.startsWith('storage://')) {
-    const [cluster, org, project, ...rest] = segmentsOf(file.slice('storage://'.length));
+    const [cluster, org, project, ...rest] = segmentsOf(file.slice('storage://'.length), false);
     if (!cluster || !org || !project || rest.length === 0) {
       throw new HttpError('bad_request', `Not a file URI: ${file}`);
     }
     return { cluster, org, project, rest };
   }
-  const rest = segmentsOf(file.replace(/^storage:/, ''));
+  const rest = segmentsOf(file.replace(/^storage:/, ''), false);
   if (rest.length === 0) throw new HttpError('bad_request', `Not a file: ${file}`);
   return { cluster: place.cluster, org: place.org, project: place.project, rest };
 }
