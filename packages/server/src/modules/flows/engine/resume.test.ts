@@ -53,7 +53,7 @@ tasks:
     await second.app.ready();
     const done = await attemptReaches(second, bakeId, ['succeeded', 'failed']);
     const tasks = await tasksById(second, done.id);
-    expect(done.result).toBe('succeeded');
+    expect(done).toMatchObject({ id: attempt.id, number: 1, result: 'succeeded' });
     expect(tasks.long!.rawId).toBe(long.rawId);
     expect(tasks.long!.history).toEqual(['pending', 'running', 'succeeded']);
     expect(tasks.after!.outputs).toEqual({ saw: 'yes' });
