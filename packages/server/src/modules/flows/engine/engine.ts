@@ -37,8 +37,9 @@ export class BakeEngine {
   }
 
   start() {
+    // A job still pending (waiting, its container being created) changes nothing of its task.
     this.unsubscribe = this.deps.jobs.onTransition((job) => {
-      if (isTaskJob(job.tags)) this.kick();
+      if (job.status !== 'pending' && isTaskJob(job.tags)) this.kick();
     });
     this.timer = setInterval(() => this.kick(), this.tickMs);
     this.timer.unref();
