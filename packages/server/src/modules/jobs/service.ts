@@ -64,6 +64,7 @@ export class JobsService {
   private readonly billEveryMs: number;
   private readonly enforceEveryMs: number;
   private unsubscribe?: () => void;
+  private readonly transitionListeners = new Set<(job: JobRow) => void>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -144,9 +145,19 @@ export class JobsService {
     }
   }
 
+  /**
+   * Told of every recorded status change of a job (after a final one's last charge), so that
+   * modules built on jobs (the bake engine) react in the same tick rather than polling.
+   */
+  onTransition(listener: (job: JobRow) => void): () => void {
+    this.transitionListeners.add(listener);
+    return () => this.transitionListeners.delete(listener);
+  }
+
   private async move(j: JobRow, t: Transition, extra: Partial<JobRow> = {}) {
     const row = await transition(this.ctx.db, j.id, t, extra);
     if (row && isFinalJobStatus(t.status)) await this.finish(row);
+    if (row) for (const l of this.transitionListeners) l(row);
     return row;
   }
 
