@@ -25,3 +25,4 @@ export * from './payments.js';
 export * from './billing.js';
 export * from './budgets.js';
 export * from './flows.js';
+export * from './assistant.js';
