@@ -1,0 +1,79 @@
+import { useMemo, useRef } from 'react';
+import { Background, Controls, ReactFlow, type Edge } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { BakeGraphs, TaskStatus } from '@orrery/contract';
+import { GRAPH_TEXTS, GRAPH_ZOOM } from '../texts';
+import { layoutShape, shapeOf } from './layout';
+import { TaskNode, type TaskNodeType } from './TaskNode';
+
+const NODE_TYPES = { task: TaskNode };
+
+/**
+ * The task graph of a bake (workloads §2, §9), laid out once per graph shape. Polls change only
+ * statuses, and a node keeps its object while its status stays, so React Flow redraws only the
+ * nodes that moved on.
+ */
+export function BakeGraph(props: {
+  graphs: BakeGraphs;
+  statuses: ReadonlyMap<string, TaskStatus>;
+  selected: string | null;
+  onSelect(id: string): void;
+}) {
+  const shapeKey = useMemo(() => JSON.stringify(props.graphs), [props.graphs]);
+  const { shape, positions } = useMemo(() => {
+    const shape = shapeOf(JSON.parse(shapeKey) as BakeGraphs);
+    return { shape, positions: layoutShape(shape) };
+  }, [shapeKey]);
+  const edges: Edge[] = useMemo(
+    () => shape.edges.map((e) => ({ id: `${e.source}->${e.target}`, ...e })),
+    [shape],
+  );
+
+  const previous = useRef(new Map<string, TaskNodeType>());
+  const nodes = useMemo(() => {
+    const next = new Map<string, TaskNodeType>();
+    const list = shape.ids.map((id) => {
+      const status = props.statuses.get(id) ?? null;
+      const selected = props.selected === id;
+      const old = previous.current.get(id);
+      const node =
+        old && old.data.status === status && old.selected === selected
+          ? old
+          : {
+              id,
+              type: 'task' as const,
+              position: positions.get(id)!,
+              selected,
+              data: { label: id, status },
+            };
+      next.set(id, node);
+      return node;
+    });
+    previous.current = next;
+    return list;
+  }, [shape, positions, props.statuses, props.selected]);
+
+  return (
+    <div
+      style={{ height: 'calc(100vh - 220px)', minHeight: 360 }}
+      aria-label={GRAPH_TEXTS.region}
+      role="region"
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        minZoom={GRAPH_ZOOM.min}
+        maxZoom={GRAPH_ZOOM.max}
+        fitView
+        nodesDraggable={false}
+        nodesConnectable={false}
+        onlyRenderVisibleElements={nodes.length > 200}
+        onNodeClick={(_e, node) => props.onSelect(node.id)}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}
