@@ -47,7 +47,7 @@ export function BakesTable(props: {
                   to={graphLink(props.flow, b)}
                   aria-label={BAKE_TEXTS.open(label)}
                 >
-                  {b.name ?? b.batch}
+                  {label}
                 </Anchor>
               </Table.Td>
               <Table.Td>

@@ -47,9 +47,7 @@ export function BatchSourceFields(props: {
         <Textarea
           label={T.yaml}
           placeholder={T.yamlPlaceholder}
-          autosize
-          minRows={8}
-          maxRows={20}
+          rows={12}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           value={draft.content}
           error={missing ? T.yamlRequired : null}
