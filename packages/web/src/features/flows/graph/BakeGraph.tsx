@@ -2,7 +2,7 @@ import { useMemo, useRef } from 'react';
 import { Background, Controls, ReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { BakeGraphs, TaskStatus } from '@orrery/contract';
-import { GRAPH_TEXTS, GRAPH_ZOOM } from '../texts';
+import { GRAPH_TEXTS, GRAPH_ZOOM, NODE_SIZE } from '../texts';
 import { layoutShape, shapeOf } from './layout';
 import { TaskNode, type TaskNodeType } from './TaskNode';
 
@@ -43,6 +43,9 @@ export function BakeGraph(props: {
               id,
               type: 'task' as const,
               position: positions.get(id)!,
+              // Known sizes let React Flow show and fit the nodes before it has measured them.
+              width: NODE_SIZE.width,
+              height: NODE_SIZE.height,
               selected,
               data: { label: id, status },
             };

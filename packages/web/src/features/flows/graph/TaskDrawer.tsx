@@ -25,6 +25,8 @@ export function TaskDrawer(props: { id: string | null; task: TaskWire | null; on
       onClose={props.onClose}
       position="right"
       size="xl"
+      // The graph stays in sight, so another task can be picked while this one is open.
+      withOverlay={false}
       title={id ? T.title(id) : ''}
     >
       {id && !task && <Text c="dimmed">{T.notStarted}</Text>}
