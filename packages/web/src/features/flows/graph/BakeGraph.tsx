@@ -1,29 +1,25 @@
 import { useMemo, useRef } from 'react';
 import { Background, Controls, ReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import type { BakeGraphs, TaskStatus } from '@orrery/contract';
+import type { TaskStatus } from '@orrery/contract';
 import { GRAPH_TEXTS, GRAPH_ZOOM, NODE_SIZE } from '../texts';
-import { layoutShape, shapeOf } from './layout';
 import { TaskNode, type TaskNodeType } from './TaskNode';
+import type { GraphLayout } from './useGraphLayout';
 
 const NODE_TYPES = { task: TaskNode };
 
 /**
- * The task graph of a bake (workloads §2, §9), laid out once per graph shape. Polls change only
+ * The task graph of a bake (workloads §2, §9) from its layout (useGraphLayout). Polls change only
  * statuses, and a node keeps its object while its status stays, so React Flow redraws only the
  * nodes that moved on.
  */
 export function BakeGraph(props: {
-  graphs: BakeGraphs;
+  layout: GraphLayout;
   statuses: ReadonlyMap<string, TaskStatus>;
   selected: string | null;
   onSelect(id: string): void;
 }) {
-  const shapeKey = useMemo(() => JSON.stringify(props.graphs), [props.graphs]);
-  const { shape, positions } = useMemo(() => {
-    const shape = shapeOf(JSON.parse(shapeKey) as BakeGraphs);
-    return { shape, positions: layoutShape(shape) };
-  }, [shapeKey]);
+  const { shape, positions } = props.layout;
   const edges: Edge[] = useMemo(
     () => shape.edges.map((e) => ({ id: `${e.source}->${e.target}`, ...e })),
     [shape],
@@ -71,7 +67,6 @@ export function BakeGraph(props: {
         fitView
         nodesDraggable={false}
         nodesConnectable={false}
-        onlyRenderVisibleElements={nodes.length > 200}
         onNodeClick={(_e, node) => props.onSelect(node.id)}
       >
         <Background />

@@ -24,6 +24,7 @@ import { StatusBadge } from '../StatusBadge';
 import { BAKE_TEXTS, FLOW_TEXTS, GRAPH_TEXTS } from '../texts';
 import { BakeGraph } from './BakeGraph';
 import { TaskDrawer } from './TaskDrawer';
+import { useGraphLayout } from './useGraphLayout';
 
 /**
  * A bake's task graph (workloads §2: params projectId, flowName, bakeId and an optional bakeName),
@@ -36,6 +37,7 @@ export default function BakeGraphPage() {
   const attempt = bake.data?.last_attempt ?? null;
   const live = isLive(attempt?.result);
   const tasks = useTasks(attempt?.id, attempt?.result, live);
+  const layout = useGraphLayout(bake.data?.graphs);
   const [selected, setSelected] = useState<string | null>(null);
   const [killing, setKilling] = useState(false);
   const blocked = useWriteBlocked();
@@ -63,18 +65,17 @@ export default function BakeGraphPage() {
         description={GRAPH_TEXTS.emptyHint}
       />
     );
+  // The graph waits for the tasks: drawn before them, a large bake would be drawn twice (all
+  // waiting, then in their statuses).
+  else if (!layout || (attempt && tasks.isPending))
+    body = <Loader aria-label={GRAPH_TEXTS.title(title)} />;
   else
     body = (
       <>
         {tasks.isError && (
           <Alert color="red">{messageOf(tasks.error, FLOW_TEXTS.loadFailed)}</Alert>
         )}
-        <BakeGraph
-          graphs={bake.data.graphs}
-          statuses={statuses}
-          selected={selected}
-          onSelect={setSelected}
-        />
+        <BakeGraph layout={layout} statuses={statuses} selected={selected} onSelect={setSelected} />
       </>
     );
 

@@ -11,6 +11,8 @@ import { StatusBadge } from '../StatusBadge';
 import { FLOW_TEXTS, GRAPH_TEXTS } from '../texts';
 
 const T = GRAPH_TEXTS.details;
+/** workloads §9's narrowest dialog width: the middle of the graph stays in sight beside it. */
+const DRAWER_WIDTH = 520;
 const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /**
@@ -24,7 +26,7 @@ export function TaskDrawer(props: { id: string | null; task: TaskWire | null; on
       opened={!!id}
       onClose={props.onClose}
       position="right"
-      size="xl"
+      size={DRAWER_WIDTH}
       // The graph stays in sight, so another task can be picked while this one is open.
       withOverlay={false}
       title={id ? T.title(id) : ''}
