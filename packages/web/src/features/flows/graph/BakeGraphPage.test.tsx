@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
 import { jobWire } from '../../jobs/test-fixtures';
+import { BAKE_POLL_MS } from '../texts';
 import {
   BAKE_ID,
   BAKE_URL,
@@ -51,6 +52,39 @@ describe('Bake graph', () => {
     // A running bake can be killed from its graph as well.
     expect(screen.getByRole('button', { name: 'Kill' })).toBeTruthy();
   });
+
+  it('follows a running bake until it ends, then stops asking', async () => {
+    const { calls, fetchMock } = stubFetch([]);
+    let done = false;
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input);
+      calls.push({ method: 'GET', url, headers: {}, body: undefined });
+      const body =
+        url === BAKE_URL
+          ? bakeWire(done ? 'succeeded' : 'running')
+          : [
+              taskWire(
+                'first',
+                done ? ['pending', 'running', 'succeeded'] : ['pending', 'running'],
+              ),
+            ];
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    renderFlows(ROUTE);
+    await waitFor(async () =>
+      expect((await node('first')).getAttribute('data-status')).toBe('running'),
+    );
+    done = true;
+    // The next poll (every BAKE_POLL_MS) brings the final statuses.
+    await waitFor(
+      async () => expect((await node('first')).getAttribute('data-status')).toBe('succeeded'),
+      { timeout: BAKE_POLL_MS * 2 + 1000 },
+    );
+    expect(screen.queryByRole('button', { name: 'Kill' })).toBeNull();
+    const asked = calls.length;
+    await new Promise((r) => setTimeout(r, BAKE_POLL_MS + 500));
+    expect(calls.length).toBe(asked);
+  }, 20_000);
 
   it('opens a task’s details: history, job link, outputs, state and its job’s log', async () => {
     const { calls } = stubFetch([
