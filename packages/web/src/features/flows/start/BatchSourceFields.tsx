@@ -16,7 +16,7 @@ export interface SourceDraft {
 /** The request's source, or null while the chosen mode has nothing yet. */
 export function sourceOf(d: SourceDraft): BatchSource | null {
   if (d.mode === 'paste') return d.content.trim() ? { content: d.content } : null;
-  return d.file && d.file.segments.length > 0 ? { file: d.file.uri } : null;
+  return d.file && d.file.segments.length > 0 ? { file: d.file.path } : null;
 }
 
 /** A pasted batch file, or one of the project's files picked in the files chooser. */
