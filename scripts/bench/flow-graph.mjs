@@ -77,7 +77,7 @@ export async function benchFlowGraph(server) {
     const { measurePages, graphPainted } = await import('../../e2e/support/measure-graph.mjs');
     const at = (bake) =>
       `/flows/${flow.id}/${flow.name}/bakes/${bake.id}?org=bench&cluster=default&project=bench`;
-    const times = await measurePages(
+    const { times, measures } = await measurePages(
       server.base,
       { email: 'admin@orrery.local', password: ADMIN_PASSWORD, token: server.token },
       [
@@ -88,8 +88,11 @@ export async function benchFlowGraph(server) {
           ready: (page) => page.getByText('No tasks found').waitFor({ timeout: 60000 }),
         },
       ],
+      5,
+      'orrery:bake-graph-layout',
     );
     row(what, ms(median(times.big)), AIM);
+    row('  of which the layout (dagre)', ms(median(measures.big)));
     row('  the same page, bake without tasks (baseline)', ms(median(times.empty)));
   } catch (e) {
     notMeasured(what, e.message, AIM);
