@@ -9,6 +9,7 @@ import {
   Stack,
   Text,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { IconPlayerStop, IconRotateClockwise, IconTopologyStar3 } from '@tabler/icons-react';
 import { useParams } from 'react-router';
@@ -98,34 +99,36 @@ export default function BakeGraphPage() {
         </Group>
         <Group>
           {attempt && live && (
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconPlayerStop size={16} />}
-              disabled={!!blocked}
-              title={blocked}
-              onClick={() => setKilling(true)}
-            >
-              {BAKE_TEXTS.kill}
-            </Button>
+            <Tooltip label={blocked} disabled={!blocked}>
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconPlayerStop size={16} />}
+                disabled={!!blocked}
+                onClick={() => setKilling(true)}
+              >
+                {BAKE_TEXTS.kill}
+              </Button>
+            </Tooltip>
           )}
           {attempt && canRestart(attempt.result) && (
-            <Button
-              variant="light"
-              leftSection={<IconRotateClockwise size={16} />}
-              disabled={!!blocked}
-              title={blocked}
-              loading={restart.isPending}
-              onClick={() =>
-                void withOutcome(
-                  () => restart.mutateAsync(bakeId),
-                  BAKE_TEXTS.restarted,
-                  FLOW_TEXTS.loadFailed,
-                )
-              }
-            >
-              {BAKE_TEXTS.restart}
-            </Button>
+            <Tooltip label={blocked} disabled={!blocked}>
+              <Button
+                variant="light"
+                leftSection={<IconRotateClockwise size={16} />}
+                disabled={!!blocked}
+                loading={restart.isPending}
+                onClick={() =>
+                  void withOutcome(
+                    () => restart.mutateAsync(bakeId),
+                    BAKE_TEXTS.restarted,
+                    FLOW_TEXTS.loadFailed,
+                  )
+                }
+              >
+                {BAKE_TEXTS.restart}
+              </Button>
+            </Tooltip>
           )}
         </Group>
       </Group>
