@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
+import { entry, LIST, listing } from '../../files/test-fixtures';
 import {
   BAKE_ID,
   BAKE_URL,
@@ -45,6 +46,41 @@ describe('Start bake dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Batch YAML'), { target: { value: YAML } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
     expect(await within(dialog).findByText(message)).toBeTruthy();
+  });
+
+  it('reads a batch file chosen among the project’s files', async () => {
+    const { calls } = stubFetch([
+      { url: FLOWS_URL, body: [] },
+      { url: LIST(), body: listing(entry('flows', 'DIRECTORY')) },
+      { url: LIST('flows'), body: listing(entry('train.yml')) },
+      {
+        method: 'POST',
+        url: PARAMS,
+        status: 404,
+        body: { error: 'not_found', message: 'File not found: storage:flows/train.yml' },
+      },
+    ]);
+    renderFlows();
+    const dialog = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText(/Flow name/), { target: { value: 'demo' } });
+    fireEvent.click(within(dialog).getByText('Project file'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Choose file' }));
+    const chooser = await screen.findByRole('dialog', { name: 'Choose a Files Path' });
+    const folder = await within(chooser).findByRole('button', { name: 'Folder flows' });
+    fireEvent.click(folder);
+    fireEvent.click(folder);
+    fireEvent.click(await within(chooser).findByRole('button', { name: 'File train.yml' }));
+    // One click selects once the double-click window has passed.
+    fireEvent.click(await within(chooser).findByRole('button', { name: 'Select' }));
+    expect(await within(dialog).findByText('storage:flows/train.yml')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(await within(dialog).findByText('File not found: storage:flows/train.yml')).toBeTruthy();
+    expect(calls.find((c) => c.url === PARAMS)!.body).toEqual({
+      file: 'storage:flows/train.yml',
+      cluster: 'default',
+      org_name: 'acme',
+      project_name: 'vision',
+    });
   });
 
   it('asks for each param with its default and help, then starts the bake and opens its graph', async () => {
