@@ -20,8 +20,6 @@ export const FLOW_TEXTS = {
   cancel: 'Cancel',
   why: {
     readOnly: 'Project readers can only look; ask a project writer or manager.',
-    killWhenActive: 'Only a pending or running bake can be killed.',
-    restartWhenFailed: 'Only a failed or cancelled bake restarts from its failed tasks.',
   },
 } as const;
 
@@ -95,14 +93,12 @@ export const GRAPH_TEXTS = {
     title: (task: string) => `Task ${task}`,
     history: 'Status history',
     job: 'Job',
-    openJob: 'Open the job page',
     cachedFrom: 'Cached from',
     outputs: 'Outputs',
     state: 'State',
     none: 'None',
     noJob: 'No job yet',
     log: 'Log',
-    logRegion: 'Task log',
     notStarted: 'This task has not started yet.',
   },
 } as const;
