@@ -2,11 +2,11 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,flows,sandbox,apps,docker,list,billing   sections (default all)
+//   BENCH_ONLY=startup,throughput,soak,console,graph,storage,jobs,flows,sandbox,apps,docker,list,billing   sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
-//   BENCH_APP_INSTALLS (10)  BENCH_APP_INSTANCES (1000)
+//   BENCH_APP_INSTALLS (10)  BENCH_APP_INSTANCES (1000)  BENCH_GRAPH_TASKS (1000)
 //   BENCH_USAGE_RECORDS (1000000)  BENCH_BILLING_REQUESTS (200)
 //   BENCH_FLOW_TASKS (20)  BENCH_FLOW_ROUNDS (3)  the bake engine's chain and how many bakes of it
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
@@ -52,7 +52,7 @@ async function section(name, title, fn) {
 const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
-  if (!['startup', 'throughput', 'soak', 'console', 'storage', 'jobs', 'flows'].some(wanted)) {
+  if (!['startup', 'throughput', 'soak', 'console', 'graph', 'storage', 'jobs', 'flows'].some(wanted)) {
     // Only the sections with servers of their own (sandbox, apps, docker, list, billing) were
     // asked for.
   } else if (wanted('startup')) {
@@ -83,6 +83,10 @@ try {
   await section('console', 'Navigation', async () => {
     const { benchNavigation } = await import('./bench/console.mjs');
     await benchNavigation(main);
+  });
+  await section('graph', 'Bake graph', async () => {
+    const { benchFlowGraph } = await import('./bench/flow-graph.mjs');
+    await benchFlowGraph(main);
   });
   await section('storage', 'Storage', async () => {
     const { benchStorage } = await import('./bench/storage.mjs');

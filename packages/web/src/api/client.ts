@@ -60,6 +60,8 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Answers whose keys are user-owned names (an app's input or output) stay as sent. */
   keepKeys?: boolean;
+  /** A body already in wire form whose maps hold user-owned names (a bake's params): sent as is. */
+  rawBody?: boolean;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -93,7 +95,7 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(toSnake(options.body));
+    body = JSON.stringify(options.rawBody ? options.body : toSnake(options.body));
   }
   const url = buildUrl(path, options.query);
   const res = await fetch(url, {

@@ -7,6 +7,7 @@ import { IMAGES_FEATURE } from '../features/images/feature';
 import { FILES_FEATURE } from '../features/files/feature';
 import { BUCKETS_FEATURE } from '../features/buckets/feature';
 import { JOBS_FEATURE } from '../features/jobs/feature';
+import { FLOWS_FEATURE } from '../features/flows/feature';
 
 export interface FeatureEntry {
   /** Also the area's folder under src/features. */
@@ -31,4 +32,5 @@ export const FEATURES: FeatureEntry[] = [
   IMAGES_FEATURE,
   SECRETS_FEATURE,
   JOBS_FEATURE,
+  FLOWS_FEATURE,
 ];

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot, settled } from './support/browser.js';
+import { linkFromOutbox, type RunningServer } from './support/server.js';
+import { useJourney } from './support/journey.js';
+import { signIn, signUpElsewhere, tokenFor } from './support/session.js';
+
+const CONTEXT = 'org=acme&cluster=default&project=vision';
+/** A writer of the project, not its manager: what a flow needs is write. */
+const BOB = {
+  name: 'Bob Writer',
+  username: 'bob',
+  email: 'bob@example.test',
+  password: 'bob-password-1',
+};
+
+/** The wire reference's minimal batch flow: `first` hands a word to `left` and `right`. */
+const DIAMOND = `kind: batch
+params:
+  greeting: hello
+tasks:
+  - id: first
+    image: busybox:latest
+    cmd: sh -c "echo ::set-output name=word::\${{ params.greeting }}"
+  - id: left
+    needs: [first]
+    image: busybox:latest
+    cmd: sh -c "echo left got \${{ needs.first.outputs.word }}"
+  - id: right
+    needs: [first]
+    image: busybox:latest
+    cmd: sh -c "echo right got \${{ needs.first.outputs.word }}"
+`;
+const LONG = `kind: batch
+tasks:
+  - id: forever
+    image: busybox:latest
+    cmd: sleep 600
+    cache:
+      strategy: none
+`;
+
+/**
+ * Flows in Debian's Chromium against the real server on the process runtime, as a project writer
+ * with no CLI: start a bake of a diamond from pasted YAML, watch its graph turn succeeded, open a
+ * task's outputs, then start a long bake and kill it from the bakes list.
+ */
+describe('flows journey', () => {
+  let server: RunningServer;
+  let page: Page;
+  let errors: string[];
+
+  useJourney('flows', (j) => ({ server, page, errors } = j), {
+    env: () => ({ ORRERY_RUNTIME: 'process' }),
+    context: { viewport: { width: 1400, height: 900 } },
+    prepare: async (j) => {
+      await signUpElsewhere(j.browser, j.server, BOB);
+      const verify = await j.browser.newPage();
+      await verify.goto(linkFromOutbox(j.server.dataDir, BOB.email, '/oidc/verify'));
+      await verify.close();
+      const send = async (method: string, path: string, body: object, as: string) => {
+        const res = await fetch(`${j.server.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (res.status >= 300) throw new Error(`${method} ${path}: ${await res.text()}`);
+      };
+      await send(
+        'PUT',
+        '/api/v1/users/bob/profile',
+        { terms_accepted: true },
+        tokenFor(j.server, BOB.email),
+      );
+      await send(
+        'POST',
+        '/apis/admin/v1/orgs/acme/users',
+        { user_name: 'bob', role: 'user' },
+        j.token,
+      );
+      await send(
+        'POST',
+        '/apis/admin/v1/clusters/default/orgs/acme/projects/vision/users',
+        { user_name: 'bob', role: 'writer' },
+        j.token,
+      );
+    },
+  });
+
+  const node = (id: string) => page.getByLabel(new RegExp(`^Task ${id}:`));
+
+  it('shows Flows in the menu and no flows yet', async () => {
+    await page.goto(`${server.url}/?${CONTEXT}`);
+    await signIn(page, BOB.email, BOB.password);
+    await page.getByRole('banner').waitFor();
+    await page.getByRole('link', { name: 'Flows' }).click();
+    await page.getByText('No flows found').waitFor();
+    await screenshot(page, 'flows-empty');
+  });
+
+  it('starts a bake of a diamond from pasted YAML, asking for its params', async () => {
+    await page.getByRole('button', { name: 'Start bake', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start bake' });
+    await dialog.getByLabel('Flow name').fill('demo_flow');
+    await dialog.getByLabel('Batch YAML').fill(DIAMOND);
+    await screenshot(page, 'flows-start-dialog');
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => dialog.getByLabel('greeting').inputValue()).toBe('hello');
+    await dialog.getByLabel('Bake name').fill('diamond-1');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    await page.waitForURL((u) =>
+      /^\/flows\/[^/]+\/demo_flow\/bakes\/[^/]+\/diamond-1$/.test(u.pathname),
+    );
+    await page.getByRole('heading', { name: 'Bake diamond-1' }).waitFor();
+  });
+
+  it('watches every node of the graph turn succeeded', async () => {
+    for (const id of ['first', 'left', 'right'])
+      await expect
+        .poll(() => node(id).getAttribute('data-status'), { timeout: 60_000, interval: 500 })
+        .toBe('succeeded');
+    await page.getByText('succeeded', { exact: true }).first().waitFor();
+  });
+
+  it('opens a task and reads its outputs', async () => {
+    await node('first').click();
+    const drawer = page.getByRole('dialog', { name: 'Task first' });
+    await drawer.getByText('Status history').waitFor();
+    await drawer.getByText('word', { exact: true }).waitFor();
+    await drawer.getByText('hello', { exact: true }).waitFor();
+    await drawer.getByRole('link', { name: /^job-/ }).waitFor();
+    await settled(page);
+    await screenshot(page, 'flows-graph-details');
+    await page.keyboard.press('Escape');
+  });
+
+  it('lists the flow and its bake', async () => {
+    await page.goto(`${server.url}/flows?${CONTEXT}`);
+    const row = page.getByRole('row').filter({ hasText: 'demo_flow' });
+    await row.getByText('project:demo-flow').waitFor();
+    await screenshot(page, 'flows-list');
+    await row.getByRole('link', { name: 'View bakes of demo_flow' }).click();
+    const bake = page.getByRole('row').filter({ hasText: 'diamond-1' });
+    await bake.getByText('succeeded').waitFor();
+    expect(await bake.getByLabel(/^Kill bake/).count()).toBe(0);
+  });
+
+  it('starts a long bake and kills it from the bakes list', async () => {
+    await page.getByRole('button', { name: 'Start bake', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start bake' });
+    await dialog.getByLabel('Batch YAML').fill(LONG);
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByLabel('Bake name').fill('long-1');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/long-1'));
+    await expect
+      .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('running');
+
+    await page.getByRole('link', { name: 'demo_flow' }).click();
+    const bake = page.getByRole('row').filter({ hasText: 'long-1' });
+    await bake.getByText('running').waitFor();
+    await screenshot(page, 'flows-bakes');
+    await bake.getByLabel('Kill bake long-1').click();
+    await page
+      .getByRole('dialog', { name: 'Kill bake' })
+      .getByRole('button', { name: 'Kill' })
+      .click();
+    await page.getByText('Bake killed').waitFor();
+    await bake.getByText('cancelled').waitFor({ timeout: 30_000 });
+    expect(await bake.getByLabel('Kill bake long-1').count()).toBe(0);
+  });
+
+  it('shows the flow’s jobs on the Jobs page', async () => {
+    await page.goto(`${server.url}/flows?${CONTEXT}`);
+    await page.getByRole('link', { name: 'View real-time jobs of demo_flow' }).click();
+    await page.waitForURL(
+      (u) => u.pathname === '/jobs' && u.searchParams.get('flowName') === 'demo_flow',
+    );
+    await page.getByText('Flow demo_flow').waitFor();
+  });
+
+  it('ran without errors in the page', () => {
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import {
+  actionOfRole,
+  atLeast,
+  KILLABLE_RESULTS,
+  type BakeWire,
+  type TaskStatus,
+  type TaskWire,
+} from '@orrery/contract';
+import { usePlatformContext } from '../../app/context/platform-context';
+import { useAccount } from '../../app/session/account';
+import { FLOW_TEXTS } from './texts';
+
+/**
+ * workloads §4: pending and suspended warn; succeeded, running and cached are fine; failed and
+ * cancelled are errors. Skipped and unknown tasks (the flow API's own) are neither: grey.
+ */
+export const STATUS_COLOR: Record<TaskStatus, string> = {
+  pending: 'yellow',
+  running: 'green',
+  succeeded: 'green',
+  cached: 'green',
+  failed: 'red',
+  cancelled: 'red',
+  skipped: 'gray',
+  unknown: 'gray',
+};
+
+/** A bake whose last attempt is pending or running: it can be killed and is worth polling. */
+export const isLive = (result: TaskStatus | undefined | null) =>
+  !!result && KILLABLE_RESULTS.includes(result);
+
+/** Restart from failed re-runs the failed, cancelled and skipped tasks of a finished attempt. */
+export const canRestart = (result: TaskStatus | undefined | null) =>
+  result === 'failed' || result === 'cancelled';
+
+export const bakeLabel = (b: Pick<BakeWire, 'id' | 'name'>) => b.name || b.id;
+
+/** A task's status is the last of its history. */
+export const taskStatus = (t: Pick<TaskWire, 'statuses'>): TaskStatus =>
+  t.statuses.at(-1)?.status ?? 'unknown';
+
+/**
+ * The jobs of a flow are tagged `project:<flow id>` by the flow client and the engine alike; the
+ * Jobs page turns `flowName` into that tag (jobs/list/useListParams.ts).
+ */
+export const flowJobsLink = (flow: { id: string; name: string }) =>
+  `/jobs?${new URLSearchParams({ flowName: flow.name, projectId: flow.id })}`;
+
+export const bakesLink = (flow: { id: string; name: string }) =>
+  `/flows/${encodeURIComponent(flow.id)}/${encodeURIComponent(flow.name)}`;
+
+export const graphLink = (flow: { id: string; name: string }, bake: BakeWire) =>
+  `${bakesLink(flow)}/bakes/${encodeURIComponent(bake.id)}${
+    bake.name ? `/${encodeURIComponent(bake.name)}` : ''
+  }`;
+
+/**
+ * Starting, killing, restarting and deleting are for project writers (the server enforces it;
+ * this only keeps the console from offering what it would refuse). Undefined when allowed, else
+ * the reason shown next to the disabled action.
+ */
+export function useWriteBlocked(): string | undefined {
+  const { project } = usePlatformContext();
+  const { user } = useAccount();
+  const allowed =
+    user.systemRole === 'admin' ||
+    (!!project?.role && atLeast(actionOfRole(project.role), 'write'));
+  return allowed ? undefined : FLOW_TEXTS.why.readOnly;
+}
