@@ -52,7 +52,9 @@ async function section(name, title, fn) {
 const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
-  if (!['startup', 'throughput', 'soak', 'console', 'graph', 'storage', 'jobs', 'flows'].some(wanted)) {
+  if (
+    !['startup', 'throughput', 'soak', 'console', 'graph', 'storage', 'jobs', 'flows'].some(wanted)
+  ) {
     // Only the sections with servers of their own (sandbox, apps, docker, list, billing) were
     // asked for.
   } else if (wanted('startup')) {
