@@ -99,6 +99,9 @@ export const GRAPH_TEXTS = {
     none: 'None',
     noJob: 'No job yet',
     log: 'Log',
+    /** How the task's job ended, as the jobs API tells it. */
+    ended: (exitCode: number | undefined, reason: string | undefined) =>
+      [exitCode === undefined ? null : `Exit code ${exitCode}`, reason].filter(Boolean).join(': '),
     notStarted: 'This task has not started yet.',
   },
 } as const;

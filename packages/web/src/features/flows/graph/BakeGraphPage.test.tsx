@@ -120,6 +120,24 @@ describe('Bake graph', () => {
     await waitFor(() => expect(calls.some((c) => c.url.includes(`/${JOB}/log`))).toBe(true));
   });
 
+  it('says how a failed task’s job ended, even with an empty log', async () => {
+    const failed = jobWire({ id: JOB, status: 'failed' });
+    failed.history = { ...failed.history, exit_code: 3, reason: 'Error', description: null };
+    stubFetch([
+      { url: BAKE_URL, body: bakeWire('failed') },
+      {
+        url: TASKS_URL,
+        body: [taskWire('first', ['pending', 'running', 'failed'], { raw_id: JOB })],
+      },
+      { url: `/api/v1/jobs/${JOB}`, body: failed },
+      { url: /\/log/, text: { body: '', type: 'text/plain' } },
+    ]);
+    renderFlows(ROUTE);
+    fireEvent.click(await node('first'));
+    const drawer = await screen.findByRole('dialog', { name: 'Task first' });
+    expect(await within(drawer).findByText('Exit code 3: Error')).toBeTruthy();
+  });
+
   it('names the job a cached task’s results came from', async () => {
     stubFetch([
       { url: BAKE_URL, body: bakeWire('succeeded') },

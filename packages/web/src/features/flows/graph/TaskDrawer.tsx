@@ -115,5 +115,19 @@ function TaskLog({ jobId }: { jobId: string }) {
   const cluster = useJobCluster(job.data);
   if (job.isPending) return <Loader size="sm" aria-label={T.log} />;
   if (job.isError) return <Text c="red">{messageOf(job.error, FLOW_TEXTS.loadFailed)}</Text>;
-  return <LogsTab job={job.data} monitoringUrl={cluster.monitoringUrl} token={cluster.token} />;
+  const h = job.data.history;
+  // A failed task's log may be empty: the exit code and the scheduler's words say why it ended.
+  const ended = h.status === 'failed' || h.status === 'cancelled';
+  return (
+    <Stack gap="xs">
+      {ended && (
+        <Text c="red" size="sm">
+          {[T.ended(h.exitCode ?? undefined, h.reason ?? undefined), h.description]
+            .filter(Boolean)
+            .join(' — ')}
+        </Text>
+      )}
+      <LogsTab job={job.data} monitoringUrl={cluster.monitoringUrl} token={cluster.token} />
+    </Stack>
+  );
 }
