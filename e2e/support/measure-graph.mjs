@@ -39,13 +39,16 @@ export async function measurePages(base, creds, pages, runs = 5, measure = null)
 
 /**
  * The graph is painted when its `n` task nodes show their status and React Flow has made them
- * visible (it hides a node until it has measured it), plus the frame that paints them.
+ * visible (it hides a node until it has measured it), plus the frame that paints them. `n` null:
+ * a big graph draws only the nodes in view, so every node drawn (at least one) counts.
  */
 export const graphPainted = (n, status) => (page) =>
   page.waitForFunction(
     ([count, s]) => {
       const nodes = document.querySelectorAll(`.react-flow__node [data-status="${s}"]`);
-      if (nodes.length !== count) return false;
+      if (count === null ? nodes.length === 0 : nodes.length !== count) return false;
+      if (count === null && document.querySelectorAll('.react-flow__node').length !== nodes.length)
+        return false;
       // The inline style React Flow sets: reading it forces no style recalculation per frame.
       const wrappers = document.querySelectorAll('.react-flow__node');
       for (const w of wrappers) if (w.style.visibility === 'hidden') return false;

@@ -24,7 +24,7 @@ export function layeredGraph(n, width = 50) {
 const now = () => new Date().toISOString().replace('Z', '+00:00');
 
 /** A finished bake of `graphs` with every task succeeded, as the flow client records one. */
-async function recordBake(api, projectId, name, graphs) {
+export async function recordBake(api, projectId, name, graphs) {
   const bake = await api.post(`${FLOW}/bakes`, {
     project_id: projectId,
     batch: 'bench',
@@ -63,6 +63,8 @@ async function recordBake(api, projectId, name, graphs) {
 }
 
 export async function benchFlowGraph(server) {
+  // A big graph opens on its first rows and draws what is in view (BakeGraph.tsx): painted is
+  // every drawn node showing its status.
   const what = `first paint of a ${TASKS.toLocaleString('en')}-task bake graph (median of 5)`;
   try {
     const { api } = server;
@@ -81,7 +83,7 @@ export async function benchFlowGraph(server) {
       server.base,
       { email: 'admin@orrery.local', password: ADMIN_PASSWORD, token: server.token },
       [
-        { name: 'big', url: at(big), ready: graphPainted(TASKS, 'succeeded') },
+        { name: 'big', url: at(big), ready: graphPainted(null, 'succeeded') },
         {
           name: 'empty',
           url: at(empty),

@@ -7,6 +7,12 @@ import { TaskNode, type TaskNodeType } from './TaskNode';
 import type { GraphLayout } from './useGraphLayout';
 
 const NODE_TYPES = { task: TaskNode };
+/**
+ * Past this many tasks the graph opens on its first rows at a readable zoom and draws only what
+ * is in view: fitting a thousand nodes shows nothing legible and costs seconds of drawing.
+ */
+const BIG_GRAPH = 200;
+const FIRST_VIEW_MARGIN = 40;
 
 /**
  * The task graph of a bake (workloads §2, §9) from its layout (useGraphLayout). Polls change only
@@ -52,6 +58,19 @@ export function BakeGraph(props: {
     return list;
   }, [shape, positions, props.statuses, props.selected]);
 
+  // A big graph opens at a readable zoom on its top-left rows instead of fitting all of it.
+  const firstView = useMemo(() => {
+    if (shape.ids.length <= BIG_GRAPH) return undefined;
+    let x = Infinity;
+    let y = Infinity;
+    for (const p of positions.values()) {
+      x = Math.min(x, p.x);
+      y = Math.min(y, p.y);
+    }
+    const zoom = GRAPH_ZOOM.max * 0.8;
+    return { x: FIRST_VIEW_MARGIN - x * zoom, y: FIRST_VIEW_MARGIN - y * zoom, zoom };
+  }, [shape, positions]);
+
   return (
     <div
       style={{ height: 'calc(100vh - 220px)', minHeight: 360 }}
@@ -64,7 +83,9 @@ export function BakeGraph(props: {
         nodeTypes={NODE_TYPES}
         minZoom={GRAPH_ZOOM.min}
         maxZoom={GRAPH_ZOOM.max}
-        fitView
+        fitView={!firstView}
+        defaultViewport={firstView}
+        onlyRenderVisibleElements={!!firstView}
         nodesDraggable={false}
         nodesConnectable={false}
         onNodeClick={(_e, node) => props.onSelect(node.id)}
