@@ -28,10 +28,16 @@ declare module 'fastify' {
  * The one authorization function. Anonymous → 401; nothing at all on the resource (another
  * organization's, or one that does not exist) → 404, so existence does not leak; too weak → 403.
  */
-export async function authorize(request: FastifyRequest, uri: string, action: Action) {
+export async function authorize(
+  request: FastifyRequest,
+  uri: string,
+  action: Action,
+  /** The 404 a missing resource gets, so that one the caller may not see reads the same. */
+  missing?: string,
+) {
   requireUser(request);
   const grants = await request.grants();
-  if (!allows(grants, uri, 'read')) throw notFound();
+  if (!allows(grants, uri, 'read')) throw notFound(missing);
   if (!allows(grants, uri, action)) throw forbidden();
 }
 

@@ -180,7 +180,12 @@ describe('jobs on the process runtime', () => {
     expect(
       (await call(s, 'POST', '/api/v1/jobs?from_preset', reader, cliBody('true'))).status,
     ).toBe(403);
-    expect((await call(s, 'GET', `/api/v1/jobs/${j.id}`, stranger)).status).toBe(404);
+    const hidden = await call(s, 'GET', `/api/v1/jobs/${j.id}`, stranger);
+    expect(hidden.status).toBe(404);
+    // Another's job reads exactly as one that does not exist: nothing tells that it does.
+    const missingId = `job-${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`;
+    const missing = await call(s, 'GET', `/api/v1/jobs/${missingId}`, stranger);
+    expect(hidden.body.message).toBe(missing.body.message.replace(missingId, j.id));
     expect((await call(s, 'DELETE', `/api/v1/jobs/${j.id}`, stranger)).status).toBe(404);
     expect((await call(s, 'GET', '/api/v1/jobs', stranger)).body.jobs).toEqual([]);
     expect((await call(s, 'GET', `/api/v1/jobs/${j.id}`, null)).status).toBe(401);

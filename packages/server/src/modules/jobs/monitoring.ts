@@ -69,11 +69,13 @@ export const monitoringRoutes =
     const driver = jobs.driver;
     const jobFor = async (request: FastifyRequest, id: string, action: Action): Promise<JobRow> => {
       const found = await jobById(ctx.db, id);
-      if (!found) throw notFound(`Job ${id} not found`);
+      const missing = `Job ${id} not found`;
+      if (!found) throw notFound(missing);
       await authorize(
         request,
         jobUri(found.clusterName, found.orgName, found.projectName, found.id),
         action,
+        missing,
       );
       return found;
     };

@@ -66,11 +66,13 @@ export const jobRoutes =
           idOrName,
           (await readableJobs(ctx.db, await request.grants())).places,
         ));
-      if (!found) throw notFound(`Job ${idOrName} not found`);
+      const missing = `Job ${idOrName} not found`;
+      if (!found) throw notFound(missing);
       await authorize(
         request,
         jobUri(found.clusterName, found.orgName, found.projectName, found.id),
         action,
+        missing,
       );
       return found;
     };
