@@ -46,10 +46,10 @@ export function compose(
   index: SectionIndex,
   nearest: (q: string) => Section[],
 ): { response: string; citations: Citation[] } {
-  const top = [...retrieval.sections]
-    .filter((s) => s.score >= SCORE_THRESHOLD)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, MAX_CITED);
+  const top = onePerLink(retrieval.sections.filter((s) => s.score >= SCORE_THRESHOLD)).slice(
+    0,
+    MAX_CITED,
+  );
   if (!top.length) return { response: refusal(nearest(query)), citations: [] };
 
   const qTerms = new Set(terms(query));
@@ -87,7 +87,7 @@ export function compose(
   const cited = [...new Set(chosen.map((c) => c.p.rank))].sort((a, b) => a - b);
   const n = (rank: number) => cited.indexOf(rank) + 1;
   const lines = chosen
-    .sort((a, b) => a.p.rank - b.p.rank || a.x!.i - b.x!.i)
+    .sort((a, b) => a.p.rank - b.p.rank || a.x.i - b.x.i)
     .map((c) => `${absolute(c.x.text)} [${n(c.p.rank)}]`);
   const citations: Citation[] = cited.map((rank) => {
     const p = picks[rank]!;
@@ -95,6 +95,23 @@ export function compose(
     return { n: n(rank), title: p.s.heading, url: p.s.url, snippet: snippet(first) };
   });
   return { response: lines.join(' '), citations };
+}
+
+/**
+ * One citation per link, best first: a glossary entry links to the docs section that explains its
+ * term, and when both were found the answer quotes the explanation, ranked as the better of the two.
+ */
+function onePerLink(found: RetrievedSection[]): RetrievedSection[] {
+  const best = new Map<string, RetrievedSection>();
+  for (const s of found) {
+    const held = best.get(s.url);
+    if (!held) best.set(s.url, s);
+    else {
+      const doc = held.page === 'glossary' ? s : held;
+      best.set(s.url, { ...doc, score: Math.max(held.score, s.score) });
+    }
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
 function sentencesOf(s: RetrievedSection, sections: Map<string, DocSection>): string[] {

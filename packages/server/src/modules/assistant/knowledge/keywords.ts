@@ -27,6 +27,8 @@ export function lexicalKeywords(query: string, graph: Graph): Keywords {
       const key = phrase.map(term).filter(Boolean).join(' ');
       if (key && graph.names.has(key) && term(phrase[0]!) && term(phrase[n - 1]!)) {
         low.push(phrase.join(' '));
+        // An ordinary word that names a node ("credits") is a theme too; an identifier is not.
+        if (phrase.every((w) => /^\p{L}+$/u.test(w))) high.push(...phrase.filter((w) => term(w)));
         matched = n;
         break;
       }
@@ -40,5 +42,5 @@ export function lexicalKeywords(query: string, graph: Graph): Keywords {
   }
   if (!low.length && !high.length && query.trim().length < 50 && query.trim())
     low.push(query.trim());
-  return { low: [...new Set(low)], high: [...new Set(high.length ? high : low)] };
+  return { low: [...new Set(low)], high: [...new Set(high)] };
 }

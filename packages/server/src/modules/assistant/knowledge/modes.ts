@@ -12,8 +12,8 @@ export const SCORE_THRESHOLD = 0.45;
 const TOP_K = 40;
 const PER_ENTITY = 5;
 const CHUNK_TOP_K = 20;
-/** A section that several routes (entities, themes, direct search) lead to ranks higher. */
-const AGREEMENT = 0.15;
+/** A section that both graph routes (the entities' and the themes') lead to ranks higher. */
+const AGREEMENT = 0.25;
 /**
  * Glossary entries are short, so BM25 favours them; they name a term where the docs explain it,
  * and an answer should rest on the explanation first.
@@ -119,7 +119,9 @@ export class Retriever {
       routes.push({ sections: direct, entities: [], relations: [] });
     }
     const order = roundRobin(...routes.map((r) => r.sections));
-    const agreement = (id: string) => routes.filter((r) => r.sections.includes(id)).length - 1;
+    const graphRoutes = routes.slice(0, mode === 'mix' ? -1 : undefined);
+    const agreement = (id: string) =>
+      Math.max(0, graphRoutes.filter((r) => r.sections.includes(id)).length - 1);
     const found = new Map<string, RetrievedSection>();
     for (const id of order) found.set(id, this.found(id, rel, 1, agreement(id)));
     const entities = roundRobin(...routes.map((r) => r.entities));

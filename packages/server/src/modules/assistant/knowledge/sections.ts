@@ -103,7 +103,11 @@ export function pageSections(page: string, markdown: string): DocSection[] {
     }
     raw.push(token.raw);
     if (token.type === 'code') code.push((token as Tokens.Code).text);
-    else prose.push(...blockText(token));
+    else if (token.type === 'list' && prose.at(-1)?.endsWith(':')) {
+      // "…holds when all of these hold:" says nothing without its list: one sentence with it.
+      const items = blockText(token).map((i) => i.replace(/[;,.]+$/, ''));
+      prose.push(`${prose.pop()!} ${items.join('; ')}.`);
+    } else prose.push(...blockText(token));
   }
   close();
   return out;

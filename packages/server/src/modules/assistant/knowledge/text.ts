@@ -12,7 +12,8 @@ export const STOP_WORDS = new Set(
     'their them then there these they this those to too us was we were what when where which while ' +
     'who whom why will with would you your yours am any some all also just about up out over under ' +
     'again very more most much many such only own same no not nor off once here each both few other ' +
-    'get got let lets s t tell show explain know want need use using used way ok okay'
+    'get got let lets s t tell show explain know want need use using used way ok okay another ' +
+    'someone something anything thing things happen happens happened'
   ).split(' '),
 );
 
