@@ -75,9 +75,10 @@ export function compose(
     chosen.push({ p, x });
   };
   for (const p of picks) {
-    const x = p.sentences.find((c) => !said.has(c.text));
+    const x = p.sentences.find((c) => !said.has(c.text) && c.w > 0);
     if (x) take(p, x);
   }
+  if (!chosen.length) return { response: refusal(nearest(query)), citations: [] };
   const rest = picks
     .flatMap((p) => p.sentences.slice(1, PER_SECTION).map((x) => ({ p, x })))
     .filter((c) => c.x.w > 0)

@@ -8,7 +8,7 @@ export interface GlossaryEntry {
   section: DocSection;
   /** The term as the product spells it: `pending`, "No such job". */
   name: string;
-  definedIn: DocSection | null;
+  definedIn: DocSection;
 }
 
 const ENUM = /^([A-Z0-9_]+)_(STATUSES|STATES|STEPS|MODES|RUNTIMES|CATEGORIES|REASONS)$/;
@@ -50,13 +50,9 @@ function messageText(v: unknown): string | null {
 export function buildGlossary(docs: DocSection[]): GlossaryEntry[] {
   const slug = headingSlugger();
   const out: GlossaryEntry[] = [];
-  const add = (
-    group: string,
-    name: string,
-    text: (def: DocSection | null) => string,
-    needle: string,
-  ) => {
+  const add = (group: string, name: string, text: (def: DocSection) => string, needle: string) => {
     const definedIn = defining(docs, needle, terms(group));
+    if (!definedIn) return;
     const title = `${group}: ${name}`;
     const anchor = slug(title);
     out.push({
@@ -66,7 +62,7 @@ export function buildGlossary(docs: DocSection[]): GlossaryEntry[] {
         id: `glossary#${anchor}`,
         page: 'glossary',
         heading: `Glossary > ${title}`,
-        url: definedIn?.url ?? '/docs/',
+        url: definedIn.url,
         text: text(definedIn),
         depth: 2,
         parent: null,
@@ -79,8 +75,8 @@ export function buildGlossary(docs: DocSection[]): GlossaryEntry[] {
       },
     });
   };
-  const quote = (def: DocSection | null, needle: string) =>
-    def?.sentences.find((s) => s.includes(needle)) ?? '';
+  const quote = (def: DocSection, needle: string) =>
+    def.sentences.find((s) => s.includes(needle)) ?? '';
 
   for (const [key, value] of Object.entries(contract).sort(([a], [b]) => a.localeCompare(b))) {
     const e = ENUM.exec(key);
@@ -121,21 +117,29 @@ export function buildGlossary(docs: DocSection[]): GlossaryEntry[] {
   return out;
 }
 
-/** The docs section that says the most about a term: it quotes it, under a heading on its theme. */
+/**
+ * The docs section that says the most about a term: it quotes it, under a heading on its theme;
+ * failing a quote, the section most about its group ("Copilot mode"). Null when the docs have
+ * neither: the entry is then left out, as nothing could be cited for it.
+ */
 function defining(docs: DocSection[], needle: string, group: string[]): DocSection | null {
-  if (needle.length < 3) return null;
-  let best: DocSection | null = null;
-  let bestScore = 0;
   const theme = new Set(group.map(stem));
-  for (const d of docs) {
-    const count = d.text.split(needle).length - 1;
-    if (count === 0) continue;
-    const headingHits = terms(d.heading).filter((t) => theme.has(t)).length;
-    const score = count + 2 * headingHits;
-    if (score > bestScore) {
-      best = d;
-      bestScore = score;
-    }
+  const about = (d: DocSection) => terms(d.heading).filter((t) => theme.has(t)).length;
+  const mentions = (d: DocSection) => terms(d.text).filter((t) => theme.has(t)).length;
+  return (
+    best(docs, (d) => {
+      const count = needle.length >= 3 ? d.text.split(needle).length - 1 : 0;
+      return count && count + 2 * about(d);
+    }) ?? best(docs, (d) => (about(d) === theme.size ? 1 + mentions(d) : 0))
+  );
+}
+
+function best<T>(xs: T[], score: (x: T) => number): T | null {
+  let top: T | null = null;
+  let topScore = 0;
+  for (const x of xs) {
+    const s = score(x);
+    if (s > topScore) [top, topScore] = [x, s];
   }
-  return best;
+  return top;
 }

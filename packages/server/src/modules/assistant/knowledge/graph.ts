@@ -123,8 +123,8 @@ export function buildGraph(docs: DocSection[], glossary: GlossaryEntry[]): Graph
   for (const e of glossary) {
     const t = g.node(`term:${e.name}`, 'term', e.name);
     g.edge(g.node(sectionNode(e.section.id), 'section', e.section.heading), t, 'mentions');
-    if (e.definedIn)
-      g.edge(t, g.node(sectionNode(e.definedIn.id), 'section', e.definedIn.heading), 'defined-in');
+    const def = e.definedIn;
+    g.edge(t, g.node(sectionNode(def.id), 'section', def.heading), 'defined-in');
   }
   return g;
 }

@@ -15,10 +15,16 @@ const NEAREST_FUZZY = { prefix: true, fuzzy: 0.3 } as const;
  * build) and the glossary generated from the product's texts, cut into heading sections, indexed
  * for full-text search, and linked into a graph for the four retrieval modes.
  */
-export function loadKnowledge(opts: { docsDir?: string } = {}): KnowledgeBase {
+export function loadKnowledge(
+  opts: {
+    docsDir?: string;
+    /** Without the generated glossary: a test's own small docs, nothing else. */
+    glossary?: boolean;
+  } = {},
+): KnowledgeBase {
   const started = performance.now();
   const docs = loadDocSections(opts.docsDir ?? DOCS_DIR);
-  const glossary = buildGlossary(docs);
+  const glossary = opts.glossary === false ? [] : buildGlossary(docs);
   const all: DocSection[] = [...docs, ...glossary.map((e) => e.section)];
   const sections = new Map(all.map((s) => [s.id, s]));
   const graph = buildGraph(docs, glossary);

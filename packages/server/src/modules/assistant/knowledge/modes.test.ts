@@ -8,14 +8,15 @@ import { loadKnowledge } from './index.js';
 
 /**
  * Two small pages built so that each mode's route through them ends somewhere else, for the
- * question "How do I purge caches with frob-ctl during a maintenance window?":
- * - local (the entity `frob-ctl`): "Command line" and "Window planning" mention it;
- *   "Command line" covers more of the question.
- * - global (the themes: purge, caches, during, maintenance, window): the headings "Maintenance
- *   window" and "Window planning"; the first covers more.
- * - hybrid: "Window planning" is the only section both routes reach, which ranks it first.
- * - mix: direct search adds "Notes", which says everything but names no entity nor theme in a
- *   heading, so no graph route reaches it.
+ * question below (its entity: `frob-ctl`; its themes: purge, stale, caches, nightly, maintenance,
+ * window):
+ * - local (the entity): "Command line" and "Window planning" mention `frob-ctl`; "Command line"
+ *   covers more of the question.
+ * - global (the themes, in headings and edges): "Maintenance window" and "Window planning"; the
+ *   first covers more.
+ * - hybrid: "Window planning" is the one section both routes reach, which ranks it first.
+ * - mix: direct search adds "Notes", which says everything but names neither the entity (no code
+ *   span) nor a theme in its heading, so no graph route reaches it.
  */
 const TOOLS = `# Tools
 
@@ -23,11 +24,11 @@ Helpers that operators run by hand.
 
 ## Command line
 
-\`frob-ctl\` purges data during maintenance ([notes](ops.md#notes)).
+\`frob-ctl\` purges stale nightly caches once the plan has been reviewed and signed by two operators of the team while the audit log is kept ([notes](ops.md#notes)).
 
 ## Window planning
 
-\`frob-ctl\` can purge the caches the window plan lists, once the plan has been reviewed and signed by two operators of the team. It writes what it did to the audit log.
+\`frob-ctl\` reads the plan of each window and the stale caches it lists.
 
 ## Installing
 
@@ -39,18 +40,18 @@ How the platform is run day to day.
 
 ## Maintenance window
 
-Caches are flushed during this window, announced a week ahead.
+The caches are emptied in the nightly window.
 
 ## Notes
 
-Operators purge stale caches during every maintenance window with the frob-ctl helper.
+Operators purge stale caches in every nightly maintenance window with the frob-ctl helper once the plan has been reviewed and signed by two operators of the team while the audit log is kept.
 `;
-const QUESTION = 'How do I purge caches with frob-ctl during a maintenance window?';
+const QUESTION = 'How do I purge stale caches with frob-ctl in a nightly maintenance window?';
 
 const dir = mkdtempSync(join(tmpdir(), 'orrery-knowledge-'));
 writeFileSync(join(dir, 'tools.md'), TOOLS);
 writeFileSync(join(dir, 'ops.md'), OPS);
-const kb: KnowledgeBase = loadKnowledge({ docsDir: dir });
+const kb: KnowledgeBase = loadKnowledge({ docsDir: dir, glossary: false });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ask = (mode: CopilotMode, maxIterations = 1) => {

@@ -13,7 +13,7 @@ const TOP_K = 40;
 const PER_ENTITY = 5;
 const CHUNK_TOP_K = 20;
 /** A section that both graph routes (the entities' and the themes') lead to ranks higher. */
-const AGREEMENT = 0.25;
+const AGREEMENT = 0.5;
 /**
  * Glossary entries are short, so BM25 favours them; they name a term where the docs explain it,
  * and an answer should rest on the explanation first.

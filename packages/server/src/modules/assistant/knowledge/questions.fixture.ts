@@ -29,6 +29,7 @@ export const QUESTIONS: Array<[question: string, page: string]> = [
   ['Which input widgets can a template form use?', 'forms.md'],
   ['How do I reach the HTTP port of my job from the browser?', 'jobs-api.md'],
   ['When does an idle app shut down?', 'apps.md'],
+  ['What do the assistant modes local, global, hybrid and mix retrieve?', 'assistant.md'],
 ];
 
 export const OFF_TOPIC = [

@@ -1,13 +1,14 @@
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import type { GraphEdge } from './graph.js';
 import type { DocSection } from './sections.js';
-import { term, terms, words } from './text.js';
+import { plain, term, terms, words } from './text.js';
 
 /**
  * Prefix and fuzzy matching only for words of five letters or more: on short words they match
  * the wrong thing ("buy credits" found "credentials").
  */
 const LOOSE = 5;
+const NEAR = 0.5;
 const OPTIONS: SearchOptions = {
   prefix: (t) => t.length >= LOOSE,
   fuzzy: (t) => (t.length >= LOOSE ? 0.2 : false),
@@ -26,6 +27,8 @@ export class SectionIndex {
   private readonly index = new MiniSearch<DocSection>({
     fields: ['heading', 'text'],
     storeFields: [],
+    // What a reader sees: link targets and markup are not words of the section.
+    extractField: (s, field) => plain(String(s[field as keyof DocSection])),
     ...shared,
     searchOptions: { ...OPTIONS, boost: { heading: 2 } },
   });
@@ -35,7 +38,7 @@ export class SectionIndex {
   constructor(readonly sections: DocSection[]) {
     this.index.addAll(sections);
     for (const s of sections) {
-      for (const t of new Set(terms(`${s.heading} ${s.text}`)))
+      for (const t of new Set(terms(`${s.heading} ${plain(s.text)}`)))
         this.df.set(t, (this.df.get(t) ?? 0) + 1);
     }
   }
@@ -63,9 +66,11 @@ export class SectionIndex {
     const results = this.index.search(query);
     const top = results[0]?.score ?? 1;
     for (const r of results) {
+      // A word met only through a prefix or a typo ("capital" in "capitalised") counts half.
+      const exact = new Set(r.terms);
       const covered = new Set(r.queryTerms);
-      const coverage =
-        qTerms.filter((t) => covered.has(t)).reduce((a, t) => a + this.idf(t), 0) / total;
+      const weight = (t: string) => (exact.has(t) ? 1 : covered.has(t) ? NEAR : 0);
+      const coverage = qTerms.reduce((a, t) => a + weight(t) * this.idf(t), 0) / total;
       out.set(String(r.id), { score: coverage * (0.5 + (0.5 * r.score) / top), bm25: r.score });
     }
     return out;

@@ -13,7 +13,7 @@ export const STOP_WORDS = new Set(
     'who whom why will with would you your yours am any some all also just about up out over under ' +
     'again very more most much many such only own same no not nor off once here each both few other ' +
     'get got let lets s t tell show explain know want need use using used way ok okay another ' +
-    'someone something anything thing things happen happens happened'
+    'someone something anything thing things happen happens happened mean means meaning work works'
   ).split(' '),
 );
 
@@ -25,21 +25,28 @@ export function words(text: string): string[] {
 }
 
 /**
- * A light suffix stemmer: plurals, -ing, -ed, -ies. Aggressive stemmers merge product words that
- * mean different things ("credentials" and "credits" must never meet), so this stays minimal.
+ * A light suffix stemmer: plurals, -ing, -ed, -ies, and a final -e, so that "cache", "caches" and
+ * "cached" meet. Aggressive stemmers merge product words that mean different things
+ * ("credentials" and "credits" must never meet), so this stays minimal.
  */
 export function stem(word: string): string {
   const w = word.toLowerCase();
-  if (w.length <= 3 || /[\d_.]/.test(w)) return w;
+  if (w.length <= 3 || /[\d_.-]/.test(w)) return w;
+  return dropE(suffix(w));
+}
+
+function suffix(w: string): string {
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(w)) return w;
-  if (/(ches|shes|sses|xes|zes)$/.test(w)) return w.slice(0, -2);
+  if (/(sses|xes|zes)$/.test(w)) return w.slice(0, -2);
   if (w.endsWith('s')) return w.slice(0, -1);
   if (w.endsWith('ing') && w.length > 5) return undouble(w.slice(0, -3));
   if (w.endsWith('ed') && w.length > 4) return undouble(w.slice(0, -2));
   return w;
 }
 
+const dropE = (w: string) =>
+  w.length > 4 && w.endsWith('e') && !w.endsWith('ee') ? w.slice(0, -1) : w;
 const undouble = (w: string) => (/([^aeiouls])\1$/.test(w) ? w.slice(0, -1) : w);
 
 /** The index's and graph's term for a word, or null for a stop word. */
