@@ -83,7 +83,7 @@ export function buildGlossary(docs: DocSection[]): GlossaryEntry[] {
     if (e && !key.startsWith('FINAL_')) {
       const group = `${label(e[1]!)} ${KIND[e[2]!]}`;
       const values = Array.isArray(value) ? value : Object.values(value as object);
-      const all = values.filter((v): v is string => typeof v === 'string');
+      const all = [...new Set(values.filter((v): v is string => typeof v === 'string'))];
       for (const v of all) {
         add(
           group,
@@ -124,14 +124,28 @@ export function buildGlossary(docs: DocSection[]): GlossaryEntry[] {
  */
 function defining(docs: DocSection[], needle: string, group: string[]): DocSection | null {
   const theme = new Set(group.map(stem));
-  const about = (d: DocSection) => terms(d.heading).filter((t) => theme.has(t)).length;
-  const mentions = (d: DocSection) => terms(d.text).filter((t) => theme.has(t)).length;
+  const about = (d: DocSection) => termsOf(d).heading.filter((t) => theme.has(t)).length;
+  const mentions = (d: DocSection) => termsOf(d).text.filter((t) => theme.has(t)).length;
   return (
     best(docs, (d) => {
-      const count = needle.length >= 3 ? d.text.split(needle).length - 1 : 0;
+      const count = needle.length >= 3 ? occurrences(d.text, needle) : 0;
       return count && count + 2 * about(d);
     }) ?? best(docs, (d) => (about(d) === theme.size ? 1 + mentions(d) : 0))
   );
+}
+
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** Each section's words, computed once for all the entries that look for their definition. */
+const sectionTerms = new WeakMap<DocSection, { heading: string[]; text: string[] }>();
+function termsOf(d: DocSection) {
+  let t = sectionTerms.get(d);
+  if (!t) sectionTerms.set(d, (t = { heading: terms(d.heading), text: terms(d.text) }));
+  return t;
 }
 
 function best<T>(xs: T[], score: (x: T) => number): T | null {

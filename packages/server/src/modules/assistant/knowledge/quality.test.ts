@@ -49,6 +49,18 @@ describe('answers from the docs', () => {
     expect(a.response).toMatch(/The nearest pages: \[[^\]]+\]\(\/docs\/[\w.-]+\.md\)/);
   });
 
+  it("knows the product's own words through the glossary, linked to the docs that explain them", () => {
+    const q = 'What does ClusterScalingUp mean?';
+    const r = kb.retrieve(q, { mode: 'local', maxIterations: 1 });
+    expect(r.entities).toContain('ClusterScalingUp');
+    const entries = r.sections.filter((s) => s.page === 'glossary');
+    expect(entries.map((s) => s.heading)).toEqual(['Glossary > Job reason: ClusterScalingUp']);
+    expect(entries[0]!.url).toBe('/docs/jobs.md#the-job-page');
+    const a = kb.compose(q, r);
+    expect(a.citations[0]?.url).toBe('/docs/jobs.md#the-job-page');
+    expect(a.response).toContain('no node has room for the preset right now');
+  });
+
   it('tells small talk from questions', () => {
     for (const q of ['Hello!', 'hi there', 'Thanks a lot', 'thank you', 'Good morning', 'bye'])
       expect(kb.isSmallTalk(q), q).toBe(true);
