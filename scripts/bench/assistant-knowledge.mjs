@@ -18,13 +18,13 @@ const timed = (fn) => {
 };
 
 export async function benchAssistantKnowledge() {
-  const { loadKnowledge } = await import(`${dist}/index.js`);
+  const { buildKnowledge } = await import(`${dist}/index.js`);
   const { loadDocSections } = await import(`${dist}/sections.js`);
   const { QUESTIONS, OFF_TOPIC } = await import(`${dist}/questions.fixture.js`);
   const { DOCS_DIR } = await import('../../packages/server/dist/http/docs.js');
 
   let kb;
-  const builds = Array.from({ length: BUILDS }, () => timed(() => (kb = loadKnowledge())));
+  const builds = Array.from({ length: BUILDS }, () => timed(() => (kb = buildKnowledge({}))));
   const { sections, nodes, edges } = kb.stats;
   row(
     `Knowledge index build (${sections} sections, ${nodes} nodes, ${edges} edges), median of ${BUILDS}`,

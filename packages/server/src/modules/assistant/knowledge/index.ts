@@ -10,6 +10,9 @@ import { loadDocSections, type DocSection } from './sections.js';
 
 const NEAREST_FUZZY = { prefix: true, fuzzy: 0.3 } as const;
 
+/** Built once per docs directory: the knowledge is read-only, and servers in one process share it. */
+const built = new Map<string, KnowledgeBase>();
+
 /**
  * The assistant's knowledge: the docs served at /docs (read once, at start: they ship with the
  * build) and the glossary generated from the product's texts, cut into heading sections, indexed
@@ -22,6 +25,14 @@ export function loadKnowledge(
     glossary?: boolean;
   } = {},
 ): KnowledgeBase {
+  const key = `${opts.docsDir ?? DOCS_DIR}\u0000${opts.glossary !== false}`;
+  let kb = built.get(key);
+  if (!kb) built.set(key, (kb = buildKnowledge(opts)));
+  return kb;
+}
+
+/** A fresh build, uncached: what the bench times. */
+export function buildKnowledge(opts: { docsDir?: string; glossary?: boolean }): KnowledgeBase {
   const started = performance.now();
   const docs = loadDocSections(opts.docsDir ?? DOCS_DIR);
   const glossary = opts.glossary === false ? [] : buildGlossary(docs);
