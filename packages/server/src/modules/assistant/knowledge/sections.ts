@@ -103,8 +103,8 @@ export function pageSections(page: string, markdown: string): DocSection[] {
     }
     raw.push(token.raw);
     if (token.type === 'code') code.push((token as Tokens.Code).text);
-    else if (token.type === 'list' && prose.at(-1)?.endsWith(':')) {
-      // "…holds when all of these hold:" says nothing without its list: one sentence with it.
+    else if ((token.type === 'list' || token.type === 'table') && prose.at(-1)?.endsWith(':')) {
+      // "…when all of these hold:" says nothing without its list (or table): one sentence with it.
       const items = blockText(token).map((i) => i.replace(/[;,.]+$/, ''));
       prose.push(`${prose.pop()!} ${items.join('; ')}.`);
     } else prose.push(...blockText(token));
