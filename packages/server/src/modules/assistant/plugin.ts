@@ -1,0 +1,62 @@
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { JobsService } from '../jobs/service.js';
+import { EmbeddedAnswerer } from './embedded.js';
+import { loadKnowledge } from './knowledge/index.js';
+import { planRoutes } from './plans-routes.js';
+import { COPILOT_RATE, RateLimiter } from './rate-limit.js';
+import { createTools } from './tools/index.js';
+import type { Answerer, Asker, KnowledgeBase } from './types.js';
+import { copilotSocket } from './ws.js';
+
+export interface AssistantOptions {
+  /**
+   * A model's Answerer for this asker (model/, when one is configured for them), or null for
+   * the embedded engine.
+   */
+  modelAnswerer?: (asker: Asker) => Promise<Answerer | null>;
+  /** The docs and glossary, indexed; built from docs/ at start otherwise. */
+  knowledge?: KnowledgeBase;
+  /** Questions per window and user (tests). */
+  rate?: { questions: number; windowMs: number };
+}
+
+/**
+ * Who answers an asker: the model's Answerer when the hook gives one, else the embedded engine.
+ * A hook that fails leaves the question to the embedded engine (the model's own failures are
+ * its Answerer's to fall back from, with a notice).
+ */
+export function answererPicker(
+  embedded: Answerer,
+  modelAnswerer: AssistantOptions['modelAnswerer'],
+  log: FastifyBaseLogger,
+) {
+  return async (asker: Asker): Promise<Answerer> => {
+    if (!modelAnswerer) return embedded;
+    try {
+      return (await modelAnswerer(asker)) ?? embedded;
+    } catch (e) {
+      log.warn({ failure: e instanceof Error ? e.name : typeof e }, 'copilot model unavailable');
+      return embedded;
+    }
+  };
+}
+
+/** The assistant: the copilot WebSocket over the knowledge and the tools, and plan confirmation. */
+export const assistantModule =
+  (ctx: AppContext, jobs: JobsService, opts: AssistantOptions = {}): FastifyPluginAsync =>
+  async (app) => {
+    const knowledge = opts.knowledge ?? loadKnowledge();
+    app.log.info({ knowledge: knowledge.stats }, 'assistant knowledge indexed');
+    const tools = createTools({ db: ctx.db, driver: jobs.driver, publicUrl: ctx.config.publicUrl });
+    const embedded = new EmbeddedAnswerer(knowledge, tools);
+    const rate = opts.rate ?? COPILOT_RATE;
+    await app.register(
+      copilotSocket({
+        ctx,
+        answererFor: answererPicker(embedded, opts.modelAnswerer, app.log),
+        limiter: new RateLimiter(rate.questions, rate.windowMs),
+      }),
+    );
+    await app.register(planRoutes(ctx));
+  };
