@@ -8,7 +8,6 @@ import {
 } from '@orrery/contract';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { openCopilot, responseOf } from '../../test/copilot.js';
-import { COPILOT_RATE } from './rate-limit.js';
 import { SOCKET_TEXTS } from './ws.js';
 
 /**
@@ -122,10 +121,10 @@ describe('copilot socket', () => {
     expect(await refusal([COPILOT_WS_PROTOCOL, 'bearer.not-a-token'])).toBe(401);
   });
 
-  it(`limits each user to ${COPILOT_RATE.questions} questions a minute and says when to retry`, async () => {
+  it('limits each user to 20 questions a minute by default and says when to retry', async () => {
     const bob = await s.user();
     const c = await openCopilot(s, bob);
-    for (let i = 0; i < COPILOT_RATE.questions; i++)
+    for (let i = 0; i < 20; i++)
       expect(responseOf(await c.ask({ message: 'hi' })).engine).toBe('embedded');
     const [refused] = await c.ask({ message: 'hi' });
     expect(refused!.type).toBe('error');

@@ -4,7 +4,7 @@ import type { JobsService } from '../jobs/service.js';
 import { EmbeddedAnswerer } from './embedded.js';
 import { loadKnowledge } from './knowledge/index.js';
 import { planRoutes } from './plans-routes.js';
-import { COPILOT_RATE, RateLimiter } from './rate-limit.js';
+import { COPILOT_WINDOW_MS, RateLimiter } from './rate-limit.js';
 import { createTools } from './tools/index.js';
 import type { Answerer, Asker, KnowledgeBase } from './types.js';
 import { copilotSocket } from './ws.js';
@@ -17,8 +17,6 @@ export interface AssistantOptions {
   modelAnswerer?: (asker: Asker) => Promise<Answerer | null>;
   /** The docs and glossary, indexed; built from docs/ at start otherwise. */
   knowledge?: KnowledgeBase;
-  /** Questions per window and user (tests). */
-  rate?: { questions: number; windowMs: number };
 }
 
 /**
@@ -50,12 +48,11 @@ export const assistantModule =
     app.log.info({ knowledge: knowledge.stats }, 'assistant knowledge indexed');
     const tools = createTools({ db: ctx.db, driver: jobs.driver, publicUrl: ctx.config.publicUrl });
     const embedded = new EmbeddedAnswerer(knowledge, tools);
-    const rate = opts.rate ?? COPILOT_RATE;
     await app.register(
       copilotSocket({
         ctx,
         answererFor: answererPicker(embedded, opts.modelAnswerer, app.log),
-        limiter: new RateLimiter(rate.questions, rate.windowMs),
+        limiter: new RateLimiter(ctx.config.assistantQuestionsPerMinute, COPILOT_WINDOW_MS),
       }),
     );
     await app.register(planRoutes(ctx));

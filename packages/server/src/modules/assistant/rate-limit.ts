@@ -1,5 +1,8 @@
-/** Questions one user may ask the assistant, per window (per replica: the window is in memory). */
-export const COPILOT_RATE = { questions: 20, windowMs: 60_000 } as const;
+/**
+ * The window of the per-user limit; how many questions fit in it is ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE
+ * (20 by default), per replica: the window is kept in memory.
+ */
+export const COPILOT_WINDOW_MS = 60_000;
 
 export const rateLimitText = (questions: number, windowMs: number, retryMs: number) =>
   `Too many questions: at most ${questions} every ${windowMs / 1000} s. Try again in ${Math.max(1, Math.ceil(retryMs / 1000))} s`;
@@ -13,8 +16,8 @@ export class RateLimiter {
   private takes = 0;
 
   constructor(
-    readonly questions: number = COPILOT_RATE.questions,
-    readonly windowMs: number = COPILOT_RATE.windowMs,
+    readonly questions: number,
+    readonly windowMs: number = COPILOT_WINDOW_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
