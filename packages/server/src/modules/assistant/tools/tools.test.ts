@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOrgs, clusters, orgMembers, organizations } from '../../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import { call, jobEnded, projectMember, submitJob, tenancy } from '../../../test/fixtures.js';
-import { eventually } from '../../../test/app-instance.js';
+import { awaitState, eventually, installApp } from '../../../test/app-instance.js';
 import { openCopilot, responseOf, type CopilotClient } from '../../../test/copilot.js';
 import { invalidateCatalog } from '../../clusters/store.js';
 import { assistantPlans } from '../tables.js';
@@ -233,6 +233,32 @@ describe('assistant tools', () => {
       const j = await call(s, 'GET', `/api/v1/jobs/${id}`, owner);
       expect(j.body.status).not.toBe('cancelled');
       await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+    });
+
+    it("tells an app's state and URL, and uninstalls it only on confirmation", async () => {
+      const app = await installApp(s, owner, 'shell', 'term');
+      expect(app.url).not.toBeNull();
+      const facts = await ask(owner, 'what is the URL of app term?');
+      expect(facts.response).toContain(
+        `App term (${app.name}) is healthy. It is served at ${app.url}`,
+      );
+      expect(facts.citations[0]!.url).toBe(`/apps/instances/${app.id}`);
+      expect((await ask(outsider, `status of app ${app.id}`, undefined)).response).toContain(
+        `App instance ${app.id} not found`,
+      );
+
+      const plan = (await ask(owner, `uninstall app ${app.name}`)).plans[0]!;
+      expect(plan.call).toEqual({
+        method: 'DELETE',
+        path: `/apis/apps/v1/cluster/default/org/acme/project/vision/instances/${app.id}`,
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await awaitState(s, owner, app.id, 'healthy');
+      const done = await call(s, 'POST', `/api/v1/copilot/plans/${plan.id}/confirm`, owner, {
+        confirmation: plan.confirmation,
+      });
+      expect(done.body).toMatchObject({ status: 'done', message: 'App uninstalled successfully' });
+      await awaitState(s, owner, app.id, 'uninstalled');
     });
 
     it('refuses an anonymous confirmation before reading it', async () => {
