@@ -31,8 +31,9 @@ describe('copilot socket', () => {
         assistant: {
           // A model hook that answers only "slow …" questions, after the test releases them;
           // every other question goes to the embedded engine.
-          modelAnswerer: async (asker) =>
-            asker.principal.username.startsWith('slow')
+          modelAnswerer: async (asker) => {
+            if (asker.principal.username.startsWith('broken')) throw new Error('no model here');
+            return asker.principal.username.startsWith('slow')
               ? {
                   answer: async (): Promise<CopilotAnswer> => {
                     await new Promise<void>((r) => (release = r));
@@ -46,7 +47,8 @@ describe('copilot socket', () => {
                     };
                   },
                 }
-              : null,
+              : null;
+          },
         },
       },
     );
@@ -157,6 +159,15 @@ describe('copilot socket', () => {
     expect(typeof line?.copilot?.ms).toBe('number');
     expect(all).not.toContain('zebracorn');
     expect(all).not.toContain(answer.response.slice(0, 40));
+  });
+
+  it('answers with the embedded engine when the model hook fails', async () => {
+    const broken = await s.user({ username: `broken-${Date.now()}` });
+    const c = await openCopilot(s, broken);
+    const answer = responseOf(await c.ask({ message: 'How do I create a disk?' }));
+    expect(answer.engine).toBe('embedded');
+    expect(answer.citations.length).toBeGreaterThan(0);
+    await c.close();
   });
 
   it('delivers an answer that was in flight to the same conversation when it reconnects', async () => {

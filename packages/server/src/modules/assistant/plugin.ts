@@ -6,15 +6,30 @@ import { loadKnowledge } from './knowledge/index.js';
 import { planRoutes } from './plans-routes.js';
 import { COPILOT_WINDOW_MS, RateLimiter } from './rate-limit.js';
 import { createTools } from './tools/index.js';
-import type { Answerer, Asker, KnowledgeBase } from './types.js';
+import type { RuntimeDriver } from '../../runtime/driver.js';
+import type { Answerer, Asker, KnowledgeBase, Tools } from './types.js';
 import { copilotSocket } from './ws.js';
+
+/** What the assistant is built from, for a model's Answerer to build on (model/). */
+export interface AssistantParts {
+  knowledge: KnowledgeBase;
+  tools: Tools;
+  /** The embedded engine, which answers when a model fails. */
+  embedded: Answerer;
+  log: FastifyBaseLogger;
+  driver: RuntimeDriver;
+}
+
+type ModelHook = (asker: Asker) => Promise<Answerer | null>;
 
 export interface AssistantOptions {
   /**
    * A model's Answerer for this asker (model/, when one is configured for them), or null for
    * the embedded engine.
    */
-  modelAnswerer?: (asker: Asker) => Promise<Answerer | null>;
+  modelAnswerer?: ModelHook;
+  /** The same hook made from the assistant's own parts (model/index.ts `modelAnswererFor`). */
+  model?: (parts: AssistantParts) => ModelHook;
   /** The docs and glossary, indexed; built from docs/ at start otherwise. */
   knowledge?: KnowledgeBase;
 }
@@ -26,7 +41,7 @@ export interface AssistantOptions {
  */
 export function answererPicker(
   embedded: Answerer,
-  modelAnswerer: AssistantOptions['modelAnswerer'],
+  modelAnswerer: ModelHook | undefined,
   log: FastifyBaseLogger,
 ) {
   return async (asker: Asker): Promise<Answerer> => {
@@ -48,10 +63,12 @@ export const assistantModule =
     app.log.info({ knowledge: knowledge.stats }, 'assistant knowledge indexed');
     const tools = createTools({ db: ctx.db, driver: jobs.driver, publicUrl: ctx.config.publicUrl });
     const embedded = new EmbeddedAnswerer(knowledge, tools);
+    const parts = { knowledge, tools, embedded, log: app.log, driver: jobs.driver };
+    const modelAnswerer = opts.modelAnswerer ?? opts.model?.(parts);
     await app.register(
       copilotSocket({
         ctx,
-        answererFor: answererPicker(embedded, opts.modelAnswerer, app.log),
+        answererFor: answererPicker(embedded, modelAnswerer, app.log),
         limiter: new RateLimiter(ctx.config.assistantQuestionsPerMinute, COPILOT_WINDOW_MS),
       }),
     );
