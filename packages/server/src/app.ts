@@ -31,6 +31,7 @@ import { imageRoutes } from './modules/images/routes.js';
 import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
 import { flowsModule } from './modules/flows/plugin.js';
+import { assistantModule, type AssistantOptions } from './modules/assistant/plugin.js';
 import { installWebsocket } from './http/websocket.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
@@ -56,6 +57,8 @@ export interface BuildOptions {
   apps?: AppsOptions;
   /** The storage sampler's interval (tests). */
   billing?: BillingOptions;
+  /** The assistant's model hook and rate limit (tests; the model part fills the hook). */
+  assistant?: AssistantOptions;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -114,6 +117,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     jobsModule(ctx, opts.jobs, [
       (jobs) => appsModule(ctx, jobs, opts.apps),
       (jobs) => flowsModule(ctx, jobs),
+      (jobs) => assistantModule(ctx, jobs, opts.assistant),
     ]),
   );
   await app.register(peopleRoutes(ctx));

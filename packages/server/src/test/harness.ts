@@ -77,6 +77,9 @@ export async function startTestServer(
     jobs?: BuildOptions['jobs'];
     apps?: BuildOptions['apps'];
     billing?: BuildOptions['billing'];
+    assistant?: BuildOptions['assistant'];
+    /** A logger instead of none (tests of what is logged). */
+    logger?: BuildOptions['logger'];
     /** Keep the database on disk (PGlite) so that a restart finds it. */
     persistent?: boolean;
     /** Start again on the state of a halted server (a restart). */
@@ -104,13 +107,14 @@ export async function startTestServer(
     ...env,
   });
   const server = await createServer(config, {
-    logger: false,
+    logger: opts.logger ?? false,
     webDist: null,
     inMemory: !pgdb && !persistent,
     validateResponses: true,
     jobs: opts.jobs,
     apps: opts.apps,
     billing: opts.billing,
+    assistant: opts.assistant,
   });
   if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
   let n = 0;

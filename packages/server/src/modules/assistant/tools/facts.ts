@@ -1,0 +1,147 @@
+import { createInterface } from 'node:readline';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { orgMembers } from '../../../db/schema.js';
+import type { RuntimeDriver } from '../../../runtime/driver.js';
+import { endpointOf } from '../../apps/outputs.js';
+import { jobsOfRevision } from '../../apps/store.js';
+import { loadClusters } from '../../clusters/store.js';
+import { presetWire } from '../../clusters/wire.js';
+import { visibleClusters } from '../../clusters/visible.js';
+import { orgsOfUser } from '../../orgs/store.js';
+import type { Asker, Fact } from '../types.js';
+import { consoleUrl, readableApp, readableJob } from './resolve.js';
+
+export interface FactDeps {
+  db: Db;
+  driver: Pick<RuntimeDriver, 'logs'>;
+  publicUrl: string;
+}
+
+/** The last lines of a log the assistant shows, and how much of a log it reads at most. */
+export const LOG_TAIL_LINES = 20;
+const LOG_READ_LIMIT = 16 * 2 ** 20;
+const LOG_LINE_MAX = 300;
+
+const credits = (c: string | null) => (c === null ? 'unlimited' : `${Number(c)} credits`);
+
+/** Credits left: the organization's (what its members see) and the user's own in it. */
+export async function creditsFact(d: FactDeps, asker: Asker): Promise<Fact> {
+  const orgs = (await orgsOfUser(d.db, asker.principal.id)).filter(
+    (o) => !asker.context.org || o.name === asker.context.org,
+  );
+  if (orgs.length === 0)
+    return {
+      text: 'You are not a member of any organization, so no credits apply to you.',
+      citations: [],
+    };
+  const lines: string[] = [];
+  for (const o of orgs) {
+    const [mine] = await d.db
+      .select({ credits: orgMembers.credits })
+      .from(orgMembers)
+      .where(and(eq(orgMembers.orgName, o.name), eq(orgMembers.userId, asker.principal.id)));
+    lines.push(
+      `Organization ${o.name} has ${credits(o.credits)} left; your own limit in it: ${credits(mine?.credits ?? null)}.`,
+    );
+  }
+  return {
+    text: lines.join('\n'),
+    citations: [{ title: 'Credits', url: consoleUrl.credits, snippet: lines[0]! }],
+  };
+}
+
+/** The presets of the clusters the user works on, with their credits per hour. */
+export async function presetsFact(d: FactDeps, asker: Asker): Promise<Fact> {
+  const orgs = (await orgsOfUser(d.db, asker.principal.id)).map((o) => o.name);
+  const visible = (await visibleClusters(d.db, asker.principal, orgs)).filter(
+    (c) => !asker.context.cluster || c.name === asker.context.cluster,
+  );
+  const loaded = await loadClusters(
+    d.db,
+    visible.map((c) => c.name),
+  );
+  if (loaded.every((c) => c.presets.length === 0))
+    return { text: 'No presets are available to you on any cluster.', citations: [] };
+  const lines = loaded.flatMap((c) =>
+    c.presets.map((p) => {
+      const w = presetWire(p);
+      const gpu = w.nvidia_gpu ? `, ${w.nvidia_gpu} GPU` : '';
+      return `- ${c.cluster.name}/${w.name}: ${w.cpu} CPU, ${w.memory_mb} MB memory${gpu}: ${w.credits_per_hour} credits per hour`;
+    }),
+  );
+  const text = `Presets you can run jobs with:\n${lines.join('\n')}`;
+  return { text, citations: [{ title: 'Presets', url: consoleUrl.presets, snippet: lines[0]! }] };
+}
+
+/** A job's status and, when pending or failed, the scheduler's reason in its own words. */
+export async function jobStatusFact(d: FactDeps, asker: Asker, idOrName: string): Promise<Fact> {
+  const j = await readableJob(d.db, asker, idOrName);
+  const label = j.name ? `${j.name} (${j.id})` : j.id;
+  const why = [j.reason, j.statusDescription].filter(Boolean).join(': ');
+  const text = `Job ${label} is ${j.status}${why ? `. Reason: ${why}` : ''}.`;
+  return {
+    text,
+    citations: [{ title: `Job ${j.name ?? j.id}`, url: consoleUrl.job(j.id), snippet: text }],
+  };
+}
+
+/** The last lines of a job's log as the log API serves them to the same user, bounded. */
+export async function jobLogsFact(d: FactDeps, asker: Asker, idOrName: string): Promise<Fact> {
+  const j = await readableJob(d.db, asker, idOrName);
+  const cite = (snippet: string) => [
+    { title: `Log of job ${j.name ?? j.id}`, url: `${consoleUrl.job(j.id)}/log`, snippet },
+  ];
+  if (j.logsRemoved)
+    return { text: 'The logs of this job were removed', citations: cite('removed') };
+  const { lines, cut } = await tail(
+    await d.driver.logs(j.id, { follow: false, timestamps: false }),
+  );
+  if (lines.length === 0)
+    return { text: `The log of job ${j.name ?? j.id} is empty.`, citations: cite('empty') };
+  const note = cut ? ` (only its first ${LOG_READ_LIMIT / 2 ** 20} MiB were read)` : '';
+  const text = `The last ${lines.length} lines of the log of job ${j.name ?? j.id}${note}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``;
+  return { text, citations: cite(lines.at(-1)!) };
+}
+
+async function tail(stream: NodeJS.ReadableStream & { destroy(): void }) {
+  const lines: string[] = [];
+  let read = 0;
+  let cut = false;
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+      read += line.length + 1;
+      lines.push(line.length > LOG_LINE_MAX ? `${line.slice(0, LOG_LINE_MAX)}…` : line);
+      if (lines.length > LOG_TAIL_LINES) lines.shift();
+      if (read > LOG_READ_LIMIT) {
+        cut = true;
+        break;
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  return { lines, cut };
+}
+
+/** An installed app's state and, while it serves, its URL. */
+export async function appStatusFact(d: FactDeps, asker: Asker, idOrName: string): Promise<Fact> {
+  const row = await readableApp(d.db, asker, idOrName);
+  const urls =
+    row.state === 'uninstalled'
+      ? []
+      : (await jobsOfRevision(d.db, row.id, row.revision)).flatMap((j) => {
+          const e = j.status === 'running' ? endpointOf(j, d.publicUrl) : null;
+          return e
+            ? [
+                `${e.external.protocol}://${e.external.host}:${e.external.port}${e.external.basePath}`,
+              ]
+            : [];
+        });
+  const where = urls.length ? ` It is served at ${urls.join(', ')}` : '';
+  const text = `App ${row.displayName} (${row.name}) is ${row.state}.${where}`;
+  return {
+    text,
+    citations: [{ title: `App ${row.displayName}`, url: consoleUrl.app(row.id), snippet: text }],
+  };
+}

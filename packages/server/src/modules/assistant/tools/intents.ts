@@ -1,0 +1,126 @@
+/**
+ * What a question asks of the user's own resources, by explicit rules (no model): each rule is a
+ * pattern over the question, lower-cased, with the resource's name or id taken from it. The
+ * rules are listed in docs/assistant.md; a question that matches none asks no live fact.
+ */
+export type FactIntent =
+  | { kind: 'credits' }
+  | { kind: 'presets' }
+  | { kind: 'job-status'; job: string }
+  | { kind: 'job-logs'; job: string }
+  | { kind: 'app-status'; app: string };
+
+export type ChangeIntent =
+  | { kind: 'kill-job'; job: string }
+  | { kind: 'uninstall-app'; app: string }
+  | { kind: 'create-disk'; gigabytes: number; name: string | null };
+
+/** A resource name as written: bare, or in quotes or backticks. */
+const NAME = String.raw`["'\x60]?([a-z0-9][\w.-]*)["'\x60]?`;
+/** Words that follow "job"/"app" in a sentence without naming one ("why is my job pending"). */
+const NOT_A_NAME = new Set([
+  'is',
+  'was',
+  'are',
+  'my',
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'it',
+  'its',
+  'pending',
+  'failed',
+  'failing',
+  'running',
+  'stuck',
+  'status',
+  'state',
+  'logs',
+  'log',
+  'named',
+  'called',
+  'of',
+  'for',
+  'in',
+  'on',
+  'to',
+  'and',
+  'or',
+  'with',
+  'from',
+  'do',
+  'does',
+  'did',
+  'not',
+  'still',
+  'url',
+  'page',
+  'id',
+  'name',
+  'be',
+  'been',
+  'has',
+  'have',
+  'keeps',
+  'kept',
+  'wait',
+  'waiting',
+  'so',
+]);
+
+/** The first name after one of `nouns` ("job", "app") in `q`, skipping filler words. */
+function nameAfter(q: string, nouns: string[]): string | null {
+  const re = new RegExp(String.raw`\b(?:${nouns.join('|')})\s+(?:named\s+|called\s+)?${NAME}`, 'g');
+  for (const m of q.matchAll(re)) if (!NOT_A_NAME.has(m[1]!)) return m[1]!;
+  // "why is train-1 pending": a job id anywhere.
+  const id = /\b(job-[0-9a-f-]{36})\b/.exec(q);
+  return id ? id[1]! : null;
+}
+
+const JOB = ['job', 'jobs'];
+const APP = ['app', 'apps', 'application', 'instance', 'app instance'];
+
+const has = (q: string, words: RegExp) => words.test(q);
+
+export function factIntents(question: string): FactIntent[] {
+  const q = question.toLowerCase();
+  const out: FactIntent[] = [];
+  if (
+    has(q, /\b(credits?|balance)\b/) &&
+    has(q, /\b(how many|how much|left|remain|have|my|balance)\b/)
+  )
+    out.push({ kind: 'credits' });
+  if (has(q, /\bpresets?\b/) && !has(q, /\b(create|add|delete|remove) (a )?presets?\b/))
+    out.push({ kind: 'presets' });
+  const job = nameAfter(q, JOB);
+  if (job && has(q, /\b(logs?|output|last lines|tail)\b/)) out.push({ kind: 'job-logs', job });
+  else if (job && has(q, /\b(why|status|state|pending|failed|fail|stuck|waiting|reason|doing)\b/))
+    out.push({ kind: 'job-status', job });
+  const app = nameAfter(q, APP);
+  if (app && has(q, /\b(status|state|url|address|link|running|healthy|up|open|where)\b/))
+    out.push({ kind: 'app-status', app });
+  return out;
+}
+
+const GB = /(\d{1,6})\s*(?:gb|gib|g|gigabytes?)\b/;
+
+export function changeIntent(question: string): ChangeIntent | null {
+  const q = question.toLowerCase();
+  if (has(q, /\b(kill|stop|cancel|terminate)\b/)) {
+    const job = nameAfter(q, JOB);
+    if (job) return { kind: 'kill-job', job };
+  }
+  if (has(q, /\b(uninstall|remove|delete)\b/)) {
+    const app = nameAfter(q, APP);
+    if (app) return { kind: 'uninstall-app', app };
+  }
+  if (has(q, /\b(create|make|add|new)\b/) && has(q, /\bdisk\b/)) {
+    const size = GB.exec(q);
+    if (!size) return null;
+    const name = /\b(?:named|called|name)\s+["'\x60]?([a-z0-9][\w.-]*)/.exec(q);
+    return { kind: 'create-disk', gigabytes: Number(size[1]), name: name ? name[1]! : null };
+  }
+  return null;
+}

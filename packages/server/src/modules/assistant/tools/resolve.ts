@@ -1,0 +1,76 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
+import { jobUri, projectUri } from '@orrery/contract';
+import { allows } from '../../../auth/permissions.js';
+import type { Db } from '../../../db/client.js';
+import { notFound } from '../../../http/errors.js';
+import { appInstances } from '../../apps/tables.js';
+import { instanceById, type InstanceRow } from '../../apps/store.js';
+import { readableJobs } from '../../jobs/scope.js';
+import { jobById, jobByIdOrName, type JobRow, type ProjectPlace } from '../../jobs/store.js';
+import type { Asker } from '../types.js';
+
+/** The console pages a fact or plan links to. */
+export const consoleUrl = {
+  job: (id: string) => `/jobs/${encodeURIComponent(id)}`,
+  app: (id: string) => `/apps/instances/${encodeURIComponent(id)}`,
+  disks: '/disks',
+  credits: '/org-billing',
+  presets: '/jobs/new',
+};
+
+/** The project the user has open in the console, when the question came with one. */
+export function placeOf(asker: Asker): ProjectPlace | null {
+  const c = asker.context;
+  return c.org && c.project
+    ? { cluster: c.cluster ?? 'default', org: c.org, project: c.project }
+    : null;
+}
+
+/**
+ * A job by id, or by name in the open project (else in the projects the user can read), that
+ * the user may read; otherwise the API's own "not found", so that a job of someone else's is
+ * indistinguishable from one that does not exist.
+ */
+export async function readableJob(db: Db, asker: Asker, idOrName: string): Promise<JobRow> {
+  const here = placeOf(asker);
+  const places = here ? [here] : (await readableJobs(db, asker.grants)).places;
+  const found = (await jobById(db, idOrName)) ?? (await jobByIdOrName(db, idOrName, places));
+  if (
+    !found ||
+    !allows(
+      asker.grants,
+      jobUri(found.clusterName, found.orgName, found.projectName, found.id),
+      'read',
+    )
+  )
+    throw notFound(`Job ${idOrName} not found`);
+  return found;
+}
+
+/** An installed app by id, or by name in the open project, that the user may read. */
+export async function readableApp(db: Db, asker: Asker, idOrName: string): Promise<InstanceRow> {
+  const here = placeOf(asker);
+  let row = await instanceById(db, idOrName);
+  if (!row && here) {
+    [row] = await db
+      .select()
+      .from(appInstances)
+      .where(
+        and(
+          eq(appInstances.clusterName, here.cluster),
+          eq(appInstances.orgName, here.org),
+          eq(appInstances.projectName, here.project),
+          eq(appInstances.name, idOrName),
+          ne(appInstances.state, 'uninstalled'),
+        ),
+      )
+      .orderBy(desc(appInstances.createdAt))
+      .limit(1);
+  }
+  if (
+    !row ||
+    !allows(asker.grants, projectUri(row.clusterName, row.orgName, row.projectName), 'read')
+  )
+    throw notFound(`App instance ${idOrName} not found`);
+  return row;
+}
