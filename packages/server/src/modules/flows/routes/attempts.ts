@@ -13,7 +13,7 @@ import {
   replaceAttempt,
 } from '../store.js';
 import { attemptWire } from '../wire.js';
-import { checked, Id, key, readable, sendItems, unlessTaken } from './common.js';
+import { checked, checkedBake, Id, key, readable, sendItems, unlessTaken } from './common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByNumber = OfBake.extend({
@@ -67,12 +67,7 @@ export const attemptRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        await checked(
-          request,
-          await bakeWithProject(ctx.db, b.bake_id),
-          'write',
-          `Bake ${b.bake_id}`,
-        );
+        await checkedBake(ctx.db, request, b.bake_id, 'write');
         const created = await unlessTaken(
           () =>
             insertAttempt(ctx.db, {
@@ -100,7 +95,7 @@ export const attemptRoutes =
       },
       async (request) => {
         const { bake_id, number } = request.query;
-        await checked(request, await bakeWithProject(ctx.db, bake_id), 'read', `Bake ${bake_id}`);
+        await checkedBake(ctx.db, request, bake_id, 'read');
         const found = await attemptByNumber(ctx.db, bake_id, number);
         if (!found)
           throw notFound(`Bake ${bake_id} has no attempt ${number === -1 ? 'yet' : number}`);
@@ -116,12 +111,7 @@ export const attemptRoutes =
       },
       async (request) => {
         const b = request.body;
-        await checked(
-          request,
-          await bakeWithProject(ctx.db, b.bake_id),
-          'write',
-          `Bake ${b.bake_id}`,
-        );
+        await checkedBake(ctx.db, request, b.bake_id, 'write');
         const replaced = await replaceAttempt(ctx.db, b.bake_id, b.number, {
           result: b.result,
           executorId: b.executor_id ?? null,

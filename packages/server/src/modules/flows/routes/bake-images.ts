@@ -13,7 +13,16 @@ import {
   patchBakeImage,
 } from '../store-records.js';
 import { bakeImageWire } from '../wire.js';
-import { checked, Id, indexed, key, readable, sendItems, unlessTaken } from './common.js';
+import {
+  checked,
+  checkedBake,
+  Id,
+  indexed,
+  key,
+  readable,
+  sendItems,
+  unlessTaken,
+} from './common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByRef = OfBake.extend({ ref: key });
@@ -55,7 +64,7 @@ export const bakeImageRoutes =
       },
       async (request) => {
         const { bake_id, ref } = request.query;
-        await checked(request, await bakeWithProject(ctx.db, bake_id), 'read', `Bake ${bake_id}`);
+        await checkedBake(ctx.db, request, bake_id, 'read');
         const found = await bakeImageByRef(ctx.db, bake_id, ref);
         if (!found) throw notFound(`Image ${ref} not found in bake ${bake_id}`);
         return bakeImageWire(found);
@@ -70,12 +79,7 @@ export const bakeImageRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        await checked(
-          request,
-          await bakeWithProject(ctx.db, b.bake_id),
-          'write',
-          `Bake ${b.bake_id}`,
-        );
+        await checkedBake(ctx.db, request, b.bake_id, 'write');
         const created = await unlessTaken(
           () =>
             insertBakeImage(ctx.db, {

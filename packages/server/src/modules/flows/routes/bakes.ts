@@ -18,7 +18,18 @@ import {
   type BakeRow,
 } from '../store.js';
 import { bakeWire, configFileWire } from '../wire.js';
-import { checked, flag, flowOf, Id, key, many, readable, unlessTaken, wireDate } from './common.js';
+import {
+  checked,
+  checkedBake,
+  flag,
+  flowOf,
+  Id,
+  key,
+  many,
+  readable,
+  unlessTaken,
+  wireDate,
+} from './common.js';
 
 const Fetch = z.object({ fetch_last_attempt: flag.optional() });
 const ListQuery = Fetch.extend({
@@ -147,12 +158,7 @@ export const bakeRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        await checked(
-          request,
-          await bakeWithProject(ctx.db, b.bake_id),
-          'write',
-          `Bake ${b.bake_id}`,
-        );
+        await checkedBake(ctx.db, request, b.bake_id, 'write');
         const created = await insertConfigFile(ctx.db, {
           bakeId: b.bake_id,
           filename: b.filename,

@@ -7,7 +7,13 @@ import { conflict, notFound } from '../../../http/errors.js';
 import { sendList } from '../../../http/ndjson.js';
 import { isUniqueViolation } from '../../apps/store.js';
 import type { Db } from '../../../db/client.js';
-import { placeOfProject, projectById, type FlowPlace, type FlowProjectRow } from '../store.js';
+import {
+  bakeWithProject,
+  placeOfProject,
+  projectById,
+  type FlowPlace,
+  type FlowProjectRow,
+} from '../store.js';
 
 /**
  * What every flow route shares: the permission check on the flow a request names (directly or
@@ -33,6 +39,10 @@ export async function checked<T extends { project: FlowProjectRow }>(
   await authorize(request, uri!, action);
   return row;
 }
+
+/** The bake a request names (with its flow), once the caller may `action` on its flow. */
+export const checkedBake = async (db: Db, request: FastifyRequest, id: string, action: Action) =>
+  checked(request, await bakeWithProject(db, id), action, `Bake ${id}`);
 
 /** The flow of an id, in the shape `checked` takes. */
 export async function flowOf(db: Db, id: string) {
