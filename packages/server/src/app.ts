@@ -36,6 +36,7 @@ import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { billingModule, type BillingOptions } from './modules/billing/plugin.js';
+import { modelSettingRoutes } from './modules/assistant/model/index.js';
 import { reportRoutes } from './modules/billing/reports-routes.js';
 import { paymentRoutes } from './modules/billing/routes-payments.js';
 import { usageRoutes } from './modules/billing/routes-usage.js';
@@ -124,6 +125,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(usageRoutes(ctx));
   await app.register(budgetRoutes(ctx));
   await app.register(reportRoutes(ctx));
+  await app.register(modelSettingRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, opts.webDist);
   return app;
