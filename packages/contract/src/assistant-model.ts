@@ -23,3 +23,15 @@ export type CopilotModelSetting = z.infer<typeof CopilotModelSetting>;
 
 export const CopilotModelChoice = z.object({ app_instance_id: z.string().uuid().nullable() });
 export type CopilotModelChoice = z.infer<typeof CopilotModelChoice>;
+
+/** `GET …/model/choices`: the organization's llm-inference apps its manager can read. */
+export const CopilotModelApp = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  cluster_name: z.string(),
+  project_name: z.string(),
+  state: z.string(),
+});
+export type CopilotModelApp = z.infer<typeof CopilotModelApp>;
+export const CopilotModelChoices = z.object({ items: z.array(CopilotModelApp) });
+export type CopilotModelChoices = z.infer<typeof CopilotModelChoices>;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CopilotModelChoice,
+  CopilotModelChoices,
   CopilotModelSetting,
   isFinalAppState,
   orgUri,
@@ -16,7 +17,7 @@ import { invalid } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
 import { instanceById } from '../../apps/store.js';
 import { LLM_TEMPLATE } from './choice.js';
-import { chooseApp, chosenApp } from './store.js';
+import { chooseApp, chosenApp, llmAppsOf } from './store.js';
 
 const PATH = '/api/v1/copilot/orgs/:org/model';
 const Params = z.object({ org: z.string().min(1).max(100) });
@@ -52,6 +53,35 @@ export const modelSettingRoutes =
         },
       },
       async (request) => settingOf(request, request.params.org),
+    );
+
+    app.get(
+      `${PATH}/choices`,
+      {
+        config: { access: { uri: orgOf, action: 'manage' } },
+        schema: {
+          tags: ['copilot'],
+          params: Params,
+          response: { 200: CopilotModelChoices, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const grants = await request.grants();
+        const rows = await llmAppsOf(ctx.db, request.params.org, LLM_TEMPLATE);
+        return {
+          items: rows
+            .filter((r) =>
+              allows(grants, projectUri(r.clusterName, r.orgName, r.projectName), 'read'),
+            )
+            .map((r) => ({
+              id: r.id,
+              display_name: r.displayName,
+              cluster_name: r.clusterName,
+              project_name: r.projectName,
+              state: r.state,
+            })),
+        };
+      },
     );
 
     app.put(

@@ -92,6 +92,21 @@ describe('the organization model setting', () => {
     expect(cleared.body).toEqual({ source: 'endpoint', app_instance_id: null, can_manage: true });
   });
 
+  it("offers a manager the organization's llm-inference apps they can read", async () => {
+    const offered = await call(s, 'GET', `${path}/choices`, manager);
+    expect(offered.body.items).toEqual([
+      {
+        id: llmApp,
+        display_name: 'chat',
+        cluster_name: 'default',
+        project_name: 'vision',
+        state: 'healthy',
+      },
+    ]);
+    expect((await call(s, 'GET', `${path}/choices`, blindManager)).body.items).toEqual([]);
+    expect((await call(s, 'GET', `${path}/choices`, member)).status).toBe(403);
+  });
+
   it('refuses other apps with a clear message', async () => {
     const jupyter = await call(s, 'PUT', path, manager, { app_instance_id: notebook });
     expect(jupyter.status).toBe(400);
