@@ -2,7 +2,8 @@
 // in scripts/bench/; this file only orders them and owns the servers they share.
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
-//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,flows,sandbox,apps,docker,list,billing   sections (default all)
+//   BENCH_ONLY=startup,throughput,soak,console,storage,jobs,flows,sandbox,apps,docker,list,billing,
+//              assistant-knowledge   sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
@@ -11,6 +12,7 @@
 //   BENCH_FLOW_TASKS (20)  BENCH_FLOW_ROUNDS (3)  the bake engine's chain and how many bakes of it
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
 //   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
+//   BENCH_KNOWLEDGE_BUILDS (5)  BENCH_KNOWLEDGE_ROUNDS (20)  index builds, passes over the questions
 //   BENCH_NO_BUILD=1 skips the build check (dist known to be fresh)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,8 +55,8 @@ const mainEnv = { ORRERY_RUNTIME: 'process' };
 let main;
 try {
   if (!['startup', 'throughput', 'soak', 'console', 'storage', 'jobs', 'flows'].some(wanted)) {
-    // Only the sections with servers of their own (sandbox, apps, docker, list, billing) were
-    // asked for.
+    // Only the sections with servers of their own (sandbox, apps, docker, list, billing) or
+    // none (assistant-knowledge) were asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
     const { benchStartup } = await import('./bench/startup.mjs');
@@ -127,6 +129,10 @@ try {
   await section('billing', 'Usage query on PGlite', async () => {
     const { benchBillingPglite } = await import('./bench/billing.mjs');
     await benchBillingPglite(work);
+  });
+  await section('assistant-knowledge', 'Assistant knowledge (embedded)', async () => {
+    const { benchAssistantKnowledge } = await import('./bench/assistant-knowledge.mjs');
+    await benchAssistantKnowledge();
   });
 } catch (e) {
   // The main server did not start: print what was measured so far, with the reason.

@@ -78,7 +78,7 @@ describe('server plumbing', () => {
   it('renders the user documentation at /docs/ and refuses paths outside it', async () => {
     const index = await s.app.inject('/docs/');
     expect(index.headers['content-type']).toMatch(/text\/html/);
-    expect(index.body).toContain('<h1>Orrery documentation</h1>');
+    expect(index.body).toContain('<h1 id="orrery-documentation">Orrery documentation</h1>');
     expect((await s.app.inject('/docs/getting-started.md')).body).toContain('Create an account');
     expect((await s.app.inject('/docs/..%2FREADME.md')).statusCode).toBe(404);
     expect((await s.app.inject('/docs/nope.md')).statusCode).toBe(404);

@@ -2,11 +2,52 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { marked } from 'marked';
+import { Marked, type Tokens } from 'marked';
 import type { Config } from '../config.js';
 import { brandingFor } from '../modules/config/branding.js';
 
 export const DOCS_DIR = fileURLToPath(new URL('../../../../docs', import.meta.url));
+
+/** Markdown inline markup removed: what a reader sees of a heading or a sentence. */
+export function plainInline(markdown: string): string {
+  return markdown
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/(\*\*|\*)(\S(?:.*?\S)?)\1/g, '$2')
+    .replace(/<[^>]+>/g, '')
+    .trim();
+}
+
+/**
+ * Heading ids, GitHub style ("The job page" → `the-job-page`, a repeat gets `-1`, `-2`): one per
+ * page, used by the renderer below and by the assistant's citations, so a cited anchor always
+ * exists on the served page.
+ */
+export function headingSlugger(): (heading: string) => string {
+  const seen = new Map<string, number>();
+  return (heading) => {
+    const base = plainInline(heading)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return n === 0 ? base : `${base}-${n}`;
+  };
+}
+
+/** A page rendered with an id on every heading. */
+export function renderDoc(markdown: string): string {
+  const slug = headingSlugger();
+  const marked = new Marked({
+    renderer: {
+      heading({ tokens, depth, text }: Tokens.Heading) {
+        return `<h${depth} id="${slug(text)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+      },
+    },
+  });
+  return marked.parse(markdown, { async: false });
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -26,7 +67,7 @@ export async function registerDocs(app: FastifyInstance, config: Config, dir = D
   if (!existsSync(dir)) return;
   const pages = new Map<string, string>();
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
-    pages.set(f, await marked.parse(readFileSync(join(dir, f), 'utf8')));
+    pages.set(f, renderDoc(readFileSync(join(dir, f), 'utf8')));
   }
   const send = (name: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     const html = pages.get(name);

@@ -1,0 +1,62 @@
+import { performance } from 'node:perf_hooks';
+import { DOCS_DIR } from '../../../http/docs.js';
+import type { KnowledgeBase, Retrieval, RetrieveOptions, Section } from '../types.js';
+import { compose, isSmallTalk } from './compose.js';
+import { buildGlossary } from './glossary.js';
+import { buildGraph } from './graph.js';
+import { Retriever } from './modes.js';
+import { EdgeIndex, SectionIndex } from './search.js';
+import { loadDocSections, type DocSection } from './sections.js';
+
+const NEAREST_FUZZY = { prefix: true, fuzzy: 0.3 } as const;
+
+/**
+ * The assistant's knowledge: the docs served at /docs (read once, at start: they ship with the
+ * build) and the glossary generated from the product's texts, cut into heading sections, indexed
+ * for full-text search, and linked into a graph for the four retrieval modes.
+ */
+export function loadKnowledge(opts: { docsDir?: string } = {}): KnowledgeBase {
+  const started = performance.now();
+  const docs = loadDocSections(opts.docsDir ?? DOCS_DIR);
+  const glossary = buildGlossary(docs);
+  const all: DocSection[] = [...docs, ...glossary.map((e) => e.section)];
+  const sections = new Map(all.map((s) => [s.id, s]));
+  const graph = buildGraph(docs, glossary);
+  const index = new SectionIndex(all);
+  const retriever = new Retriever(graph, sections, index, new EdgeIndex(graph.edges));
+  const pageHead = new Map<string, DocSection>();
+  for (const d of docs) if (!pageHead.has(d.page)) pageHead.set(d.page, d);
+
+  const nearest = (query: string, limit = 3): Section[] => {
+    const pages: Section[] = [];
+    for (const r of index.searchWith(query, NEAREST_FUZZY)) {
+      const s = sections.get(String(r.id))!;
+      const page = s.page === 'glossary' ? s.url.replace(/^\/docs\/([^#]*).*$/, '$1') : s.page;
+      const head = pageHead.get(page);
+      if (!head || pages.some((p) => p.page === page)) continue;
+      pages.push({
+        id: page,
+        page,
+        heading: head.heading.split(' > ')[0]!,
+        url: `/docs/${page}`,
+        text: '',
+      });
+      if (pages.length >= limit) break;
+    }
+    return pages;
+  };
+
+  const stats = {
+    sections: all.length,
+    nodes: graph.nodes.size,
+    edges: graph.edges.length,
+    buildMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+  return {
+    retrieve: (query: string, o: RetrieveOptions): Retrieval => retriever.retrieve(query, o),
+    compose: (query, retrieval) => compose(query, retrieval, sections, index, (q) => nearest(q)),
+    nearest,
+    isSmallTalk,
+    stats,
+  };
+}
