@@ -14,7 +14,9 @@ import type {
   Section,
   Tools,
 } from '../types.js';
+import { loadKnowledge } from '../knowledge/index.js';
 import { modelAnswererFor, MODEL_UNREACHABLE } from './index.js';
+import { MAX_SECTIONS } from './material.js';
 
 /**
  * The model path against a STAND-IN for an OpenAI-compatible server (test/openai-stand-in.ts):
@@ -228,6 +230,22 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
       '/docs/jobs.md#why-a-job-is-pending',
       '/jobs/job-1',
     ]);
+  });
+
+  it("retrieves Orrery's own docs with the model's keywords, and cites only what it sent", async () => {
+    // The question names nothing; the keywords the model picks are what find billing.md.
+    llm.script(keywords(['billing'], ['credits']), 'Credits pay for work [1]. See also [40].');
+    const { answer } = await ask('and how does that work?', loadKnowledge(), {
+      maxIterations: 1,
+    });
+    const compose = llm.requests.at(-1)!.body!.messages!.at(-1)!.content;
+    const sent = [...compose.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThanOrEqual(MAX_SECTIONS);
+    expect(answer.citations).toHaveLength(1);
+    expect(answer.citations[0]!.url).toMatch(/^\/docs\/billing\.md#/);
+    expect(compose).toContain(answer.citations[0]!.title);
+    expect(answer.response).toBe('Credits pay for work [1]. See also.');
   });
 
   it('strips a citation the model invented and keeps only those used', async () => {

@@ -13,7 +13,7 @@ import { ModelError, type ChatClient, type ChatMessage } from './client.js';
 import { composeAnswer } from './compose.js';
 import { judge } from './judge.js';
 import { extractKeywords, type Keywords } from './keywords.js';
-import { checkCitations, itemsOf, type Redact } from './material.js';
+import { checkCitations, cut, itemsOf, MAX_HISTORY, type Redact } from './material.js';
 
 /** Shown with the embedded engine's answer when the chosen model failed this turn. */
 export const MODEL_UNREACHABLE =
@@ -40,6 +40,10 @@ function merge(into: Map<string, RetrievedSection>, found: Retrieval, round: num
   }
   return added;
 }
+
+/** Earlier rounds first (they answer the question itself), the best of each round first. */
+const ranked = (found: Map<string, RetrievedSection>) =>
+  [...found.values()].sort((a, b) => a.round - b.round || b.score - a.score);
 
 /**
  * Apolo's copilot loop over Orrery's retrieval (reference §3.3): the model picks the keywords,
@@ -79,9 +83,9 @@ export class ModelAnswerer implements Answerer {
   private async run(input: AskInput): Promise<CopilotAnswer> {
     const { client, knowledge, tools } = this.deps;
     const redact = await this.deps.redactFor(input.asker);
-    const history: ChatMessage[] = input.history.map((h) => ({
+    const history: ChatMessage[] = input.history.slice(-MAX_HISTORY).map((h) => ({
       role: h.role,
-      content: redact(h.content),
+      content: cut(redact(h.content)),
     }));
     const [facts, plan] = await Promise.all([
       tools.facts(input.asker, input.message),
@@ -102,7 +106,7 @@ export class ModelAnswerer implements Answerer {
       const verdict = await judge(
         client,
         input.message,
-        itemsOf({ ...last, sections: [...found.values()] }, facts, redact),
+        itemsOf({ ...last, sections: ranked(found) }, facts, redact),
       );
       if (verdict.complete || !verdict.next.length) break;
       keywords = { high: keywords.high, low: verdict.next };
@@ -110,7 +114,7 @@ export class ModelAnswerer implements Answerer {
 
     const retrieval: Retrieval = {
       mode: input.mode,
-      sections: [...found.values()],
+      sections: ranked(found),
       entities: last?.entities ?? [],
       relations: last?.relations ?? [],
       rounds: iterations,

@@ -39,10 +39,23 @@ export function redactorOf(values: string[]): Redact {
   return (text) => known.reduce((t, v) => t.replaceAll(v, '[secret]'), text);
 }
 
+/**
+ * Bounds on what one request carries (Apolo's copilot keeps 16k tokens of context): the best
+ * sections first, each cut at a length that still holds a heading section of Orrery's docs.
+ */
+export const MAX_SECTIONS = 12;
+export const MAX_ITEM_CHARS = 3000;
+/** The conversation so far: its last messages only. */
+export const MAX_HISTORY = 10;
+
+export const cut = (text: string) =>
+  text.length > MAX_ITEM_CHARS ? `${text.slice(0, MAX_ITEM_CHARS - 1)}…` : text;
+
 export function itemsOf(retrieval: Retrieval, facts: Fact[], redact: Redact): Item[] {
   const items: Item[] = [];
-  for (const s of retrieval.sections) {
-    items.push({ n: items.length + 1, title: s.heading, url: s.url, text: redact(s.text) });
+  for (const s of retrieval.sections.slice(0, MAX_SECTIONS)) {
+    // Redacted before the cut, so that a value split by it cannot slip through half-known.
+    items.push({ n: items.length + 1, title: s.heading, url: s.url, text: cut(redact(s.text)) });
   }
   for (const f of facts) {
     const c = f.citations[0];
@@ -50,7 +63,7 @@ export function itemsOf(retrieval: Retrieval, facts: Fact[], redact: Redact): It
       n: items.length + 1,
       title: c?.title ?? 'Your resources',
       url: c?.url ?? '',
-      text: redact(f.text),
+      text: cut(redact(f.text)),
     });
   }
   return items;
