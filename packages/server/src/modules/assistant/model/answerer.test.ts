@@ -295,6 +295,35 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
     });
   });
 
+  it('goes on from the iterations already reported when it falls back mid-turn', async () => {
+    const { kb } = smallKnowledge();
+    llm.script(keywords(['scheduling'], ['pending job']), { status: 502 });
+    const seen: number[] = [];
+    const twoRounds: Answerer = {
+      answer: async (input) => {
+        input.onProgress(1, 'embedded 1');
+        input.onProgress(2, 'embedded 2');
+        return embedded.answer(input);
+      },
+    };
+    const answererFor = modelAnswererFor(s.ctx, {
+      knowledge: kb,
+      tools,
+      embedded: twoRounds,
+      log: s.app.log,
+    });
+    const answer = await (await answererFor(asker))!.answer({
+      asker,
+      message: 'why is my job pending?',
+      history: [],
+      mode: 'hybrid',
+      maxIterations: 3,
+      onProgress: (n) => seen.push(n),
+    });
+    expect(answer).toMatchObject({ engine: 'embedded', notice: MODEL_UNREACHABLE });
+    expect(seen).toEqual([1, 2]);
+  });
+
   it('falls back when the endpoint is down', async () => {
     const down = await startOpenAiStandIn();
     await down.close();

@@ -30,7 +30,7 @@ export interface ModelAnswererDeps {
   log: FastifyBaseLogger;
 }
 
-/** Merges a round's sections into what was found before; true when it added any. */
+/** Merges a round's sections into what was found before; how many were new. */
 function merge(into: Map<string, RetrievedSection>, found: Retrieval, round: number) {
   let added = 0;
   for (const s of found.sections) {
@@ -57,8 +57,15 @@ export class ModelAnswerer implements Answerer {
 
   async answer(input: AskInput): Promise<CopilotAnswer> {
     const started = Date.now();
+    // A fallback after some iterations goes on from there: the client never sees one twice.
+    let sent = 0;
+    const onProgress = (n: number, message: string) => {
+      if (n <= sent) return;
+      sent = n;
+      input.onProgress(n, message);
+    };
     try {
-      const answer = await this.run(input);
+      const answer = await this.run({ ...input, onProgress });
       this.deps.log.info(
         {
           engine: this.deps.client.label,
@@ -76,13 +83,15 @@ export class ModelAnswerer implements Answerer {
         { engine: this.deps.client.label, reason: e.message, ms: Date.now() - started },
         'assistant model failed; the embedded engine answers',
       );
-      return { ...(await this.deps.embedded.answer(input)), notice: MODEL_UNREACHABLE };
+      const answer = await this.deps.embedded.answer({ ...input, onProgress });
+      return { ...answer, notice: MODEL_UNREACHABLE };
     }
   }
 
   private async run(input: AskInput): Promise<CopilotAnswer> {
     const { client, knowledge, tools } = this.deps;
     const redact = await this.deps.redactFor(input.asker);
+    const question = redact(input.message);
     const history: ChatMessage[] = input.history.slice(-MAX_HISTORY).map((h) => ({
       role: h.role,
       content: cut(redact(h.content)),
@@ -92,7 +101,7 @@ export class ModelAnswerer implements Answerer {
       tools.propose(input.asker, input.message),
     ]);
 
-    let keywords: Keywords = await extractKeywords(client, input.message, history, redact);
+    let keywords: Keywords = await extractKeywords(client, question, history, redact);
     const found = new Map<string, RetrievedSection>();
     let last: Retrieval | null = null;
     let iterations = 0;
@@ -105,7 +114,7 @@ export class ModelAnswerer implements Answerer {
       if (round === input.maxIterations || (round > 1 && added === 0)) break;
       const verdict = await judge(
         client,
-        input.message,
+        question,
         itemsOf({ ...last, sections: ranked(found) }, facts, redact),
       );
       if (verdict.complete || !verdict.next.length) break;
@@ -120,7 +129,7 @@ export class ModelAnswerer implements Answerer {
       rounds: iterations,
     };
     const items = itemsOf(retrieval, facts, redact);
-    const composed = await composeAnswer(client, redact(input.message), history, items);
+    const composed = await composeAnswer(client, question, history, items);
     const { response, citations } = checkCitations(composed, items);
     return {
       response,
