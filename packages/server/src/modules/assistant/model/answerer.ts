@@ -9,11 +9,11 @@ import type {
   RetrievedSection,
   Tools,
 } from '../types.js';
-import { ModelError, type ChatClient, type ChatMessage } from './client.js';
+import { ANSWER_TOKENS, ModelError, type ChatClient, type ChatMessage } from './client.js';
 import { composeAnswer } from './compose.js';
 import { judge } from './judge.js';
 import { extractKeywords, type Keywords } from './keywords.js';
-import { checkCitations, cut, itemsOf, MAX_HISTORY, type Redact } from './material.js';
+import { budgetOf, checkCitations, cut, itemsOf, recent, type Redact } from './material.js';
 
 /** Shown with the embedded engine's answer when the chosen model failed this turn. */
 export const MODEL_UNREACHABLE =
@@ -92,16 +92,24 @@ export class ModelAnswerer implements Answerer {
     const { client, knowledge, tools } = this.deps;
     const redact = await this.deps.redactFor(input.asker);
     const question = redact(input.message);
-    const history: ChatMessage[] = input.history.slice(-MAX_HISTORY).map((h) => ({
+    const redacted: ChatMessage[] = input.history.map((h) => ({
       role: h.role,
       content: cut(redact(h.content)),
     }));
+    // A small window (an llm-inference app's 2048 tokens) holds a quarter of history at most.
+    const budget = () => budgetOf(client.contextTokens(), ANSWER_TOKENS);
+    const historyFor = () => recent(redacted, budget() / 4);
     const [facts, plan] = await Promise.all([
       tools.facts(input.asker, input.message),
       tools.propose(input.asker, input.message),
     ]);
 
-    let keywords: Keywords = await extractKeywords(client, question, history, redact);
+    let keywords: Keywords = await extractKeywords(
+      client,
+      question,
+      recent(redacted, 3000),
+      redact,
+    );
     const found = new Map<string, RetrievedSection>();
     let last: Retrieval | null = null;
     let iterations = 0;
@@ -115,7 +123,7 @@ export class ModelAnswerer implements Answerer {
       const verdict = await judge(
         client,
         question,
-        itemsOf({ ...last, sections: ranked(found) }, facts, redact),
+        itemsOf({ ...last, sections: ranked(found) }, facts, redact, budget()),
       );
       if (verdict.complete || !verdict.next.length) break;
       keywords = { high: keywords.high, low: verdict.next };
@@ -128,7 +136,9 @@ export class ModelAnswerer implements Answerer {
       relations: last?.relations ?? [],
       rounds: iterations,
     };
-    const items = itemsOf(retrieval, facts, redact);
+    const history = historyFor();
+    const used = history.reduce((n, h) => n + h.content.length, 0);
+    const items = itemsOf(retrieval, facts, redact, budget() - used);
     const composed = await composeAnswer(client, question, history, items);
     const { response, citations } = checkCitations(composed, items);
     return {

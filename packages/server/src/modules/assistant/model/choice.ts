@@ -12,6 +12,8 @@ import { chatClient, ModelError, type ChatClient, type ModelEndpoint } from './c
 import { chosenApp } from './store.js';
 
 export const LLM_TEMPLATE = llmInferenceRunner.template;
+/** What the llm-inference runner gives llama.cpp without `llm_config.context_size`. */
+const APP_DEFAULT_CONTEXT = 2048;
 
 export interface ChoiceDeps {
   /** Where the server reaches a job's HTTP port; without it an organization's app cannot answer. */
@@ -77,7 +79,14 @@ async function appEndpoint(ctx: AppContext, deps: ChoiceDeps, id: string): Promi
     apiKey,
     model: api.hf_model?.model_hf_name,
     label,
+    contextTokens: contextOf(rev.resolved),
   };
+}
+
+/** The app's `llm_config.context_size` (the runner's default when unset). */
+function contextOf(input: Record<string, unknown>) {
+  const size = (input.llm_config as { context_size?: unknown } | undefined)?.context_size;
+  return typeof size === 'number' && size > 0 ? size : APP_DEFAULT_CONTEXT;
 }
 
 /** A client that finds its endpoint on first use, so that a stopped app is a fallback, not an error. */
@@ -87,10 +96,12 @@ function lazyClient(
   timeoutMs?: number,
 ): ChatClient {
   let client: Promise<ChatClient> | null = null;
+  let resolved: ChatClient | null = null;
   return {
     label,
+    contextTokens: () => resolved?.contextTokens(),
     async complete(messages, opts) {
-      client ??= resolve().then((e) => chatClient(e, timeoutMs));
+      client ??= resolve().then((e) => (resolved = chatClient(e, timeoutMs)));
       return (await client).complete(messages, opts);
     },
   };

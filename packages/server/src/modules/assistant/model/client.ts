@@ -18,6 +18,8 @@ export interface ModelEndpoint {
   model?: string;
   /** Where the endpoint came from, for logs (never the key). */
   label: string;
+  /** The model's context window in tokens, when known (an llm-inference app's setting). */
+  contextTokens?: number;
 }
 
 export class ModelError extends Error {}
@@ -25,9 +27,15 @@ export class ModelError extends Error {}
 /** A request that takes longer is abandoned: the user waits for the fallback, not forever. */
 export const MODEL_TIMEOUT_MS = 30_000;
 
+/** Tokens a reply may take: a JSON verdict is short, an answer a few paragraphs. */
+export const JSON_REPLY_TOKENS = 300;
+export const ANSWER_TOKENS = 800;
+
 export interface ChatClient {
   readonly label: string;
   complete(messages: ChatMessage[], opts?: { json?: boolean }): Promise<string>;
+  /** The context window, once known (after the first call for an app found on first use). */
+  contextTokens(): number | undefined;
 }
 
 const v1Of = (url: string) => {
@@ -81,12 +89,14 @@ export function chatClient(endpoint: ModelEndpoint, timeoutMs = MODEL_TIMEOUT_MS
 
   return {
     label: endpoint.label,
+    contextTokens: () => endpoint.contextTokens,
     async complete(messages, opts = {}) {
       const r = (await request('/chat/completions', {
         model: await modelName(),
         messages,
         temperature: 0,
         stream: false,
+        max_tokens: opts.json ? JSON_REPLY_TOKENS : ANSWER_TOKENS,
         ...(opts.json ? { response_format: { type: 'json_object' } } : {}),
       })) as { choices?: Array<{ message?: { content?: unknown } }> };
       const content = r.choices?.[0]?.message?.content;

@@ -48,25 +48,70 @@ export const MAX_ITEM_CHARS = 3000;
 /** The conversation so far: its last messages only. */
 export const MAX_HISTORY = 10;
 
-export const cut = (text: string) =>
-  text.length > MAX_ITEM_CHARS ? `${text.slice(0, MAX_ITEM_CHARS - 1)}…` : text;
+export const cut = (text: string, max = MAX_ITEM_CHARS) =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;
 
-export function itemsOf(retrieval: Retrieval, facts: Fact[], redact: Redact): Item[] {
+/** Characters per token, on the safe side for English prose with code and paths. */
+const CHARS_PER_TOKEN = 3;
+/** The instructions of the longest prompt, in tokens. */
+const PROMPT_TOKENS = 400;
+/** Less material than this is not worth a section. */
+const MIN_ITEM_CHARS = 200;
+
+/**
+ * How many characters of material and history fit a model's context window beside the prompt
+ * and its reply; unbounded (beyond the limits above) when the window is not known.
+ */
+export function budgetOf(contextTokens: number | undefined, replyTokens: number) {
+  if (!contextTokens) return Infinity;
+  return Math.max(
+    4 * MIN_ITEM_CHARS,
+    (contextTokens - replyTokens - PROMPT_TOKENS) * CHARS_PER_TOKEN,
+  );
+}
+
+/**
+ * The numbered material within `budget` characters: the live facts always (they are about the
+ * question's own resources), then the best sections while they fit.
+ */
+export function itemsOf(
+  retrieval: Retrieval,
+  facts: Fact[],
+  redact: Redact,
+  budget = Infinity,
+): Item[] {
+  // Redacted before any cut, so that a value split by it cannot slip through half-known.
+  const factTexts = facts.map((f) => cut(redact(f.text)));
+  let left = budget - factTexts.reduce((n, t) => n + t.length, 0);
   const items: Item[] = [];
   for (const s of retrieval.sections.slice(0, MAX_SECTIONS)) {
-    // Redacted before the cut, so that a value split by it cannot slip through half-known.
-    items.push({ n: items.length + 1, title: s.heading, url: s.url, text: cut(redact(s.text)) });
+    if (left < MIN_ITEM_CHARS) break;
+    const text = cut(redact(s.text), Math.min(MAX_ITEM_CHARS, left));
+    left -= text.length;
+    items.push({ n: items.length + 1, title: s.heading, url: s.url, text });
   }
-  for (const f of facts) {
+  facts.forEach((f, i) => {
     const c = f.citations[0];
     items.push({
       n: items.length + 1,
       title: c?.title ?? 'Your resources',
       url: c?.url ?? '',
-      text: cut(redact(f.text)),
+      text: factTexts[i]!,
     });
-  }
+  });
   return items;
+}
+
+/** The latest messages of the conversation that fit in `budget` characters. */
+export function recent<T extends { content: string }>(history: T[], budget: number): T[] {
+  const kept: T[] = [];
+  let left = budget;
+  for (const h of history.slice(-MAX_HISTORY).reverse()) {
+    if (h.content.length > left) break;
+    left -= h.content.length;
+    kept.unshift(h);
+  }
+  return kept;
 }
 
 /** The numbered material, as the model reads it. */
@@ -107,5 +152,9 @@ export function checkCitations(
     return kept.length ? kept.map((n) => `[${n}]`).join('') : REMOVED;
   });
   // A removed marker takes the space before it along, so that no gap is left before a full stop.
-  return { response: text.replace(/[ \t]*\uE000/g, '').trim(), citations };
+  const tidy = text
+    .replace(/[ \t]*\uE000/g, '')
+    // `[2][2]` from the model reads as one citation.
+    .replace(/(\[\d+\])(?=\1)/g, '');
+  return { response: tidy.trim(), citations };
 }
