@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CopilotAnswer, Plan } from '@orrery/contract';
 import { grantsOf } from '../../../auth/permissions.js';
@@ -83,6 +84,10 @@ const embedded: Answerer = {
   }),
 };
 
+/** What the answerer logs, to check that no conversation is in it. */
+const logLines: string[] = [];
+const log = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+
 const SECRET = 'hunter2-very-secret-value';
 const KEY = 'sk-configured-key-0001';
 
@@ -142,7 +147,7 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
       knowledge: kb,
       tools,
       embedded,
-      log: s.app.log,
+      log,
       timeoutMs,
     });
     const answerer = await answererFor(asker);
@@ -230,6 +235,12 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
       '/docs/jobs.md#why-a-job-is-pending',
       '/jobs/job-1',
     ]);
+    // The log says which engine, how long and how much; not what was asked or answered.
+    const logged = logLines.join('\n');
+    expect(logged).toMatch(/"ms":\d+/);
+    for (const said of ['train-1', SECRET, 'waits for capacity', 'my password']) {
+      expect(logged).not.toContain(said);
+    }
   });
 
   it("retrieves Orrery's own docs with the model's keywords, and cites only what it sent", async () => {
