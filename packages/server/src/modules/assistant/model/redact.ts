@@ -1,3 +1,4 @@
+import { SECRETS_DEFAULT_CLUSTER } from '@orrery/contract';
 import type { AppContext } from '../../../context.js';
 import { placeUri } from '../../secrets/service.js';
 import { unseal } from '../../secrets/key.js';
@@ -13,8 +14,10 @@ import { redactorOf, type Redact } from './material.js';
 export function redactionFor(ctx: AppContext, sealKey: Buffer) {
   return async (asker: Asker): Promise<Redact> => {
     const values = [ctx.config.assistantLlm?.apiKey ?? ''];
-    const { cluster, org, project } = asker.context;
-    if (cluster && org && project) {
+    const { org, project } = asker.context;
+    // The CLI's default, as the secrets API reads a missing cluster.
+    const cluster = asker.context.cluster ?? SECRETS_DEFAULT_CLUSTER;
+    if (org && project) {
       const place = { cluster, org, project };
       for (const s of await secretsIn(ctx.db, place)) {
         try {
