@@ -3,7 +3,7 @@
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
 //   BENCH_ONLY=startup,throughput,soak,console,graph,storage,jobs,flows,sandbox,apps,docker,list,
-//              billing,assistant-knowledge,assistant   sections (default all)
+//              billing,assistant-knowledge,assistant,assistant-model   sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
@@ -59,7 +59,7 @@ try {
     !['startup', 'throughput', 'soak', 'console', 'graph', 'storage', 'jobs', 'flows'].some(wanted)
   ) {
     // Only the sections with servers of their own (sandbox, apps, docker, list, billing,
-    // assistant) or none (assistant-knowledge) were asked for.
+    // assistant) or none (assistant-knowledge, assistant-model) were asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
     const { benchStartup } = await import('./bench/startup.mjs');
@@ -144,6 +144,10 @@ try {
   await section('assistant', 'Copilot socket', async () => {
     const { benchAssistant } = await import('./bench/assistant.mjs');
     await benchAssistant(work);
+  });
+  await section('assistant-model', 'Assistant with a model (loopback stand-in)', async () => {
+    const { benchAssistantModel } = await import('./bench/assistant-model.mjs');
+    await benchAssistantModel();
   });
 } catch (e) {
   // The main server did not start: print what was measured so far, with the reason.

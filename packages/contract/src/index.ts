@@ -26,3 +26,4 @@ export * from './billing.js';
 export * from './budgets.js';
 export * from './flows.js';
 export * from './assistant.js';
+export * from './assistant-model.js';

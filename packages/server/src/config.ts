@@ -101,6 +101,9 @@ const Env = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   ORRERY_STRIPE_API_URL: optionalUrl,
+  ORRERY_ASSISTANT_LLM_URL: optionalUrl,
+  ORRERY_ASSISTANT_LLM_API_KEY: z.string().min(1).optional(),
+  ORRERY_ASSISTANT_LLM_MODEL: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -159,6 +162,11 @@ export interface Config {
   };
   /** How organizations buy credits (docs/billing.md, Buying credits). */
   payments: Payments;
+  /**
+   * The assistant's OpenAI-compatible model (docs/assistant.md, With a model): its base URL
+   * (`…/v1/chat/completions` is called under it), an optional key, and the model name.
+   */
+  assistantLlm?: { url: string; apiKey?: string; model?: string };
 }
 
 export type PaymentsMode = 'stripe' | 'test' | 'off';
@@ -293,6 +301,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
     },
     payments: paymentsOf(e),
+    ...(e.ORRERY_ASSISTANT_LLM_URL
+      ? {
+          assistantLlm: {
+            url: e.ORRERY_ASSISTANT_LLM_URL,
+            apiKey: e.ORRERY_ASSISTANT_LLM_API_KEY,
+            model: e.ORRERY_ASSISTANT_LLM_MODEL,
+          },
+        }
+      : {}),
     ...(e.ORRERY_S3_ENDPOINT
       ? {
           s3: {

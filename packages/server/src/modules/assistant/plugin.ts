@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import { modelAnswererFor, modelSettingRoutes } from './model/index.js';
 import type { AppContext } from '../../context.js';
 import type { JobsService } from '../jobs/service.js';
 import { EmbeddedAnswerer } from './embedded.js';
@@ -28,7 +29,7 @@ export interface AssistantOptions {
    * the embedded engine.
    */
   modelAnswerer?: ModelHook;
-  /** The same hook made from the assistant's own parts (model/index.ts `modelAnswererFor`). */
+  /** The same hook made from the assistant's own parts (default: model/index.ts `modelAnswererFor`). */
   model?: (parts: AssistantParts) => ModelHook;
   /** The docs and glossary, indexed; built from docs/ at start otherwise. */
   knowledge?: KnowledgeBase;
@@ -64,7 +65,10 @@ export const assistantModule =
     const tools = createTools({ db: ctx.db, driver: jobs.driver, publicUrl: ctx.config.publicUrl });
     const embedded = new EmbeddedAnswerer(knowledge, tools);
     const parts = { knowledge, tools, embedded, log: app.log, driver: jobs.driver };
-    const modelAnswerer = opts.modelAnswerer ?? opts.model?.(parts);
+    // A configured endpoint or an organization's app answers through the same parts.
+    const modelAnswerer =
+      opts.modelAnswerer ??
+      (opts.model ?? ((p: AssistantParts) => modelAnswererFor(ctx, p)))(parts);
     await app.register(
       copilotSocket({
         ctx,
@@ -73,4 +77,5 @@ export const assistantModule =
       }),
     );
     await app.register(planRoutes(ctx));
+    await app.register(modelSettingRoutes(ctx));
   };

@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Badge, Stack } from '@mantine/core';
 import { perHour } from '../billing/cost/cost';
 import { ClusterRole, isManagerRole, MemberRole } from '@orrery/contract';
 import {
@@ -16,6 +16,7 @@ import { usePlatformContext } from '../../app/context/platform-context';
 import { useAccount } from '../../app/session/account';
 import { DetailsTable } from '../../ui/DetailsTable';
 import { EmptyState } from '../../ui/EmptyState';
+import { ModelSettingCard } from '../assistant/model-settings/ModelSettingCard';
 import { ReportsTab } from '../billing/reports/ReportsTab';
 import type { ReportScope } from '../billing/reports/api';
 import { REPORTS_TEXTS } from '../billing/reports/texts';
@@ -41,18 +42,21 @@ export function OrgSettingsPage() {
     value: 'general',
     label: T.general,
     render: () => (
-      <DetailsTable
-        rows={[
-          [G.name, org.name],
-          [
-            G.yourRole,
-            <Badge key="r" variant="light">
-              {org.role}
-            </Badge>,
-          ],
-          [G.credits, org.balance.credits ?? PEOPLE_UI.unlimited],
-        ]}
-      />
+      <Stack>
+        <DetailsTable
+          rows={[
+            [G.name, org.name],
+            [
+              G.yourRole,
+              <Badge key="r" variant="light">
+                {org.role}
+              </Badge>,
+            ],
+            [G.credits, org.balance.credits ?? PEOPLE_UI.unlimited],
+          ]}
+        />
+        <ModelSettingCard key={org.name} org={org.name} />
+      </Stack>
     ),
   };
   return (

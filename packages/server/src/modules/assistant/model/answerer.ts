@@ -1,0 +1,153 @@
+import type { CopilotAnswer } from '@orrery/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  Answerer,
+  AskInput,
+  Asker,
+  KnowledgeBase,
+  Retrieval,
+  RetrievedSection,
+  Tools,
+} from '../types.js';
+import { ANSWER_TOKENS, ModelError, type ChatClient, type ChatMessage } from './client.js';
+import { composeAnswer } from './compose.js';
+import { judge } from './judge.js';
+import { extractKeywords, type Keywords } from './keywords.js';
+import { budgetOf, checkCitations, cut, itemsOf, recent, type Redact } from './material.js';
+
+/** Shown with the embedded engine's answer when the chosen model failed this turn. */
+export const MODEL_UNREACHABLE =
+  'The model could not be reached, so the built-in assistant answered from the docs alone.';
+
+export interface ModelAnswererDeps {
+  client: ChatClient;
+  knowledge: KnowledgeBase;
+  tools: Tools;
+  /** Answers when the model cannot. */
+  embedded: Answerer;
+  /** Every secret value the asker's material could hold, replaced before the model sees it. */
+  redactFor(asker: Asker): Promise<Redact>;
+  log: FastifyBaseLogger;
+}
+
+/** Merges a round's sections into what was found before; how many were new. */
+function merge(into: Map<string, RetrievedSection>, found: Retrieval, round: number) {
+  let added = 0;
+  for (const s of found.sections) {
+    if (into.has(s.id)) continue;
+    into.set(s.id, { ...s, round });
+    added += 1;
+  }
+  return added;
+}
+
+/** Earlier rounds first (they answer the question itself), the best of each round first. */
+const ranked = (found: Map<string, RetrievedSection>) =>
+  [...found.values()].sort((a, b) => a.round - b.round || b.score - a.score);
+
+/**
+ * Apolo's copilot loop over Orrery's retrieval (reference §3.3): the model picks the keywords,
+ * the knowledge base retrieves with them in the asked mode, the model judges between rounds
+ * whether the material is complete and what to explore next, then composes the answer from that
+ * material alone. The server keeps only the citations that point at it. The model never acts:
+ * a change is the tools' plan, confirmed by the user.
+ */
+export class ModelAnswerer implements Answerer {
+  constructor(private readonly deps: ModelAnswererDeps) {}
+
+  async answer(input: AskInput): Promise<CopilotAnswer> {
+    const started = Date.now();
+    // A fallback after some iterations goes on from there: the client never sees one twice.
+    let sent = 0;
+    const onProgress = (n: number, message: string) => {
+      if (n <= sent) return;
+      sent = n;
+      input.onProgress(n, message);
+    };
+    try {
+      const answer = await this.run({ ...input, onProgress });
+      this.deps.log.info(
+        {
+          engine: this.deps.client.label,
+          ms: Date.now() - started,
+          chars: answer.response.length,
+          citations: answer.citations.length,
+        },
+        'assistant model answered',
+      );
+      return answer;
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      // The reason is ours (status, timeout), never the conversation.
+      this.deps.log.warn(
+        { engine: this.deps.client.label, reason: e.message, ms: Date.now() - started },
+        'assistant model failed; the embedded engine answers',
+      );
+      const answer = await this.deps.embedded.answer({ ...input, onProgress });
+      return { ...answer, notice: MODEL_UNREACHABLE };
+    }
+  }
+
+  private async run(input: AskInput): Promise<CopilotAnswer> {
+    const { client, knowledge, tools } = this.deps;
+    const redact = await this.deps.redactFor(input.asker);
+    const question = redact(input.message);
+    const redacted: ChatMessage[] = input.history.map((h) => ({
+      role: h.role,
+      content: cut(redact(h.content)),
+    }));
+    // A small window (an llm-inference app's 2048 tokens) holds a quarter of history at most.
+    const budget = () => budgetOf(client.contextTokens(), ANSWER_TOKENS);
+    const historyFor = () => recent(redacted, budget() / 4);
+    const [facts, plan] = await Promise.all([
+      tools.facts(input.asker, input.message),
+      tools.propose(input.asker, input.message),
+    ]);
+
+    let keywords: Keywords = await extractKeywords(
+      client,
+      question,
+      recent(redacted, 3000),
+      redact,
+    );
+    const found = new Map<string, RetrievedSection>();
+    let last: Retrieval | null = null;
+    let iterations = 0;
+    for (let round = 1; round <= input.maxIterations; round += 1) {
+      iterations = round;
+      // One knowledge round per model iteration: the judge, not the graph, decides to go on.
+      last = knowledge.retrieve(input.message, { mode: input.mode, maxIterations: 1, keywords });
+      const added = merge(found, last, round);
+      input.onProgress(round, `Iteration ${round}: ${added} new section${added === 1 ? '' : 's'}`);
+      if (round === input.maxIterations || (round > 1 && added === 0)) break;
+      const verdict = await judge(
+        client,
+        question,
+        itemsOf({ ...last, sections: ranked(found) }, facts, redact, budget()),
+      );
+      if (verdict.complete || !verdict.next.length) break;
+      keywords = { high: keywords.high, low: verdict.next };
+    }
+
+    const retrieval: Retrieval = {
+      mode: input.mode,
+      sections: ranked(found),
+      entities: last?.entities ?? [],
+      relations: last?.relations ?? [],
+      rounds: iterations,
+    };
+    const history = historyFor();
+    const used = history.reduce((n, h) => n + h.content.length, 0);
+    const items = itemsOf(retrieval, facts, redact, budget() - used);
+    const composed = await composeAnswer(client, question, history, items);
+    const { response, citations } = checkCitations(composed, items);
+    return {
+      response,
+      citations,
+      mode: input.mode,
+      iterations,
+      engine: 'model',
+      plans: plan ? [plan] : [],
+    };
+  }
+}
