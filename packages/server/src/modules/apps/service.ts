@@ -46,6 +46,12 @@ import type { TemplateFiles } from './template-files.js';
 const FALLBACK_MIN_CPU = 0.5;
 const FALLBACK_MIN_MEMORY = 1e9;
 
+/** The preset an app gets when none is chosen: the smallest with half a CPU and 1 GB. */
+export const fallbackPreset = <P extends { cpu: number; memory: number }>(presets: P[]) =>
+  [...presets]
+    .sort((a, b) => a.cpu - b.cpu || a.memory - b.memory)
+    .find((p) => p.cpu >= FALLBACK_MIN_CPU && p.memory >= FALLBACK_MIN_MEMORY);
+
 /** A name for the instance's home and host name: the display name as a slug, made unique. */
 function slugOf(text: string) {
   const s = text
@@ -108,11 +114,7 @@ export class AppsService {
   private async presetFor(cluster: string, chosen: string | undefined): Promise<AppPreset> {
     const [c] = await loadClusters(this.ctx.db, [cluster]);
     const presets = c?.presets ?? [];
-    const found =
-      presets.find((p) => p.name === chosen) ??
-      [...presets]
-        .sort((a, b) => a.cpu - b.cpu || a.memory - b.memory)
-        .find((p) => p.cpu >= FALLBACK_MIN_CPU && p.memory >= FALLBACK_MIN_MEMORY);
+    const found = presets.find((p) => p.name === chosen) ?? fallbackPreset(presets);
     if (!found) throw inputError(['preset'], 'No preset name was found for the app in the cluster');
     return { name: found.name, cpu: found.cpu, memoryBytes: found.memory, gpu: presetGpu(found) };
   }

@@ -7,6 +7,7 @@ import { loadKnowledge } from './knowledge/index.js';
 import { planRoutes } from './plans-routes.js';
 import { COPILOT_WINDOW_MS, RateLimiter } from './rate-limit.js';
 import { createTools } from './tools/index.js';
+import { catalogueOf } from './tools/install.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import type { Answerer, Asker, KnowledgeBase, Tools } from './types.js';
 import { copilotSocket } from './ws.js';
@@ -62,7 +63,12 @@ export const assistantModule =
   async (app) => {
     const knowledge = opts.knowledge ?? loadKnowledge();
     app.log.info({ knowledge: knowledge.stats }, 'assistant knowledge indexed');
-    const tools = createTools({ db: ctx.db, driver: jobs.driver, publicUrl: ctx.config.publicUrl });
+    const tools = createTools({
+      db: ctx.db,
+      driver: jobs.driver,
+      publicUrl: ctx.config.publicUrl,
+      catalogue: catalogueOf(ctx, jobs.driver),
+    });
     const embedded = new EmbeddedAnswerer(knowledge, tools);
     const parts = { knowledge, tools, embedded, log: app.log, driver: jobs.driver };
     // A configured endpoint or an organization's app answers through the same parts.

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { orgMembers } from '../../../db/schema.js';
 import type { RuntimeDriver } from '../../../runtime/driver.js';
+import type { Catalogue } from '../../apps/catalogue.js';
 import { endpointOf } from '../../apps/outputs.js';
 import { jobsOfRevision } from '../../apps/store.js';
 import { loadClusters } from '../../clusters/store.js';
@@ -14,6 +15,8 @@ import { consoleUrl, readableApp, readableJob } from './resolve.js';
 
 export interface FactDeps {
   db: Db;
+  /** The app templates, for install plans. */
+  catalogue: Catalogue;
   driver: Pick<RuntimeDriver, 'logs'>;
   publicUrl: string;
 }

@@ -48,7 +48,7 @@ export function createTools(deps: FactDeps): Tools {
     async propose(asker, question) {
       const intent = changeIntent(question);
       if (!intent) return null;
-      return createPlan(deps.db, asker.principal.id, await proposeChange(deps.db, asker, intent));
+      return createPlan(deps.db, asker.principal.id, await proposeChange(deps, asker, intent));
     },
   };
 }

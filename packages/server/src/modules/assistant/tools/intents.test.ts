@@ -12,6 +12,7 @@ describe('intent rules', () => {
     ['what is the URL of app my-notebook', [{ kind: 'app-status', app: 'my-notebook' }]],
     ['why is my job pending', []],
     ['how do I create a disk?', []],
+    ['install shell with preset cpu-small', []],
   ])('%s', (q, intents) => expect(factIntents(q)).toEqual(intents));
 
   it.each([
@@ -20,6 +21,21 @@ describe('intent rules', () => {
     ['uninstall app jupyter-1', { kind: 'uninstall-app', app: 'jupyter-1' }],
     ['create a disk of 20 GB named data', { kind: 'create-disk', gigabytes: 20, name: 'data' }],
     ['make a new 3gb disk', { kind: 'create-disk', gigabytes: 3, name: null }],
+    ['install jupyter', { kind: 'install-app', template: 'jupyter', name: null, preset: null }],
+    [
+      'Install the postgresql app named db1',
+      { kind: 'install-app', template: 'postgresql', name: 'db1', preset: null },
+    ],
+    [
+      'install shell with preset cpu-small',
+      { kind: 'install-app', template: 'shell', name: null, preset: 'cpu-small' },
+    ],
+    [
+      'please install an app `vscode` called editor on the gpu-small preset',
+      { kind: 'install-app', template: 'vscode', name: 'editor', preset: 'gpu-small' },
+    ],
+    ['how do I install jupyter?', null],
+    ['which apps are installed', null],
     ['how do I kill a job?', null],
     ['create a disk', null],
   ])('%s', (q, intent) => expect(changeIntent(q)).toEqual(intent));

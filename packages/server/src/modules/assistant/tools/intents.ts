@@ -13,7 +13,8 @@ export type FactIntent =
 export type ChangeIntent =
   | { kind: 'kill-job'; job: string }
   | { kind: 'uninstall-app'; app: string }
-  | { kind: 'create-disk'; gigabytes: number; name: string | null };
+  | { kind: 'create-disk'; gigabytes: number; name: string | null }
+  | { kind: 'install-app'; template: string; name: string | null; preset: string | null };
 
 /** A resource name as written: bare, or in quotes or backticks. */
 const NAME = String.raw`["'\x60]?([a-z0-9][\w.-]*)["'\x60]?`;
@@ -92,7 +93,12 @@ export function factIntents(question: string): FactIntent[] {
     has(q, /\b(how many|how much|left|remain|have|my|balance)\b/)
   )
     out.push({ kind: 'credits' });
-  if (has(q, /\bpresets?\b/) && !has(q, /\b(create|add|delete|remove) (a )?presets?\b/))
+  if (
+    has(q, /\bpresets?\b/) &&
+    !has(q, /\b(create|add|delete|remove) (a )?presets?\b/) &&
+    // "install shell with preset cpu-small" names a preset for the plan, not a question.
+    !INSTALL.test(q)
+  )
     out.push({ kind: 'presets' });
   const job = nameAfter(q, JOB);
   if (job && has(q, /\b(logs?|output|last lines|tail)\b/)) out.push({ kind: 'job-logs', job });
@@ -105,6 +111,14 @@ export function factIntents(question: string): FactIntent[] {
 }
 
 const GB = /(\d{1,6})\s*(?:gb|gib|g|gigabytes?)\b/;
+/** "install [a|the|app …] TEMPLATE"; "uninstall" and "installed" do not match. */
+const INSTALL = new RegExp(
+  String.raw`\binstall\s+(?:(?:a|an|the|new|me|us|app|apps|application|template)\s+)*${NAME}`,
+);
+const NAMED = new RegExp(String.raw`\b(?:named|called)\s+${NAME}`);
+const PRESET = new RegExp(
+  String.raw`\bpreset\s+(?:named\s+|called\s+)?${NAME}|\b(?:with|on|using)\s+(?:the\s+)?${NAME}\s+preset\b`,
+);
 
 export function changeIntent(question: string): ChangeIntent | null {
   const q = question.toLowerCase();
@@ -121,6 +135,17 @@ export function changeIntent(question: string): ChangeIntent | null {
     if (!size) return null;
     const name = /\b(?:named|called|name)\s+["'\x60]?([a-z0-9][\w.-]*)/.exec(q);
     return { kind: 'create-disk', gigabytes: Number(size[1]), name: name ? name[1]! : null };
+  }
+  // "How do I install jupyter?" asks the docs, not for an install.
+  const install = has(q, /\bhow\b/) ? null : INSTALL.exec(q);
+  if (install) {
+    const preset = PRESET.exec(q);
+    return {
+      kind: 'install-app',
+      template: install[1]!,
+      name: NAMED.exec(q)?.[1] ?? null,
+      preset: preset ? (preset[1] ?? preset[2])! : null,
+    };
   }
   return null;
 }

@@ -13,6 +13,8 @@ import { diskCreditsPerDay } from '../../billing/disk-sampler.js';
 import { loadClusters } from '../../clusters/store.js';
 import type { PlanSpec } from '../plans.js';
 import type { Asker } from '../types.js';
+import type { Catalogue } from '../../apps/catalogue.js';
+import { proposeInstall } from './install.js';
 import type { ChangeIntent } from './intents.js';
 import { consoleUrl, placeOf, readableApp, readableJob } from './resolve.js';
 
@@ -30,7 +32,12 @@ export const PROPOSAL_TEXTS = {
  * The plan for a change the question asks for, or a refusal (an HttpError with the API's words):
  * nothing is offered that the user could not do, and nothing is done here.
  */
-export async function proposeChange(db: Db, asker: Asker, intent: ChangeIntent): Promise<PlanSpec> {
+export async function proposeChange(
+  deps: { db: Db; catalogue: Catalogue },
+  asker: Asker,
+  intent: ChangeIntent,
+): Promise<PlanSpec> {
+  const { db } = deps;
   switch (intent.kind) {
     case 'kill-job': {
       const j = await readableJob(db, asker, intent.job);
@@ -101,6 +108,8 @@ export async function proposeChange(db: Db, asker: Asker, intent: ChangeIntent):
         doneMessage: `Disk ${label}created`,
       };
     }
+    case 'install-app':
+      return proposeInstall(deps, asker, intent);
   }
 }
 

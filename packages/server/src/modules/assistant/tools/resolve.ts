@@ -14,6 +14,7 @@ export const consoleUrl = {
   job: (id: string) => `/jobs/${encodeURIComponent(id)}`,
   app: (id: string) => `/apps/instances/${encodeURIComponent(id)}`,
   disks: '/disks',
+  installedApps: '/apps/installed',
   credits: '/org-billing',
   presets: '/jobs/new',
 };
