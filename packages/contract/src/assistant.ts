@@ -5,6 +5,11 @@ import { z } from 'zod';
  * WebSocket, its messages, and the plans it proposes for the user to confirm.
  */
 export const COPILOT_WS_PATH = '/api/v1/copilot/ws';
+/**
+ * The sub-protocol the server selects on the copilot socket: a browser offering `bearer.<token>`
+ * fails the handshake unless the server answers with one of the protocols it offered.
+ */
+export const COPILOT_WS_PROTOCOL = 'copilot.orrery';
 export const COPILOT_MODES = ['hybrid', 'global', 'local', 'mix'] as const;
 export const CopilotMode = z.enum(COPILOT_MODES);
 export type CopilotMode = z.infer<typeof CopilotMode>;

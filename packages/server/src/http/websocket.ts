@@ -2,13 +2,19 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
+import { COPILOT_WS_PROTOCOL } from '@orrery/contract';
 
 /**
- * WebSocket routes (job logs, top, exec; ingress). The Apolo CLI offers one sub-protocol per
+ * WebSocket routes (job logs, top, exec; ingress; the copilot). The Apolo CLI offers one sub-protocol per
  * stream and expects it back; the console's `bearer.<token>` is never selected (see
  * auth/principal.ts).
  */
-export const WS_PROTOCOLS = ['logs.apolo.us', 'top.apolo.us', 'v2.channels.neu.ro'];
+export const WS_PROTOCOLS = [
+  'logs.apolo.us',
+  'top.apolo.us',
+  'v2.channels.neu.ro',
+  COPILOT_WS_PROTOCOL,
+];
 
 /** Time an upgrade request may take to be answered or accepted (ws clears it on acceptance). */
 const UPGRADE_TIMEOUT_MS = 30_000;
