@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Anchor, List, Stack, Text, Typography } from '@mantine/core';
+import { Anchor, Box, Stack, Text, Typography } from '@mantine/core';
 import Markdown from 'react-markdown';
 import type { Citation, CopilotAnswer } from '@orrery/contract';
 import { ContextLink } from '../../app/context/ContextLink';
@@ -53,9 +53,9 @@ export function Answer({ answer }: { answer: CopilotAnswer }) {
           <Text size="xs" fw={600} c="dimmed">
             {T.sources}
           </Text>
-          <List size="xs" listStyleType="none" spacing={2}>
+          <Stack component="ol" gap={4} m={0} p={0} style={{ listStyle: 'none' }}>
             {answer.citations.map((c) => (
-              <List.Item key={c.n}>
+              <Box component="li" key={c.n}>
                 <Text span size="xs" c="dimmed">
                   [{c.n}]{' '}
                 </Text>
@@ -65,9 +65,9 @@ export function Answer({ answer }: { answer: CopilotAnswer }) {
                     {c.snippet}
                   </Text>
                 )}
-              </List.Item>
+              </Box>
             ))}
-          </List>
+          </Stack>
         </Stack>
       )}
       <Text size="xs" c="dimmed">

@@ -42,7 +42,7 @@ function Suggestions({ onPick }: { onPick: (q: string) => void }) {
           variant="light"
           size="compact-sm"
           justify="flex-start"
-          styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'left', lineHeight: 1.35 } }}
           h="auto"
           py={6}
           onClick={() => onPick(q)}
@@ -56,8 +56,9 @@ function Suggestions({ onPick }: { onPick: (q: string) => void }) {
 
 /**
  * The assistant's side panel (workloads §2 Assistant chat): 380 px, or the whole window with
- * Ctrl/Cmd+Shift+F; Escape leaves fullscreen before it closes the panel. It is not modal: the
- * console stays usable beside it, so a cited resource can be opened while reading the answer.
+ * Ctrl/Cmd+Shift+F; Escape leaves fullscreen. Escape never closes it, so leaving a popover or
+ * fullscreen cannot lose the panel. It is not modal: the console stays usable beside it, so a
+ * cited resource can be opened while reading the answer.
  */
 export function ChatPanel(props: {
   opened: boolean;
@@ -81,7 +82,7 @@ export function ChatPanel(props: {
       onClose={onClose}
       position="right"
       size={fullscreen ? '100%' : PANEL_WIDTH}
-      closeOnEscape={!fullscreen}
+      closeOnEscape={false}
       closeOnClickOutside={false}
       trapFocus={false}
       lockScroll={false}

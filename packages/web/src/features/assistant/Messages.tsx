@@ -81,7 +81,10 @@ export function Messages(props: {
 }) {
   const { messages, waiting, progress, connection, onResend } = props;
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [messages.length, waiting]);
+  // A block body: Chromium's scrollIntoView returns a promise, which React would take for cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length, waiting]);
   return (
     <Stack gap="md" role="log" aria-label={T.title}>
       {messages.map((m) =>

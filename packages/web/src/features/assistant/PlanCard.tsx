@@ -52,7 +52,7 @@ export function PlanCard({ plan, now = Date.now }: { plan: Plan; now?: () => num
           <Text size="xs" c="dimmed">
             {T.context}
           </Text>
-          <Badge variant="light" size="sm">
+          <Badge variant="light" size="sm" tt="none">
             {plan.context.cluster} / {plan.context.org} / {plan.context.project}
           </Badge>
         </Group>
