@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ActionIcon, Indicator, Loader } from '@mantine/core';
 import { IconMessageChatbot } from '@tabler/icons-react';
-import { ChatPanel } from './ChatPanel';
 import { useCopilotSettings } from './settings';
 import { ASSISTANT_TEXTS as T } from './texts';
 import { useCopilot, type IndicatorState } from './useCopilot';
+
+// The panel (Markdown rendering and all) loads on first open, not with every page of the console.
+const ChatPanel = lazy(() => import('./ChatPanel').then((m) => ({ default: m.ChatPanel })));
 
 const LABELS: Record<IndicatorState, string> = {
   empty: T.open,
@@ -38,7 +40,6 @@ export function ChatButton() {
         size={indicator === 'loading' ? 14 : 8}
         offset={4}
         label={indicator === 'loading' ? <Loader size={10} color="blue" /> : undefined}
-        data-indicator={indicator}
       >
         <ActionIcon
           variant="subtle"
@@ -50,18 +51,22 @@ export function ChatButton() {
           <IconMessageChatbot size={20} />
         </ActionIcon>
       </Indicator>
-      <ChatPanel
-        opened={opened}
-        onClose={() => {
-          setOpened(false);
-          setFullscreen(false);
-        }}
-        fullscreen={fullscreen}
-        setFullscreen={setFullscreen}
-        copilot={copilot}
-        settings={settings}
-        onSettings={updateSettings}
-      />
+      {copilot.started && (
+        <Suspense fallback={null}>
+          <ChatPanel
+            opened={opened}
+            onClose={() => {
+              setOpened(false);
+              setFullscreen(false);
+            }}
+            fullscreen={fullscreen}
+            setFullscreen={setFullscreen}
+            copilot={copilot}
+            settings={settings}
+            onSettings={updateSettings}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

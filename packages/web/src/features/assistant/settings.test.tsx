@@ -13,7 +13,7 @@ describe('assistant chat settings', () => {
     const { last } = stubCopilotSocket();
     const first = renderChat();
     await userEvent.click(screen.getByRole('button', { name: 'Open assistant' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Chat settings' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Chat settings' }));
     await userEvent.click(await screen.findByRole('radio', { name: 'global' }));
     expect(screen.getByText('Broad themes: headings and relations across pages')).toBeTruthy();
     const iterations = screen.getByRole('textbox', { name: 'Max iterations' });
@@ -27,7 +27,10 @@ describe('assistant chat settings', () => {
     renderChat();
     await userEvent.click(screen.getByRole('button', { name: 'Open assistant' }));
     last().open();
-    await userEvent.type(screen.getByRole('textbox', { name: /Ask about Orrery/ }), 'Hi{Enter}');
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: /Ask about Orrery/ }),
+      'Hi{Enter}',
+    );
     expect(last().sent).toMatchObject([{ message: 'Hi', mode: 'global', max_iterations: 5 }]);
   });
 

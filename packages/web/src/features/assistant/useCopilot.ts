@@ -206,6 +206,8 @@ export function useCopilot(settings: CopilotSettings, panelOpen: boolean) {
     progress,
     indicator,
     connection: socket.state,
+    /** The panel was opened in this page session (and the socket started). */
+    started: used,
     start,
     send,
     resend,
