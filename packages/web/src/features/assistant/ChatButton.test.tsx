@@ -164,6 +164,27 @@ describe('assistant chat: a conversation', () => {
     await waitFor(() => expect(last().sent).toMatchObject([{ message: 'Still there?' }]));
   });
 
+  it('takes an answer kept by the server for the same key after a reconnection', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { sockets, last } = stubCopilotSocket();
+    renderChat();
+    fireEvent.click(screen.getByRole('button', { name: 'Open assistant' }));
+    last().open();
+    fireEvent.change(await screen.findByRole('textbox', { name: /Ask about Orrery/ }), {
+      target: { value: 'Are you there?' },
+    });
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    last().drop();
+    act(() => vi.advanceTimersByTime(15_000));
+    expect(sockets).toHaveLength(2);
+    expect(last().url).toBe(sockets[0].url);
+    last().open();
+    last().respond(answer({ response: 'Yes, here.', citations: [] }));
+    expect(await screen.findByText('Yes, here.')).toBeTruthy();
+    expect(screen.queryByText('Sending…')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Resend' })).toBeNull();
+  });
+
   it('says Failed to send message when the socket cannot be reached for a message', async () => {
     const { last } = stubCopilotSocket();
     renderChat();

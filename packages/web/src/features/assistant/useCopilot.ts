@@ -39,7 +39,8 @@ function historyOf(messages: ChatMessage[]): CopilotQuery['conversation_history'
 /**
  * The conversation of this page session (workloads §4 Chat): lives in the top bar, so it is kept
  * while the panel is closed. Messages go out in order and the server answers them in order, so
- * the oldest message in flight is the one a progress, response or error is about.
+ * the oldest message in flight is the one a progress, response or error is about. The server
+ * keeps what it could not deliver for the same key, so an answer may come after a reconnection.
  */
 export function useCopilot(settings: CopilotSettings, panelOpen: boolean) {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -68,7 +69,10 @@ export function useCopilot(settings: CopilotSettings, panelOpen: boolean) {
   }, []);
 
   const onMessage = useCallback((msg: CopilotServerMessage) => {
-    const current = inFlight.current[0];
+    // Nothing in flight: the server kept this for our key while the socket was down, so it
+    // answers the last question asked before the drop.
+    const current =
+      inFlight.current[0] ?? messagesRef.current.filter((m) => m.role === 'user').at(-1)?.id;
     if (msg.type === 'progress') {
       setMessages(withStatus([current], 'sent'));
       setWaiting(true);
