@@ -42,7 +42,7 @@ export function linkCitations(markdown: string, citations: Citation[]) {
 export function Answer({ answer }: { answer: CopilotAnswer }) {
   return (
     <Stack gap={6}>
-      <Typography fz="sm">
+      <Typography fz="sm" style={{ overflowWrap: 'anywhere' }}>
         {/* react-markdown renders no raw HTML: an answer cannot inject markup. */}
         <Markdown components={{ a: AnswerLink }}>
           {linkCitations(answer.response, answer.citations)}

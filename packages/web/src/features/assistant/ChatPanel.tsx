@@ -128,7 +128,7 @@ export function ChatPanel(props: {
               <Drawer.CloseButton aria-label={T.close} />
             </Group>
           </Drawer.Header>
-          <ScrollArea style={{ flex: 1 }} px="md" type="auto">
+          <ScrollArea style={{ flex: 1 }} px="md" type="auto" scrollbars="y">
             <Stack maw={fullscreen ? 860 : undefined} mx="auto" py="xs">
               {empty ? (
                 <Suggestions onPick={(q) => copilot.send(q)} />
