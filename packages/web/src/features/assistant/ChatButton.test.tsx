@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { answer, citation, renderChat, stubCopilotSocket } from './test-support';
+import { answer, citation, plan, renderChat, stubCopilotSocket } from './test-support';
 
 const openPanel = async () => {
   await userEvent.click(screen.getByRole('button', { name: /^Open assistant/ }));
@@ -112,6 +112,18 @@ describe('assistant chat: a conversation', () => {
     const link = await screen.findByRole('link', { name: '[1]' });
     expect(link.getAttribute('href')).toBe('/jobs/job-7?org=acme&cluster=default&project=vision');
     expect(link.getAttribute('target')).toBeNull();
+  });
+
+  it('shows the plans an answer proposes as cards under it', async () => {
+    const { last } = stubCopilotSocket();
+    renderChat();
+    await openPanel();
+    last().open();
+    await userEvent.type(box(), 'Kill train-7{Enter}');
+    last().respond(answer({ response: 'Job train-7 is running.', citations: [], plans: [plan()] }));
+    const card = await screen.findByRole('group', { name: 'Kill job train-7' });
+    expect(within(card).getByText('DELETE /api/v1/jobs/job-7')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Confirm' })).toBeTruthy();
   });
 
   it('sends the earlier turns as history', async () => {
