@@ -100,7 +100,8 @@ export function useCopilot(settings: CopilotSettings, panelOpen: boolean) {
   }, []);
 
   const onLost = useCallback(() => {
-    // Answers to what was in flight will not come on a new socket.
+    // The next socket starts its own bookkeeping; what the server kept for our key comes first
+    // on it and is taken as the answer to the last question (see onMessage).
     inFlight.current = [];
     setWaiting(false);
     setProgress(null);
