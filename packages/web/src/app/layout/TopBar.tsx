@@ -1,9 +1,9 @@
 import { Anchor, Burger, Group } from '@mantine/core';
 import { useSession } from '../session/session-context';
 import { Brand } from '../../ui/Brand';
+import { ChatButton } from '../../features/assistant/ChatButton';
 import { ContextLink } from '../context/ContextLink';
 import { usePlatformContext } from '../context/platform-context';
-import { ChatButton } from './ChatButton';
 import { ClusterPopover } from './ClusterPopover';
 import { CreditsDisplay } from './CreditsDisplay';
 import { ProjectPopover } from './ProjectPopover';

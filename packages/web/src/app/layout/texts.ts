@@ -26,14 +26,6 @@ export const LAYOUT_TEXTS = {
   openMenu: 'Toggle navigation',
 };
 
-export const CHAT_TEXTS = {
-  open: 'Open assistant',
-  title: 'Assistant',
-  empty:
-    'The assistant is coming in a later release. It will answer questions about this console from its documentation.',
-  loading: 'Loading conversation…',
-};
-
 export const LOGIN_HINT_TEXTS = {
   title: 'Different account',
   body: (hint: string, email: string) =>
