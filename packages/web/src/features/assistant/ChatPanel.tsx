@@ -18,6 +18,7 @@ import { SettingsPopover } from './SettingsPopover';
 import type { CopilotSettings } from './settings';
 import { ASSISTANT_TEXTS as T, CONNECTION_TEXTS } from './texts';
 import type { Copilot } from './useCopilot';
+import './styles';
 
 /** workloads §9: the side panel's width. */
 export const PANEL_WIDTH = 380;

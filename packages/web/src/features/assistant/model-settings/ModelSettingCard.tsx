@@ -4,6 +4,7 @@ import { messageOf } from '../../../ui/errors';
 import { withOutcome } from '../../../ui/notify';
 import { useModelChoices, useModelSetting, useSaveModel } from './api';
 import { MODEL_TEXTS as T } from './texts';
+import '../styles';
 
 const NONE = '';
 
