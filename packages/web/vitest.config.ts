@@ -15,5 +15,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // A budget, not a measure: on two loaded cores a lazy chunk's first import in jsdom (the chat
+    // panel's markdown) can take longer than the 5 s default.
+    testTimeout: 15000,
   },
 });
