@@ -205,6 +205,7 @@ export const JOBS_TEXTS = {
     value: 'Value',
     none: 'This job has no outputs: no writable volumes and no ::set-output lines in its log',
     unnamed: 'Only a named job has outputs',
+    notYet: 'Not written yet: the folder does not exist',
   },
   save: {
     title: 'Save image',

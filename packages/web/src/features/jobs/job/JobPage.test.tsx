@@ -186,8 +186,29 @@ describe('Job page', () => {
     expect(logs).toHaveLength(0);
   });
 
-  it('lists writable mounts under Outputs with a link to Files', async () => {
-    renderJob(jobWire(), '/outputs');
+  it('lists writable mounts under Outputs, linked to Files once they exist', async () => {
+    const status = (path: string) => `/api/v1/storage/acme/vision/${path}?op=GETFILESTATUS`;
+    const first = renderJob(jobWire(), '/outputs', [
+      { url: status('out'), status: 404, body: { error: 'not_found', message: 'No such path' } },
+    ]);
+    expect(await screen.findByText('Not written yet: the folder does not exist')).toBeTruthy();
+    expect(screen.getByText('storage://default/acme/vision/out')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'storage://default/acme/vision/out' })).toBeNull();
+    first.unmount();
+    renderJob(jobWire(), '/outputs', [
+      {
+        url: status('out'),
+        body: {
+          FileStatus: {
+            path: 'out',
+            type: 'DIRECTORY',
+            length: 0,
+            modificationTime: 1,
+            permission: 'write',
+          },
+        },
+      },
+    ]);
     const link = await screen.findByRole('link', { name: 'storage://default/acme/vision/out' });
     expect(link.getAttribute('href')).toBe(
       '/files?path=out&org=acme&cluster=default&project=vision',

@@ -1,6 +1,10 @@
 import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { ApiError } from '../../../api/client';
 import type { Job } from '../../../api/jobs';
+import { getFileStatus, storageKeys } from '../../../api/storage';
+import { messageOf } from '../../../ui/errors';
 import { withContext } from '../../../app/context/links';
 import { jobOutputs } from '../rules';
 import { JOBS_TEXTS } from '../texts';
@@ -9,12 +13,51 @@ import type { WrittenState } from './written-outputs';
 const C = JOBS_TEXTS.details.volumeColumns;
 const T = JOBS_TEXTS.outputs;
 
+const storagePlace = (uri: string) => {
+  const [clusterName, orgName, projectName, ...path] = uri
+    .replace(/^storage:\/\//, '')
+    .split('/')
+    .filter(Boolean);
+  return { place: { clusterName, orgName, projectName }, path };
+};
+
 /** `storage://CLUSTER/ORG/PROJECT/a/b` → the Files page at `a/b` of that project. */
 export const filesLink = (uri: string) => {
-  const [cluster, org, project, ...path] = uri.replace(/^storage:\/\//, '').split('/');
+  const { place, path } = storagePlace(uri);
   const query = path.length ? `?path=${encodeURIComponent(path.join('/'))}` : '';
-  return withContext(`/files${query}`, { cluster, org, project });
+  return withContext(`/files${query}`, {
+    cluster: place.clusterName,
+    org: place.orgName,
+    project: place.projectName,
+  });
 };
+
+/** A storage output path: a link into Files once it exists, else why there is none. */
+function StorageOutput({ uri }: { uri: string }) {
+  const { place, path } = storagePlace(uri);
+  const status = useQuery({
+    queryKey: storageKeys.status(place, path),
+    queryFn: ({ signal }) => getFileStatus(place, path, signal),
+    retry: false,
+  });
+  if (status.isSuccess)
+    return (
+      <Anchor component={Link} to={filesLink(uri)}>
+        {uri}
+      </Anchor>
+    );
+  const missing = status.error instanceof ApiError && status.error.status === 404;
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{uri}</Text>
+      {status.isError && (
+        <Text size="xs" c="dimmed">
+          {missing ? T.notYet : messageOf(status.error, T.notYet)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
 
 /**
  * Why a job's Outputs tab is disabled, or null when it has outputs (workloads §2): a named job
@@ -48,13 +91,7 @@ export function OutputsTab({ job, written }: { job: Job; written: WrittenState }
                 <Table.Tr key={o.path}>
                   <Table.Td>{o.path}</Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>
-                    {o.kind === 'storage' ? (
-                      <Anchor component={Link} to={filesLink(o.uri)}>
-                        {o.uri}
-                      </Anchor>
-                    ) : (
-                      o.uri
-                    )}
+                    {o.kind === 'storage' ? <StorageOutput uri={o.uri} /> : o.uri}
                   </Table.Td>
                 </Table.Tr>
               ))}
