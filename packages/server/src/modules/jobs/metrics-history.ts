@@ -21,6 +21,7 @@ export class MetricsHistory {
   private readonly watching = new Map<string, AbortController>();
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly db: Db,
@@ -36,9 +37,11 @@ export class MetricsHistory {
   }
 
   async stop() {
+    this.stopped = true;
     clearInterval(this.timer);
-    for (const c of this.watching.values()) c.abort();
+    // A scan under way could start watching again: wait for it before stopping the watches.
     await this.scanning;
+    for (const c of this.watching.values()) c.abort();
   }
 
   /** The job's samples of the last 15 minutes, oldest first; none for a job never seen running. */
@@ -55,7 +58,7 @@ export class MetricsHistory {
   private async findRunning() {
     try {
       const running = (await activeJobs(this.db)).filter((j) => j.status === 'running');
-      for (const j of running) if (!this.watching.has(j.id)) void this.watch(j.id);
+      for (const j of running) if (!this.stopped && !this.watching.has(j.id)) void this.watch(j.id);
     } catch (e) {
       this.log.warn({ err: e }, 'Could not list running jobs for their metrics history');
     }
