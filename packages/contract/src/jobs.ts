@@ -332,6 +332,19 @@ export const JobTopSample = z.object({
 });
 export type JobTopSample = z.infer<typeof JobTopSample>;
 
+/** Orrery: the last 15 minutes of a job's `top` samples, kept while it runs (jobs-api.md). */
+export const JobMetrics = z.object({ samples: z.array(JobTopSample) });
+export type JobMetrics = z.infer<typeof JobMetrics>;
+/** Orrery: how this installation runs jobs, for forms that must say so before Create. */
+export const JobRuntimeInfo = z.object({
+  name: z.string(),
+  /** Whether a running job's image can be saved (`POST /jobs/{id}/save`). */
+  can_save_image: z.boolean(),
+  /** Whether the job's image is used (false: the command runs with the host system's tools). */
+  uses_image: z.boolean(),
+});
+export type JobRuntimeInfo = z.infer<typeof JobRuntimeInfo>;
+
 export const JobSaveBody = z.object({ container: z.object({ image: z.string().min(1) }) });
 export const JobCapacity = z.record(z.string(), z.number().int());
 

@@ -6,6 +6,8 @@ import type { WebSocket } from 'ws';
 import {
   JobCapacity,
   JobLogQuery,
+  JobMetrics,
+  JobRuntimeInfo,
   JobSaveBody,
   isFinalJobStatus,
   jobUri,
@@ -24,6 +26,7 @@ import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
 import { jobById, updateJob, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
+import type { MetricsHistory } from './metrics-history.js';
 
 const OneJob = z.object({ job: z.string().min(1) });
 const MIB = 2 ** 20;
@@ -64,7 +67,7 @@ const closeWith = (socket: WebSocket, e: unknown) =>
  * live `top`, `save`, `capacity`, and `exec` where the runtime supports it.
  */
 export const monitoringRoutes =
-  (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
+  (ctx: AppContext, jobs: JobsService, history: MetricsHistory): FastifyPluginAsyncZod =>
   async (app) => {
     const driver = jobs.driver;
     const jobFor = async (request: FastifyRequest, id: string, action: Action): Promise<JobRow> => {
@@ -125,6 +128,36 @@ export const monitoringRoutes =
           );
         }
         return out;
+      },
+    );
+
+    app.get(
+      '/api/v1/jobs/runtime',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['monitoring'], response: { 200: JobRuntimeInfo, ...errorResponses } },
+      },
+      // What the create form says before Create: only the docker runtime runs the image.
+      async (): Promise<JobRuntimeInfo> => ({
+        name: driver.name,
+        can_save_image: !!driver.save,
+        uses_image: driver.name !== 'process',
+      }),
+    );
+
+    app.get(
+      '/api/v1/jobs/:job/metrics',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['monitoring'],
+          params: OneJob,
+          response: { 200: JobMetrics, ...errorResponses },
+        },
+      },
+      async (request): Promise<JobMetrics> => {
+        const j = await jobFor(request, request.params.job, 'read');
+        return { samples: history.samples(j.id).map(topSample) };
       },
     );
 

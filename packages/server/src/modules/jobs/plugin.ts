@@ -5,6 +5,7 @@ import type { RuntimeDriver } from '../../runtime/driver.js';
 import { createDriver } from '../../runtime/select.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { registerIngress } from './ingress.js';
+import { MetricsHistory } from './metrics-history.js';
 import { monitoringRoutes } from './monitoring.js';
 import { jobRoutes } from './routes.js';
 import { JobsService, type JobsServiceOptions } from './service.js';
@@ -12,6 +13,8 @@ import { JobsService, type JobsServiceOptions } from './service.js';
 export interface JobsOptions extends JobsServiceOptions {
   /** A driver made by the caller (tests); otherwise ORRERY_RUNTIME picks one. */
   driver?: RuntimeDriver;
+  /** How often running jobs are looked for to record their load (tests shorten it). */
+  metricsScanMs?: number;
 }
 
 /** Modules built on the jobs service (apps), registered with it. */
@@ -43,11 +46,16 @@ export const jobsModule =
       opts,
     );
     await app.register(jobRoutes(ctx, service));
-    await app.register(monitoringRoutes(ctx, service));
+    const history = new MetricsHistory(ctx.db, driver, app.log, opts.metricsScanMs);
+    await app.register(monitoringRoutes(ctx, service, history));
     await registerIngress(app, ctx, service);
     for (const d of dependents) await app.register(d(service));
-    app.addHook('onReady', () => service.start());
+    app.addHook('onReady', async () => {
+      await service.start();
+      history.start();
+    });
     app.addHook('onClose', async () => {
+      await history.stop();
       await service.stop();
       await driver.close();
     });

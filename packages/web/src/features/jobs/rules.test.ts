@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCamel } from '@orrery/contract';
 import type { Job } from '../../api/jobs';
-import { xTicks, yTicks } from './observability/ObservabilityTab';
+import { xTicks, yTicks } from './observability/LoadCharts';
 import { canWatchLoad, jobActions, percentOf, STATUS_COLOR } from './rules';
 import { jobWire } from './test-fixtures';
 

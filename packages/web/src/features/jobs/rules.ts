@@ -45,7 +45,11 @@ export function jobActions(job: Job, username: string, where: 'list' | 'page' = 
   const why = JOBS_TEXTS.why;
   return {
     kill: state(active(s) || (where === 'list' && s === 'suspended'), why.killWhenActive),
-    saveImage: state(s === 'running', why.saveWhenRunning),
+    // The process runtime runs a process tree on the host: no container whose image could be kept.
+    saveImage:
+      job.runtime === 'process'
+        ? state(false, why.saveNeedsContainer)
+        : state(s === 'running', why.saveWhenRunning),
     rerun:
       job.owner !== username
         ? state(false, why.onlyOwnerReruns)
@@ -64,10 +68,7 @@ export const canWatchLoad = (status: JobStatus | undefined | null) =>
 export const percentOf = (usage: number, limit: number) =>
   limit > 0 ? Math.round((usage * 100) / limit) : 0;
 
-/**
- * Where a job can leave results: its writable storage and disk mounts. The Outputs tab is
- * disabled without any (workloads §2).
- */
+/** Where a job can leave results: its writable storage and disk mounts (its output paths). */
 export function jobOutputs(job: Job) {
   const c = job.container;
   return [

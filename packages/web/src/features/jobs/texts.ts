@@ -63,6 +63,7 @@ export const JOBS_TEXTS = {
     onlyOwnerReruns: 'Only the owner of the job can rerun it',
     rerunWhileActive: 'A pending or running job cannot be rerun',
     saveWhenRunning: 'Only a running job can be saved as an image',
+    saveNeedsContainer: 'This job runs on the process runtime: it has no container image to save',
     killWhenActive: 'Only a pending or running job can be killed',
     noUrl: 'This job has no HTTP endpoint',
     openEnded: 'The job is not serving anymore',
@@ -163,6 +164,14 @@ export const JOBS_TEXTS = {
     connecting: 'Connecting…',
     closed: 'The live connection closed.',
     waiting: 'Waiting for the first sample…',
+    metricsLink: 'Metrics: last 15 minutes',
+  },
+  metrics: {
+    title: (job: string) => `Metrics of ${job}`,
+    intro: 'The last 15 minutes of load, refreshed every 10 seconds.',
+    empty: 'No load recorded in the last 15 minutes: load is recorded while the job runs.',
+    back: 'Back to the job',
+    failed: 'Could not load the metrics',
   },
   logs: {
     follow: 'Follow',
@@ -190,6 +199,13 @@ export const JOBS_TEXTS = {
   outputs: {
     intro: 'Where this job can write its results:',
     openFiles: 'Open in Files',
+    written: 'Written outputs',
+    writtenIntro: 'Values the job wrote to its log with ::set-output:',
+    name: 'Name',
+    value: 'Value',
+    none: 'This job has no outputs: no writable volumes and no ::set-output lines in its log',
+    unnamed: 'Only a named job has outputs',
+    notYet: 'Not written yet: the folder does not exist',
   },
   save: {
     title: 'Save image',

@@ -67,6 +67,26 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     expect(await screen.findByText('No job template found')).toBeTruthy();
   });
 
+  it.each([
+    ['process', true],
+    ['docker', false],
+  ])('on the %s runtime, says before Create whether the image is used', async (name, note) => {
+    withTemplate([
+      {
+        url: '/api/v1/jobs/runtime',
+        body: { name, can_save_image: !note, uses_image: !note },
+      },
+    ]);
+    expect(await screen.findByRole('button', { name: 'Create job' })).toBeTruthy();
+    const text =
+      "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.";
+    if (note) expect(await screen.findByText(text)).toBeTruthy();
+    else {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(screen.queryByText(text)).toBeNull();
+    }
+  });
+
   it('renders the template with the fallback preset and refuses an empty image', async () => {
     const { calls } = withTemplate();
     expect(await screen.findByRole('heading', { name: 'Create new job' })).toBeTruthy();

@@ -16,7 +16,7 @@ import {
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
-import { useCreateJob, useTemplate, type Template } from './api';
+import { useCreateJob, useJobRuntime, useTemplate, type Template } from './api';
 import { toJobBody, type JobFormValues } from './job-body';
 import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
 
@@ -78,6 +78,7 @@ function PageFrame({ children, intro }: { children: React.ReactNode; intro?: str
 function JobForm(props: { template: Template; place: FormPlace; presets: Preset[] }) {
   const form = useSchemaForm(props.template.input);
   const create = useCreateJob();
+  const runtime = useJobRuntime();
   const navigate = useNavigate();
   const link = useContextLink();
 
@@ -100,6 +101,11 @@ function JobForm(props: { template: Template; place: FormPlace; presets: Preset[
     <PageFrame intro={props.template.description}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
+          {runtime.data && !runtime.data.usesImage && (
+            <Alert color="yellow" title={T.processRuntime}>
+              {T.imageNotUsed}
+            </Alert>
+          )}
           <Paper withBorder p="lg">
             <SchemaFields
               form={form}

@@ -3,6 +3,7 @@ import {
   type Camel,
   type InputSchema,
   type JobCreateFromPreset,
+  type JobRuntimeInfo,
   type JobWire,
   type TemplateWire,
 } from '@orrery/contract';
@@ -32,4 +33,12 @@ export const useCreateJob = () =>
   useMutation({
     mutationFn: (body: JobCreation) =>
       request<JobWire>(`${API.core}/jobs?from_preset`, { method: 'POST', body }),
+  });
+
+/** `GET /api/v1/jobs/runtime` (Orrery): how this installation runs jobs. */
+export const useJobRuntime = () =>
+  useQuery({
+    queryKey: ['jobs', 'runtime'],
+    queryFn: async ({ signal }) => request<JobRuntimeInfo>(`${API.core}/jobs/runtime`, { signal }),
+    staleTime: Infinity,
   });

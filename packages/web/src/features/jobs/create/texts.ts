@@ -11,6 +11,9 @@ export const CREATE_JOB_TEXTS = {
   somethingWentWrong: 'Something went wrong',
   missingProject: 'Choose a project to create a job in it.',
   loading: 'Loading the job template',
+  processRuntime: 'Runs on the host system',
+  imageNotUsed:
+    "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.",
 } as const;
 
 /** workloads §9: forms are at most 720 px wide. */

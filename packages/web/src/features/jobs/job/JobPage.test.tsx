@@ -162,16 +162,80 @@ describe('Job page', () => {
       container: { ...jobWire().container, volumes: [jobWire().container.volumes[0]] },
     });
     const second = renderJob(readOnly, '/outputs');
+    // The named job's log is read for written outputs: it has none.
+    await vi.waitFor(() => expect(second.logs).toHaveLength(1));
+    second.logs[0].stream.write('epoch 1\n::set-output-ish name=x::y\n');
+    second.logs[0].stream.end();
     await vi.waitFor(() => expect(second.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
-    expect(screen.getByRole('tab', { name: 'Outputs' }).hasAttribute('disabled')).toBe(true);
+    const tab = screen.getByRole('tab', { name: 'Outputs' });
+    expect(tab.hasAttribute('disabled')).toBe(true);
+    fireEvent.mouseEnter(tab.parentElement!);
+    expect(
+      await screen.findByText(
+        'This job has no outputs: no writable volumes and no ::set-output lines in its log',
+      ),
+    ).toBeTruthy();
   });
 
-  it('lists writable mounts under Outputs with a link to Files', async () => {
-    renderJob(jobWire(), '/outputs');
+  it('disables Outputs of an unnamed job, saying why, without reading its log', async () => {
+    const { logs } = renderJob(jobWire({ name: undefined }));
+    const tab = await screen.findByRole('tab', { name: 'Outputs' });
+    expect(tab.hasAttribute('disabled')).toBe(true);
+    fireEvent.mouseEnter(tab.parentElement!);
+    expect(await screen.findByText('Only a named job has outputs')).toBeTruthy();
+    expect(logs).toHaveLength(0);
+  });
+
+  it('lists writable mounts under Outputs, linked to Files once they exist', async () => {
+    const status = (path: string) => `/api/v1/storage/acme/vision/${path}?op=GETFILESTATUS`;
+    const first = renderJob(jobWire(), '/outputs', [
+      { url: status('out'), status: 404, body: { error: 'not_found', message: 'No such path' } },
+    ]);
+    expect(await screen.findByText('Not written yet: the folder does not exist')).toBeTruthy();
+    expect(screen.getByText('storage://default/acme/vision/out')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'storage://default/acme/vision/out' })).toBeNull();
+    first.unmount();
+    renderJob(jobWire(), '/outputs', [
+      {
+        url: status('out'),
+        body: {
+          FileStatus: {
+            path: 'out',
+            type: 'DIRECTORY',
+            length: 0,
+            modificationTime: 1,
+            permission: 'write',
+          },
+        },
+      },
+    ]);
     const link = await screen.findByRole('link', { name: 'storage://default/acme/vision/out' });
     expect(link.getAttribute('href')).toBe(
       '/files?path=out&org=acme&cluster=default&project=vision',
     );
+  });
+
+  it('shows the outputs a job writes with ::set-output as its log streams', async () => {
+    const readOnly = jobWire({
+      container: { ...jobWire().container, volumes: [jobWire().container.volumes[0]] },
+    });
+    const { logs } = renderJob(readOnly, '/outputs');
+    await vi.waitFor(() => expect(logs).toHaveLength(1));
+    expect(logs[0].url).toBe(`${MONITORING}/${JOB_ID}/log`);
+    // A line split across pieces, a value set twice, and commands stopped for a while.
+    logs[0].stream.write('training\n::set-output name=acc');
+    logs[0].stream.write('uracy::0.9\n::set-output name=model::v1\n::stop-commands::tok\n');
+    logs[0].stream.write('::set-output name=fake::no\n::tok::\n::set-output name=model::v2');
+    logs[0].stream.end();
+    const table = await screen.findByRole('table', { name: 'Written outputs' });
+    await vi.waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('row')
+          .map((r) => r.textContent),
+      ).toEqual(['NameValue', 'accuracy0.9', 'modelv2']),
+    );
+    expect(screen.getByRole('tab', { name: 'Outputs' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('says "Permission Required" for a failure without a body, else "No such job"', async () => {
@@ -222,6 +286,50 @@ describe('Job page', () => {
     expect(await screen.findByRole('figure', { name: 'CPU, %' })).toBeTruthy();
     expect(screen.getByRole('figure', { name: 'Memory, %' })).toBeTruthy();
     expect(screen.queryByRole('figure', { name: 'GPU duty cycle, %' })).toBeNull();
+  });
+
+  it('disables Save image on the process runtime, saying why', async () => {
+    renderJob(jobWire({ status: 'running', runtime: 'process' }));
+    expect(await enabledActions()).not.toContain('Save image');
+    const save = within(await actionsPanel()).getByRole('button', { name: 'Save image' });
+    fireEvent.mouseEnter(save.parentElement!);
+    expect(
+      await screen.findByText(
+        'This job runs on the process runtime: it has no container image to save',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('links Observability to the metrics dashboard of the last 15 minutes', async () => {
+    const samples = [0, 1, 2].map((i) => ({
+      cpu: 0.1 * (i + 1),
+      memory: 256,
+      memory_bytes: 2 ** 28,
+      timestamp: 1000 + i,
+    }));
+    const view = renderJob(jobWire(), '/observability', [
+      { url: `${GET}/metrics`, body: { samples } },
+    ]);
+    fireEvent.click(await screen.findByRole('link', { name: 'Metrics: last 15 minutes' }));
+    await vi.waitFor(() => expect(view.url()).toBe(`/jobs/${JOB_ID}/metrics?${ROUTE_QUERY}`));
+    expect(await screen.findByRole('heading', { name: 'Metrics of train' })).toBeTruthy();
+    expect(await screen.findByRole('figure', { name: 'CPU, %' })).toBeTruthy();
+    expect(screen.getByRole('figure', { name: 'Memory, %' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Observability' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+  });
+
+  it('refreshes the metrics dashboard every 10 seconds and shows a failure', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = renderJob(jobWire(), '/metrics', [
+      { url: `${GET}/metrics`, status: 404, body: { error: 'not_found', message: 'Job gone' } },
+    ]);
+    expect(await screen.findByText('Job gone')).toBeTruthy();
+    const gets = () => calls.filter((c) => c.url === `${GET}/metrics`).length;
+    const before = gets();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await vi.waitFor(() => expect(gets()).toBeGreaterThan(before));
   });
 
   it('does not connect to a finished job', async () => {

@@ -9,18 +9,20 @@ import { useContextLink } from '../../../app/context/platform-context';
 import { EmptyState } from '../../../ui/EmptyState';
 import { LogsTab } from '../logs/LogsTab';
 import { JobStatusBadge } from '../JobStatusBadge';
-import { jobLabel, jobOutputs } from '../rules';
+import { jobLabel } from '../rules';
 import { JOBS_TEXTS } from '../texts';
 import { DetailsTab } from './DetailsTab';
 import { JobActions } from './JobActions';
 import { JobNotices } from './JobNotices';
 import { JobSidePanel } from './JobSidePanel';
-import { OutputsTab } from './OutputsTab';
+import { OutputsTab, outputsUnavailable } from './OutputsTab';
 import { useJobCluster } from './useJobCluster';
 import { useJobTop } from './useJobTop';
+import { useWrittenOutputs } from './written-outputs';
 
 // recharts is most of the weight of the charts; only readers of the Observability tab load it.
 const ObservabilityTab = lazy(() => import('../observability/ObservabilityTab'));
+const MetricsDashboard = lazy(() => import('../observability/MetricsDashboard'));
 
 export const JOB_TABS = ['details', 'observability', 'logs', 'outputs'] as const;
 export type JobTab = (typeof JOB_TABS)[number];
@@ -61,8 +63,18 @@ function JobView({ job }: { job: Job }) {
   const navigate = useNavigate();
   const rest = useParams()['*'] ?? '';
   const base = `/jobs/${job.id}`;
-  const hasOutputs = jobOutputs(job).length > 0;
-  const tab: JobTab = (JOB_TABS as readonly string[]).includes(rest) ? (rest as JobTab) : 'details';
+  const written = useWrittenOutputs(job, cluster.monitoringUrl, cluster.token);
+  const noOutputs = outputsUnavailable(job, written);
+  // The metrics dashboard belongs to Observability, where its link is.
+  const tab: JobTab =
+    rest === 'metrics'
+      ? 'observability'
+      : (JOB_TABS as readonly string[]).includes(rest)
+        ? (rest as JobTab)
+        : 'details';
+  // A named job's written outputs show up as its log streams: until it has been read, the tab
+  // stays reachable by its address.
+  const outputsReachable = !!job.name && (!noOutputs || !written.done);
   const overview = <Navigate to={link(base)} replace />;
 
   return (
@@ -94,9 +106,18 @@ function JobView({ job }: { job: Job }) {
               <Tabs.Tab value="details">{JOBS_TEXTS.tabs.details}</Tabs.Tab>
               <Tabs.Tab value="observability">{JOBS_TEXTS.tabs.observability}</Tabs.Tab>
               <Tabs.Tab value="logs">{JOBS_TEXTS.tabs.logs}</Tabs.Tab>
-              <Tabs.Tab value="outputs" disabled={!hasOutputs}>
-                {JOBS_TEXTS.tabs.outputs}
-              </Tabs.Tab>
+              {noOutputs ? (
+                // A disabled tab fires no pointer events: the wrapper shows why it is disabled.
+                <Tooltip label={noOutputs}>
+                  <span>
+                    <Tabs.Tab value="outputs" disabled>
+                      {JOBS_TEXTS.tabs.outputs}
+                    </Tabs.Tab>
+                  </span>
+                </Tooltip>
+              ) : (
+                <Tabs.Tab value="outputs">{JOBS_TEXTS.tabs.outputs}</Tabs.Tab>
+              )}
             </Tabs.List>
           </Tabs>
           <Routes>
@@ -105,7 +126,11 @@ function JobView({ job }: { job: Job }) {
               path="observability"
               element={
                 <Suspense fallback={<Loader size="sm" />}>
-                  <ObservabilityTab points={top.points} state={top.state} />
+                  <ObservabilityTab
+                    points={top.points}
+                    state={top.state}
+                    metricsLink={link(`${base}/metrics`)}
+                  />
                 </Suspense>
               }
             />
@@ -115,7 +140,18 @@ function JobView({ job }: { job: Job }) {
                 <LogsTab job={job} monitoringUrl={cluster.monitoringUrl} token={cluster.token} />
               }
             />
-            <Route path="outputs" element={hasOutputs ? <OutputsTab job={job} /> : overview} />
+            <Route
+              path="outputs"
+              element={outputsReachable ? <OutputsTab job={job} written={written} /> : overview}
+            />
+            <Route
+              path="metrics"
+              element={
+                <Suspense fallback={<Loader size="sm" />}>
+                  <MetricsDashboard job={job} back={link(`${base}/observability`)} />
+                </Suspense>
+              }
+            />
             <Route path="*" element={overview} />
           </Routes>
         </Stack>

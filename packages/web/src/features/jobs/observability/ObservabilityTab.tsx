@@ -1,99 +1,48 @@
-import { Alert, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { LineChart } from '@mantine/charts';
-import '@mantine/charts/styles.css';
+import { Alert, Anchor, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { JOBS_TEXTS } from '../texts';
 import type { LoadPoint, TopState } from '../job/useJobTop';
+import { LoadCharts } from './LoadCharts';
 
 const T = JOBS_TEXTS.observability;
-/** workloads §9: 5 y-axis intervals and a tick every 5 seconds on the x axis. */
-export const Y_INTERVALS = 5;
-export const X_TICK_SECONDS = 5;
-
-const NICE_STEPS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
-
-/** 0, 20, …, 100 for percentages; above 100, five equal round steps up to the highest value. */
-export function yTicks(max: number) {
-  let step = 100 / Y_INTERVALS;
-  if (max > 100) {
-    const raw = max / Y_INTERVALS;
-    const magnitude = 10 ** Math.floor(Math.log10(raw));
-    // toPrecision drops the float noise of e.g. 1.2 × 10.
-    step = Number((NICE_STEPS.find((n) => n * magnitude >= raw)! * magnitude).toPrecision(6));
-  }
-  return Array.from({ length: Y_INTERVALS + 1 }, (_, i) => step * i);
-}
-
-/** Whole 5-second marks from the first sample to the last. */
-export function xTicks(points: LoadPoint[]) {
-  if (!points.length) return [];
-  const first = Math.ceil(points[0].time / X_TICK_SECONDS) * X_TICK_SECONDS;
-  const last = points[points.length - 1].time;
-  const ticks: number[] = [];
-  for (let t = first; t <= last; t += X_TICK_SECONDS) ticks.push(t);
-  return ticks;
-}
-
-const clock = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-const timeLabel = (seconds: number) => clock.format(new Date(seconds * 1000));
 
 /**
- * Observability (workloads §2, §3): live charts of cpu and memory in percent of the job's limits
- * and, when the job has a GPU, its duty cycle and memory, from the `top` WebSocket.
+ * Observability (workloads §2, §3): live charts from the `top` WebSocket, and the link to the
+ * metrics dashboard of the last 15 minutes.
  */
-export default function ObservabilityTab(props: { points: LoadPoint[]; state: TopState }) {
+export default function ObservabilityTab(props: {
+  points: LoadPoint[];
+  state: TopState;
+  /** The job's metrics dashboard; an app's Observability tab has none. */
+  metricsLink?: string;
+}) {
   const { points, state } = props;
-  if (state === 'off') return <Alert color="gray">{T.notRunning}</Alert>;
+  const link = props.metricsLink && (
+    <Anchor component={Link} to={props.metricsLink} size="sm">
+      {T.metricsLink}
+    </Anchor>
+  );
+  if (state === 'off')
+    return (
+      <Stack>
+        <Alert color="gray">{T.notRunning}</Alert>
+        {link}
+      </Stack>
+    );
   if (!points.length)
     return (
-      <Text c="dimmed" size="sm">
-        {state === 'closed' ? T.closed : state === 'connecting' ? T.connecting : T.waiting}
-      </Text>
+      <Stack>
+        <Text c="dimmed" size="sm">
+          {state === 'closed' ? T.closed : state === 'connecting' ? T.connecting : T.waiting}
+        </Text>
+        {link}
+      </Stack>
     );
-  const hasGpu = points.some((p) => p.gpu !== undefined);
-  const charts: { key: keyof LoadPoint; label: string; color: string }[] = [
-    { key: 'cpu', label: T.cpu, color: 'blue.6' },
-    { key: 'memory', label: T.memory, color: 'teal.6' },
-    ...(hasGpu
-      ? [
-          { key: 'gpu' as const, label: T.gpu, color: 'grape.6' },
-          { key: 'gpuMemory' as const, label: T.gpuMemory, color: 'orange.6' },
-        ]
-      : []),
-  ];
-  const ticks = xTicks(points);
   return (
     <Stack>
       {state === 'closed' && <Alert color="gray">{T.closed}</Alert>}
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        {charts.map((c) => {
-          const y = yTicks(Math.max(...points.map((p) => Number(p[c.key] ?? 0))));
-          return (
-            <Stack key={c.key} gap="xs" aria-label={c.label} role="figure">
-              <Title order={5}>{c.label}</Title>
-              <LineChart
-                h={220}
-                data={points.map((p) => ({ ...p }))}
-                dataKey="time"
-                series={[{ name: c.key, label: c.label, color: c.color }]}
-                curveType="monotone"
-                withDots={false}
-                lineProps={{ isAnimationActive: false }}
-                xAxisProps={{
-                  type: 'number',
-                  domain: ['dataMin', 'dataMax'],
-                  ticks,
-                  tickFormatter: timeLabel,
-                }}
-                yAxisProps={{ domain: [0, y[y.length - 1]], ticks: y }}
-              />
-            </Stack>
-          );
-        })}
-      </SimpleGrid>
+      {link}
+      <LoadCharts points={points} animationMs={0} />
     </Stack>
   );
 }
