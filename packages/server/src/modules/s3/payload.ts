@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import {
   chunkSignatureMatches,
   STREAMING_SIGNED,
@@ -139,8 +139,8 @@ export function payloadOf(
   } else if (/^[0-9a-f]{64}$/.test(mode)) check = new HashCheck(mode);
   else throw new S3Error('InvalidArgument', `Unsupported x-amz-content-sha256: ${mode}`);
   if (!check) return body;
-  body.on('error', (e) => check.destroy(e));
-  return body.pipe(check);
+  // The callback keeps a failed check from going unhandled; the reader sees the error too.
+  return pipeline(body, check, () => {});
 }
 
 /** A small body (an XML request document), verified the same way, as text. */

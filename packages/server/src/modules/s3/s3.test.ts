@@ -201,6 +201,30 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
     );
   });
 
+  it('refuses a body that is not the one signed, and keeps the previous object', async () => {
+    const Bucket = rw.bucket_name;
+    await client.send(new PutObjectCommand({ Bucket, Key: 'kept.txt', Body: 'original' }));
+    const tamperer = clientFrom(rw);
+    // Swaps the body after the SDK signed its SHA-256, as a man in the middle would.
+    tamperer.middlewareStack.addRelativeTo(
+      (next: (a: unknown) => Promise<unknown>) =>
+        async (args: { request: { body: unknown; headers: Record<string, string> } }) => {
+          args.request.body = 'tampered';
+          args.request.headers['content-length'] = '8';
+          return next(args);
+        },
+      { relation: 'after', toMiddleware: 'httpSigningMiddleware' },
+    );
+    expect(
+      await refusal(
+        tamperer.send(new PutObjectCommand({ Bucket, Key: 'kept.txt', Body: 'replaced' })),
+      ),
+    ).toBe('400 XAmzContentSHA256Mismatch');
+    expect(
+      await text((await client.send(new GetObjectCommand({ Bucket, Key: 'kept.txt' }))).Body),
+    ).toBe('original');
+  });
+
   it('refuses unsigned requests and revoked credentials', async () => {
     const r = await fetch(`${rw.endpoint_url}/${rw.bucket_name}/z`);
     expect(r.status).toBe(403);
