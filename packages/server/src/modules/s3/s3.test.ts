@@ -14,7 +14,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { and, eq } from 'drizzle-orm';
+import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { projectMembers } from '../../db/schema.js';
 import { bucketWithKeys, clientFrom, type Keys } from '../../test/s3-credentials.js';
 
 const B = '/api/v1/buckets/buckets';
@@ -223,6 +225,38 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
     expect(
       await text((await client.send(new GetObjectCommand({ Bucket, Key: 'kept.txt' }))).Body),
     ).toBe('original');
+  });
+
+  it('follows its owner’s permissions: a writer made reader writes no more, a leaver reads nothing', async () => {
+    const Bucket = rw.bucket_name;
+    const writer = await projectMember(s, 'writer');
+    const made = await call(s, 'POST', `${C}?org_name=acme&project_name=vision`, writer, {
+      bucket_ids: [bucketId],
+      read_only: false,
+    });
+    expect(made.status).toBe(201);
+    const theirs = clientFrom(made.body.credentials[0].credentials);
+    // Longer than a route parameter's default limit; a segment above the file system's is refused.
+    const long = `deep/${'k'.repeat(200)}/${'k'.repeat(200)}.txt`;
+    expect(
+      await refusal(theirs.send(new PutObjectCommand({ Bucket, Key: 'k'.repeat(300), Body: 'w' }))),
+    ).toBe('400 KeyTooLongError');
+    await theirs.send(new PutObjectCommand({ Bucket, Key: long, Body: 'w' }));
+    expect(await text((await theirs.send(new GetObjectCommand({ Bucket, Key: long }))).Body)).toBe(
+      'w',
+    );
+    const membership = and(eq(projectMembers.userId, writer.id), eq(projectMembers.role, 'writer'));
+    await s.ctx.db.update(projectMembers).set({ role: 'reader' }).where(membership);
+    expect(await refusal(theirs.send(new PutObjectCommand({ Bucket, Key: 'w', Body: 'w' })))).toBe(
+      '403 AccessDenied',
+    );
+    expect(await text((await theirs.send(new GetObjectCommand({ Bucket, Key: long }))).Body)).toBe(
+      'w',
+    );
+    await s.ctx.db.delete(projectMembers).where(eq(projectMembers.userId, writer.id));
+    expect(await refusal(theirs.send(new GetObjectCommand({ Bucket, Key: long })))).toBe(
+      '403 AccessDenied',
+    );
   });
 
   it('refuses unsigned requests and revoked credentials', async () => {

@@ -110,6 +110,9 @@ export class BucketStore {
       await rename(temp, target);
     } catch (e) {
       await rm(temp, { force: true });
+      if (code(e) === 'ENAMETOOLONG') {
+        throw new S3Error('KeyTooLongError', 'A key segment is longer than 255 bytes here');
+      }
       if (['EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY'].includes(code(e) ?? '')) {
         throw new S3Error(
           'InvalidRequest',

@@ -16,6 +16,7 @@ const STATUS: Record<string, number> = {
   XAmzContentSHA256Mismatch: 400,
   IncompleteBody: 400,
   EntityTooLarge: 400,
+  KeyTooLongError: 400,
   NoSuchBucket: 404,
   NoSuchKey: 404,
   NoSuchUpload: 404,
