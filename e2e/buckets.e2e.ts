@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startS3rver, type TestS3 } from '../packages/server/src/test/s3rver.js';
 import { screenshot, settled } from './support/browser.js';
 import type { RunningServer } from './support/server.js';
@@ -9,18 +10,21 @@ import { ADMIN, signIn } from './support/session.js';
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 
 /**
- * Buckets in Debian's Chromium against the real server process, its buckets on an s3rver the
- * test starts on loopback: create a bucket and credentials, open the bucket with a double click,
- * add a folder, upload into it, download, and delete.
+ * Buckets in Debian's Chromium against the real server process, its buckets on Orrery's own
+ * embedded S3 endpoint (the default) and on an s3rver the test starts on loopback: create a
+ * bucket and credentials, open the bucket with a double click, add a folder, upload into it, see
+ * what an S3 client put with the credentials, download, and delete.
  */
-describe('bucket object browser', () => {
-  let s3: TestS3;
+describe.each(['embedded', 's3rver'])('bucket object browser (%s)', (store) => {
+  let s3: TestS3 | undefined;
   let server: RunningServer;
   let page: Page;
+  let token: string;
   let errors: string[];
 
-  useJourney('buckets', (j) => ({ server, page, errors } = j), {
+  useJourney(`buckets-${store}`, (j) => ({ server, page, token, errors } = j), {
     env: async () => {
+      if (store === 'embedded') return {};
       s3 = await startS3rver();
       // Credentials carry the endpoint's keys: allowed for this single-tenant test deployment.
       return { ...s3.env, ORRERY_S3_SHARE_KEYS: 'true' };
@@ -46,6 +50,7 @@ describe('bucket object browser', () => {
     await drawer.getByRole('button', { name: 'Create credentials' }).click();
     const credentials = page.getByRole('dialog', { name: 'Create credentials' });
     await credentials.getByLabel('Name').fill('laptop');
+    await credentials.getByText('Read-write', { exact: true }).click();
     await credentials.getByRole('button', { name: 'Create' }).click();
     await page.getByText('Bucket credentials laptop was created').waitFor();
     await drawer.getByText('laptop').waitFor();
@@ -75,7 +80,26 @@ describe('bucket object browser', () => {
     await page.getByRole('region', { name: 'Uploads' }).getByText('Uploaded').waitFor();
     await page.getByRole('button', { name: 'File notes.txt' }).waitFor();
     await settled(page);
-    await screenshot(page, 'buckets-folder');
+    await screenshot(page, `buckets-${store}-folder`);
+  });
+
+  it('shows what an S3 client put with the credentials', async () => {
+    const r = await fetch(
+      `${server.url}/api/v1/buckets/persistent_credentials?org_name=acme&project_name=vision`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    const c = (await r.json())[0].credentials[0].credentials as Record<string, string>;
+    const client = new S3Client({
+      endpoint: c.endpoint_url,
+      region: c.region_name,
+      forcePathStyle: true,
+      credentials: { accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key },
+    });
+    await client.send(
+      new PutObjectCommand({ Bucket: c.bucket_name, Key: 'images/from-sdk.csv', Body: 'a,b\n' }),
+    );
+    await page.reload();
+    await page.getByRole('button', { name: 'File from-sdk.csv' }).waitFor();
   });
 
   it('shows the file’s details and downloads its bytes', async () => {
@@ -87,7 +111,7 @@ describe('bucket object browser', () => {
     await page.getByText('training/images/').waitFor();
     await page.getByText('hello from the bucket').waitFor();
     await settled(page);
-    await screenshot(page, 'buckets-file-details');
+    await screenshot(page, `buckets-${store}-file-details`);
   });
 
   it('deletes the file after confirmation', async () => {
@@ -99,7 +123,8 @@ describe('bucket object browser', () => {
     await dialog.getByText('File notes.txt will be deleted').waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('notes.txt was deleted').waitFor();
-    await page.getByText('This folder is empty').waitFor();
+    await page.getByRole('button', { name: 'File notes.txt' }).waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'File from-sdk.csv' }).waitFor();
     await page.getByRole('button', { name: 'Go to the parent folder' }).click();
     await page.getByRole('button', { name: 'Folder images' }).waitFor();
   });

@@ -36,6 +36,8 @@ const apt = ensureApt([
   // The jupyter app: Debian's classic Notebook and its Python kernel.
   ['jupyter-notebook', '/usr/bin/jupyter-notebook'],
   ['python3-ipykernel', '/usr/lib/python3/dist-packages/ipykernel'],
+  // A real S3 client against the embedded S3 endpoint (modules/s3).
+  ['awscli', '/usr/bin/aws'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();

@@ -14,7 +14,6 @@ export const BUCKET_NAME_MAX = 40;
 export const BUCKET_NAME_INVALID = 'Invalid name';
 export const BUCKET_NAME_LENGTH = `Bucket name must be ${BUCKET_NAME_MIN} to ${BUCKET_NAME_MAX} characters`;
 export const DEFAULT_BUCKET_CLUSTER = 'default';
-export const BUCKETS_NEED_S3 = 'Buckets need an S3 endpoint: set ORRERY_S3_ENDPOINT';
 /** workloads §8 words it for gcp; every provider without an S3 API gets the same sentence. */
 export const bucketNotViewable = (provider: string) =>
   `Buckets created with "${provider}" cannot be viewed in the web UI`;

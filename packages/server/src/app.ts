@@ -27,6 +27,7 @@ import { diskRoutes } from './modules/disks/routes.js';
 import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
+import { s3Routes } from './modules/s3/routes.js';
 import { imageRoutes } from './modules/images/routes.js';
 import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
@@ -111,6 +112,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(secretRoutes(ctx));
   await app.register(storageRoutes(ctx));
   await app.register(bucketRoutes(ctx));
+  // Without an external S3 endpoint, buckets are served by Orrery's own (docs/buckets.md).
+  if (!ctx.config.s3) await app.register(s3Routes(ctx));
   await app.register(imageRoutes(ctx));
   await installWebsocket(app);
   await app.register(

@@ -50,13 +50,38 @@ export interface Page {
   prefixes: string[];
 }
 
+export interface ListQuery {
+  prefix: string;
+  delimiter?: string;
+  max?: number;
+  token?: string;
+}
+
+export interface ListPage {
+  objects: ObjectInfo[];
+  prefixes: string[];
+  /** The continuation token of the next page; null on the last. */
+  next: string | null;
+}
+
+/** What the buckets module does with one bucket, on an external S3 or the embedded endpoint. */
+export interface ObjectStore {
+  head(key: string): Promise<ObjectInfo | null>;
+  list(o: ListQuery): Promise<ListPage>;
+  first(prefix: string, max?: number): Promise<ObjectInfo[]>;
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  put(key: string): Promise<void>;
+  upload(key: string, body: Readable): Promise<void>;
+  deleteMany(keys: string[]): Promise<void>;
+}
+
 /** A batch of DeleteObjects can name at most 1000 keys. */
 const DELETE_BATCH = 1000;
 /** Parts of a multipart upload; bodies below one part go up in a single PUT. */
 const PART_SIZE = 8 * 1024 * 1024;
 
 /** The object operations the S3 file backend and the buckets module use, on one bucket. */
-export class Objects {
+export class Objects implements ObjectStore {
   constructor(
     readonly client: S3Client,
     readonly bucket: string,
@@ -96,6 +121,26 @@ export class Objects {
       yield page;
       token = r.IsTruncated && !opts.max ? r.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  /** One page of a listing, as the console's object API shows it. */
+  async list(o: ListQuery): Promise<ListPage> {
+    const r = await this.client.send(
+      new ListObjectsV2Command({
+        Bucket: this.bucket,
+        Prefix: o.prefix || undefined,
+        Delimiter: o.delimiter,
+        MaxKeys: o.max,
+        ContinuationToken: o.token,
+      }),
+    );
+    return {
+      prefixes: (r.CommonPrefixes ?? []).map((p) => p.Prefix ?? '').filter(Boolean),
+      objects: (r.Contents ?? [])
+        .filter((c) => c.Key)
+        .map((c) => ({ key: c.Key!, size: c.Size ?? 0, mtime: c.LastModified ?? new Date() })),
+      next: (r.IsTruncated && r.NextContinuationToken) || null,
+    };
   }
 
   /** The first objects under a prefix (in key order: a `dir/` marker comes first). */

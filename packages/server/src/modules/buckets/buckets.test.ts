@@ -3,7 +3,6 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import {
   Bucket,
   BucketList,
-  BUCKETS_NEED_S3,
   PersistentCredentials,
   PersistentCredentialsList,
 } from '@orrery/contract';
@@ -210,25 +209,5 @@ describe('bucket credentials by default', () => {
     });
     expect([r.status, r.body.message]).toEqual([422, KEYS_NOT_SHARED]);
     expect(r.body.errors[0].path).toBe('bucket_ids');
-  });
-});
-
-describe('buckets without an S3 endpoint', () => {
-  let s: TestServer;
-  let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
-
-  it('refuses to create a bucket with 422 naming the variable', async () => {
-    const r = await call(s, 'POST', B, owner, {
-      name: 'x-y',
-      org_name: 'acme',
-      project_name: 'vision',
-    });
-    expect([r.status, r.body.message]).toEqual([422, BUCKETS_NEED_S3]);
-    expect((await call(s, 'GET', `${B}?${SCOPE}`, owner)).body).toEqual([]);
   });
 });

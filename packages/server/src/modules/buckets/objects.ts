@@ -19,10 +19,13 @@ import { actionOn } from '../../auth/permissions.js';
 import { acceptQueryToken } from '../../auth/query-token.js';
 import { conflict, HttpError, invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import type { ObjectInfo, Objects } from '../../blob/s3-objects.js';
+import type { ObjectInfo, ObjectStore } from '../../blob/s3-objects.js';
 import { inlineFileHeaders } from '../storage/content-type.js';
 import { rangeOf } from '../storage/ops-read.js';
-import { clientOf, deleteUnder, providerCredentials, requireS3, sdk } from './service.js';
+import { clientOf, deleteUnder, providerCredentials, sdk } from './service.js';
+import { EmbeddedObjects } from '../s3/console.js';
+import { bucketStoreOf } from '../s3/routes.js';
+import { S3Error } from '../s3/xml.js';
 import type { BucketContext } from './service.js';
 import type { BucketView } from './store.js';
 import { BUCKETS_BASE as BASE, oneFromQuery } from './scope.js';
@@ -68,11 +71,14 @@ export function objectRoutes(
   // Imported buckets bring their own endpoint and keys; their clients are made once per bucket.
   const importedClients = new Map<string, S3Client>();
 
-  async function storeOf(b: BucketView): Promise<Objects> {
+  const embedded = bucketStoreOf(bc.config.dataDir);
+
+  async function storeOf(b: BucketView): Promise<ObjectStore> {
     const provider = b.provider as BucketProvider;
     if (!S3_LIKE.has(provider)) throw new HttpError('bad_request', bucketNotViewable(provider));
+    if (!b.imported && !bc.config.s3) return new EmbeddedObjects(embedded, b.providerBucketName);
     const [{ S3Client }, { Objects }] = await sdk();
-    if (!b.imported) return new Objects(await clientOf(requireS3(bc)), b.providerBucketName);
+    if (!b.imported) return new Objects(await clientOf(bc.config.s3!), b.providerBucketName);
     let client = importedClients.get(b.id);
     if (!client) {
       const c = providerCredentials(bc, b);
@@ -102,16 +108,21 @@ export function objectRoutes(
   /** The bucket of the request and its object store; the provider's refusals as 404 and 409. */
   async function withStore<T>(
     request: FastifyRequest,
-    fn: (store: Objects, b: BucketView) => Promise<T>,
+    fn: (store: ObjectStore, b: BucketView) => Promise<T>,
   ): Promise<T> {
     const q = request.query as z.infer<typeof BucketScopeQuery>;
     const b = await bucketOf(q, (request.params as z.infer<typeof Params>).bucket);
     const store = await storeOf(b);
-    const [, { isNotFound }] = await sdk();
     const label = b.name ?? b.id;
     try {
       return await fn(store, b);
     } catch (e) {
+      if (e instanceof S3Error) {
+        if (e.code === 'NoSuchBucket')
+          throw notFound(`Bucket ${label} is missing in the data directory`);
+        throw invalid('key', e.message);
+      }
+      const [, { isNotFound }] = await sdk();
       const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
       if (err.name === 'NoSuchBucket') throw notFound(`Bucket ${label} is missing at its provider`);
       if (isNotFound(e)) throw notFound('Object not found');
@@ -147,27 +158,19 @@ export function objectRoutes(
         const prefixError = q.prefix && objectKeyError(q.prefix);
         if (prefixError) throw invalid('prefix', prefixError);
         const permission = actionOn(await request.grants(), oneFromQuery(request)) ?? 'read';
-        const [{ ListObjectsV2Command }] = await sdk();
         return withStore(request, async (store) => {
-          const r = await store.client.send(
-            new ListObjectsV2Command({
-              Bucket: store.bucket,
-              Prefix: q.prefix || undefined,
-              Delimiter: q.delimiter,
-              MaxKeys: q.max_keys,
-              ContinuationToken: q.continuation_token,
-            }),
-          );
+          const r = await store.list({
+            prefix: q.prefix ?? '',
+            delimiter: q.delimiter,
+            max: q.max_keys,
+            token: q.continuation_token,
+          });
           return {
             prefix: q.prefix,
-            folders: (r.CommonPrefixes ?? []).map((p) => p.Prefix ?? '').filter(Boolean),
+            folders: r.prefixes,
             // The empty object marking the listed folder itself is not one of its entries.
-            objects: (r.Contents ?? [])
-              .filter((o) => o.Key && o.Key !== q.prefix)
-              .map((o) =>
-                objectWire({ key: o.Key!, size: o.Size ?? 0, mtime: o.LastModified ?? new Date() }),
-              ),
-            next_continuation_token: (r.IsTruncated && r.NextContinuationToken) || null,
+            objects: r.objects.filter((o) => o.key !== q.prefix).map(objectWire),
+            next_continuation_token: r.next,
             permission,
           };
         });

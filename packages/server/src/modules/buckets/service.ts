@@ -1,15 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import {
-  BUCKETS_NEED_S3,
-  bucketTaken,
-  credentialsTaken,
-  type BucketProvider,
-} from '@orrery/contract';
+import { bucketTaken, credentialsTaken, type BucketProvider } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpError, conflict, notFound } from '../../http/errors.js';
-import type { Objects as ObjectStore, S3Settings } from '../../blob/s3-objects.js';
+import { bucketStoreOf } from '../s3/routes.js';
+import { S3_REGION, s3EndpointOf, s3SecretOf } from '../s3/keys.js';
+import type { ObjectStore, S3Settings } from '../../blob/s3-objects.js';
 import { projectExists } from '../projects/store.js';
 import { seal, unseal } from '../secrets/key.js';
 import {
@@ -35,14 +32,12 @@ export const clientOf = async (s3: S3Settings) => {
   return clients.get(s3)!;
 };
 
-export function requireS3(ctx: BucketContext): S3Settings {
-  if (!ctx.config.s3) throw new HttpError('unprocessable', BUCKETS_NEED_S3);
-  return ctx.config.s3;
-}
-
-/** AWS when the endpoint is Amazon's, else a self-hosted S3 (MinIO, s3rver, Ceph…). */
-export const providerOf = (s3: S3Settings): BucketProvider =>
-  /(^|\.)amazonaws\.com(\.cn)?$/.test(new URL(s3.endpoint).hostname) ? 'aws' : 'minio';
+/**
+ * AWS when the endpoint is Amazon's, else a self-hosted S3 (MinIO, s3rver, Ceph… and Orrery's own
+ * embedded endpoint, without one).
+ */
+export const providerOf = (s3: S3Settings | undefined): BucketProvider =>
+  s3 && /(^|\.)amazonaws\.com(\.cn)?$/.test(new URL(s3.endpoint).hostname) ? 'aws' : 'minio';
 
 /** A valid, unique S3 bucket name: org, project and name, then 8 random hex characters. */
 export function providerBucketName(p: ProjectPlace, name: string | null) {
@@ -67,7 +62,7 @@ export async function createBucket(
   p: ProjectPlace,
   name: string | null,
 ) {
-  const s3 = requireS3(ctx);
+  const s3 = ctx.config.s3;
   await requireProject(ctx, p);
   const id = `bucket-${randomUUID()}`;
   const row = await insertBucket(ctx.db, {
@@ -82,8 +77,11 @@ export async function createBucket(
   });
   if (!row) throw conflict(bucketTaken(name ?? id), 'name');
   try {
-    const [{ CreateBucketCommand }] = await sdk();
-    await (await clientOf(s3)).send(new CreateBucketCommand({ Bucket: row.providerBucketName }));
+    if (!s3) await bucketStoreOf(ctx.config.dataDir).create(row.providerBucketName);
+    else {
+      const [{ CreateBucketCommand }] = await sdk();
+      await (await clientOf(s3)).send(new CreateBucketCommand({ Bucket: row.providerBucketName }));
+    }
   } catch (e) {
     await deleteBucketRow(ctx.db, id);
     throw e;
@@ -135,7 +133,9 @@ export async function deleteUnder(objects: ObjectStore, prefix: string) {
  * only forgotten. Credentials lose the bucket (rows cascade).
  */
 export async function deleteBucket(ctx: BucketContext, b: BucketView) {
-  if (!b.imported && ctx.config.s3) {
+  if (!b.imported && !ctx.config.s3) {
+    await bucketStoreOf(ctx.config.dataDir).drop(b.providerBucketName);
+  } else if (!b.imported && ctx.config.s3) {
     const [{ DeleteBucketCommand }, { isNotFound, Objects }] = await sdk();
     const client = await clientOf(ctx.config.s3);
     try {
@@ -148,13 +148,33 @@ export async function deleteBucket(ctx: BucketContext, b: BucketView) {
   await deleteBucketRow(ctx.db, b.id);
 }
 
-/** What a holder needs to reach a bucket at its provider (apolo-wire §7 credential keys). */
-export function providerCredentials(ctx: BucketContext, b: BucketView): Record<string, string> {
+/**
+ * What a holder needs to reach a bucket at its provider (apolo-wire §7 credential keys); on the
+ * embedded endpoint, the keys of the credentials `credentialsId` (none without them).
+ */
+export function providerCredentials(
+  ctx: BucketContext,
+  b: BucketView,
+  credentialsId?: string,
+): Record<string, string> {
   if (b.imported && b.sealedCredentials) {
     const given = JSON.parse(unseal(ctx.sealKey, b.sealedCredentials, b.id).toString('utf8'));
     return { bucket_name: b.providerBucketName, ...(given as Record<string, string>) };
   }
-  const s3 = requireS3(ctx);
+  const s3 = ctx.config.s3;
+  if (!s3) {
+    const where = {
+      bucket_name: b.providerBucketName,
+      endpoint_url: s3EndpointOf(ctx.config.publicUrl),
+      region_name: S3_REGION,
+    };
+    if (!credentialsId) return where;
+    return {
+      ...where,
+      access_key_id: credentialsId,
+      secret_access_key: s3SecretOf(ctx.sealKey, credentialsId),
+    };
+  }
   const where = {
     bucket_name: b.providerBucketName,
     endpoint_url: s3.endpoint,
@@ -182,7 +202,9 @@ export async function createCredentials(
   );
   const missing = ids.find((id) => !found.some((b) => b.id === id));
   if (missing) throw notFound(`Bucket ${missing} not found`);
-  if (found.some((b) => !b.imported) && !requireS3(ctx).shareKeys) {
+  // The embedded endpoint gives each set of credentials keys of its own; an external one has
+  // only its own key pair.
+  if (found.some((b) => !b.imported) && ctx.config.s3 && !ctx.config.s3.shareKeys) {
     throw new HttpError('unprocessable', KEYS_NOT_SHARED, [
       { path: 'bucket_ids', message: KEYS_NOT_SHARED },
     ]);

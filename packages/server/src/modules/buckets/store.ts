@@ -133,3 +133,9 @@ export async function insertCredentials(
 
 export const deleteCredentialsRow = (db: Db, id: string) =>
   db.delete(bucketCredentials).where(eq(bucketCredentials.id, id));
+
+/** Credentials by id alone: an S3 access key id names them, wherever they belong. */
+export async function credentialsById(db: Db, id: string) {
+  const rows = await selectCredentials(db).where(eq(bucketCredentials.id, id));
+  return rows.length ? (await withBucketIds(db, rows))[0] : null;
+}

@@ -47,7 +47,7 @@ export function credentialsWire(
     credentials: its.map((b) => ({
       bucket_id: b.id,
       provider: b.provider as BucketProvider,
-      credentials: providerCredentials(ctx, b),
+      credentials: providerCredentials(ctx, b, c.id),
     })),
   };
 }

@@ -222,11 +222,11 @@ describe('Buckets page', () => {
     expect(await within(dialog).findByText(message)).toBeTruthy();
   });
 
-  it('checks the bucket name and shows the 422 of a deployment without S3', async () => {
-    const message = 'Buckets need an S3 endpoint: set ORRERY_S3_ENDPOINT';
+  it('checks the bucket name and shows the server’s message when creating fails', async () => {
+    const message = 'Project not found';
     const { calls } = stubFetch([
       { url: LIST, body: [] },
-      { method: 'POST', url: '/api/v1/buckets/buckets', status: 422, body: error(422, message) },
+      { method: 'POST', url: '/api/v1/buckets/buckets', status: 404, body: error(404, message) },
     ]);
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Create bucket' }));

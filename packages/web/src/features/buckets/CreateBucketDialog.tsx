@@ -50,8 +50,8 @@ export function CreateBucketDialog(props: {
       close();
     } catch (error) {
       const onName = fieldErrorOf(error, 'name');
-      // Field errors go to their field (workloads §8); anything else, like the 422 of a
-      // deployment without an S3 endpoint, is the server's message above the buttons.
+      // Field errors go to their field (workloads §8); anything else, like a project gone in the
+      // meantime, is the server's message above the buttons.
       if (onName) setServerNameError(onName);
       else setFailure(messageOf(error, BUCKET_TEXTS.loadFailed));
     }

@@ -1,0 +1,34 @@
+import { expect } from 'vitest';
+import { S3Client } from '@aws-sdk/client-s3';
+import { PersistentCredentials } from '@orrery/contract';
+import type { TestServer, TestUser } from './harness.js';
+import { call } from './fixtures.js';
+
+const B = '/api/v1/buckets/buckets';
+const C = '/api/v1/buckets/persistent_credentials';
+const SCOPE = { org_name: 'acme', project_name: 'vision' };
+
+export type Keys = Record<string, string>;
+
+/** An S3 client made only from what the console's credentials hand out. */
+export const clientFrom = (c: Keys, secret = c.secret_access_key) =>
+  new S3Client({
+    endpoint: c.endpoint_url,
+    region: c.region_name,
+    forcePathStyle: true,
+    credentials: { accessKeyId: c.access_key_id, secretAccessKey: secret },
+  });
+
+export async function bucketWithKeys(s: TestServer, who: TestUser, name: string, readOnly = false) {
+  const b = await call(s, 'POST', B, who, { name, ...SCOPE });
+  expect(b.status).toBe(201);
+  const c = await call(s, 'POST', `${C}?org_name=acme&project_name=vision`, who, {
+    bucket_ids: [b.body.id],
+    read_only: readOnly,
+  });
+  expect(c.status).toBe(201);
+  return {
+    bucket: b.body as { id: string },
+    keys: PersistentCredentials.parse(c.body).credentials[0].credentials as Keys,
+  };
+}
