@@ -1,4 +1,5 @@
 import { BrowserRouter } from 'react-router';
+import { ErrorBoundary } from './ErrorBoundary';
 import { Providers } from './Providers';
 import { Gate } from './session/Gate';
 import { SessionProvider } from './session/SessionProvider';
@@ -8,7 +9,9 @@ export function App() {
     <BrowserRouter>
       <Providers>
         <SessionProvider>
-          <Gate />
+          <ErrorBoundary>
+            <Gate />
+          </ErrorBoundary>
         </SessionProvider>
       </Providers>
     </BrowserRouter>

@@ -32,6 +32,12 @@ describe('startup order', () => {
     expect(decideScreen({ ...withOrg, clusterCount: 0 })).toBe('no-cluster');
     expect(decideScreen(withOrg)).toBe('app');
   });
+
+  it('lets a system administrator without an organization into the application', () => {
+    const admin = { ...base.user!, systemRole: 'admin' as const };
+    expect(decideScreen({ ...base, user: admin, clusterCount: 0 })).toBe('no-cluster');
+    expect(decideScreen({ ...base, user: admin })).toBe('app');
+  });
 });
 
 const base64url = (text: string) =>
