@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { emailTokens, users } from '../../db/schema.js';
@@ -98,16 +98,20 @@ export async function sendVerification(deps: AccountDeps, user: UserRow, title: 
   await deps.mailer.send(verificationMail({ to: user.email, name: user.name, title, url }));
 }
 
-/** One verification mail a minute per user: enough for a lost mail, too few to flood a mailbox. */
-export const RESEND_INTERVAL_MS = 60 * 1000;
+/**
+ * At most three verification mails per user in ten minutes, the sign-up mail included: a lost
+ * mail can be asked for again at once, but a mailbox cannot be flooded.
+ */
+export const RESEND_LIMIT = { mails: 3, windowMs: 10 * 60 * 1000 };
 export const RESEND_TEXTS = {
   verified: 'Your e-mail address is already verified',
-  tooSoon: 'A verification mail was sent less than a minute ago. Please wait before asking again.',
+  tooMany:
+    'Three verification mails were sent in the last 10 minutes. Please wait before asking again.',
 };
 
 /**
- * Mails a fresh verification link to a signed-in, unverified user. The wait is read from the
- * last link issued, in the database, so it holds across restarts and server instances.
+ * Mails a fresh verification link to a signed-in, unverified user. The count is read from the
+ * links issued, in the database, so it holds across restarts and server instances.
  */
 export async function resendVerification(
   deps: AccountDeps,
@@ -115,14 +119,22 @@ export async function resendVerification(
   title: string,
 ): Promise<'sent' | 'verified' | { retryAfterMs: number }> {
   if (user.emailVerified) return 'verified';
-  const [last] = await deps.db
+  const since = new Date(Date.now() - RESEND_LIMIT.windowMs);
+  const recent = await deps.db
     .select({ createdAt: emailTokens.createdAt })
     .from(emailTokens)
-    .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.kind, 'verify')))
-    .orderBy(desc(emailTokens.createdAt))
-    .limit(1);
-  const waited = last ? Date.now() - last.createdAt.getTime() : Infinity;
-  if (waited < RESEND_INTERVAL_MS) return { retryAfterMs: RESEND_INTERVAL_MS - waited };
+    .where(
+      and(
+        eq(emailTokens.userId, user.id),
+        eq(emailTokens.kind, 'verify'),
+        gt(emailTokens.createdAt, since),
+      ),
+    )
+    .orderBy(asc(emailTokens.createdAt));
+  if (recent.length >= RESEND_LIMIT.mails) {
+    const frees = recent[recent.length - RESEND_LIMIT.mails].createdAt.getTime();
+    return { retryAfterMs: Math.max(1000, frees + RESEND_LIMIT.windowMs - Date.now()) };
+  }
   await sendVerification(deps, user, title);
   return 'sent';
 }

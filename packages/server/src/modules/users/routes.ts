@@ -103,7 +103,7 @@ export const userRoutes =
         if (result === 'verified') throw conflict(RESEND_TEXTS.verified);
         if (result !== 'sent') {
           reply.header('retry-after', Math.ceil(result.retryAfterMs / 1000));
-          throw new HttpError('rate_limited', RESEND_TEXTS.tooSoon);
+          throw new HttpError('rate_limited', RESEND_TEXTS.tooMany);
         }
         return reply.status(204).send(null);
       },
