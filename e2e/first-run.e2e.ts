@@ -138,7 +138,10 @@ describe('first run', () => {
     await page.getByRole('button', { name: 'Accept and Go' }).click();
     await toast(page, 'You have been added to organization engines');
     await page.waitForURL(
-      (u) => u.searchParams.get('org') === 'engines' && u.searchParams.get('cluster') === 'default',
+      (u) =>
+        u.pathname === '/' &&
+        u.searchParams.get('org') === 'engines' &&
+        u.searchParams.get('cluster') === 'default',
     );
     await page.getByRole('banner').waitFor();
     await screenshot(page, 'first-run-06-accepted');

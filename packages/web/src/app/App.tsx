@@ -6,7 +6,10 @@ import { SessionProvider } from './session/SessionProvider';
 
 export function App() {
   return (
-    <BrowserRouter>
+    // Navigations commit at once, not as transitions: otherwise an account reload that lands first
+    // (Accept and Go, Create organization) renders the application at the old address, whose
+    // context sync then replaces the new one.
+    <BrowserRouter useTransitions={false}>
       <Providers>
         <SessionProvider>
           <ErrorBoundary>
