@@ -105,6 +105,7 @@ export async function sendVerification(deps: AccountDeps, user: UserRow, title: 
 export const RESEND_LIMIT = { mails: 3, windowMs: 10 * 60 * 1000 };
 export const RESEND_TEXTS = {
   verified: 'Your e-mail address is already verified',
+  external: 'E-mail addresses are verified by the identity provider of this installation',
   tooMany:
     'Three verification mails were sent in the last 10 minutes. Please wait before asking again.',
 };

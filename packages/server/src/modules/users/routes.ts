@@ -92,6 +92,8 @@ export const userRoutes =
       async (request, reply) => {
         const caller = requireUser(request);
         if (caller.username !== request.params.name) throw notFound('User not found');
+        // Verification links lead to the built-in provider's pages, absent with another issuer.
+        if (ctx.config.oidc.external) throw conflict(RESEND_TEXTS.external);
         const current = await userByUsername(ctx.db, caller.username);
         if (!current) throw notFound('User not found');
         const title = brandingFor(ctx.config, request.hostname).title;
