@@ -81,6 +81,7 @@ describe('first run', () => {
       .click();
     const support = page.getByRole('menuitem', { name: 'Contact support' });
     expect(await support.getAttribute('href')).toMatch(/^mailto:help%40example\.test\?subject=/);
+    await screenshot(page, 'first-run-02b-user-menu');
   });
 
   it('tells an unverified newcomer before acting, resends, verifies, then creates an organization', async () => {
@@ -95,6 +96,13 @@ describe('first run', () => {
     await screenshot(page, 'first-run-03-unverified');
     await page.getByRole('button', { name: 'Resend verification mail' }).click();
     await toast(page, `Verification mail sent to ${email}`);
+    // Typed in, Create organization says the same before anything is sent.
+    await page.goto(`${server.url}/create-org`);
+    await page
+      .getByText('Until your address is verified you cannot create an organization.')
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Create', exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, 'first-run-03b-create-org-unverified');
 
     await page.goto(linkFromOutbox(server.dataDir, email, '/oidc/verify'));
     await page.getByText('Your e-mail address is verified').waitFor();
