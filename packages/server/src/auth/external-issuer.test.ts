@@ -41,6 +41,15 @@ describe('an external OpenID provider', () => {
     expect(org.status).toBe(201);
   });
 
+  it('sends no verification mail of its own: the issuer verifies addresses', async () => {
+    const person = await idp.user({ username: 'ada', email: 'ada@example.test', verified: false });
+    const r = await call(api, 'POST', '/api/v1/users/ada/verification-mail', person);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(
+      'E-mail addresses are verified by the identity provider of this installation',
+    );
+  });
+
   it('refuses a token signed by anyone else', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     const forged = await new SignJWT({ identity: 'mallory', email: 'm@example.test' })

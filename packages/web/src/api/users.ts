@@ -39,3 +39,12 @@ export const useAcceptTerms = () => {
       client.invalidateQueries({ queryKey: queryKeys.user(username) }),
   });
 };
+
+/** Mails the signed-in user a fresh verification link (at most one a minute, says the server). */
+export const useResendVerification = () =>
+  useMutation({
+    mutationFn: (username: string) =>
+      request(`${API.core}/users/${encodeURIComponent(username)}/verification-mail`, {
+        method: 'POST',
+      }),
+  });

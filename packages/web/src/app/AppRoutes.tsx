@@ -3,6 +3,7 @@ import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { PlatformContextProvider } from './context/PlatformContextProvider';
 import { FEATURES } from './features';
 import { LoginHintDialog } from './layout/LoginHintDialog';
+import { useAccount } from './session/account';
 // The layout and home page ship with this chunk: every signed-in page load shows them.
 import MainLayout from './layout/MainLayout';
 import HomePage from '../features/home/HomePage';
@@ -42,6 +43,8 @@ function ContextLayout() {
  * reachable (console-shell §1); everything else leads home, which shows the welcome message.
  */
 export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
+  // Only a system administrator is here without an organization (decide.ts).
+  const hasOrg = useAccount().orgs.length > 0;
   return (
     <Routes>
       <Route element={<ContextLayout />}>
@@ -54,7 +57,10 @@ export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
         <Route path="/auth/*" element={<Navigate to="/" replace />} />
         <Route path="/billing/checkout/:id" element={<TestCheckoutPage />} />
         <Route element={<MainLayout hasCluster={hasCluster} />}>
-          <Route index element={<HomePage />} />
+          <Route
+            index
+            element={hasOrg ? <HomePage /> : <Navigate to="/user-onboarding" replace />}
+          />
           <Route path="/org-settings/:tab?" element={<OrgSettingsPage />} />
           <Route path="/invites" element={<InvitesPage />} />
           <Route path="/invites/:id" element={<InviteScreen />} />

@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import type { AppContext } from '../../context.js';
 import { authenticate, signUp, type AccountDeps } from '../../modules/accounts/service.js';
 import { formString, MESSAGES } from '../../modules/accounts/rules.js';
+import { addressProvenByInvite } from '../../modules/invites/proof.js';
 import { brandOf, homeOf, LIMITS, sendPage } from './forms.js';
 import { loginPage, messagePage, signupPage } from './pages/screens.js';
 
@@ -127,7 +128,10 @@ export function interactionRoutes(ctx: AppContext, provider: Provider, deps: Acc
           email: formString(request.body, 'email').trim(),
           password: formString(request.body, 'password'),
         };
-        const result = await signUp(deps, input, brand.title);
+        const invite = { invite: details.params.invite, proof: details.params.invite_proof };
+        const result = await signUp(deps, input, brand.title, (email) =>
+          addressProvenByInvite(ctx, invite, email),
+        );
         if ('errors' in result) {
           const page = signupPage(brand, details.uid, { values: input, errors: result.errors });
           return sendPage(reply, page, 400);

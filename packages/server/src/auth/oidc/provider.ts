@@ -93,8 +93,9 @@ export async function createProvider(ctx: AppContext, log: FastifyBaseLogger): P
     claims: CLAIMS,
     // Code flow: put the profile and e-mail claims in the ID token too, as the console reads them.
     conformIdTokenClaims: false,
-    // `screen=signup` lets the console open the sign-up page instead of the sign-in page.
-    extraParams: ['screen'],
+    // `screen=signup` lets the console open the sign-up page instead of the sign-in page;
+    // `invite` and `invite_proof` come from an invitation mail and verify the invited address.
+    extraParams: ['screen', 'invite', 'invite_proof'],
     pkce: { required: () => true },
     interactions: { url: (_ctx, interaction) => interactionPaths(interaction.uid).start },
     loadExistingGrant: autoGrant(config, indicator),

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { emailTokens, users } from '../../db/schema.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
@@ -52,11 +52,14 @@ function uniqueViolation(e: unknown): FieldErrors | null {
 /**
  * Creates an account with an unverified e-mail and mails the verification link. A mail that
  * cannot be sent does not undo the account: the user is signed in and can ask again later.
+ * `emailProven`: the caller holds a mailed proof for this address (an invitation), so the
+ * account starts verified and no mail is sent.
  */
 export async function signUp(
   deps: AccountDeps,
   input: SignUpInput,
   title: string,
+  emailProven: (email: string) => Promise<boolean> = async () => false,
 ): Promise<{ user: UserRow } | { errors: FieldErrors }> {
   const values = { ...input, name: input.name.trim(), email: normalizeEmail(input.email) };
   const errors = signUpErrors(values);
@@ -67,13 +70,14 @@ export async function signUp(
     errors.email = MESSAGES.emailTaken;
   }
   if (Object.keys(errors).length) return { errors };
+  const verified = await emailProven(values.email);
   let user: UserRow;
   try {
     user = await insertUser(deps.db, {
       username: values.username,
       name: values.name,
       email: values.email,
-      emailVerified: false,
+      emailVerified: verified,
       passwordHash: await hashPassword(values.password),
     });
   } catch (e) {
@@ -81,6 +85,7 @@ export async function signUp(
     if (mapped) return { errors: mapped };
     throw e;
   }
+  if (verified) return { user };
   await sendVerification(deps, user, title).catch((err: Error) =>
     deps.log.error({ err: { message: err.message }, userId: user.id }, 'verification mail failed'),
   );
@@ -91,6 +96,48 @@ export async function sendVerification(deps: AccountDeps, user: UserRow, title: 
   const token = await issueEmailToken(deps.db, user.id, 'verify');
   const url = `${deps.publicUrl}/oidc/verify?token=${token}`;
   await deps.mailer.send(verificationMail({ to: user.email, name: user.name, title, url }));
+}
+
+/**
+ * At most three verification mails per user in ten minutes, the sign-up mail included: a lost
+ * mail can be asked for again at once, but a mailbox cannot be flooded.
+ */
+export const RESEND_LIMIT = { mails: 3, windowMs: 10 * 60 * 1000 };
+export const RESEND_TEXTS = {
+  verified: 'Your e-mail address is already verified',
+  external: 'E-mail addresses are verified by the identity provider of this installation',
+  tooMany:
+    'Three verification mails were sent in the last 10 minutes. Please wait before asking again.',
+};
+
+/**
+ * Mails a fresh verification link to a signed-in, unverified user. The count is read from the
+ * links issued, in the database, so it holds across restarts and server instances.
+ */
+export async function resendVerification(
+  deps: AccountDeps,
+  user: UserRow,
+  title: string,
+): Promise<'sent' | 'verified' | { retryAfterMs: number }> {
+  if (user.emailVerified) return 'verified';
+  const since = new Date(Date.now() - RESEND_LIMIT.windowMs);
+  const recent = await deps.db
+    .select({ createdAt: emailTokens.createdAt })
+    .from(emailTokens)
+    .where(
+      and(
+        eq(emailTokens.userId, user.id),
+        eq(emailTokens.kind, 'verify'),
+        gt(emailTokens.createdAt, since),
+      ),
+    )
+    .orderBy(asc(emailTokens.createdAt));
+  if (recent.length >= RESEND_LIMIT.mails) {
+    const frees = recent[recent.length - RESEND_LIMIT.mails].createdAt.getTime();
+    return { retryAfterMs: Math.max(1000, frees + RESEND_LIMIT.windowMs - Date.now()) };
+  }
+  await sendVerification(deps, user, title);
+  return 'sent';
 }
 
 /** Marks the e-mail of the link's user verified; following the link twice is fine. */

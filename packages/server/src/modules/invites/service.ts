@@ -10,6 +10,7 @@ import { conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { brandingFor } from '../config/branding.js';
 import { userByEmail } from '../users/store.js';
 import { inviteMail } from './mails.js';
+import { inviteProof } from './proof.js';
 import { inviteById, statusOf, type InviteRow } from './store.js';
 
 export const VERIFY_BEFORE_ACCEPT = 'Verify your e-mail address before accepting an invitation';
@@ -46,7 +47,8 @@ async function sendInvite(
   const hasAccount = !!(await userByEmail(ctx.db, row.email));
   const url = hasAccount
     ? `${base}/invites/${row.id}`
-    : `${base}/invite-signup?invite=${row.id}&email=${encodeURIComponent(row.email)}`;
+    : `${base}/invite-signup?invite=${row.id}&email=${encodeURIComponent(row.email)}` +
+      `&proof=${inviteProof(ctx.config, row.id, row.email)}`;
   const caller = request.principal!;
   await ctx.mailer.send(
     inviteMail({

@@ -5,11 +5,11 @@ import { ProfileUpdate, User, UserQuery } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema.js';
 import { requireUser } from '../../auth/principal.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { userByEmail, userByUsername } from './store.js';
 import { userVisibleTo, userWire } from './service.js';
-import { sendVerification } from '../accounts/service.js';
+import { RESEND_TEXTS, resendVerification, sendVerification } from '../accounts/service.js';
 import { brandingFor } from '../config/branding.js';
 
 const Params = z.object({ name: z.string().min(1) });
@@ -75,6 +75,39 @@ export const userRoutes =
           );
         }
         return userWire(ctx.db, updated, ['system_role']);
+      },
+    );
+
+    // Only for oneself: the mail goes to the caller's own address, from the outbox (mail/).
+    app.post(
+      '/api/v1/users/:name/verification-mail',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['users'],
+          params: Params,
+          response: { 204: z.null(), ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const caller = requireUser(request);
+        if (caller.username !== request.params.name) throw notFound('User not found');
+        // Verification links lead to the built-in provider's pages, absent with another issuer.
+        if (ctx.config.oidc.external) throw conflict(RESEND_TEXTS.external);
+        const current = await userByUsername(ctx.db, caller.username);
+        if (!current) throw notFound('User not found');
+        const title = brandingFor(ctx.config, request.hostname).title;
+        const result = await resendVerification(
+          { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log: request.log },
+          current,
+          title,
+        );
+        if (result === 'verified') throw conflict(RESEND_TEXTS.verified);
+        if (result !== 'sent') {
+          reply.header('retry-after', Math.ceil(result.retryAfterMs / 1000));
+          throw new HttpError('rate_limited', RESEND_TEXTS.tooMany);
+        }
+        return reply.status(204).send(null);
       },
     );
   };

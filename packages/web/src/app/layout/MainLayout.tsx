@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from 'react-router';
 import { BudgetBanner } from '../../features/billing/budgets/BudgetBanner';
 import { usePurchaseReturn } from '../../features/billing/buy/usePurchaseReturn';
+import { VerifyEmailNotice } from '../session/VerifyEmailNotice';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 
@@ -23,6 +24,7 @@ export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
         <SideMenu hasCluster={hasCluster} />
       </AppShell.Navbar>
       <AppShell.Main>
+        <VerifyEmailNotice />
         <BudgetBanner />
         <Suspense
           fallback={

@@ -1,7 +1,9 @@
 import { Avatar, Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconLogout, IconPlus, IconShieldLock } from '@tabler/icons-react';
+import { IconCheck, IconLifebuoy, IconLogout, IconPlus, IconShieldLock } from '@tabler/icons-react';
 import { isManagerRole } from '@orrery/contract';
 import { initials } from '../../ui/initials';
+import { useSupportMailto } from '../../ui/SupportLink';
+import { SUPPORT_TEXTS } from '../../ui/support-mail';
 import { ContextLink } from '../context/ContextLink';
 import { usePlatformContext } from '../context/platform-context';
 import { useAccount } from '../session/account';
@@ -14,6 +16,7 @@ export function UserPopover() {
   const { org, orgs, select } = usePlatformContext();
   const isOrgManager = isManagerRole(org?.role);
   const displayName = user.name || user.username;
+  const support = useSupportMailto();
   return (
     <Menu position="top-start" width={260}>
       <Menu.Target>
@@ -97,6 +100,11 @@ export function UserPopover() {
             {user.username}
           </Text>
         </Stack>
+        {support && (
+          <Menu.Item component="a" href={support} leftSection={<IconLifebuoy size={14} />}>
+            {SUPPORT_TEXTS.link}
+          </Menu.Item>
+        )}
         <Menu.Item leftSection={<IconLogout size={14} />} onClick={() => signOut()}>
           {LAYOUT_TEXTS.logOut}
         </Menu.Item>

@@ -80,12 +80,15 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
       username: usernameOf(oidcUser ?? null),
       authError,
       setAuthError,
-      signIn: ({ signup, loginHint, returnTo, prompt }: SignInOptions = {}) =>
+      signIn: ({ signup, loginHint, returnTo, prompt, invite }: SignInOptions = {}) =>
         userManager.signinRedirect({
           state: { returnTo },
           login_hint: loginHint,
           prompt,
-          extraQueryParams: signup ? { screen: 'signup' } : undefined,
+          extraQueryParams: {
+            ...(signup ? { screen: 'signup' } : {}),
+            ...(invite ? { invite: invite.id, invite_proof: invite.proof } : {}),
+          },
         }),
       signOut: async () => {
         queryClient.clear();

@@ -32,6 +32,13 @@ describe('startup order', () => {
     expect(decideScreen({ ...withOrg, clusterCount: 0 })).toBe('no-cluster');
     expect(decideScreen(withOrg)).toBe('app');
   });
+
+  it('lets a system administrator without an organization into the application', () => {
+    const admin = { ...base.user!, systemRole: 'admin' as const };
+    // Not the cluster areas: they need an organization, whatever clusters exist.
+    expect(decideScreen({ ...base, user: admin })).toBe('no-cluster');
+    expect(decideScreen({ ...base, user: { ...admin, orgs: withOrg.user!.orgs } })).toBe('app');
+  });
 });
 
 const base64url = (text: string) =>

@@ -29,7 +29,10 @@ export function decideScreen(s: StartupState): Screen {
   if (!s.hasToken) return 'login';
   if (s.accountLoading || !s.user) return 'loading';
   if (!s.user.termsAccepted) return 'terms';
-  if (!s.user.orgs?.length) return 'onboarding';
+  // The system administrator of a fresh install has no organization, yet must reach
+  // Administration: the application without the cluster areas (which need an organization),
+  // whose home page then leads to onboarding.
+  if (!s.user.orgs?.length) return s.user.systemRole ? 'no-cluster' : 'onboarding';
   if (s.clusterCount === 0) return 'no-cluster';
   return 'app';
 }

@@ -13,6 +13,8 @@ export interface SignInOptions {
   returnTo?: string;
   /** `login` forces the identity provider to ask again, e.g. to switch accounts. */
   prompt?: 'login';
+  /** From an invitation mail: lets the sign-up verify the invited address. */
+  invite?: { id: string; proof: string };
 }
 
 export interface Session {

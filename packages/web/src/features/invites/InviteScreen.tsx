@@ -1,6 +1,8 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { useInvite } from '../../api/invites';
+import { useAccount } from '../../app/session/account';
+import { VerifyEmailNotice } from '../../app/session/VerifyEmailNotice';
 import { CenteredPage } from '../../ui/CenteredPage';
 import { formatDate } from '../../ui/dates';
 import { DetailsTable } from '../../ui/DetailsTable';
@@ -13,7 +15,9 @@ export default function InviteScreen() {
   const { id = '' } = useParams();
   const invite = useInvite(id);
   const actions = useInviteActions();
+  const { user } = useAccount();
   const i = invite.data;
+  const open = i?.status === 'pending';
   return (
     <CenteredPage width={520}>
       <Stack>
@@ -30,7 +34,8 @@ export default function InviteScreen() {
                 [INVITE_TEXTS.columns.status, <InviteStatusBadge key="s" status={i.status} />],
               ]}
             />
-            {i.status !== 'pending' && <Alert color="yellow">{INVITE_TEXTS.notOpen}</Alert>}
+            {!open && <Alert color="yellow">{INVITE_TEXTS.notOpen}</Alert>}
+            {open && <VerifyEmailNotice blocked={INVITE_TEXTS.verifyBlocked} />}
             <Group justify="flex-end">
               <Button
                 variant="default"
@@ -40,7 +45,7 @@ export default function InviteScreen() {
                 {INVITE_TEXTS.decline}
               </Button>
               <Button
-                disabled={i.status !== 'pending'}
+                disabled={!open || !user.emailVerified}
                 loading={actions.pending}
                 onClick={() => actions.accept(i)}
               >

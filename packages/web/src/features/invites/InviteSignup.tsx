@@ -10,20 +10,23 @@ const inviteOf = (params: URLSearchParams) => {
 
 /**
  * /invite-signup, from the mail sent to someone without an account: straight to the provider's
- * sign-up screen with the invited address, and back to the invitation afterwards.
+ * sign-up screen with the invited address, and back to the invitation afterwards. The mail's
+ * proof goes along, so the new account's address is verified by this very link.
  */
 export function InviteSignupRedirect() {
   const [params] = useSearchParams();
   const session = useSession();
   const invite = inviteOf(params);
   const email = params.get('email') ?? undefined;
+  const proof = params.get('proof');
   useEffect(() => {
     void session.signIn({
       signup: true,
       loginHint: email,
       returnTo: invite ? `/invites/${invite}` : '/invites',
+      invite: invite && proof ? { id: invite, proof } : undefined,
     });
-  }, [session, invite, email]);
+  }, [session, invite, email, proof]);
   return <LoadingScreen />;
 }
 

@@ -1,4 +1,6 @@
 import { Alert, Button, Group, Loader, Stack, Table, Title } from '@mantine/core';
+import { useAccount } from '../../app/session/account';
+import { VerifyEmailNotice } from '../../app/session/VerifyEmailNotice';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useIncomingInvites } from '../../api/invites';
 import { formatDate } from '../../ui/dates';
@@ -14,6 +16,7 @@ const C = INVITE_TEXTS.columns;
 export default function InvitesPage() {
   const invites = useIncomingInvites();
   const actions = useInviteActions();
+  const { user } = useAccount();
   const list = invites.data ?? [];
   let body;
   if (invites.isPending) body = <Loader aria-label={INVITE_TEXTS.title} />;
@@ -54,7 +57,7 @@ export default function InvitesPage() {
                   </Button>
                   <Button
                     size="xs"
-                    disabled={i.status !== 'pending' || actions.pending}
+                    disabled={i.status !== 'pending' || actions.pending || !user.emailVerified}
                     onClick={() => actions.accept(i)}
                   >
                     {INVITE_TEXTS.accept}
@@ -69,6 +72,9 @@ export default function InvitesPage() {
   return (
     <Stack p="md">
       <Title order={2}>{INVITE_TEXTS.title}</Title>
+      {list.some((i) => i.status === 'pending') && (
+        <VerifyEmailNotice blocked={INVITE_TEXTS.verifyBlockedAll} />
+      )}
       {body}
     </Stack>
   );

@@ -2,6 +2,8 @@ import { PEOPLE_TEXTS, type InviteStatus } from '@orrery/contract';
 
 /** Every text of the invitations (console-shell §2, §4, §8). */
 export const INVITE_TEXTS = {
+  verifyBlocked: 'accept this invitation',
+  verifyBlockedAll: 'accept an invitation',
   title: 'Invitations',
   columns: {
     org: 'Organization',

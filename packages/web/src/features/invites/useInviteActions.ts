@@ -1,6 +1,8 @@
 import { useNavigate } from 'react-router';
 import type { OrgWire, Paged } from '@orrery/contract';
 import { API, request } from '../../api/client';
+import { withContext } from '../../app/context/links';
+import { saveContext } from '../../app/context/storage';
 import { useAcceptInvite, useDeclineInvite, type Invite } from '../../api/invites';
 import { useAccount } from '../../app/session/account';
 import { messageOf } from '../../ui/errors';
@@ -22,9 +24,15 @@ export function useInviteActions() {
       try {
         await accept.mutateAsync(invite.id);
         const orgs = await request<Paged<OrgWire>>(`${API.core}/orgs`);
-        await refresh();
         const first = orgs.items[0]?.name;
-        navigate(first ? `/?org=${encodeURIComponent(first)}` : '/');
+        // As after creating an organization: the stored context names the organization and
+        // leaves the cluster open, so the context picks its first cluster; the navigation goes
+        // in the same tick as the reload starts, so the onboarding screens cannot catch the
+        // old address (the reload swaps them for the application).
+        if (first) saveContext({ org: first });
+        const reloaded = refresh();
+        navigate(first ? withContext('/', { org: first }) : '/');
+        await reloaded;
         notifySuccess(INVITE_TEXTS.addedToOrg(invite.organizationName));
       } catch (error) {
         notifyError(messageOf(error, INVITE_TEXTS.loadFailed));

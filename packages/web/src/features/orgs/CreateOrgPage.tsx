@@ -5,6 +5,7 @@ import { orgExists, useCreateOrg } from '../../api/orgs';
 import { withContext } from '../../app/context/links';
 import { saveContext } from '../../app/context/storage';
 import { useAccount } from '../../app/session/account';
+import { VerifyEmailNotice } from '../../app/session/VerifyEmailNotice';
 import { CenteredPage } from '../../ui/CenteredPage';
 import { firstFieldError, messageOf } from '../../ui/errors';
 import { NameInput } from '../../ui/NameInput';
@@ -42,6 +43,7 @@ export default function CreateOrgPage() {
     <CenteredPage>
       <Title order={2}>{ORG_TEXTS.createTitle}</Title>
       <Text c="dimmed">{ORG_TEXTS.createIntro}</Text>
+      <VerifyEmailNotice blocked={ORG_TEXTS.verifyBlocked} />
       <form onSubmit={submit} noValidate>
         <NameInput
           field={field}
@@ -54,7 +56,7 @@ export default function CreateOrgPage() {
           <Anchor component="button" type="button" onClick={() => navigate(-1)}>
             {ORG_TEXTS.cancel}
           </Anchor>
-          <Button type="submit" loading={create.isPending}>
+          <Button type="submit" loading={create.isPending} disabled={!account.user.emailVerified}>
             {ORG_TEXTS.create}
           </Button>
         </Group>

@@ -7,6 +7,7 @@ export const ORG_NAME_MESSAGES: NameMessages = {
 };
 
 export const ORG_TEXTS = {
+  verifyBlocked: 'create an organization',
   createTitle: 'Create organization',
   createIntro:
     'An organization holds your clusters, projects and people. You become its administrator.',

@@ -25,7 +25,14 @@ export interface Authorization {
 /** Starts an authorization-code + PKCE request in a fresh browser, up to the first form. */
 export async function startAuthorization(
   server: TestServer,
-  opts: { redirectUri?: string; scope?: string; screen?: string; browser?: Browser } = {},
+  opts: {
+    redirectUri?: string;
+    scope?: string;
+    screen?: string;
+    browser?: Browser;
+    /** More parameters of the authorization request (`invite`, `invite_proof`). */
+    extra?: Record<string, string>;
+  } = {},
 ): Promise<Authorization> {
   const browser = opts.browser ?? new Browser(server.url);
   const { verifier, challenge } = pkce();
@@ -39,6 +46,7 @@ export async function startAuthorization(
     code_challenge_method: 'S256',
     state: 'st4te',
     ...(opts.screen ? { screen: opts.screen } : {}),
+    ...opts.extra,
   });
   const { res: page } = await browser.follow(await browser.get(`/oidc/auth?${query}`));
   return { browser, verifier, redirectUri, page, html: await page.text() };
