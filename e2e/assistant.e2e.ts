@@ -84,7 +84,10 @@ describe('assistant chat', () => {
   it('uses a changed mode for the next answer, and keeps it after a reload', async () => {
     await panel().getByRole('button', { name: 'Chat settings' }).click();
     // The segmented control's radios are visually hidden behind their labels.
-    await page.locator('label').filter({ hasText: /^local$/ }).click();
+    await page
+      .locator('label')
+      .filter({ hasText: /^local$/ })
+      .click();
     expect(await page.getByRole('radio', { name: 'local' }).isChecked()).toBe(true);
     await panel().getByRole('button', { name: 'Chat settings' }).click();
     const box = panel().getByRole('textbox');
