@@ -1,6 +1,6 @@
 import type { BuildOptions } from '../app.js';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -152,11 +152,33 @@ export async function startTestServer(
     },
     async stop() {
       await server.close(500);
+      killJobsOf(dataDir);
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return self;
+}
+
+/**
+ * Process-runtime jobs outlive their server by design (docs/runtimes.md); a test server's jobs
+ * must not outlive the test. Each job's sandbox names its directory under the data directory.
+ */
+function killJobsOf(dataDir: string) {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dataDir}/jobs/`))
+        process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
 }
 
 /** Marks a user's e-mail as verified (tests of flows that need it). */
