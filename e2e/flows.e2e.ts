@@ -3,6 +3,8 @@ import type { Page } from 'playwright-core';
 import { screenshot, settled } from './support/browser.js';
 import { linkFromOutbox, type RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
+// The wire reference's minimal batch flow: `first` hands a word to `left` and `right`.
+import { THREE as DIAMOND } from '../packages/server/src/modules/flows/batch/test-support.js';
 import { signIn, signUpElsewhere, tokenFor } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
@@ -14,23 +16,6 @@ const BOB = {
   password: 'bob-password-1',
 };
 
-/** The wire reference's minimal batch flow: `first` hands a word to `left` and `right`. */
-const DIAMOND = `kind: batch
-params:
-  greeting: hello
-tasks:
-  - id: first
-    image: busybox:latest
-    cmd: sh -c "echo ::set-output name=word::\${{ params.greeting }}"
-  - id: left
-    needs: [first]
-    image: busybox:latest
-    cmd: sh -c "echo left got \${{ needs.first.outputs.word }}"
-  - id: right
-    needs: [first]
-    image: busybox:latest
-    cmd: sh -c "echo right got \${{ needs.first.outputs.word }}"
-`;
 const LONG = `kind: batch
 tasks:
   - id: forever
