@@ -6,12 +6,16 @@ import { captureDownloads } from '../../../test/downloads';
 
 const LOG = `${MONITORING}/${JOB_ID}/log`;
 
-async function openLogs() {
-  const view = renderJob(jobWire(), '/logs');
-  await vi.waitFor(() => expect(view.logs).toHaveLength(1));
+async function openLogs(name?: string) {
+  // A named job's page reads its log a second time for written outputs (OutputsTab); every
+  // stream gets what is written, as the server would send each the same log.
+  const view = renderJob(jobWire({ name }), '/logs');
+  await vi.waitFor(() => expect(view.logs).toHaveLength(name ? 2 : 1));
   const region = await screen.findByRole('log', { name: 'Job log' });
   const write = async (text: string) => {
-    await act(async () => view.logs.at(-1)!.stream.write(text));
+    await act(async () => {
+      for (const l of name ? view.logs : view.logs.slice(-1)) l.stream.write(text);
+    });
   };
   return { ...view, region, write };
 }
@@ -115,7 +119,7 @@ describe('Job logs', () => {
 
   it('downloads what has been read as <name>.log', async () => {
     const { blobs, clicked, restore } = captureDownloads();
-    const { write } = await openLogs();
+    const { write } = await openLogs('train');
     await write('x\ny\n');
     await vi.waitFor(() => expect(status().textContent).toMatch(/^2 lines/));
     fireEvent.click(screen.getByRole('button', { name: 'Download' }));
