@@ -93,7 +93,7 @@ export async function jobStatusFact(d: FactDeps, asker: Asker, idOrName: string)
 export async function jobLogsFact(d: FactDeps, asker: Asker, idOrName: string): Promise<Fact> {
   const j = await readableJob(d.db, asker, idOrName);
   const cite = (snippet: string) => [
-    { title: `Log of job ${j.name ?? j.id}`, url: `${consoleUrl.job(j.id)}/log`, snippet },
+    { title: `Log of job ${j.name ?? j.id}`, url: consoleUrl.jobLogs(j.id), snippet },
   ];
   if (j.logsRemoved)
     return { text: 'The logs of this job were removed', citations: cite('removed') };

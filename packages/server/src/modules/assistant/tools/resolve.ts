@@ -9,9 +9,13 @@ import { readableJobs } from '../../jobs/scope.js';
 import { jobById, jobByIdOrName, type JobRow, type ProjectPlace } from '../../jobs/store.js';
 import type { Asker } from '../types.js';
 
-/** The console pages a fact or plan links to. */
+const jobPage = (id: string) => `/jobs/${encodeURIComponent(id)}`;
+
+/** The console pages a fact or plan links to (web: AppRoutes.tsx and each feature's routes). */
 export const consoleUrl = {
-  job: (id: string) => `/jobs/${encodeURIComponent(id)}`,
+  job: jobPage,
+  /** The job page's Logs tab (web: features/jobs/job/JobPage.tsx, JOB_TABS). */
+  jobLogs: (id: string) => `${jobPage(id)}/logs`,
   app: (id: string) => `/apps/instances/${encodeURIComponent(id)}`,
   disks: '/disks',
   installedApps: '/apps/installed',

@@ -127,7 +127,7 @@ describe('assistant tools', () => {
     expect(answer.response).toContain('line-11\n');
     expect(answer.response).toContain('line-30\n');
     expect(answer.response).not.toContain('line-10\n');
-    expect(answer.citations[0]!.url).toBe(`/jobs/${id}/log`);
+    expect(answer.citations[0]!.url).toBe(`/jobs/${id}/logs`);
     const hidden = await ask(outsider, `show me the logs of job ${id}`, undefined);
     expect(hidden.response).toContain(`Job ${id} not found`);
     expect(hidden.response).not.toContain('line-');
