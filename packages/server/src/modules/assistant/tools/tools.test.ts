@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOrgs, clusters, orgMembers, organizations } from '../../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
-import { call, jobEnded, projectMember, submitJob, tenancy } from '../../../test/fixtures.js';
+import { call, jobEnded, joinOrg, projectMember, submitJob, tenancy } from '../../../test/fixtures.js';
 import { awaitState, eventually, installApp } from '../../../test/app-instance.js';
 import { openCopilot, responseOf, type CopilotClient } from '../../../test/copilot.js';
 import { invalidateCatalog } from '../../clusters/store.js';
@@ -175,6 +175,37 @@ describe('assistant tools', () => {
       const replay = await confirm(owner, plan.confirmation);
       expect(replay.status).toBe(409);
       expect(replay.body.message).toBe(PLAN_TEXTS.used);
+    });
+
+    it('checks permissions again at the confirmation: a user demoted since the plan is refused', async () => {
+      // An organization member (the people API changes only members' project roles).
+      const writer = await joinOrg(s, await projectMember(s, 'writer'), 'user');
+      const id = await submitJob(s, owner, 'sleep 300', { name: 'demoted' });
+      await eventually(async () => {
+        const j = await call(s, 'GET', `/api/v1/jobs/${id}`, owner);
+        if (j.body.status !== 'running') throw new Error(j.body.status);
+      });
+      const plan = (await ask(writer, 'kill job demoted')).plans[0]!;
+      expect(plan.title).toBe('Kill job demoted');
+      const demote = await call(
+        s,
+        'PUT',
+        `/apis/admin/v1/clusters/default/orgs/acme/projects/vision/users/${writer.username}`,
+        owner,
+        { role: 'reader' },
+      );
+      expect(demote.status, JSON.stringify(demote.body)).toBe(200);
+
+      const refused = await call(s, 'POST', `/api/v1/copilot/plans/${plan.id}/confirm`, writer, {
+        confirmation: plan.confirmation,
+      });
+      // The words the API itself gives the reader for the same call.
+      const direct = await call(s, 'DELETE', `/api/v1/jobs/${id}`, writer);
+      expect(direct.status).toBe(403);
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toBe(direct.body.message);
+      expect((await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status).toBe('running');
+      await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
     });
 
     it('offers no plan to a user who may not make the change', async () => {
