@@ -75,6 +75,19 @@ describe('copilot socket', () => {
     await c.close();
   });
 
+  it('answers in hybrid mode with at most 3 iterations when the client leaves them out', async () => {
+    const c = await openCopilot(s, alice);
+    const got = await c.ask({ message: 'How do I create a disk?' });
+    const answer = responseOf(got);
+    // The spec's defaults (workloads §7, §9), not the contract's constants, which could drift.
+    expect(answer.mode).toBe('hybrid');
+    const progress = got.filter((m) => m.type === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+    for (const p of progress) expect(p.data.max_iterations).toBe(3);
+    expect(answer.iterations).toBeLessThanOrEqual(3);
+    await c.close();
+  });
+
   it('greets without citations and without retrieving', async () => {
     const c = await openCopilot(s, alice);
     const answer = responseOf(await c.ask({ message: 'hello' }));
