@@ -24,6 +24,12 @@ export const COPILOT_TEXTS = {
   empty: 'The message is empty',
   iterations: `max_iterations must be ${COPILOT_MIN_ITERATIONS} to ${COPILOT_MAX_ITERATIONS}`,
   mode: `mode must be one of ${COPILOT_MODES.join(', ')}`,
+  /**
+   * A `progress` frame's message: what one iteration of retrieval added. Both engines (embedded
+   * and model) send it, so the console reads the same line whichever answers.
+   */
+  progress: (iteration: number, added: number) =>
+    `Iteration ${iteration}: ${added} new section${added === 1 ? '' : 's'} found`,
 } as const;
 
 export const ChatRole = z.enum(['user', 'assistant']);

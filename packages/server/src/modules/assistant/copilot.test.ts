@@ -67,6 +67,9 @@ describe('copilot socket', () => {
     progress.forEach((p, i) => {
       expect(p.data.iteration).toBe(i + 1);
       expect(p.data.max_iterations).toBe(2);
+      // The wording the model engine sends too (model/answerer.test.ts), with this round's count.
+      const added = Number(/: (\d+) new/.exec(p.data.message)?.[1]);
+      expect(p.data.message).toBe(COPILOT_TEXTS.progress(i + 1, added));
     });
     expect(answer).toMatchObject({ engine: 'embedded', mode: 'mix', plans: [] });
     expect(answer.citations.length).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import type { Citation, CopilotAnswer, Plan } from '@orrery/contract';
+import { COPILOT_TEXTS, type Citation, type CopilotAnswer, type Plan } from '@orrery/contract';
 import { HttpError } from '../../http/errors.js';
 import { PLAN_TTL_MS } from './plans.js';
 import type { AskInput, Answerer, Fact, KnowledgeBase, Tools } from './types.js';
@@ -6,8 +6,6 @@ import type { AskInput, Answerer, Fact, KnowledgeBase, Tools } from './types.js'
 export const EMBEDDED_TEXTS = {
   smallTalk:
     'Hello! Ask me about Orrery (jobs, apps, disks, credits and the rest), or about your own jobs and apps: why a job is pending, its last log lines, your credits.',
-  round: (round: number, added: number) =>
-    `Round ${round}: ${added} new section${added === 1 ? '' : 's'} found`,
   plan: (p: Plan) =>
     `I can do this for you: **${p.title}**.${p.credits_per_hour === null ? '' : ` It costs ${p.credits_per_hour} credits per hour.`} Nothing changes until you confirm it (the plan expires in ${PLAN_TTL_MS / 60_000} minutes).`,
   fromDocs: 'From the docs:',
@@ -77,7 +75,7 @@ export class EmbeddedAnswerer implements Answerer {
     const retrieval = this.kb.retrieve(message, {
       mode,
       maxIterations: input.maxIterations,
-      onRound: (round, added) => input.onProgress(round, EMBEDDED_TEXTS.round(round, added)),
+      onRound: (round, added) => input.onProgress(round, COPILOT_TEXTS.progress(round, added)),
     });
     const own = factsPart(facts, 1);
     const parts = [...own.texts];

@@ -79,12 +79,12 @@ describe('assistant chat: a conversation', () => {
     last().progress(1, 3);
     expect(screen.queryByText('Sending…')).toBeNull();
     expect(screen.getByRole('status', { name: '' }).textContent).toContain(
-      'Searching the docs (1/3)',
+      'Iteration 1: 2 new sections found',
     );
     last().respond({
       notice: 'The model did not answer (HTTP 502); the embedded engine answered.',
     });
-    expect(screen.queryByText('Searching the docs (1/3)')).toBeNull();
+    expect(screen.queryByText(/^Iteration 1:/)).toBeNull();
     const marker = await screen.findByRole('link', { name: '[1]' });
     expect(marker.getAttribute('href')).toBe('/docs/jobs.md#logs');
     expect(marker.getAttribute('target')).toBe('_blank');
@@ -169,7 +169,7 @@ describe('assistant chat: a conversation', () => {
     await userEvent.type(box(), 'Still there?{Enter}');
     last().progress();
     last().drop();
-    expect(screen.queryByText(/Searching the docs/)).toBeNull();
+    expect(screen.queryByText(/^Iteration 1:/)).toBeNull();
     await userEvent.click(await screen.findByRole('button', { name: 'Resend' }));
     expect(sockets).toHaveLength(2);
     last().open();

@@ -1,6 +1,6 @@
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
-import type { Citation, CopilotAnswer, Plan } from '@orrery/contract';
+import { COPILOT_TEXTS, type Citation, type CopilotAnswer, type Plan } from '@orrery/contract';
 import { renderSignedIn } from '../../test/render';
 import { world } from '../../test/fixtures';
 import { ChatButton } from './ChatButton';
@@ -57,10 +57,11 @@ export class CopilotSocketStandIn {
   push(message: unknown) {
     act(() => this.onmessage?.({ data: JSON.stringify(message) }));
   }
-  progress(iteration = 1, max = 3) {
+  /** A progress frame in the server's own words (both engines send COPILOT_TEXTS.progress). */
+  progress(iteration = 1, max = 3, added = 2) {
     this.push({
       type: 'progress',
-      data: { iteration, max_iterations: max, message: `Searching the docs (${iteration}/${max})` },
+      data: { iteration, max_iterations: max, message: COPILOT_TEXTS.progress(iteration, added) },
     });
   }
   respond(data: Partial<CopilotAnswer> = {}) {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CopilotAnswer, Plan } from '@orrery/contract';
+import { COPILOT_TEXTS, type CopilotAnswer, type Plan } from '@orrery/contract';
 import { grantsOf } from '../../../auth/permissions.js';
 import { call, tenancy } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
@@ -182,7 +182,8 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
       { high: ['scheduling'], low: ['preset'] },
     ]);
     expect(calls.every((c) => c.opts.mode === 'hybrid')).toBe(true);
-    expect(progress).toHaveLength(2);
+    // One section new in each round, in the embedded engine's wording (copilot.test.ts).
+    expect(progress).toEqual([COPILOT_TEXTS.progress(1, 1), COPILOT_TEXTS.progress(2, 1)]);
     expect(answer).toMatchObject({ engine: 'model', iterations: 2, mode: 'hybrid' });
     expect(answer.citations.map((c) => c.url)).toEqual([
       '/docs/jobs.md#why-a-job-is-pending',

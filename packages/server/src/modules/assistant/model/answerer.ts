@@ -1,4 +1,4 @@
-import type { CopilotAnswer } from '@orrery/contract';
+import { COPILOT_TEXTS, type CopilotAnswer } from '@orrery/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   Answerer,
@@ -118,7 +118,7 @@ export class ModelAnswerer implements Answerer {
       // One knowledge round per model iteration: the judge, not the graph, decides to go on.
       last = knowledge.retrieve(input.message, { mode: input.mode, maxIterations: 1, keywords });
       const added = merge(found, last, round);
-      input.onProgress(round, `Iteration ${round}: ${added} new section${added === 1 ? '' : 's'}`);
+      input.onProgress(round, COPILOT_TEXTS.progress(round, added));
       if (round === input.maxIterations || (round > 1 && added === 0)) break;
       const verdict = await judge(
         client,
