@@ -1,11 +1,9 @@
 import { COPILOT_TEXTS, type Citation, type CopilotAnswer, type Plan } from '@orrery/contract';
-import { HttpError } from '../../http/errors.js';
+import { asksLive, liveOf, smallTalkAnswer } from './live.js';
 import { PLAN_TTL_MS } from './plans.js';
 import type { AskInput, Answerer, Fact, KnowledgeBase, Tools } from './types.js';
 
 export const EMBEDDED_TEXTS = {
-  smallTalk:
-    'Hello! Ask me about Orrery (jobs, apps, disks, credits and the rest), or about your own jobs and apps: why a job is pending, its last log lines, your credits.',
   plan: (p: Plan) =>
     `I can do this for you: **${p.title}**.${p.credits_per_hour === null ? '' : ` It costs ${p.credits_per_hour} credits per hour.`} Nothing changes until you confirm it (the plan expires in ${PLAN_TTL_MS / 60_000} minutes).`,
   fromDocs: 'From the docs:',
@@ -50,28 +48,11 @@ export class EmbeddedAnswerer implements Answerer {
 
   async answer(input: AskInput): Promise<CopilotAnswer> {
     const { asker, message, mode } = input;
-    const [facts, change] = await Promise.all([
-      this.tools.facts(asker, message),
-      this.tools.propose(asker, message).then(
-        (plan) => ({ plan, refusal: null }),
-        (e: unknown) => {
-          // A change that cannot be offered is answered in the API's words.
-          if (e instanceof HttpError) return { plan: null, refusal: e.message };
-          throw e;
-        },
-      ),
-    ]);
-    const live = facts.length > 0 || change.plan !== null || change.refusal !== null;
-    if (!live && this.kb.isSmallTalk(message)) {
-      return {
-        response: EMBEDDED_TEXTS.smallTalk,
-        citations: [],
-        mode,
-        iterations: 0,
-        engine: 'embedded',
-        plans: [],
-      };
-    }
+    const live = await liveOf(this.tools, asker, message);
+    const greeting = smallTalkAnswer(this.kb, live, message, mode);
+    if (greeting) return greeting;
+    const { facts, plan, refusal } = live;
+    const asked = asksLive(live);
     const retrieval = this.kb.retrieve(message, {
       mode,
       maxIterations: input.maxIterations,
@@ -79,20 +60,23 @@ export class EmbeddedAnswerer implements Answerer {
     });
     const own = factsPart(facts, 1);
     const parts = [...own.texts];
-    if (change.refusal) parts.push(change.refusal);
-    if (change.plan) parts.push(EMBEDDED_TEXTS.plan(change.plan));
+    if (refusal) parts.push(refusal);
+    if (plan) parts.push(EMBEDDED_TEXTS.plan(plan));
     const docs = shifted(this.kb.compose(message, retrieval), own.citations.length);
     // Beside a live fact, the docs speak only when they found something to cite.
-    if (!live) parts.push(docs.response);
+    if (!asked) parts.push(docs.response);
     else if (docs.citations.length > 0)
       parts.push(`${EMBEDDED_TEXTS.fromDocs}\n\n${docs.response}`);
     return {
       response: parts.join('\n\n'),
-      citations: [...own.citations, ...(live && docs.citations.length === 0 ? [] : docs.citations)],
+      citations: [
+        ...own.citations,
+        ...(asked && docs.citations.length === 0 ? [] : docs.citations),
+      ],
       mode,
       iterations: retrieval.rounds,
       engine: 'embedded',
-      plans: change.plan ? [change.plan] : [],
+      plans: plan ? [plan] : [],
     };
   }
 }

@@ -15,7 +15,10 @@ import type {
   Section,
   Tools,
 } from '../types.js';
+import { isSmallTalk } from '../knowledge/compose.js';
 import { loadKnowledge } from '../knowledge/index.js';
+import { LIVE_TEXTS } from '../live.js';
+import { forbidden, type HttpError } from '../../../http/errors.js';
 import { modelAnswererFor, MODEL_UNREACHABLE } from './index.js';
 import { MAX_SECTIONS } from './material.js';
 
@@ -66,7 +69,7 @@ function smallKnowledge() {
     },
     compose: () => ({ response: '', citations: [] }),
     nearest: () => [],
-    isSmallTalk: () => false,
+    isSmallTalk,
     stats: { sections: SECTIONS.length, nodes: 0, edges: 0, buildMs: 0 },
   };
   return { kb, calls };
@@ -98,7 +101,15 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
   let asker: Asker;
   let facts: Fact[];
   let plan: Plan | null;
-  const tools: Tools = { facts: async () => facts, propose: async () => plan };
+  /** What proposing a change throws instead of a plan (forbidden, not found, already ended). */
+  let refusal: HttpError | null;
+  const tools: Tools = {
+    facts: async () => facts,
+    propose: async () => {
+      if (refusal) throw refusal;
+      return plan;
+    },
+  };
 
   beforeAll(async () => {
     llm = await startOpenAiStandIn();
@@ -135,6 +146,7 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
   beforeEach(() => {
     facts = [];
     plan = null;
+    refusal = null;
   });
 
   const ask = async (
@@ -292,6 +304,47 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
     expect(llm.requests.every((r) => !r.raw.includes('"tools"'))).toBe(true);
   });
 
+  it('greets without calling the model: no keywords asked, no citations, no notice', async () => {
+    const { kb, calls } = smallKnowledge();
+    llm.script(keywords([], []));
+    const { answer, progress } = await ask('hello', kb);
+    expect(answer).toEqual({
+      response: LIVE_TEXTS.smallTalk,
+      citations: [],
+      mode: 'hybrid',
+      iterations: 0,
+      engine: 'embedded',
+      plans: [],
+    });
+    expect(llm.requests).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(progress).toEqual([]);
+  });
+
+  it('retrieves by the lexical rules when the model names no keywords, and still answers', async () => {
+    const { kb, calls } = smallKnowledge();
+    llm.script(keywords([], []), 'A pending job waits for capacity [1].');
+    const { answer } = await ask('why is my job pending?', kb, { maxIterations: 1 });
+    expect(calls.map((c) => c.opts.keywords)).toEqual([undefined]);
+    expect(answer).toMatchObject({
+      engine: 'model',
+      response: 'A pending job waits for capacity [1].',
+    });
+    expect(answer.notice).toBeUndefined();
+    expect(answer.citations.map((c) => c.url)).toEqual(['/docs/jobs.md#why-a-job-is-pending']);
+  });
+
+  it("says why a change cannot be offered, in the API's words, and answers the rest", async () => {
+    const { kb } = smallKnowledge();
+    refusal = forbidden();
+    llm.script(keywords(['jobs'], ['pending job']), 'A pending job waits for capacity [1].');
+    const { answer } = await ask('kill job train-1, it is pending', kb, { maxIterations: 1 });
+    expect(answer).toMatchObject({ engine: 'model', plans: [] });
+    expect(answer.notice).toBeUndefined();
+    expect(answer.response).toBe(`${refusal.message}\n\nA pending job waits for capacity [1].`);
+    expect(answer.citations).toHaveLength(1);
+  });
+
   it.each([
     ['answers 500', () => llm.script({ status: 500 })],
     ['answers prose where JSON was asked for', () => llm.script('I would rather chat.')],
@@ -349,7 +402,7 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
       });
       const answer = await (await answererFor({ ...asker, context: {} }))!.answer({
         asker,
-        message: 'hello',
+        message: 'why is my job pending?',
         history: [],
         mode: 'local',
         maxIterations: 2,

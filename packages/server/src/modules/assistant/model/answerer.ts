@@ -1,5 +1,6 @@
 import { COPILOT_TEXTS, type CopilotAnswer } from '@orrery/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { liveOf, smallTalkAnswer, type Live } from '../live.js';
 import type {
   Answerer,
   AskInput,
@@ -64,8 +65,12 @@ export class ModelAnswerer implements Answerer {
       sent = n;
       input.onProgress(n, message);
     };
+    const live = await liveOf(this.deps.tools, input.asker, input.message);
+    // A greeting is answered as the embedded engine answers it: no model call, no notice.
+    const greeting = smallTalkAnswer(this.deps.knowledge, live, input.message, input.mode);
+    if (greeting) return greeting;
     try {
-      const answer = await this.run({ ...input, onProgress });
+      const answer = await this.run({ ...input, onProgress }, live);
       this.deps.log.info(
         {
           engine: this.deps.client.label,
@@ -88,8 +93,9 @@ export class ModelAnswerer implements Answerer {
     }
   }
 
-  private async run(input: AskInput): Promise<CopilotAnswer> {
-    const { client, knowledge, tools } = this.deps;
+  private async run(input: AskInput, live: Live): Promise<CopilotAnswer> {
+    const { client, knowledge } = this.deps;
+    const { facts, plan, refusal } = live;
     const redact = await this.deps.redactFor(input.asker);
     const question = redact(input.message);
     const redacted: ChatMessage[] = input.history.map((h) => ({
@@ -99,12 +105,8 @@ export class ModelAnswerer implements Answerer {
     // A small window (an llm-inference app's 2048 tokens) holds a quarter of history at most.
     const budget = () => budgetOf(client.contextTokens(), ANSWER_TOKENS);
     const historyFor = () => recent(redacted, budget() / 4);
-    const [facts, plan] = await Promise.all([
-      tools.facts(input.asker, input.message),
-      tools.propose(input.asker, input.message),
-    ]);
 
-    let keywords: Keywords = await extractKeywords(
+    let keywords: Keywords | undefined = await extractKeywords(
       client,
       question,
       recent(redacted, 3000),
@@ -126,7 +128,7 @@ export class ModelAnswerer implements Answerer {
         itemsOf({ ...last, sections: ranked(found) }, facts, redact, budget()),
       );
       if (verdict.complete || !verdict.next.length) break;
-      keywords = { high: keywords.high, low: verdict.next };
+      keywords = { high: keywords?.high ?? [], low: verdict.next };
     }
 
     const retrieval: Retrieval = {
@@ -142,7 +144,8 @@ export class ModelAnswerer implements Answerer {
     const composed = await composeAnswer(client, question, history, items);
     const { response, citations } = checkCitations(composed, items);
     return {
-      response,
+      // A change that cannot be offered is said in the API's words, as the embedded engine does.
+      response: refusal ? `${refusal}\n\n${response}` : response,
       citations,
       mode: input.mode,
       iterations,

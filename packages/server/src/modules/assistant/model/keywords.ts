@@ -1,4 +1,4 @@
-import { jsonOf, ModelError, type ChatClient, type ChatMessage } from './client.js';
+import { jsonOf, type ChatClient, type ChatMessage } from './client.js';
 import { DATA_RULE, quote, type Redact } from './material.js';
 
 /** LightRAG's keyword extraction: themes for the graph's edges, names for its nodes. */
@@ -27,14 +27,16 @@ const listOf = (v: unknown) =>
 
 /**
  * The question's keywords as the model picks them; the conversation so far lets it resolve "it"
- * and "that job". A reply with neither list is unusable, and the engine falls back.
+ * and "that job". Undefined when it names none (a question with nothing to search for): the
+ * model was reached and answered, so retrieval picks the keywords by its own lexical rules
+ * rather than counting the turn as the model's failure.
  */
 export async function extractKeywords(
   client: ChatClient,
   question: string,
   history: ChatMessage[],
   redact: Redact,
-): Promise<Keywords> {
+): Promise<Keywords | undefined> {
   const earlier = history.length
     ? `The conversation so far:\n${quote(history.map((h) => `${h.role}: ${h.content}`).join('\n'))}\n\n`
     : '';
@@ -51,8 +53,5 @@ export async function extractKeywords(
     high: listOf(reply.high_level_keywords),
     low: listOf(reply.low_level_keywords),
   };
-  if (!keywords.high.length && !keywords.low.length) {
-    throw new ModelError('answered with no keywords');
-  }
-  return keywords;
+  return keywords.high.length || keywords.low.length ? keywords : undefined;
 }
