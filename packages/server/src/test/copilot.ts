@@ -1,5 +1,7 @@
 import { WebSocket } from 'ws';
 import { COPILOT_WS_PATH, COPILOT_WS_PROTOCOL, CopilotServerMessage } from '@orrery/contract';
+import { grantsOf } from '../auth/permissions.js';
+import type { Asker } from '../modules/assistant/types.js';
 import type { TestServer, TestUser } from './harness.js';
 
 /** One copilot socket, as the console opens it: the bearer offered as a sub-protocol. */
@@ -73,4 +75,17 @@ export function responseOf(messages: CopilotServerMessage[]) {
   const last = messages.at(-1)!;
   if (last.type !== 'response') throw new Error(`expected a response, got ${JSON.stringify(last)}`);
   return last.data;
+}
+
+/** The asker of a question as the socket makes it: the user, with their grants read now. */
+export async function askerOf(s: TestServer, u: TestUser, context: Asker['context']) {
+  const principal = {
+    id: u.id,
+    username: u.username,
+    name: u.username,
+    email: u.email,
+    emailVerified: true,
+    systemRole: null,
+  };
+  return { principal, grants: await grantsOf(s.ctx.db, principal), context } satisfies Asker;
 }

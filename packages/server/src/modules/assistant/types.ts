@@ -64,10 +64,22 @@ export interface Asker {
   context: { cluster?: string; org?: string | null; project?: string | null };
 }
 
+/** A project, by the names the API and the secrets store use. */
+export interface Place {
+  cluster: string;
+  org: string;
+  project: string;
+}
+
 /** A read-only live fact (credits, a job's reason, presets, an app, a log) as text plus links. */
 export interface Fact {
   text: string;
   citations: Array<Omit<Citation, 'n'>>;
+  /**
+   * The project it was read from (a job's, an app's), which may not be the one open in the
+   * console: its secrets are the ones a log could echo, so they are redacted before a model.
+   */
+  place?: Place;
 }
 
 /** Live facts and proposed changes on the user's own resources. */

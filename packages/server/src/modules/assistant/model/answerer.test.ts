@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COPILOT_TEXTS, type CopilotAnswer, type Plan } from '@orrery/contract';
-import { grantsOf } from '../../../auth/permissions.js';
 import { call, tenancy } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import { startOpenAiStandIn, type StandIn } from '../../../test/openai-stand-in.js';
+import { askerOf } from '../../../test/copilot.js';
 import type {
   Answerer,
   AskInput,
@@ -92,6 +92,8 @@ const logLines: string[] = [];
 const log = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
 
 const SECRET = 'hunter2-very-secret-value';
+/** A secret of another project than the one open in the console. */
+const OTHER_SECRET = 'other-project-secret-42';
 const KEY = 'sk-configured-key-0001';
 
 describe('the assistant with a model (against an OpenAI-compatible stand-in)', () => {
@@ -125,19 +127,7 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
       project_name: 'vision',
     });
     expect(created.status).toBe(201);
-    const principal = {
-      id: owner.id,
-      username: owner.username,
-      name: 'Owner',
-      email: owner.email,
-      emailVerified: true,
-      systemRole: null,
-    };
-    asker = {
-      principal,
-      grants: await grantsOf(s.ctx.db, principal),
-      context: { cluster: 'default', org: 'acme', project: 'vision' },
-    };
+    asker = await askerOf(s, owner, { cluster: 'default', org: 'acme', project: 'vision' });
   });
   afterAll(async () => {
     await s?.stop();
@@ -210,10 +200,24 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
 
   it('sends only the retrieved material and the question, and no secret value', async () => {
     const { kb } = smallKnowledge();
+    // A job found by id in another project the user reads: its log carries that project's secret.
+    const beta = await tenancy(s, 'beta', 'lab');
+    const other = await call(s, 'POST', '/api/v1/secrets', beta.owner, {
+      key: 'api_token',
+      value: Buffer.from(OTHER_SECRET).toString('base64'),
+      org_name: 'beta',
+      project_name: 'lab',
+    });
+    expect(other.status).toBe(201);
     facts = [
       {
         text: `Last lines of job train-1: connecting with DB_PASSWORD=${SECRET}`,
         citations: [{ title: 'Job train-1', url: '/jobs/job-1', snippet: 'log' }],
+      },
+      {
+        text: `Last lines of job etl-2: calling out with API_TOKEN=${OTHER_SECRET}`,
+        citations: [{ title: 'Job etl-2', url: '/jobs/job-2', snippet: 'log' }],
+        place: { cluster: 'default', org: 'beta', project: 'lab' },
       },
     ];
     llm.script(
@@ -231,6 +235,7 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
     expect(llm.requests.length).toBeGreaterThan(0);
     for (const r of llm.requests) {
       expect(r.raw).not.toContain(SECRET);
+      expect(r.raw).not.toContain(OTHER_SECRET);
       expect(r.raw).not.toContain(KEY);
     }
     const compose = llm.requests.at(-1)!.body!.messages!;
@@ -238,6 +243,7 @@ describe('the assistant with a model (against an OpenAI-compatible stand-in)', (
     expect(sent).toContain('why is train-1 pending?');
     expect(sent).toContain(SECTIONS[0]!.text);
     expect(sent).toContain('DB_PASSWORD=[secret]');
+    expect(sent).toContain('API_TOKEN=[secret]');
     // Not retrieved this turn: not sent.
     expect(sent).not.toContain(SECTIONS[1]!.text);
     expect(sent).not.toContain(SECTIONS[2]!.text);

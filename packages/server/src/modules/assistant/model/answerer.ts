@@ -5,6 +5,7 @@ import type {
   Answerer,
   AskInput,
   Asker,
+  Fact,
   KnowledgeBase,
   Retrieval,
   RetrievedSection,
@@ -26,8 +27,8 @@ export interface ModelAnswererDeps {
   tools: Tools;
   /** Answers when the model cannot. */
   embedded: Answerer;
-  /** Every secret value the asker's material could hold, replaced before the model sees it. */
-  redactFor(asker: Asker): Promise<Redact>;
+  /** Every secret value the asker's material (with these facts) could hold, replaced first. */
+  redactFor(asker: Asker, facts: Fact[]): Promise<Redact>;
   log: FastifyBaseLogger;
 }
 
@@ -96,7 +97,7 @@ export class ModelAnswerer implements Answerer {
   private async run(input: AskInput, live: Live): Promise<CopilotAnswer> {
     const { client, knowledge } = this.deps;
     const { facts, plan, refusal } = live;
-    const redact = await this.deps.redactFor(input.asker);
+    const redact = await this.deps.redactFor(input.asker, facts);
     const question = redact(input.message);
     const redacted: ChatMessage[] = input.history.map((h) => ({
       role: h.role,

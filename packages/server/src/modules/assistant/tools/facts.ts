@@ -11,7 +11,7 @@ import { presetWire } from '../../clusters/wire.js';
 import { visibleClusters } from '../../clusters/visible.js';
 import { orgsOfUser } from '../../orgs/store.js';
 import type { Asker, Fact } from '../types.js';
-import { consoleUrl, readableApp, readableJob } from './resolve.js';
+import { consoleUrl, placeOfRow, readableApp, readableJob } from './resolve.js';
 
 export interface FactDeps {
   db: Db;
@@ -86,25 +86,27 @@ export async function jobStatusFact(d: FactDeps, asker: Asker, idOrName: string)
   return {
     text,
     citations: [{ title: `Job ${j.name ?? j.id}`, url: consoleUrl.job(j.id), snippet: text }],
+    place: placeOfRow(j),
   };
 }
 
 /** The last lines of a job's log as the log API serves them to the same user, bounded. */
 export async function jobLogsFact(d: FactDeps, asker: Asker, idOrName: string): Promise<Fact> {
   const j = await readableJob(d.db, asker, idOrName);
+  const place = placeOfRow(j);
   const cite = (snippet: string) => [
     { title: `Log of job ${j.name ?? j.id}`, url: consoleUrl.jobLogs(j.id), snippet },
   ];
   if (j.logsRemoved)
-    return { text: 'The logs of this job were removed', citations: cite('removed') };
+    return { text: 'The logs of this job were removed', citations: cite('removed'), place };
   const { lines, cut } = await tail(
     await d.driver.logs(j.id, { follow: false, timestamps: false }),
   );
   if (lines.length === 0)
-    return { text: `The log of job ${j.name ?? j.id} is empty.`, citations: cite('empty') };
+    return { text: `The log of job ${j.name ?? j.id} is empty.`, citations: cite('empty'), place };
   const note = cut ? ` (only its first ${LOG_READ_LIMIT / 2 ** 20} MiB were read)` : '';
   const text = `The last ${lines.length} lines of the log of job ${j.name ?? j.id}${note}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``;
-  return { text, citations: cite(lines.at(-1)!) };
+  return { text, citations: cite(lines.at(-1)!), place };
 }
 
 async function tail(stream: NodeJS.ReadableStream & { destroy(): void }) {
@@ -146,5 +148,6 @@ export async function appStatusFact(d: FactDeps, asker: Asker, idOrName: string)
   return {
     text,
     citations: [{ title: `App ${row.displayName}`, url: consoleUrl.app(row.id), snippet: text }],
+    place: placeOfRow(row),
   };
 }

@@ -16,7 +16,7 @@ import type { Asker } from '../types.js';
 import type { Catalogue } from '../../apps/catalogue.js';
 import { proposeInstall } from './install.js';
 import type { ChangeIntent } from './intents.js';
-import { consoleUrl, placeOf, readableApp, readableJob } from './resolve.js';
+import { consoleUrl, placeOf, placeOfRow, readableApp, readableJob } from './resolve.js';
 
 const BYTES_PER_GB = 1000 ** 3;
 /** The largest disk the assistant proposes; a bigger one is created from the Disks page. */
@@ -49,7 +49,7 @@ export async function proposeChange(
       return {
         title: `Kill job ${name}`,
         call: { method: 'DELETE', path: `/api/v1/jobs/${encodeURIComponent(j.id)}` },
-        context: { cluster: j.clusterName, org: j.orgName, project: j.projectName },
+        context: placeOfRow(j),
         creditsPerHour: null,
         resultUrl: consoleUrl.job(j.id),
         doneMessage: 'Job killed',
@@ -65,7 +65,7 @@ export async function proposeChange(
       return {
         title: `Uninstall app ${a.displayName} (${a.name})`,
         call: { method: 'DELETE', path: `${scope}/instances/${a.id}` },
-        context: { cluster: a.clusterName, org: a.orgName, project: a.projectName },
+        context: placeOfRow(a),
         creditsPerHour: null,
         resultUrl: consoleUrl.app(a.id),
         doneMessage: 'App uninstalled successfully',

@@ -7,7 +7,7 @@ import { appInstances } from '../../apps/tables.js';
 import { instanceById, type InstanceRow } from '../../apps/store.js';
 import { readableJobs } from '../../jobs/scope.js';
 import { jobById, jobByIdOrName, type JobRow, type ProjectPlace } from '../../jobs/store.js';
-import type { Asker } from '../types.js';
+import type { Asker, Place } from '../types.js';
 
 const jobPage = (id: string) => `/jobs/${encodeURIComponent(id)}`;
 
@@ -22,6 +22,10 @@ export const consoleUrl = {
   credits: '/org-billing',
   presets: '/jobs/new',
 };
+
+/** The project of a job or app row. */
+export const placeOfRow = (r: { clusterName: string; orgName: string; projectName: string }) =>
+  ({ cluster: r.clusterName, org: r.orgName, project: r.projectName }) satisfies Place;
 
 /** The project the user has open in the console, when the question came with one. */
 export function placeOf(asker: Asker): ProjectPlace | null {

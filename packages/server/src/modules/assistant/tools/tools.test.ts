@@ -1,13 +1,24 @@
+import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterOrgs, clusters, orgMembers, organizations } from '../../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
-import { call, jobEnded, joinOrg, projectMember, submitJob, tenancy } from '../../../test/fixtures.js';
+import {
+  addProject,
+  call,
+  jobEnded,
+  joinOrg,
+  projectMember,
+  submitJob,
+  tenancy,
+} from '../../../test/fixtures.js';
 import { awaitState, eventually, installApp } from '../../../test/app-instance.js';
-import { openCopilot, responseOf, type CopilotClient } from '../../../test/copilot.js';
+import { askerOf, openCopilot, responseOf, type CopilotClient } from '../../../test/copilot.js';
 import { invalidateCatalog } from '../../clusters/store.js';
 import { assistantPlans } from '../tables.js';
 import { PLAN_TEXTS } from '../plans.js';
+import { createTools } from './index.js';
+import { catalogueOf } from './install.js';
 
 /**
  * Live facts and plans through the copilot socket, as a user asks them: read with the asker's
@@ -131,6 +142,25 @@ describe('assistant tools', () => {
     const hidden = await ask(outsider, `show me the logs of job ${id}`, undefined);
     expect(hidden.response).toContain(`Job ${id} not found`);
     expect(hidden.response).not.toContain('line-');
+  });
+
+  it('tags a job fact with the project it was read from, not the one open in the console', async () => {
+    // A model must not see that project's secrets either (model/redact.ts reads them by this).
+    await addProject(s, owner, 'acme', 'audio');
+    const id = await submitJob(s, owner, 'echo tagged', { project_name: 'audio', name: 'tagged' });
+    const tools = createTools({
+      db: s.ctx.db,
+      driver: { logs: async () => Readable.from(['one line\n']) },
+      publicUrl: s.config.publicUrl,
+      catalogue: catalogueOf(s.ctx, { name: 'process' }),
+    });
+    const asker = await askerOf(s, owner, here);
+    const audio = { cluster: 'default', org: 'acme', project: 'audio' };
+    for (const question of [`why is job ${id} pending?`, `show me the logs of job ${id}`]) {
+      const [fact] = await tools.facts(asker, question);
+      expect(fact!.citations[0]!.url).toContain(id);
+      expect(fact!.place).toEqual(audio);
+    }
   });
 
   it('answers "not found" for an app the user has not installed', async () => {
