@@ -20,6 +20,12 @@ export const consoleUrl = {
   disks: '/disks',
   installedApps: '/apps/installed',
   credits: '/org-billing',
+  /**
+   * The job form: its preset picker labels each preset with its credits per hour
+   * (web: forms/widgets/PresetField.tsx presetLabel), and every user the presets fact answers
+   * may open it. The cluster settings' General tab lists them too, but it is shown only to the
+   * cluster's and the organization's managers (web: features/people/SettingsPages.tsx).
+   */
   presets: '/jobs/new',
 };
 
