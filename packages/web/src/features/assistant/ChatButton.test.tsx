@@ -12,7 +12,7 @@ const box = () => screen.getByRole('textbox', { name: /Ask about Orrery/ });
 
 describe('assistant chat: connection', () => {
   it('connects with the conversation key and the bearer, and shows each connection state', async () => {
-    const { last } = stubCopilotSocket();
+    const { sockets, last } = stubCopilotSocket();
     renderChat();
     await openPanel();
     const socket = last();
@@ -24,8 +24,16 @@ describe('assistant chat: connection', () => {
     expect(await status('Connecting...')).toBeTruthy();
     socket.open();
     expect(await status('Connected')).toBeTruthy();
+    // The browser goes offline: the console closes the socket, until its close event.
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(await status('Closing...')).toBeTruthy();
+    expect(socket.readyState).toBe(WebSocket.CLOSING);
     socket.drop();
     expect(await status('Disconnected')).toBeTruthy();
+    // Back online, the next socket opens at once rather than at the next 15 s attempt.
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(sockets).toHaveLength(2);
+    expect(await status('Connecting...')).toBeTruthy();
   });
 
   it('shows a connection error and tries again every 15 s with the same key', async () => {

@@ -97,6 +97,27 @@ export function useCopilotSocket(
     if (enabled) connect();
   }, [enabled, connect]);
 
+  /** The client's own close: Closing... from the call until the socket's close event. */
+  const close = useCallback(() => {
+    const ws = socket.current;
+    if (!ws || ws.readyState >= WebSocket.CLOSING) return;
+    setState('closing');
+    ws.close();
+  }, []);
+
+  // Offline, the socket is dead, but a browser may take minutes to notice: it is closed now, so
+  // the panel says so and offers Resend; back online, the next one opens at once (the server
+  // keeps an answer in flight for the same key meanwhile).
+  useEffect(() => {
+    if (!enabled) return;
+    window.addEventListener('offline', close);
+    window.addEventListener('online', connect);
+    return () => {
+      window.removeEventListener('offline', close);
+      window.removeEventListener('online', connect);
+    };
+  }, [enabled, close, connect]);
+
   const down = state === 'closed' || state === 'error';
   useEffect(() => {
     if (!enabled || !down) return;
@@ -104,6 +125,7 @@ export function useCopilotSocket(
     return () => clearInterval(timer);
   }, [enabled, down, connect]);
 
+  // Unmounted, nothing shows the state: the socket is dropped without Closing...
   useEffect(
     () => () => {
       const ws = socket.current;

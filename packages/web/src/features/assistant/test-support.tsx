@@ -37,8 +37,10 @@ export class CopilotSocketStandIn {
   send(data: string) {
     this.sent.push(JSON.parse(data));
   }
+  /** As a browser's: closing until the server's close frame comes (`drop`). */
   close() {
-    this.readyState = CopilotSocketStandIn.CLOSED;
+    if (this.readyState < CopilotSocketStandIn.CLOSING)
+      this.readyState = CopilotSocketStandIn.CLOSING;
   }
   // What the server does, as the console sees it:
   open() {
