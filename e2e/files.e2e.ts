@@ -47,6 +47,17 @@ describe('files page', () => {
     page.getByRole('button', { name: `${kind} ${name}`, exact: true });
   const bar = () => page.getByRole('toolbar', { name: 'Selected item' });
   const uploads = () => page.getByRole('region', { name: 'Uploads' });
+  /**
+   * A file's own entry in the panel, finished: "Uploaded" with a full bar. Each entry clears 3 s
+   * after its own upload ends, so every file is watched for at once rather than counted later.
+   */
+  const uploaded = (name: string) =>
+    uploads()
+      .locator('.mantine-Group-root')
+      .filter({ has: page.getByText(name, { exact: true }) })
+      .filter({ hasText: 'Uploaded' })
+      .filter({ has: page.locator('[role=progressbar][aria-valuenow="100"]') })
+      .first();
 
   useJourney('files', (j) => ({ server, page, errors } = j), {
     prepare: (j) => signUpElsewhere(j.browser, j.server, BOB),
@@ -62,9 +73,7 @@ describe('files page', () => {
     expect(await page.getByRole('button', { name: 'Go to the parent folder' }).count()).toBe(0);
 
     await dropFiles(page, [{ name: 'notes.txt', text: NOTES }]);
-    await uploads().getByText('Uploaded').waitFor();
-    const progress = uploads().getByRole('progressbar');
-    expect(await progress.getAttribute('aria-valuenow')).toBe('100');
+    await uploaded('notes.txt').waitFor();
     await tile('File', 'notes.txt').waitFor();
     await page.getByText('Drop files to upload them to this folder').waitFor({ state: 'hidden' });
   });
@@ -137,7 +146,9 @@ describe('files page', () => {
       { name: 'b.md', text: '# B\n' },
     ]);
     // One progress bar per file, each finished.
-    await expect.poll(() => uploads().getByText('Uploaded').count()).toBe(3);
+    // The panel lists this folder's uploads only (notes.txt went to the root).
+    await Promise.all(['a.csv', 'b.md'].map((name) => uploaded(name).waitFor()));
+    expect(await uploads().getByText('notes.txt').count()).toBe(0);
     await tile('File', 'a.csv').waitFor();
     await tile('File', 'b.md').waitFor();
     await settled(page);

@@ -8,6 +8,11 @@ import { THREE as DIAMOND } from '../packages/server/src/modules/flows/batch/tes
 import { signIn, signUpElsewhere, tokenFor } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
+/**
+ * Capitals and `_`: the client tags the flow's jobs `project:demo-flow` (`_id2tag`), and the
+ * console's real-time jobs must find them under that tag.
+ */
+const FLOW = 'Demo_Flow';
 /** A writer of the project, not its manager: what a flow needs is write. */
 const BOB = {
   name: 'Bob Writer',
@@ -15,6 +20,8 @@ const BOB = {
   email: 'bob@example.test',
   password: 'bob-password-1',
 };
+
+const PLACE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 
 const LONG = `kind: batch
 tasks:
@@ -73,6 +80,21 @@ describe('flows journey', () => {
   });
 
   const node = (id: string) => page.getByLabel(new RegExp(`^Task ${id}:`));
+  /** The graph's zoom: the scale of React Flow's viewport transform. */
+  const zoom = () =>
+    page
+      .locator('.react-flow__viewport')
+      .evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+  /** A node's status colour (its thick left border) next to the Mantine colour it should be. */
+  const colours = (id: string, mantine: string) =>
+    node(id).evaluate((el, name) => {
+      const probe = document.createElement('div');
+      probe.style.color = `var(--mantine-color-${name}-6)`;
+      document.body.append(probe);
+      const want = getComputedStyle(probe).color;
+      probe.remove();
+      return { got: getComputedStyle(el).borderLeftColor, want };
+    }, mantine);
 
   it('shows Flows in the menu and no flows yet', async () => {
     await page.goto(`${server.url}/?${CONTEXT}`);
@@ -86,7 +108,7 @@ describe('flows journey', () => {
   it('starts a bake of a diamond from pasted YAML, asking for its params', async () => {
     await page.getByRole('button', { name: 'Start bake', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Start bake' });
-    await dialog.getByLabel('Flow name').fill('demo_flow');
+    await dialog.getByLabel('Flow name').fill(FLOW);
     await dialog.getByLabel('Batch YAML').fill(DIAMOND);
     await screenshot(page, 'flows-start-dialog');
     await dialog.getByRole('button', { name: 'Next' }).click();
@@ -94,7 +116,7 @@ describe('flows journey', () => {
     await dialog.getByLabel('Bake name').fill('diamond-1');
     await dialog.getByRole('button', { name: 'Start' }).click();
     await page.waitForURL((u) =>
-      /^\/flows\/[^/]+\/demo_flow\/bakes\/[^/]+\/diamond-1$/.test(u.pathname),
+      /^\/flows\/[^/]+\/Demo_Flow\/bakes\/[^/]+\/diamond-1$/.test(u.pathname),
     );
     await page.getByRole('heading', { name: 'Bake diamond-1' }).waitFor();
   });
@@ -105,6 +127,25 @@ describe('flows journey', () => {
         .poll(() => node(id).getAttribute('data-status'), { timeout: 60_000, interval: 500 })
         .toBe('succeeded');
     await page.getByText('succeeded', { exact: true }).first().waitFor();
+  });
+
+  it('draws nodes of 225 × 84 in the spec’s colours, zooming from 0.01 to 0.75 only', async () => {
+    const scale = await zoom();
+    const box = (await node('first').boundingBox())!;
+    expect(box.width / scale).toBeCloseTo(225, 0);
+    expect(box.height / scale).toBeCloseTo(84, 0);
+    const green = await colours('first', 'green');
+    expect(green.got).toBe(green.want);
+    // React Flow disables a zoom button at its limit: click until it does.
+    const zoomTo = async (button: string) => {
+      const b = page.getByLabel(button);
+      for (let i = 0; i < 60 && (await b.isEnabled()); i++) await b.click();
+      expect(await b.isEnabled()).toBe(false);
+      return zoom();
+    };
+    expect(await zoomTo('Zoom In')).toBeCloseTo(0.75, 5);
+    expect(await zoomTo('Zoom Out')).toBeCloseTo(0.01, 5);
+    await page.getByLabel('Fit View').click();
   });
 
   it('opens a task and reads its outputs', async () => {
@@ -121,10 +162,10 @@ describe('flows journey', () => {
 
   it('lists the flow and its bake', async () => {
     await page.goto(`${server.url}/flows?${CONTEXT}`);
-    const row = page.getByRole('row').filter({ hasText: 'demo_flow' });
+    const row = page.getByRole('row').filter({ hasText: FLOW });
     await row.getByText('project:demo-flow').waitFor();
     await screenshot(page, 'flows-list');
-    await row.getByRole('link', { name: 'View bakes of demo_flow' }).click();
+    await row.getByRole('link', { name: `View bakes of ${FLOW}` }).click();
     const bake = page.getByRole('row').filter({ hasText: 'diamond-1' });
     await bake.getByText('succeeded').waitFor();
     expect(await bake.getByLabel(/^Kill bake/).count()).toBe(0);
@@ -138,11 +179,14 @@ describe('flows journey', () => {
     await dialog.getByLabel('Bake name').fill('long-1');
     await dialog.getByRole('button', { name: 'Start' }).click();
     await page.waitForURL((u) => u.pathname.endsWith('/long-1'));
+    // The graph follows the bake live: the node turns running with no reload.
     await expect
       .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
       .toBe('running');
+    const running = await colours('forever', 'green');
+    expect(running.got).toBe(running.want);
 
-    await page.getByRole('link', { name: 'demo_flow' }).click();
+    await page.getByRole('link', { name: FLOW }).click();
     const bake = page.getByRole('row').filter({ hasText: 'long-1' });
     await bake.getByText('running').waitFor();
     await screenshot(page, 'flows-bakes');
@@ -154,15 +198,48 @@ describe('flows journey', () => {
     await page.getByText('Bake killed').waitFor();
     await bake.getByText('cancelled').waitFor({ timeout: 30_000 });
     expect(await bake.getByLabel('Kill bake long-1').count()).toBe(0);
+
+    await bake.getByRole('link', { name: 'long-1' }).click();
+    // Cancelled once the engine has killed its job: the graph follows it there.
+    await expect
+      .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('cancelled');
+    const red = await colours('forever', 'red');
+    expect(red.got).toBe(red.want);
   });
 
-  it('shows the flow’s jobs on the Jobs page', async () => {
+  it('shows the flow’s jobs, and only them, as its real-time jobs', async () => {
+    // A job of the same project outside the flow, which the flow's list leaves out.
+    const res = await fetch(`${server.url}/api/v1/jobs?from_preset`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokenFor(server, BOB.email)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ ...PLACE, image: 'busybox', command: 'true', tags: ['outside'] }),
+    });
+    expect(res.status, await res.clone().text()).toBe(202);
+
     await page.goto(`${server.url}/flows?${CONTEXT}`);
-    await page.getByRole('link', { name: 'View real-time jobs of demo_flow' }).click();
-    await page.waitForURL(
-      (u) => u.pathname === '/jobs' && u.searchParams.get('flowName') === 'demo_flow',
-    );
-    await page.getByText('Flow demo_flow').waitFor();
+    await page.getByRole('link', { name: `View real-time jobs of ${FLOW}` }).click();
+    await page.waitForURL((u) => u.pathname === '/jobs' && u.searchParams.get('flowName') === FLOW);
+    await page.getByText(`Flow ${FLOW}`).waitFor();
+    // The bakes have ended: every status shows them.
+    await page.getByText('All', { exact: true }).first().click();
+    const rows = page.getByRole('row').filter({ hasText: 'project:demo-flow' });
+    for (const task of ['first', 'left', 'right', 'forever'])
+      await rows
+        .filter({ hasText: `task:${task}` })
+        .first()
+        .waitFor();
+    await settled(page);
+    await screenshot(page, 'flows-real-time-jobs');
+    expect(await page.getByRole('row').filter({ hasText: 'outside' }).count()).toBe(0);
+    expect(await rows.count()).toBe(4);
+
+    // Without the flow the project's other job is there too.
+    await page.getByLabel('Show jobs of every flow').click();
+    await page.getByRole('row').filter({ hasText: 'outside' }).first().waitFor();
   });
 
   it('ran without errors in the page', () => {

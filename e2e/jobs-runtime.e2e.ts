@@ -68,7 +68,10 @@ describe('jobs on the process runtime', () => {
     // The server records the load from the job's first scan; the page asks again every 10 s.
     await page.getByRole('figure', { name: 'CPU, %' }).waitFor({ timeout: 25_000 });
     await page.getByRole('figure', { name: 'Memory, %' }).waitFor();
-    expect(await page.locator('.recharts-line-curve').count()).toBeGreaterThanOrEqual(2);
+    // The figure is there before the responsive chart has measured its box and drawn the lines.
+    await expect
+      .poll(() => page.locator('.recharts-line-curve').count(), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
     await page.waitForTimeout(2_500); // the charts animate over 2 s
     await screenshot(page, 'jobs-runtime-metrics');
     await page.getByRole('button', { name: 'Kill', exact: true }).click();

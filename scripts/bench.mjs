@@ -3,7 +3,8 @@
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
 //   BENCH_ONLY=startup,throughput,soak,console,graph,storage,jobs,flows,sandbox,apps,docker,list,
-//              billing,assistant-knowledge,assistant,assistant-model   sections (default all)
+//              billing,assistant-knowledge,assistant,assistant-model,replicas,slurm
+//              sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
 //   BENCH_LOG_MB (1000)   BENCH_LIST_JOBS (100000)     BENCH_LIST_REQUESTS (200)
@@ -11,6 +12,8 @@
 //   BENCH_USAGE_RECORDS (1000000)  BENCH_BILLING_REQUESTS (200)
 //   BENCH_FLOW_TASKS (20)  BENCH_FLOW_ROUNDS (3)  the bake engine's chain and how many bakes of it
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
+//   BENCH_SLURM_RUNS (10)  submits per path on the private Slurm cluster (scripts/slurm.mjs)
+//   BENCH_REPLICA_KILLS (5)  jobs killed through one replica and watched on the other
 //   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
 //   BENCH_KNOWLEDGE_BUILDS (5)  BENCH_KNOWLEDGE_ROUNDS (20)  index builds, passes over the questions
 //   BENCH_ASSISTANT_SECONDS (5)  BENCH_ASSISTANT_SOCKETS (8)  the copilot socket's load
@@ -58,7 +61,7 @@ try {
   if (
     !['startup', 'throughput', 'soak', 'console', 'graph', 'storage', 'jobs', 'flows'].some(wanted)
   ) {
-    // Only the sections with servers of their own (sandbox, apps, docker, list, billing,
+    // Only the sections with servers of their own (sandbox, apps, docker, slurm, list, billing,
     // assistant) or none (assistant-knowledge, assistant-model) were asked for.
   } else if (wanted('startup')) {
     log('Start to ready');
@@ -117,6 +120,10 @@ try {
     const { benchDockerJobs } = await import('./bench/docker.mjs');
     await benchDockerJobs(work);
   });
+  await section('slurm', 'Slurm runtime', async () => {
+    const { benchSlurm } = await import('./bench/slurm.mjs');
+    await benchSlurm();
+  });
   await section('list', 'Jobs list on PostgreSQL', async () => {
     const { benchJobsListPostgres } = await import('./bench/jobs-list.mjs');
     await benchJobsListPostgres(work);
@@ -136,6 +143,10 @@ try {
   await section('billing', 'Usage query on PGlite', async () => {
     const { benchBillingPglite } = await import('./bench/billing.mjs');
     await benchBillingPglite(work);
+  });
+  await section('replicas', 'Two replicas on PostgreSQL', async () => {
+    const { benchReplicas } = await import('./bench/replicas.mjs');
+    await benchReplicas(work);
   });
   await section('assistant-knowledge', 'Assistant knowledge (embedded)', async () => {
     const { benchAssistantKnowledge } = await import('./bench/assistant-knowledge.mjs');

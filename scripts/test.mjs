@@ -1,5 +1,6 @@
 // `npm test`: install what is missing (npm packages; Debian's chromium and postgresql when root),
-// then lint, typecheck, unit and API tests on PGlite, the API tests again on PostgreSQL, and the
+// then lint, typecheck, unit and API tests on PGlite, the tests that reach the database again on
+// PostgreSQL, the Slurm runtime's tests on a private cluster, and the
 // browser tests against the production build.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import {
   run,
 } from './lib.mjs';
 import { postgresBin, startPostgres } from './postgres.mjs';
+import { slurmAvailable, startSlurm } from './slurm.mjs';
+import { databaseTests } from './database-tests.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 ensureDependencies();
@@ -30,6 +33,8 @@ const apt = ensureApt([
   // keeps jobs off the host's addresses (docs/security.md).
   ['bubblewrap', '/usr/bin/bwrap'],
   ['slirp4netns', '/usr/bin/slirp4netns'],
+  // A Slurm job's network on its node (slurm/script.ts): pasta forwards its HTTP port.
+  ['passt', '/usr/bin/pasta'],
   ['nftables', '/usr/sbin/nft'],
   // Ptys in the sandbox (the shell app): the network helper finds the job's network through it.
   ['python3-minimal', '/usr/bin/python3'],
@@ -38,6 +43,14 @@ const apt = ensureApt([
   ['python3-ipykernel', '/usr/lib/python3/dist-packages/ipykernel'],
   // A real S3 client against the embedded S3 endpoint (modules/s3).
   ['awscli', '/usr/bin/aws'],
+  // The Slurm runtime's tests: a private two-node cluster on loopback (scripts/slurm.mjs).
+  ['slurm-wlm', '/usr/bin/sinfo'],
+  ['slurmctld', '/usr/sbin/slurmctld'],
+  ['slurmd', '/usr/sbin/slurmd'],
+  ['munge', '/usr/sbin/munged'],
+  ['slurmrestd', '/usr/sbin/slurmrestd'],
+  ['slurm-client', '/usr/bin/sbatch'],
+  ['slurm-wlm-jwt-plugin', '/usr/lib/x86_64-linux-gnu/slurm-wlm/auth_jwt.so'],
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();
@@ -83,13 +96,29 @@ const pg = startPostgres();
 if (pg) {
   let code = 1;
   try {
-    code = vitest('API tests (PostgreSQL)', ['--project', 'server'], { TEST_DATABASE_URL: pg.url });
+    code = vitest('API tests (PostgreSQL)', ['--project', 'server', ...databaseTests(ROOT)], {
+      TEST_DATABASE_URL: pg.url,
+    });
   } finally {
     pg.stop();
   }
   if (code) finish(code);
 } else {
   process.stdout.write('! PostgreSQL is not installed: API tests ran on PGlite only\n');
+}
+
+if (slurmAvailable()) {
+  const slurm = await startSlurm();
+  log(`Slurm test cluster ${slurm.cluster} up in ${Math.round(slurm.startMs)} ms`);
+  let code = 1;
+  try {
+    code = vitest('Slurm runtime tests', ['--project', 'slurm'], slurm.testEnv);
+  } finally {
+    await slurm.stop();
+  }
+  if (code) finish(code);
+} else {
+  process.stdout.write('! Slurm is not installed (or not root): Slurm runtime tests skipped\n');
 }
 
 if (haveChromium) {

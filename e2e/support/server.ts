@@ -46,7 +46,7 @@ export async function startServer(
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
@@ -54,7 +54,7 @@ export async function startServer(
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`server not ready in 60 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`server not ready in 150 s:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

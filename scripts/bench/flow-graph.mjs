@@ -94,7 +94,7 @@ export async function benchFlowGraph(server) {
       'orrery:bake-graph-layout',
     );
     row(what, ms(median(times.big)), AIM);
-    row('  of which the layout (dagre)', ms(median(measures.big)));
+    row('  of which the layout (layered, in the page)', ms(median(measures.big)));
     row('  the same page, bake without tasks (baseline)', ms(median(times.empty)));
   } catch (e) {
     notMeasured(what, e.message, AIM);

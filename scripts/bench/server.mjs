@@ -98,10 +98,9 @@ export function client(base, token) {
 
 /**
  * A started server with a token and the organization and project `bench`: what every section
- * needs. `env` adds server variables (runtime, database).
+ * needs. `env` adds server variables (runtime, database); `port` is random unless given.
  */
-export async function startServer(dataDir, env = {}) {
-  const port = randomPort();
+export async function startServer(dataDir, env = {}, port = randomPort()) {
   const base = `http://127.0.0.1:${port}`;
   const child = spawnServer(dataDir, port, env);
   await waitOk(`${base}/readyz`, 120000, child);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GpuVendor, GPU_VENDORS } from './clusters.js';
 import { Credits } from './people.js';
 import { BOUND_TEXTS, DECIMAL_MAX, fitsDecimal, INT4_MAX } from './bounds.js';
+import { USERNAME, USERNAME_MAX, USERNAME_MESSAGE, USERNAME_MIN } from './names.js';
 
 /**
  * The admin area (console-shell §2, §5, §7; apolo-wire §10): system users, clusters and their
@@ -45,6 +46,8 @@ export const ADMIN_TEXTS = {
   storageCreditsUpdated: (volume: string) => `Credits updated for ${volume} storage volume`,
   noOrganizations: 'No organizations found',
   presetTaken: 'A preset with this name already exists',
+  usernameRequired: 'Username is required',
+  emailInvalid: 'Enter a valid e-mail address',
 } as const;
 
 /**
@@ -247,6 +250,17 @@ export const NodePoolStatus = z
     gpus: z.array(z.object({ make: GpuVendor, count: z.number(), model: z.string().nullable() })),
     capacity: Usage,
     used: Usage,
+    /** The pool's machines where the runtime reports them one by one (Slurm); absent otherwise. */
+    nodes: z
+      .array(
+        z.object({
+          name: z.string(),
+          state: z.enum(['idle', 'mix', 'alloc', 'down', 'drain', 'unknown']),
+          /** Why a node is down or drained, as its administrator or the scheduler said. */
+          reason: z.string().nullable(),
+        }),
+      )
+      .optional(),
   })
   .meta({ id: 'NodePoolStatus' });
 export type NodePoolStatusWire = z.infer<typeof NodePoolStatus>;
@@ -346,9 +360,18 @@ export const SystemUser = z
   })
   .meta({ id: 'SystemUser' });
 export type SystemUserWire = z.infer<typeof SystemUser>;
+/** A username as sign-up takes it (names.ts), with its own words rather than zod's. */
+const Username = z
+  .string()
+  .trim()
+  .min(1, ADMIN_TEXTS.usernameRequired)
+  .refine(
+    (v) => USERNAME.test(v) && v.length >= USERNAME_MIN && v.length <= USERNAME_MAX,
+    USERNAME_MESSAGE,
+  );
 export const SystemUserCreate = z.object({
-  name: z.string().min(1),
-  email: z.string().trim().email('Enter a valid e-mail address'),
+  name: Username,
+  email: z.string().trim().email(ADMIN_TEXTS.emailInvalid),
   first_name: z.string().nullable().optional(),
   last_name: z.string().nullable().optional(),
   role: z.enum(['admin', 'user']).default('user'),

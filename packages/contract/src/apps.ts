@@ -11,7 +11,12 @@ import { TemplateSummary, TemplateVersion } from './templates.js';
 /** The tag sorted first among tags (`GET templates/tags`) and on catalogue cards. */
 export const EASY_DEPLOY_TAG = 'Easy Deploy';
 
-export const APP_RUNTIMES = ['process', 'docker'] as const;
+/**
+ * Where an app's jobs can run. Kubernetes runs the same container images as docker, so every
+ * template whose jobs are images runs on both; Slurm runs the programs of its nodes, as the
+ * process runtime runs those of the server's machine (docs/runtimes.md).
+ */
+export const APP_RUNTIMES = ['process', 'docker', 'kubernetes', 'slurm'] as const;
 export const AppRuntimeName = z.enum(APP_RUNTIMES);
 
 const fileOrUrl = z.string().min(1);

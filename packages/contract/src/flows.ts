@@ -46,6 +46,14 @@ export const BakeImageStatus = z.enum(BAKE_IMAGE_STATUSES);
  */
 export const flowTime = (d: Date) => d.toISOString().replace('Z', '+00:00');
 
+/**
+ * How `apolo-flow` writes an id into a job tag (its `_id2tag`): `_` turned into `-`, lower case.
+ * The flow's jobs carry `project:<flow>`, `flow:<batch>` and `task:<task id>` in this form.
+ */
+export const flowIdTag = (id: string) => id.replace(/_/g, '-').toLowerCase();
+/** The tag every job of a flow carries (project.yml `id`): the jobs list's `flowName` filter. */
+export const flowJobsTag = (flowName: string) => `project:${flowIdTag(flowName)}`;
+
 const StringMap = z.record(z.string(), z.string());
 
 // ---- projects ----

@@ -22,6 +22,8 @@ export type InputSchema = {
   const?: unknown;
   enum?: readonly (string | number)[];
   pattern?: string;
+  /** The pattern in words, shown instead of the regular expression (patterns.ts). */
+  'x-pattern-name'?: string;
   minLength?: number;
   maxLength?: number;
   minimum?: number;

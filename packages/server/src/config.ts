@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { KUBE_ENV, kubeOptions, type KubeOptions } from './runtime/kubernetes/options.js';
+import { SLURM_ENV, slurmOptions, type SlurmOptions } from './runtime/slurm/options.js';
 
 const WhiteLabel = z.object({
   title: z.string().min(1),
@@ -78,7 +80,9 @@ const Env = z.object({
     .regex(/^(true|false|1|0)$/i, 'must be true or false')
     .default('true')
     .transform((v) => /^(true|1)$/i.test(v)),
-  ORRERY_RUNTIME: z.enum(['auto', 'process', 'docker']).default('auto'),
+  ORRERY_RUNTIME: z.enum(['auto', 'process', 'docker', 'kubernetes', 'slurm']).default('auto'),
+  ...KUBE_ENV,
+  ...SLURM_ENV,
   DOCKER_HOST: z
     .string()
     .regex(/^(unix|tcp|http|https):\/\//, 'must be a unix://, tcp://, http:// or https:// URL')
@@ -152,7 +156,11 @@ export interface Config {
   };
   /** Where jobs run (runtime/select.ts): `auto` is docker when an engine answers, else process. */
   runtime: {
-    kind: 'auto' | 'process' | 'docker';
+    kind: 'auto' | 'process' | 'docker' | 'kubernetes' | 'slurm';
+    /** The kubernetes runtime's settings (ORRERY_KUBE_*, runtime/kubernetes/options.ts). */
+    kube: KubeOptions;
+    /** The slurm runtime's settings (ORRERY_SLURM_*, runtime/slurm/options.ts), checked on use. */
+    slurm: Partial<SlurmOptions> & { api: SlurmOptions['api'] };
     /** The Docker engine's address; unset: /var/run/docker.sock. */
     dockerHost?: string;
     /** The network job containers join; unset: `bridge`, or a network `orrery` made without one. */
@@ -299,6 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dockerHost: e.DOCKER_HOST,
       dockerNetwork: e.ORRERY_DOCKER_NETWORK,
       killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
+      kube: kubeOptions(e),
+      slurm: slurmOptions(e),
     },
     payments: paymentsOf(e),
     ...(e.ORRERY_ASSISTANT_LLM_URL

@@ -7,13 +7,22 @@ import { issueTokenForEmail } from './auth/issue.js';
 import { parseTtl } from './auth/tokens.js';
 import { callControl, claimDataDir, listenControl, serverHolds } from './control.js';
 import { mkdirSync } from 'node:fs';
+import type { JWK } from 'jose';
+import type { Db } from './db/client.js';
+import {
+  CliError,
+  parseTokensArgs,
+  runTokens,
+  TOKENS_USAGE,
+  type TokensArgs,
+} from './modules/tokens/cli.js';
 
 const USAGE = `Usage: orrery <command>
 
   serve                                  start the server (default)
   migrate                                apply database migrations and exit
   token create --email E [--ttl 1h]      print a bearer token for the user with e-mail E
-`;
+${TOKENS_USAGE}`;
 
 async function serve(config: Config) {
   const started = performance.now();
@@ -56,26 +65,26 @@ async function controlCommand(
   if (command === 'token') {
     return { token: await issueTokenForEmail(ctx, String(args.email), Number(args.ttlSeconds)) };
   }
+  if (command === 'tokens') return { out: await runTokens(ctx, args as unknown as TokensArgs) };
   throw new Error(`Unknown control command ${command}`);
 }
 
-async function tokenCreate(config: Config, argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: { email: { type: 'string' }, ttl: { type: 'string', default: '1h' } },
-  });
-  if (!values.email) throw new ConfigError('token create: --email is required');
-  const ttlSeconds = parseTtl(values.ttl!);
-  // A running server on the embedded database answers through its control socket; one that is
-  // still starting is waited for rather than sharing its database.
+/**
+ * Runs a CLI command on the data: through the control socket of a running server on the embedded
+ * database (PGlite admits one process; one still starting is waited for), else on the database
+ * opened here.
+ */
+async function onData<T>(
+  config: Config,
+  command: string,
+  args: object,
+  direct: (deps: { db: Db; config: Config; keys: JWK[] }) => Promise<T>,
+): Promise<T> {
   if (!config.databaseUrl) {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const viaServer = (await callControl(config.dataDir, 'token', {
-        email: values.email,
-        ttlSeconds,
-      })) as { token: string } | null;
-      if (viaServer) return viaServer.token;
+      const viaServer = (await callControl(config.dataDir, command, { ...args })) as T | null;
+      if (viaServer) return viaServer;
       if (!serverHolds(config.dataDir)) break;
       if (Date.now() > deadline) {
         throw new Error('the server holding the data directory does not answer');
@@ -86,10 +95,24 @@ async function tokenCreate(config: Config, argv: string[]) {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     const keys = config.oidc.external ? [] : await loadSigningKeys(database.db);
-    return await issueTokenForEmail({ db: database.db, config, keys }, values.email, ttlSeconds);
+    return await direct({ db: database.db, config, keys });
   } finally {
     await database.close();
   }
+}
+
+async function tokenCreate(config: Config, argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { email: { type: 'string' }, ttl: { type: 'string', default: '1h' } },
+  });
+  if (!values.email) throw new ConfigError('token create: --email is required');
+  const email = values.email;
+  const ttlSeconds = parseTtl(values.ttl!);
+  const { token } = await onData(config, 'token', { email, ttlSeconds }, async (deps) => ({
+    token: await issueTokenForEmail(deps, email, ttlSeconds),
+  }));
+  return token;
 }
 
 async function main() {
@@ -108,6 +131,14 @@ async function main() {
       if (sub !== 'create') break;
       process.stdout.write(`${await tokenCreate(config, rest)}\n`);
       return;
+    case 'tokens': {
+      const args = parseTokensArgs(sub, rest);
+      const { out } = await onData(config, 'tokens', args, async (deps) => ({
+        out: await runTokens(deps, args),
+      }));
+      process.stdout.write(out);
+      return;
+    }
     case 'help':
     case '--help':
       process.stdout.write(USAGE);
@@ -118,6 +149,8 @@ async function main() {
 }
 
 main().catch((e: Error) => {
-  process.stderr.write(`${e instanceof ConfigError ? e.message : `orrery: ${e.message}`}\n`);
+  process.stderr.write(
+    `${e instanceof ConfigError || e instanceof CliError ? e.message : `orrery: ${e.message}`}\n`,
+  );
   process.exit(1);
 });

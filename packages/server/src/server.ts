@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { loadSigningKeys, publicJwks } from './auth/keys.js';
 import { createTokenVerifier } from './auth/verify.js';
+import { withProjectTokens } from './modules/tokens/verify.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrapCluster } from './modules/clusters/bootstrap.js';
 import { bootstrapAdmin } from './modules/users/bootstrap.js';
@@ -27,17 +28,32 @@ export interface Server {
  */
 export async function createServer(
   config: Config,
-  opts: BuildOptions & { inMemory?: boolean } = {},
+  opts: BuildOptions & { inMemory?: boolean; pgliteSeed?: Blob } = {},
 ): Promise<Server> {
   const log = pino({ level: config.logLevel });
   if (!opts.inMemory) mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
+    seed: opts.pgliteSeed,
     onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
+    onLoopTaken: (loop) => log.info({ loop }, 'leading a background loop'),
   });
   try {
-    await bootstrapCluster(database.db, config.dataDir);
+    if (config.runtime.kind === 'slurm') {
+      // A cluster runtime describes itself: its partitions are the node pools of a first start.
+      const { slurmFirstPools } = await import('./runtime/slurm/capacity.js');
+      const { slurmClient } = await import('./runtime/slurm/connect.js');
+      const { requireSlurmOptions } = await import('./runtime/slurm/options.js');
+      await bootstrapCluster(
+        database.db,
+        config.dataDir,
+        () => slurmFirstPools(slurmClient(requireSlurmOptions(config.runtime.slurm))),
+        'Slurm cluster',
+      );
+    } else {
+      await bootstrapCluster(database.db, config.dataDir);
+    }
     const admin = await bootstrapAdmin(database.db, config.adminEmail, config.adminPassword);
     if (admin.generatedPassword) {
       // Printed once, on the console of the first start; never logged.
@@ -47,11 +63,14 @@ export async function createServer(
       );
     }
     const keys = config.oidc.external ? [] : await loadSigningKeys(database.db);
-    const verifier = createTokenVerifier({
-      issuer: config.oidc.issuer,
-      audience: config.oidc.audience,
-      jwks: config.oidc.external ? 'discover' : publicJwks(keys),
-    });
+    const verifier = withProjectTokens(
+      database.db,
+      createTokenVerifier({
+        issuer: config.oidc.issuer,
+        audience: config.oidc.audience,
+        jwks: config.oidc.external ? 'discover' : publicJwks(keys),
+      }),
+    );
     const mailer = createMailer({
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { whileLeading } from '../db/advisory-locks.js';
+import { pruneRateLimits } from './oidc/rate-limit-store.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -25,14 +27,18 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext) {
 
   await app.register(mountProvider(provider));
   await app.register(async (forms) => {
-    await installForms(forms, ctx.config);
+    await installForms(forms, ctx.config, ctx.db);
     await forms.register(interactions.interactionRoutes(ctx, provider, deps));
     await forms.register(accounts.accountRoutes(ctx, deps));
   });
 
-  // Expired sessions, codes and tokens are invisible to the provider; this reclaims their rows.
+  // Expired sessions, codes, tokens and rate-limit windows are invisible to the provider and the
+  // limits; this reclaims their rows, on one replica (db/advisory-locks.ts).
   const prune = () =>
-    adapter.pruneExpired(ctx.db).catch((err: Error) => app.log.warn({ err }, 'oidc prune failed'));
+    whileLeading(ctx.database.loops, 'oidc-prune', async () => {
+      await adapter.pruneExpired(ctx.db);
+      await pruneRateLimits(ctx.db);
+    }).catch((err: Error) => app.log.warn({ err }, 'oidc prune failed'));
   const timer = setInterval(prune, PRUNE_EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

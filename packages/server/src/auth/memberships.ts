@@ -16,7 +16,10 @@ import {
 export interface Memberships {
   /** Organizations and the role in each, by name. */
   orgs: { name: string; role: string }[];
-  /** Clusters linked to one of those organizations. */
+  /**
+   * Clusters linked to one of those organizations, and those of the user's projects: a project
+   * token's service account belongs to its project alone and still works on its cluster.
+   */
   orgClusters: { cluster: string; org: string }[];
   /** Direct cluster memberships. */
   clusters: { name: string; role: string }[];
@@ -66,5 +69,8 @@ export async function membershipsOf(db: Db, userId: string): Promise<Memberships
       .from(permissions)
       .where(eq(permissions.userId, userId)),
   ]);
-  return { orgs, orgClusters, clusters, projects: projectRoles, shares };
+  const links = new Map(orgClusters.map((l) => [`${l.cluster}/${l.org}`, l]));
+  for (const p of projectRoles)
+    links.set(`${p.cluster}/${p.org}`, { cluster: p.cluster, org: p.org });
+  return { orgs, orgClusters: [...links.values()], clusters, projects: projectRoles, shares };
 }

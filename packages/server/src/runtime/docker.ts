@@ -210,6 +210,9 @@ export class DockerDriver implements RuntimeDriver {
 
   async logs(id: string, options: LogOptions): Promise<Readable> {
     const file = new LogFile(this.jobDir(id));
+    // Mid-archive, the file already holds the container's log that the marker does not yet name:
+    // read both and the log shows twice.
+    await this.archiving.get(id)?.catch(() => undefined);
     const c = await this.inspect(id);
     if (!c || (await this.archived(id)) === c.Id) return file.read(options);
     const query = {

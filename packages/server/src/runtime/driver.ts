@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
  * Everything here is resolved by the service beforehand: volumes are host paths, secrets are
  * plain values, the preset is a set of limits.
  */
-export type RuntimeName = 'process' | 'docker';
+export type RuntimeName = 'process' | 'docker' | 'kubernetes' | 'slurm';
 
 export interface JobMount {
   /** Absolute host path (a storage folder, a disk directory, or a file holding one secret). */
@@ -21,6 +21,15 @@ export interface JobMount {
    * job request.
    */
   owned?: boolean;
+  /**
+   * What the mount is, for a runtime whose jobs do not run on this machine (kubernetes): a
+   * storage folder (its path under the storage root), a disk (a PersistentVolumeClaim of its
+   * size), or a secret (the file's bytes go into a Secret). The local runtimes bind `hostPath`.
+   */
+  source?:
+    | { kind: 'storage'; path: string }
+    | { kind: 'disk'; id: string; bytes: number }
+    | { kind: 'secret' };
 }
 
 export interface JobLimits {
@@ -52,13 +61,26 @@ export interface JobSpec {
   project?: string;
   tty: boolean;
   privileged: boolean;
+  /** Names in `env` whose values came from secrets (a cluster runtime keeps them in a Secret). */
+  secretEnv?: string[];
+  /**
+   * Where and how the job may be scheduled, for a cluster runtime (kubernetes): the preset's node
+   * pools, whether it may land on preemptible nodes, and the job's restart policy and maximum
+   * run time (the jobs service enforces both; the runtime records them on what it makes).
+   */
+  placement?: {
+    pools: string[];
+    preemptible: boolean;
+    restartPolicy: string;
+    maxRunTimeMinutes?: number;
+  };
   /** Credentials for pulling the image from Orrery's own registry (the owner's token). */
   registryAuth?: { username: string; password: string; serveraddress: string };
 }
 
 /** What a driver observes about one job. */
 export type ObservedState =
-  | { state: 'starting'; reason?: string }
+  | { state: 'starting'; reason?: string; message?: string }
   | { state: 'running'; startedAt: Date }
   | {
       state: 'exited';
@@ -152,6 +174,13 @@ export interface RuntimeDriver {
    */
   reachFromJobs?(id: string): Promise<{ host: string; port: number } | null>;
   capacity(): Promise<PoolCapacity[]>;
+  /** Frees what the runtime made for a disk that was deleted (kubernetes: its claim). */
+  removeDisk?(diskId: string): Promise<void>;
+  /**
+   * The job's own stdin and output (a runtime that keeps them open: kubernetes); `exitCode`
+   * resolves when the job ends. Without it, attach only waits for the end.
+   */
+  attach?(id: string, options: ExecOptions): Promise<ExecSession>;
   exec?(id: string, options: ExecOptions): Promise<ExecSession>;
   /** Commit the job's filesystem as `image` and push it (docker only). */
   save?(

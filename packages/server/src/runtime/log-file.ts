@@ -3,7 +3,7 @@ import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LogOptions } from './driver.js';
+import type { LogOptions, ObservedState } from './driver.js';
 
 /**
  * A job's log on disk, the same for both runtimes, in `<dataDir>/jobs/<id>/`:
@@ -21,9 +21,13 @@ export class LogFile {
   private last?: Entry;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(readonly dir: string) {
-    this.output = join(dir, 'output');
-    this.index = join(dir, 'output.index');
+  /** `name`: the output's file name (the slurm runtime's job writes `out.log`). */
+  constructor(
+    readonly dir: string,
+    name = 'output',
+  ) {
+    this.output = join(dir, name);
+    this.index = join(dir, `${name}.index`);
   }
 
   /**
@@ -70,6 +74,16 @@ export class LogFile {
    */
   read(options: LogOptions, live?: { finished(): Promise<boolean> }): Readable {
     return Readable.from(this.chunks(options, live), { objectMode: false });
+  }
+
+  /** The log of a job whose driver tells its state: followed until it no longer runs. */
+  readJob(options: LogOptions, observe: () => Promise<ObservedState>): Readable {
+    return this.read(options, {
+      finished: async () => {
+        const s = (await observe()).state;
+        return s !== 'running' && s !== 'starting';
+      },
+    });
   }
 
   private async *chunks(options: LogOptions, live?: { finished(): Promise<boolean> }) {

@@ -273,7 +273,7 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     expect(await until(driver, id, 'exited', 20_000)).toMatchObject({
       exitCode: 137,
       reason: 'OOMKilled',
-      message: 'Killed: the job exceeded its memory limit of 64 MiB',
+      message: 'Killed: the job exceeded its memory limit of 67.11 MB',
     });
   });
 

@@ -354,12 +354,7 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   async logs(id: string, options: LogOptions): Promise<Readable> {
-    return this.logFile(id).read(options, {
-      finished: async () => {
-        const s = (await this.observe(id)).state;
-        return s !== 'running' && s !== 'starting';
-      },
-    });
+    return this.logFile(id).readJob(options, () => this.observe(id));
   }
 
   async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {

@@ -32,7 +32,22 @@ describe('createDriver', () => {
     });
   });
 
+  it('names what the slurm runtime lacks, and refuses root as its user', async () => {
+    await expect(pick({ ORRERY_RUNTIME: 'slurm' })).rejects.toThrow(
+      /ORRERY_RUNTIME=slurm needs ORRERY_SLURM_USER/,
+    );
+    await expect(
+      pick({
+        ORRERY_RUNTIME: 'slurm',
+        ORRERY_SLURM_USER: 'nobody',
+        ORRERY_SLURM_SHARED_DIR: '/srv',
+        ORRERY_SLURM_API: 'rest',
+      }),
+    ).rejects.toThrow(/needs ORRERY_SLURM_REST_URL/);
+    expect(() => loadConfig({ ORRERY_SLURM_USER: 'root' })).toThrow(/ORRERY_SLURM_USER/);
+  });
+
   it('refuses an unknown runtime', () => {
-    expect(() => loadConfig({ ORRERY_RUNTIME: 'kubernetes' })).toThrow(/ORRERY_RUNTIME/);
+    expect(() => loadConfig({ ORRERY_RUNTIME: 'nomad' })).toThrow(/ORRERY_RUNTIME/);
   });
 });

@@ -10,6 +10,28 @@ export async function createDriver(
   log: Pick<FastifyBaseLogger, 'info'>,
 ): Promise<RuntimeDriver> {
   const { kind, dockerHost, dockerNetwork, killGraceMs } = config.runtime;
+  if (kind === 'kubernetes') {
+    // Loaded only here: the Kubernetes client is a large import the local runtimes do without.
+    const { KubernetesDriver } = await import('./kubernetes/driver.js');
+    const driver = await KubernetesDriver.connect({
+      dataDir: config.dataDir,
+      killGraceMs,
+      kube: config.runtime.kube,
+    });
+    log.info(`Jobs run on the kubernetes runtime: ORRERY_RUNTIME=kubernetes`);
+    return driver;
+  }
+  if (kind === 'slurm') {
+    // Loaded only here, like kubernetes: the local runtimes do without it.
+    const { SlurmDriver } = await import('./slurm/driver.js');
+    const { requireSlurmOptions } = await import('./slurm/options.js');
+    const options = requireSlurmOptions(config.runtime.slurm);
+    const driver = await SlurmDriver.connect(options, killGraceMs);
+    log.info(
+      `Jobs run on the slurm runtime (${options.api}) as ${options.user}: ORRERY_RUNTIME=slurm`,
+    );
+    return driver;
+  }
   const where = dockerHost ?? 'unix:///var/run/docker.sock';
   let docker = kind === 'docker';
   let why = `ORRERY_RUNTIME=${kind}`;

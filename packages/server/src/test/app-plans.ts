@@ -26,3 +26,38 @@ export const difyInput = (passwordKey: string) => ({
     dbname: 'dify',
   },
 });
+
+/** An input each template accepts: its required fields, with integrations already resolved. */
+const pgUser = {
+  user: 'app',
+  password: { key: 'pg-pw' },
+  host: 'job-9.acme--vision',
+  port: 5432,
+  dbname: 'app',
+};
+export const TEMPLATE_INPUTS: Record<string, Record<string, unknown>> = {
+  'private-gpt': {
+    preset: { name: 'cpu-small' },
+    pgvector_user: pgUser,
+    llm_chat_api: { host: 'job-2.acme--vision', port: 8000, protocol: 'http', base_path: '/v1' },
+    embeddings_api: { host: 'job-3.acme--vision', port: 80, protocol: 'http', base_path: '/' },
+  },
+  pycharm: { preset_name: 'cpu-small', http_auth: false },
+  'stable-diffusion': {
+    preset: { name: 'gpu-small' },
+    stable_diffusion: { hugging_face_model: { model_hf_name: 'stabilityai/sdxl-turbo' } },
+  },
+  'text-embeddings-inference': {
+    preset: { name: 'cpu-small' },
+    model: { model_hf_name: 'BAAI/bge-small-en-v1.5', hf_token: { key: 'hf' } },
+    server_extra_args: ['--max-batch-tokens=16384'],
+    extra_env_vars: [
+      { name: 'RUST_LOG', value: 'info' },
+      { name: 'API_KEY', value: { key: 'tei-key' } },
+    ],
+  },
+  weaviate: {
+    preset: { name: 'cpu-small' },
+    auth: { username: 'admin', password: { key: 'wv-key' } },
+  },
+};

@@ -3,6 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import { clusterMembers, orgMembers, projectMembers, projects } from '../db/schema.js';
 import { startReplica, startTestServer, type TestServer, type TestUser } from './harness.js';
 
+/** A caller holding a raw bearer token (a project token), as CI or a script would. */
+export const bearer = (token: string) =>
+  ({ headers: { authorization: `Bearer ${token}` } }) as unknown as TestUser;
+
 /** Calls the API as a user (or anonymously) and returns status and parsed JSON body. */
 export async function call(
   s: TestServer,

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { loadConfig, type Config } from '../config.js';
 import { createServer, type Server } from '../server.js';
 import { insertUser } from '../modules/users/store.js';
@@ -11,6 +10,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { issueTokenForEmail } from '../auth/issue.js';
 import { users } from '../db/schema.js';
 import { freePort } from '../net/ports.js';
+import { freshPostgresDatabase, migratedPgliteSeed } from './databases.js';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -48,27 +48,6 @@ export interface TestUser {
 }
 
 export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-
-async function freshPostgresDatabase(
-  base: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `orrery_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -110,6 +89,7 @@ export async function startTestServer(
     logger: opts.logger ?? false,
     webDist: null,
     inMemory: !pgdb && !persistent,
+    pgliteSeed: !pgdb && !persistent ? await migratedPgliteSeed() : undefined,
     validateResponses: true,
     jobs: opts.jobs,
     apps: opts.apps,

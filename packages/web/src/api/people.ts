@@ -8,6 +8,7 @@ import type {
   ProjectUserWire,
 } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForgetPermissions } from './permissions';
 import { API, request } from './client';
 
 /** People of organizations, clusters and projects (apolo-wire §10 admin API). */
@@ -56,12 +57,16 @@ export const useProjectUsers = (p: ProjectPlace) =>
       request<ProjectUserWire[]>(projectPath(p), { query: withInfo, signal }),
   });
 
-/** A mutation that refreshes every people list once it is done. */
+/**
+ * A mutation that refreshes every people list once it is done, and what the console may offer:
+ * a role changed here can change the answers of the permission engine (e.g. one's own).
+ */
 function usePeopleMutation<A>(fn: (arg: A) => Promise<unknown>) {
   const client = useQueryClient();
+  const forget = useForgetPermissions();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => client.invalidateQueries({ queryKey: ['people'] }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['people'] }), forget()]),
   });
 }
 

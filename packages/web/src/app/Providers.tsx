@@ -5,6 +5,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { createQueryClient } from './query-client';
+import { colorSchemeManager, DEFAULT_COLOR_SCHEME } from './appearance/color-scheme';
 import { theme } from './theme';
 
 export function Providers({
@@ -19,8 +20,14 @@ export function Providers({
 }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
-    <MantineProvider theme={theme} env={test ? 'test' : 'default'}>
-      <Notifications position="top-right" />
+    <MantineProvider
+      theme={theme}
+      env={test ? 'test' : 'default'}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme={DEFAULT_COLOR_SCHEME}
+    >
+      {/* Bottom right: drawers open on the right, and a toast must never cover a drawer's title. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );

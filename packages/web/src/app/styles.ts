@@ -34,6 +34,7 @@ import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/Drawer.css';
 import '@mantine/core/styles/Image.css';
 import '@mantine/core/styles/Indicator.css';
+import '@mantine/core/styles/Kbd.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/NavLink.css';

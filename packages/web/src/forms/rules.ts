@@ -1,3 +1,4 @@
+import { patternMessage } from '@orrery/contract';
 import type { FieldCheck, FieldNode, FormNode } from './schema';
 import { childPath, integrationOf } from './schema';
 import { FORM_MESSAGES as M } from './texts';
@@ -6,27 +7,8 @@ import { activeOption, isInstanceRef, type FormValue } from './values';
 /** Messages by dotted path (`http.port`, `env.0.name`); the form shows each on its input. */
 export type FormErrors = Record<string, string>;
 
-const DIGITS = /^\^?\[?(\\d|0-9)\]?[+*]\$?$/;
-const LETTERS = /^\^?\[(a-zA-Z|A-Za-z|a-z|A-Z)\][+*]\$?$/;
-const MIXED = /^\^?\[(a-zA-Z0-9|A-Za-z0-9|a-z0-9|A-Z0-9|0-9a-zA-Z|0-9A-Za-z|\\w)\][+*]\$?$/;
-/** `…\.yaml$` or `…\.(yaml|yml)$`: a file-name pattern, named by its extensions. */
-const EXTENSIONS = /\\\.\(?([A-Za-z0-9|]+)\)?\$$/;
-
-/** workloads §5: the message of a pattern, by what the pattern allows. */
-export function patternMessage(pattern: string): string {
-  const ext = EXTENSIONS.exec(pattern);
-  if (ext)
-    return M.fileExtension(
-      ext[1]
-        .split('|')
-        .map((e) => `.${e}`)
-        .join(', '),
-    );
-  if (DIGITS.test(pattern)) return M.digits;
-  if (LETTERS.test(pattern)) return M.letters;
-  if (MIXED.test(pattern)) return M.lettersAndDigits;
-  return M.pattern(pattern);
-}
+/** workloads §5: the pattern messages live in the contract, shared with the server's check. */
+export { patternMessage };
 
 /** The message for one field's value, or null when it is valid. */
 export function fieldError(node: FieldNode, value: FormValue): string | null {
@@ -46,7 +28,8 @@ export function fieldError(node: FieldNode, value: FormValue): string | null {
     case 'string': {
       const text = typeof value === 'string' ? value : '';
       if (text.length < 1) return node.required ? M.required : null;
-      if (s.pattern && !new RegExp(s.pattern).test(text)) return patternMessage(s.pattern);
+      if (s.pattern && !new RegExp(s.pattern).test(text))
+        return patternMessage(s.pattern, s['x-pattern-name']);
       if (s.minLength !== undefined && text.length < s.minLength) return M.minLength(s.minLength);
       if (s.maxLength !== undefined && text.length > s.maxLength) return M.maxLength(s.maxLength);
       return null;

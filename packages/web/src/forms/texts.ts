@@ -1,15 +1,12 @@
+import { PATTERN_MESSAGES } from '@orrery/contract';
+
 /**
  * Every text of the form engine. The validation messages are workloads §5, word for word; the
  * others are the engine's own labels.
  */
 export const FORM_MESSAGES = {
   required: 'Required',
-  fileExtension: (extensions: string) =>
-    `Please enter a valid file name ending with: ${extensions}`,
-  digits: 'Only numbers are allowed.',
-  letters: 'Only letters are allowed.',
-  lettersAndDigits: 'Only letters and numbers are allowed.',
-  pattern: (pattern: string) => `Value does not match the required pattern: ${pattern}`,
+  ...PATTERN_MESSAGES,
   // Not named by the spec: the schema's own bounds.
   notANumber: 'Must be a number',
   notAnInteger: 'Must be a whole number',

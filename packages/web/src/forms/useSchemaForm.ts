@@ -3,6 +3,8 @@ import { inlineRefs, type FormSchema } from './refs';
 import { hasErrorUnder, validate, type FormErrors } from './rules';
 import { buildNode, type FormNode } from './schema';
 import { initialValue, setIn, type FormValue } from './values';
+import { FORM_MESSAGES as M } from './texts';
+import { notifyError } from '../ui/notify';
 
 export interface SchemaForm {
   root: FormNode;
@@ -19,6 +21,11 @@ export interface SchemaForm {
   setErrors(errors: FormErrors): void;
   /** Checks every rule, shows the errors and tells whether the form may be sent. */
   validate(): boolean;
+  /**
+   * `validate` before a send: the toast "Please fill in all required fields" comes only when a
+   * required input is empty; any other error (a pattern, a bound) speaks on its input alone.
+   */
+  checkToSend(): boolean;
 }
 
 export interface SchemaFormOptions {
@@ -58,8 +65,14 @@ export function useSchemaForm(schema: FormSchema, options: SchemaFormOptions = {
   const check = useCallback(() => {
     const found = validate(root, values);
     setErrors(found);
-    return Object.keys(found).length === 0;
+    return found;
   }, [root, values]);
+  const validateAll = useCallback(() => Object.keys(check()).length === 0, [check]);
+  const checkToSend = useCallback(() => {
+    const found = check();
+    if (Object.values(found).includes(M.required)) notifyError(M.fillRequired);
+    return Object.keys(found).length === 0;
+  }, [check]);
 
   return {
     root,
@@ -70,6 +83,7 @@ export function useSchemaForm(schema: FormSchema, options: SchemaFormOptions = {
     setValue,
     setValues,
     setErrors,
-    validate: check,
+    validate: validateAll,
+    checkToSend,
   };
 }

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { permissionsOf } from './permissions';
 
 export interface CannedResponse {
   method?: string;
@@ -6,6 +7,8 @@ export interface CannedResponse {
   url: string | RegExp;
   status?: number;
   body?: unknown;
+  /** A JSON body made from the request's (parsed) body, for answers that echo the question. */
+  reply?: (body: unknown) => unknown;
   /** A body that is not JSON (e.g. CSV), sent as it is with this content type. */
   text?: { body: string; type: string };
 }
@@ -18,8 +21,18 @@ export interface RecordedCall {
   credentials?: RequestCredentials;
 }
 
-/** Replaces `fetch` with canned answers; unmatched requests fail the test loudly with a 599. */
-export function stubFetch(responses: CannedResponse[]) {
+/**
+ * Every permission question answered "allowed", for tests about something else; a test about
+ * gating puts its own `permissionsOf(...)` first, which wins.
+ */
+const ALLOW_ALL = permissionsOf([{ prefix: '', have: 'manage' }]);
+
+/**
+ * Replaces `fetch` with canned answers; unmatched requests fail the test loudly with a 599.
+ * Permission checks not canned by the test are allowed (ALLOW_ALL).
+ */
+export function stubFetch(given: CannedResponse[]) {
+  const responses = [...given, ALLOW_ALL];
   const calls: RecordedCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = String(input);
@@ -41,12 +54,13 @@ export function stubFetch(responses: CannedResponse[]) {
         status: 599,
       });
     const status = match.status ?? 200;
+    const body = match.reply ? match.reply(calls[calls.length - 1].body) : match.body;
     if (match.text)
       return new Response(match.text.body, {
         status,
         headers: { 'Content-Type': match.text.type },
       });
-    return new Response(match.body === undefined ? null : JSON.stringify(match.body), {
+    return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'Content-Type': 'application/json' },
     });

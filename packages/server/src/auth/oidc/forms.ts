@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { databaseRateLimitStore } from './rate-limit-store.js';
 import { brandingFor } from '../../modules/config/branding.js';
 import { formString, MESSAGES } from '../../modules/accounts/rules.js';
 import { PAGE_HEADERS } from './pages/layout.js';
@@ -21,8 +23,9 @@ export const sendPage = (reply: FastifyReply, html: string, status = 200) =>
 const MINUTE = 60_000;
 
 /**
- * Limits of the form POSTs, per replica (in memory). Sign-in counts per address and e-mail, so
- * one attacker cannot lock everybody out and cannot try many passwords for one account.
+ * Limits of the form POSTs, counted in the database so that every replica counts the same hits
+ * (rate-limit-store.ts). Sign-in counts per address and e-mail, so one attacker cannot lock
+ * everybody out and cannot try many passwords for one account.
  */
 export const LIMITS = {
   signIn: {
@@ -40,9 +43,9 @@ export const LIMITS = {
  * The scope of the server-rendered forms: URL-encoded bodies and rate limits for these routes
  * only (the API keeps its JSON-only parsing), and failures answered as pages, not JSON.
  */
-export async function installForms(app: FastifyInstance, config: Config) {
+export async function installForms(app: FastifyInstance, config: Config, db: Db) {
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) });
   app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
     const brand = brandOf(config, request);
     const home = { href: homeOf(config, request), label: `Back to ${brand.title}` };

@@ -13,6 +13,10 @@ import { activeJobs, containerOf } from '../jobs/store.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { DEFAULT_CLUSTER, describeMachine } from '../clusters/bootstrap.js';
 import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
+import type { Config } from '../../config.js';
+import { readSlurmCapacity, type SlurmPool } from '../../runtime/slurm/capacity.js';
+import { slurmClient } from '../../runtime/slurm/connect.js';
+import { requireSlurmOptions } from '../../runtime/slurm/options.js';
 import { poolsOf } from './presets.js';
 
 export interface ResourceUsage {
@@ -93,13 +97,78 @@ function capacityOf(cluster: string, pool: NodePoolRow, dataDir: string): Resour
   };
 }
 
+/**
+ * On Slurm the local cluster's pools are partitions: capacity and nodes as Slurm reports them
+ * through the configured client, `sinfo` or slurmrestd (runtime/slurm/capacity.ts). A cluster
+ * that does not answer is said so, not shown as empty.
+ */
+async function slurmView(cluster: string, runtime?: Config['runtime']) {
+  if (runtime?.kind !== 'slurm' || cluster !== DEFAULT_CLUSTER) return null;
+  try {
+    return await readSlurmCapacity(slurmClient(requireSlurmOptions(runtime.slurm)));
+  } catch (e) {
+    throw new HttpError('internal', `Slurm did not report its nodes: ${(e as Error).message}`);
+  }
+}
+
+function slurmCapacity(p: SlurmPool): ResourceUsage {
+  // Slurm's GRES name no vendor; the slurm driver asks NVIDIA GPUs as `gpu` GRES.
+  return { ...ZERO, cpu: p.capacity.cpu, memory: p.capacity.memory, nvidia_gpu: p.capacity.gpu };
+}
+
+function poolCapacity(
+  p: NodePoolRow,
+  cluster: string,
+  dataDir: string,
+  slurm: Awaited<ReturnType<typeof readSlurmCapacity>> | null,
+) {
+  if (!slurm) return { capacity: capacityOf(cluster, p, dataDir) };
+  const partition = slurm.pools.find((s) => s.name === p.name);
+  const nodes = slurm.nodes.filter((n) => partition?.nodes.includes(n.name));
+  return {
+    capacity: partition ? slurmCapacity(partition) : { ...ZERO },
+    nodes: nodes.map(({ name, state, reason }) => ({ name, state, reason })),
+  };
+}
+
+/**
+ * Partitions no node pool row names yet (a fresh server describes only `local`): shown as Slurm
+ * has them, so the tab lists every partition; their edits need a row (not found until then).
+ */
+function unlisted(
+  pools: NodePoolRow[],
+  slurm: Awaited<ReturnType<typeof readSlurmCapacity>> | null,
+): NodePoolRow[] {
+  return (slurm?.pools ?? [])
+    .filter((sp) => !pools.some((p) => p.name === sp.name))
+    .map((sp): NodePoolRow => ({
+      clusterName: DEFAULT_CLUSTER,
+      name: sp.name,
+      minSize: sp.nodes.length,
+      maxSize: sp.nodes.length,
+      idleSize: 0,
+      cpuMinWatts: 0,
+      cpuMaxWatts: 0,
+      isPreemptible: false,
+      cpu: sp.node.cpu,
+      memory: sp.node.memory,
+      diskSize: 0,
+      gpus: sp.node.gpus ? { nvidia: sp.node.gpus } : {},
+    }));
+}
+
 export async function poolStatuses(
   db: Db,
   cluster: string,
   dataDir: string,
+  runtime?: Config['runtime'],
 ): Promise<NodePoolStatusWire[]> {
-  const [pools, used] = await Promise.all([poolsOf(db, cluster), usedByJobs(db, cluster)]);
-  return pools
+  const [pools, used, slurm] = await Promise.all([
+    poolsOf(db, cluster),
+    usedByJobs(db, cluster),
+    slurmView(cluster, runtime),
+  ]);
+  return [...pools, ...unlisted(pools, slurm)]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((p) => {
       const gpus = (p.gpus ?? {}) as PoolGpus;
@@ -117,7 +186,7 @@ export async function poolStatuses(
           const g = gpus[make];
           return g ? [{ make, count: g.count, model: g.model ?? null }] : [];
         }),
-        capacity: capacityOf(cluster, p, dataDir),
+        ...poolCapacity(p, cluster, dataDir, slurm),
         used: used[p.name] ?? { ...ZERO },
       };
     });

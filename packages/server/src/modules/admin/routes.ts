@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AdminCluster,
   AdminOrg,
   ClusterOrg,
   ClusterOrgAdd,
@@ -34,7 +33,7 @@ import { poolWire, presetWire } from '../clusters/wire.js';
 import { ADMIN_API } from '../people/routes.js';
 import { createPreset, deletePreset, updatePreset } from './presets.js';
 import { patchPool, poolStatuses } from './pools.js';
-import { adminClusters, adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
+import { adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
 import { changeBalance, setBalance } from '../billing/ledger.js';
 import {
   createSystemUser,
@@ -65,7 +64,8 @@ const UsersQuery = z.object({
 /**
  * The admin area (console-shell §2): system users, clusters and their organizations, resource
  * presets and node pools. Everything but the invite dialog's user lookup is for system
- * administrators only. Presets are on the cluster-config paths `apolo admin` uses (apolo-wire §10).
+ * administrators only (the reads members may make are in reads.ts). Presets are on the
+ * cluster-config paths `apolo admin` uses (apolo-wire §10).
  */
 export const adminRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -130,28 +130,6 @@ export const adminRoutes =
       async (request, reply) => {
         await deleteSystemUser(ctx, requireUser(request), request.params.user);
         return reply.status(204).send(null);
-      },
-    );
-
-    app.get(
-      `${ADMIN_API}/clusters`,
-      {
-        config: system,
-        schema: { tags, response: { 200: z.array(AdminCluster), ...errorResponses } },
-      },
-      async () => adminClusters(db),
-    );
-
-    app.get(
-      `${ADMIN_API}/clusters/:cluster`,
-      {
-        config: system,
-        schema: { tags, params: ClusterParams, response: { 200: AdminCluster, ...errorResponses } },
-      },
-      async (request) => {
-        const found = (await adminClusters(db)).find((c) => c.name === request.params.cluster);
-        if (!found) throw notFound(`Cluster ${request.params.cluster} not found`);
-        return found;
       },
     );
 
@@ -337,12 +315,6 @@ export const adminRoutes =
       },
     );
 
-    app.get(
-      `${ADMIN_API}/orgs`,
-      { config: system, schema: { tags, response: { 200: z.array(AdminOrg), ...errorResponses } } },
-      async () => adminOrgs(db),
-    );
-
     app.patch(
       `${ADMIN_API}/orgs/:org/balance`,
       {
@@ -476,7 +448,7 @@ export const adminRoutes =
       },
       async (request) => {
         await clusterByName(db, request.params.cluster);
-        return poolStatuses(db, request.params.cluster, ctx.config.dataDir);
+        return poolStatuses(db, request.params.cluster, ctx.config.dataDir, ctx.config.runtime);
       },
     );
 

@@ -95,7 +95,7 @@ export class Catalogue {
     if (!runtimes.includes(this.runtime)) {
       return `${t.manifest.title} needs the ${runtimes.join(' or ')} runtime; this installation runs jobs on ${this.runtime}`;
     }
-    return runner.unavailable?.() ?? null;
+    return runner.unavailable?.(this.runtime) ?? null;
   }
 
   /** Every tag of the newest versions, "Easy Deploy" first, then by name. */

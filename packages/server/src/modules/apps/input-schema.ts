@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { AppInputError } from '@orrery/contract';
+import { patternMessage, type AppInputError } from '@orrery/contract';
 
 type Schema = Record<string, unknown>;
 
@@ -8,7 +8,8 @@ type Schema = Record<string, unknown>;
  * `$ref`, `anyOf` with null, `x-` hints that Ajv leaves alone). Defaults are filled in, so the
  * runner plans from a complete input.
  */
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
+// `verbose` hands each error its schema: a pattern's message needs the schema's `x-pattern-name`.
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true });
 const compiled = new WeakMap<Schema, ValidateFunction>();
 
 const pathOf = (e: ErrorObject) => {
@@ -19,6 +20,15 @@ const pathOf = (e: ErrorObject) => {
   if (e.keyword === 'required') path.push(String(e.params.missingProperty));
   return path;
 };
+
+/** Ajv's words, but a pattern's message as the console gives it (workloads §5), not the regex. */
+const messageOf = (e: ErrorObject) =>
+  e.keyword === 'pattern'
+    ? patternMessage(
+        String(e.params.pattern),
+        (e.parentSchema as Schema | undefined)?.['x-pattern-name'],
+      )
+    : (e.message ?? 'Invalid value');
 
 /** The input's errors (path items are strings); none when it is valid. Fills in defaults. */
 export function validateInput(schema: Schema, input: Record<string, unknown>): AppInputError[] {
@@ -36,7 +46,7 @@ export function validateInput(schema: Schema, input: Record<string, unknown>): A
     const key = path.join('\u0000');
     if (seen.has(key)) continue;
     seen.add(key);
-    errors.push({ path, message: e.message ?? 'Invalid value' });
+    errors.push({ path, message: messageOf(e) });
   }
   return errors;
 }

@@ -1,4 +1,4 @@
-import type { JobCreateFromPreset } from '@orrery/contract';
+import type { APP_RUNTIMES, JobCreateFromPreset } from '@orrery/contract';
 import type { HealthCheck } from './health.js';
 
 /**
@@ -9,7 +9,14 @@ import type { HealthCheck } from './health.js';
  * modules/apps/templates/<template>/ and are listed in modules/apps/templates/index.ts.
  */
 
-export type AppRuntime = 'process' | 'docker';
+export type AppRuntime = (typeof APP_RUNTIMES)[number];
+
+/**
+ * Runtimes whose jobs run the programs installed where they land (Debian's, and Orrery's app
+ * programs), not a container image: the server's machine, or a Slurm node.
+ */
+export const runsHostPrograms = (runtime: AppRuntime) =>
+  runtime === 'process' || runtime === 'slurm';
 
 /** The preset an instance runs on, after the fallback rule of workloads §4. */
 export interface AppPreset {
@@ -100,8 +107,12 @@ export interface AppRunner {
   template: string;
   /** The runtimes it can run on; the catalogue disables Install on the others. */
   runtimes: AppRuntime[];
-  /** Null when this host can run it, else why not ("jupyter-notebook is not installed"). */
-  unavailable?(): string | null;
+  /**
+   * Null when this installation can run it on `runtime`, else why not ("jupyter-notebook is not
+   * installed"): what the server's own machine lacks matters where jobs run its programs (on
+   * Slurm the nodes are expected to have the server's packages: docs/operations.md).
+   */
+  unavailable?(runtime: AppRuntime): string | null;
   plan(input: Record<string, unknown>, ctx: InstanceContext): AppPlan | Promise<AppPlan>;
   /** The output object of the running instance, in Apolo's field names (`app_url`, …). */
   outputs(input: Record<string, unknown>, ctx: OutputContext): Record<string, unknown>;

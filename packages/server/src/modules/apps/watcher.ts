@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { JOB_REASONS, type AppEventWire, type AppState } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
+import { whileLeading } from '../../db/advisory-locks.js';
 import type { JobRow } from '../jobs/store.js';
 import { pathForJob } from '../jobs/wire.js';
 import { HEALTH_TIMEOUT_MS, runHealthCheck, type HealthCheck } from './health.js';
@@ -87,24 +88,31 @@ export class InstanceWatcher {
     if (this.busy) return;
     this.busy = true;
     try {
-      const pollIdle = Date.now() - this.lastIdlePoll >= this.idlePollMs;
-      if (pollIdle) this.lastIdlePoll = Date.now();
-      const rows = await liveInstances(this.ctx.db);
-      // The jobs and revisions of every instance in two queries, not two per instance.
-      const followed = rows.filter((r) => r.state !== 'uninstalling' && !r.idleStoppedAt);
-      const [jobsOf, revisions] = await Promise.all([
-        currentJobsOf(this.ctx.db, followed),
-        currentRevisionsOf(this.ctx.db, followed),
-      ]);
-      for (const row of rows) {
-        try {
-          await this.follow(row, pollIdle, jobsOf.get(row.id) ?? [], revisions.get(row.id));
-        } catch (e) {
-          this.log.error({ err: e, instance: row.id }, 'app step failed');
-        }
-      }
+      // One replica follows the instances (db/advisory-locks.ts).
+      await whileLeading(this.ctx.database.loops, 'apps', () => this.pass());
+    } catch (e) {
+      this.log.error({ err: e }, 'apps pass failed');
     } finally {
       this.busy = false;
+    }
+  }
+
+  private async pass() {
+    const pollIdle = Date.now() - this.lastIdlePoll >= this.idlePollMs;
+    if (pollIdle) this.lastIdlePoll = Date.now();
+    const rows = await liveInstances(this.ctx.db);
+    // The jobs and revisions of every instance in two queries, not two per instance.
+    const followed = rows.filter((r) => r.state !== 'uninstalling' && !r.idleStoppedAt);
+    const [jobsOf, revisions] = await Promise.all([
+      currentJobsOf(this.ctx.db, followed),
+      currentRevisionsOf(this.ctx.db, followed),
+    ]);
+    for (const row of rows) {
+      try {
+        await this.follow(row, pollIdle, jobsOf.get(row.id) ?? [], revisions.get(row.id));
+      } catch (e) {
+        this.log.error({ err: e, instance: row.id }, 'app step failed');
+      }
     }
   }
 

@@ -79,7 +79,7 @@ export const assistantModule =
       copilotSocket({
         ctx,
         answererFor: answererPicker(embedded, modelAnswerer, app.log),
-        limiter: new RateLimiter(ctx.config.assistantQuestionsPerMinute, COPILOT_WINDOW_MS),
+        limiter: new RateLimiter(ctx.db, ctx.config.assistantQuestionsPerMinute, COPILOT_WINDOW_MS),
       }),
     );
     await app.register(planRoutes(ctx));

@@ -1,6 +1,9 @@
+import type { Db } from '../../db/client.js';
+import { countHit } from '../../auth/oidc/rate-limit-store.js';
+
 /**
- * The window of the per-user limit; how many questions fit in it is ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE
- * (20 by default), per replica: the window is kept in memory.
+ * The window of the per-user limit; how many questions fit in it is
+ * ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE (20 by default).
  */
 export const COPILOT_WINDOW_MS = 60_000;
 
@@ -8,36 +11,21 @@ export const rateLimitText = (questions: number, windowMs: number, retryMs: numb
   `Too many questions: at most ${questions} every ${windowMs / 1000} s. Try again in ${Math.max(1, Math.ceil(retryMs / 1000))} s`;
 
 /**
- * A sliding window per user: the times of their last questions. A question is counted only when
- * allowed, so a user who keeps asking while refused is let in again once the window moves on.
+ * Questions per user, counted in the `rate_limits` table with the sign-in limits: a fixed window
+ * per user on the database's clock, so every replica counts the same questions (and PGlite's
+ * single process the same way). A refused question is counted too, which costs nothing: the
+ * window ends when it was going to, and the count starts again.
  */
 export class RateLimiter {
-  private readonly asked = new Map<string, number[]>();
-  private takes = 0;
-
   constructor(
+    private readonly db: Db,
     readonly questions: number,
     readonly windowMs: number = COPILOT_WINDOW_MS,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** Null when `user` may ask now (and it is counted), else the milliseconds until they may. */
-  take(user: string): number | null {
-    const now = this.now();
-    if (++this.takes % 1000 === 0) this.sweep(now);
-    const recent = (this.asked.get(user) ?? []).filter((t) => now - t < this.windowMs);
-    if (recent.length >= this.questions) {
-      this.asked.set(user, recent);
-      return recent[0]! + this.windowMs - now;
-    }
-    recent.push(now);
-    this.asked.set(user, recent);
-    return null;
-  }
-
-  /** Users who asked nothing within the window are forgotten. */
-  private sweep(now: number) {
-    for (const [user, times] of this.asked)
-      if (times.every((t) => now - t >= this.windowMs)) this.asked.delete(user);
+  async take(user: string): Promise<number | null> {
+    const { current, ttl } = await countHit(this.db, `assistant question ${user}`, this.windowMs);
+    return current > this.questions ? Math.max(1, ttl) : null;
   }
 }

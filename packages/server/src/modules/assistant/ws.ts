@@ -121,7 +121,7 @@ async function ask(
   const fail = (error: string) => send({ type: 'error', data: { error } });
   const query = readQuery(data);
   if (typeof query === 'string') return fail(query);
-  const wait = deps.limiter.take(principal.id);
+  const wait = await deps.limiter.take(principal.id);
   if (wait !== null)
     return fail(rateLimitText(deps.limiter.questions, deps.limiter.windowMs, wait));
   const sizes = {

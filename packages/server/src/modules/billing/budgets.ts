@@ -1,10 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { type Budget, budgetSentence, budgetSubject, monthName } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
 import { orgMembers, usageRecords, users } from '../../db/schema.js';
-import { runEvery } from './periodic.js';
+import { runEvery, type LoopHost } from './periodic.js';
 import { budgetAlerts, budgets } from './tables.js';
 
 /** How often every budget is compared with the month's usage. */
@@ -154,6 +153,6 @@ export async function checkBudgets(deps: BudgetCheckDeps, now = new Date()) {
 /** Checks budgets at start and every BUDGET_CHECK_MS, one check at a time. */
 export const startBudgetChecker = (
   deps: BudgetCheckDeps,
-  log: FastifyBaseLogger,
+  host: LoopHost,
   everyMs = BUDGET_CHECK_MS,
-) => runEvery(() => checkBudgets(deps), everyMs, log, 'budget check');
+) => runEvery(() => checkBudgets(deps), everyMs, host, 'budget check');

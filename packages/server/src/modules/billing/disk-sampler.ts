@@ -3,8 +3,7 @@ import { diskUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusters, disks } from '../../db/schema.js';
 import { accrue } from './metering.js';
-import type { FastifyBaseLogger } from 'fastify';
-import { runEvery } from './periodic.js';
+import { runEvery, type LoopHost } from './periodic.js';
 import { samplePeriod, STORAGE_CHECK_MS, STORAGE_PERIOD_MS } from './storage-sampler.js';
 
 const BYTES_PER_GB = 1000 ** 3;
@@ -54,5 +53,5 @@ export async function sampleDisks(db: Db, now = new Date()) {
 }
 
 /** Samples disks at start and as often as storage, one sample at a time. */
-export const startDiskSampler = (db: Db, log: FastifyBaseLogger, everyMs = STORAGE_CHECK_MS) =>
-  runEvery(() => sampleDisks(db), everyMs, log, 'disk sample');
+export const startDiskSampler = (db: Db, host: LoopHost, everyMs = STORAGE_CHECK_MS) =>
+  runEvery(() => sampleDisks(db), everyMs, host, 'disk sample');

@@ -26,11 +26,13 @@ export const billingModule =
     let stops: (() => Promise<void>)[] = [];
     app.addHook('onReady', () => {
       const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl };
+      // Each loop runs on one replica (db/advisory-locks.ts).
+      const host = { log: app.log, locks: ctx.database.loops };
       stops = [
-        startStorageSampler(ctx.db, files, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
-        startDiskSampler(ctx.db, app.log, opts.storageCheckMs ?? STORAGE_CHECK_MS),
-        startBudgetChecker(deps, app.log, opts.budgetCheckMs ?? BUDGET_CHECK_MS),
-        startPoolSampler(ctx.db, ctx.config.dataDir, app.log, opts.poolSampleMs ?? POOL_SAMPLE_MS),
+        startStorageSampler(ctx.db, files, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
+        startDiskSampler(ctx.db, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
+        startBudgetChecker(deps, host, opts.budgetCheckMs ?? BUDGET_CHECK_MS),
+        startPoolSampler(ctx.db, ctx.config.dataDir, host, opts.poolSampleMs ?? POOL_SAMPLE_MS),
       ];
     });
     app.addHook('onClose', async () => {

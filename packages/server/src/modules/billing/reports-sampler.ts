@@ -1,10 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, gte, lt, sql, type AnyColumn } from 'drizzle-orm';
 import type { PoolSamplesQuery, PoolUtilisation } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusters } from '../../db/schema.js';
 import { poolStatuses } from '../admin/pools.js';
-import { runEvery } from './periodic.js';
+import { runEvery, type LoopHost } from './periodic.js';
 import { poolSamples } from './tables.js';
 
 /** Each node pool's use is recorded once per five minutes. */
@@ -97,6 +96,6 @@ export async function poolUtilisation(db: Db, q: PoolSamplesQuery): Promise<Pool
 export const startPoolSampler = (
   db: Db,
   dataDir: string,
-  log: FastifyBaseLogger,
+  host: LoopHost,
   everyMs = POOL_SAMPLE_MS,
-) => runEvery(() => samplePools(db, dataDir), everyMs, log, 'node pool sample');
+) => runEvery(() => samplePools(db, dataDir), everyMs, host, 'node pool sample');

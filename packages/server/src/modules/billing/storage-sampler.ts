@@ -1,11 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { storageUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { BlobBackend } from '../../blob/backend.js';
 import { clusters, projects, usageRecords } from '../../db/schema.js';
 import { accrue } from './metering.js';
-import { runEvery } from './periodic.js';
+import { runEvery, type LoopHost } from './periodic.js';
 
 /** Each project's files are charged once per period, at the size measured in it. */
 export const STORAGE_PERIOD_MS = 3_600_000;
@@ -85,6 +84,6 @@ export async function sampleStorage(db: Db, files: BlobBackend, now = new Date()
 export const startStorageSampler = (
   db: Db,
   files: BlobBackend,
-  log: FastifyBaseLogger,
+  host: LoopHost,
   everyMs = STORAGE_CHECK_MS,
-) => runEvery(() => sampleStorage(db, files), everyMs, log, 'storage sample');
+) => runEvery(() => sampleStorage(db, files), everyMs, host, 'storage sample');

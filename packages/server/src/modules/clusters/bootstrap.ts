@@ -40,63 +40,96 @@ export function describeMachine(dataDir: string) {
   return { cpu: cpus().length, memory: totalmem(), disk, nvidia: detectNvidia() };
 }
 
+/** A node pool of the first start: this machine, or the partitions of a cluster runtime. */
+export interface FirstPool {
+  name: string;
+  nodes: number;
+  /** One node's shape. */
+  cpu: number;
+  memory: number;
+  disk: number;
+  nvidia?: { count: number; model: string; memory?: number };
+}
+
+/** This machine as one pool of one node: what the process and docker runtimes run on. */
+export function machinePool(dataDir: string): FirstPool {
+  const m = describeMachine(dataDir);
+  return { name: 'local', nodes: 1, cpu: m.cpu, memory: m.memory, disk: m.disk, nvidia: m.nvidia };
+}
+
 /**
- * First start: a cluster `default` on the local machine, one node pool describing it and three
- * presets that fit it. Later starts leave an existing cluster as the administrators shaped it.
+ * First start: a cluster `default` with the node pools `pools` describes (asked only then) and
+ * presets that fit its smallest node. Later starts leave an existing cluster as the
+ * administrators shaped it.
  */
-export async function bootstrapCluster(db: Db, dataDir: string) {
+export async function bootstrapCluster(
+  db: Db,
+  dataDir: string,
+  pools: () => Promise<FirstPool[]> = async () => [machinePool(dataDir)],
+  location = 'This machine',
+) {
   const existing = await db.select({ name: clusters.name }).from(clusters);
   if (existing.length > 0) return;
-  const m = describeMachine(dataDir);
-  const gpus = m.nvidia ? { nvidia: m.nvidia } : {};
+  const described = await pools();
+  const all = described.length > 0 ? described : [machinePool(dataDir)];
+  const cpuPools = all.filter((p) => !p.nvidia);
+  const gpuPools = all.filter((p) => p.nvidia);
+  // CPU presets go where no GPU sits idle under them, unless every pool has GPUs.
+  const forCpu = cpuPools.length > 0 ? cpuPools : all;
+  const node = {
+    cpu: Math.min(...forCpu.map((p) => p.cpu)),
+    memory: Math.min(...forCpu.map((p) => p.memory)),
+  };
   await db.transaction(async (tx) => {
-    await tx
-      .insert(clusters)
-      .values({ name: DEFAULT_CLUSTER, location: 'This machine', timezone: 'UTC' });
-    await tx.insert(nodePools).values({
-      clusterName: DEFAULT_CLUSTER,
-      name: 'local',
-      minSize: 1,
-      maxSize: 1,
-      idleSize: 0,
-      cpu: m.cpu,
-      memory: m.memory,
-      diskSize: m.disk,
-      gpus,
-    });
-    const half = Math.floor(m.memory / 2);
+    await tx.insert(clusters).values({ name: DEFAULT_CLUSTER, location, timezone: 'UTC' });
+    await tx.insert(nodePools).values(
+      all.map((p) => ({
+        clusterName: DEFAULT_CLUSTER,
+        name: p.name,
+        minSize: p.nodes,
+        maxSize: p.nodes,
+        idleSize: 0,
+        cpu: p.cpu,
+        memory: p.memory,
+        diskSize: p.disk,
+        gpus: p.nvidia ? { nvidia: p.nvidia } : {},
+      })),
+    );
+    const half = Math.floor(node.memory / 2);
     const small = [
       {
         name: 'cpu-small',
-        cpu: Math.min(0.5, m.cpu),
+        cpu: Math.min(0.5, node.cpu),
         memory: Math.min(1 * GB, half),
         creditsPerHour: '0.05',
       },
       {
         name: 'cpu-medium',
-        cpu: Math.min(1, m.cpu),
+        cpu: Math.min(1, node.cpu),
         memory: Math.min(2 * GB, half),
         creditsPerHour: '0.1',
       },
-      { name: 'cpu-large', cpu: m.cpu, memory: half, creditsPerHour: String(0.1 * m.cpu) },
+      { name: 'cpu-large', cpu: node.cpu, memory: half, creditsPerHour: String(0.1 * node.cpu) },
     ];
     await tx.insert(presets).values(
       small.map((p) => ({
         ...p,
         clusterName: DEFAULT_CLUSTER,
-        resourcePoolNames: ['local'],
+        resourcePoolNames: forCpu.map((f) => f.name),
         gpus: {},
       })),
     );
-    if (m.nvidia) {
+    const gpu = gpuPools[0];
+    if (gpu?.nvidia) {
+      const gpuHalf = Math.floor(gpu.memory / 2);
       await tx.insert(presets).values({
         clusterName: DEFAULT_CLUSTER,
         name: 'gpu-small',
-        cpu: Math.min(2, m.cpu),
-        memory: Math.min(8 * GB, half),
+        cpu: Math.min(2, gpu.cpu),
+        memory: Math.min(8 * GB, gpuHalf),
         creditsPerHour: '1',
-        resourcePoolNames: ['local'],
-        gpus: { nvidia: { count: 1, model: m.nvidia.model, memory: m.nvidia.memory } },
+        resourcePoolNames: gpuPools.map((f) => f.name),
+        gpus: { nvidia: { count: 1, model: gpu.nvidia.model, memory: gpu.nvidia.memory } },
       });
     }
   });

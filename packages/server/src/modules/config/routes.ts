@@ -11,6 +11,7 @@ import { visibleFrom } from '../clusters/visible.js';
 import { loadClusters } from '../clusters/store.js';
 import { clusterWire } from '../clusters/wire.js';
 import { brandingFor } from './branding.js';
+import { ADMIN_API } from '../people/routes.js';
 
 /** `GET /api/v1/config`: the Apolo CLI's entry point and the console's first call (apolo-wire §1). */
 export const configRoutes =
@@ -58,10 +59,15 @@ export const configRoutes =
           // Only the caller's own organizations are listed, unless the caller is an admin.
           every?.links ?? m.orgClusters,
         );
-        const mine = admin ? null : new Set(m.orgs.map((o) => o.name));
+        // Only the caller's own organizations are named, and those of their projects.
+        const mine = admin
+          ? null
+          : new Set([...m.orgs.map((o) => o.name), ...m.projects.map((p) => p.org)]);
         return {
           ...anonymous,
           authorized: true,
+          // With it the Apolo CLI turns on `apolo admin` and quotas in `config show` (apolo-wire §1).
+          admin_url: `${base}${ADMIN_API}`,
           orgs: m.orgs.map((o) => ({ name: o.name, role: o.role as OrgRole })),
           clusters: loaded.map((c) => clusterWire(c, base, mine)),
           projects: m.projects.map((p) => ({

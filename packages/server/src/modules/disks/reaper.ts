@@ -1,13 +1,11 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
+import { whileLeading } from '../../db/advisory-locks.js';
 import { expiredDisks } from './store.js';
 import { deleteDisk, isDiskInUse } from './service.js';
 
 export const REAP_EVERY_MS = 60_000;
-/** Advisory lock key of this loop ("disk" in ASCII); one replica at a time runs a tick. */
-const LOCK_KEY = 0x6469736b;
 
 type ReaperContext = Pick<AppContext, 'db' | 'config' | 'database'>;
 
@@ -29,23 +27,19 @@ async function reapWith(ctx: ReaperContext, db: Db, now: Date, log?: FastifyBase
 
 /**
  * One pass of the lifespan loop: deletes disks whose `life_span` has passed since their last use
- * (or creation). On PostgreSQL the pass runs under a transaction-level advisory lock, so with many
- * replicas only one does the work; PGlite has a single process and needs none.
+ * (or creation). With many replicas only the one leading the loop does the work
+ * (db/advisory-locks.ts); the others pass and answer nothing.
  */
 export async function reapExpiredDisks(
   ctx: ReaperContext,
   now = new Date(),
   log?: FastifyBaseLogger,
 ): Promise<string[]> {
-  if (ctx.database.kind !== 'postgres') return reapWith(ctx, ctx.db, now, log);
-  return ctx.db.transaction(async (tx) => {
-    // Both drivers answer raw SQL with `{ rows }`; the generic Db type does not say so.
-    const res = (await tx.execute(
-      sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as locked`,
-    )) as { rows: { locked: boolean }[] };
-    if (!res.rows[0]?.locked) return [];
-    return reapWith(ctx, tx as unknown as Db, now, log);
+  let deleted: string[] = [];
+  await whileLeading(ctx.database.loops, 'disk-reaper', async () => {
+    deleted = await reapWith(ctx, ctx.db, now, log);
   });
+  return deleted;
 }
 
 /** Runs `reapExpiredDisks` every `everyMs`; `stop` waits for a pass in flight. */

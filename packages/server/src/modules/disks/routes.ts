@@ -18,6 +18,7 @@ import { errorResponses } from '../../http/route.js';
 import { diskByIdOrName, disksIn, diskWire, type ProjectPlace } from './store.js';
 import { createDisk, deleteDisk, withUsage } from './service.js';
 import { REAP_EVERY_MS, startDiskReaper } from './reaper.js';
+import { ownsDisk } from './refinements.js';
 
 const OneDisk = z.object({ disk: z.string().min(1) });
 
@@ -128,7 +129,7 @@ export const diskRoutes =
         const found = await diskByIdOrName(ctx.db, place, request.params.disk);
         if (!found) throw notFound(`Disk ${request.params.disk} not found`);
         // The owner manages their disk; anyone else needs manage on it (project managers, shares).
-        if (found.ownerId !== caller.id) {
+        if (!ownsDisk(found, caller)) {
           await authorize(
             request,
             diskUri(place.cluster, place.org, place.project, found.id),

@@ -30,6 +30,15 @@ export const setDiskInUseCheck = (check: (id: string) => Promise<boolean>) => {
 };
 export const isDiskInUse = (id: string) => inUseCheck(id);
 
+/**
+ * What else holds a deleted disk's data: a cluster runtime's claim (kubernetes). The jobs
+ * service sets it to its driver's `removeDisk`.
+ */
+let removedHook: (id: string) => Promise<void> = async () => undefined;
+export const setDiskRemovedHook = (hook: (id: string) => Promise<void>) => {
+  removedHook = hook;
+};
+
 /** The largest disk a node of the cluster has: a disk must fit on one node. */
 async function maxDiskSize(ctx: DiskContext, cluster: string): Promise<number | null> {
   const [row] = await ctx.db
@@ -96,6 +105,7 @@ export async function deleteDisk(
 ) {
   if (await isDiskInUse(d.id)) throw conflict(`Disk ${d.id} is in use`);
   await removeVolume(volumeDir(ctx.config.dataDir, d));
+  await removedHook(d.id);
   await deleteDiskRow(ctx.db, d.id);
   forgetMeasure(d.id);
 }
@@ -115,6 +125,11 @@ export async function markDiskUsed(ctx: DiskContext, id: string, at = new Date()
 /** For the runtimes: the directory to bind-mount for a disk. */
 export async function diskVolumePath(ctx: DiskContext, id: string) {
   return volumeDir(ctx.config.dataDir, await requireDisk(ctx, id));
+}
+
+/** The disk's size in bytes (a cluster runtime's claim for it asks for as much). */
+export async function diskStorage(ctx: DiskContext, id: string) {
+  return (await requireDisk(ctx, id)).storage;
 }
 
 /**

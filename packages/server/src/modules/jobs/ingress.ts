@@ -7,9 +7,9 @@ import { userByUsername } from '../users/store.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { grantsOf } from '../../auth/permissions.js';
 import { jobUri } from '@orrery/contract';
-import { containerOf, jobById, type JobRow } from './store.js';
+import { containerOf, jobById, jobByIngressName, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
-import { ingressPath, pathForJob } from './wire.js';
+import { ingressPath, isIngressNameKey, pathForJob } from './wire.js';
 import { sendPaced } from '../../http/ws-stream.js';
 
 /** The query parameter the console adds when it opens a job's URL in a new tab. */
@@ -32,7 +32,8 @@ const cookieOf = (request: FastifyRequest) => {
 
 /**
  * HTTP ingress (issue 4): a job's HTTP port is reached at `/ingress/{id}/…` through the server,
- * WebSocket upgrades included. `/jobs/{id}` belongs to the console's job page, hence the prefix.
+ * WebSocket upgrades included; a named job also at `/ingress/{name}--{project}--{org}/…`
+ * (`http_url_named`), which reaches whichever run of that name is live. `/jobs/{id}` belongs to the console's job page, hence the prefix.
  * With `requires_auth` the caller needs read permission on the job: a Bearer token (CLI,
  * scripts), or the console's token handed over once in `?orrery_token=` and then kept in an
  * HttpOnly cookie scoped to this job's path. Neither reaches the job.
@@ -76,7 +77,7 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
   /** Where a request goes: the job's port, a redirect that stores the token, or a refusal. */
   const route = async (request: FastifyRequest): Promise<Routed> => {
     const { id } = request.params as { id: string };
-    const j = await jobById(ctx.db, id);
+    const j = isIngressNameKey(id) ? await jobByIngressName(ctx.db, id) : await jobById(ctx.db, id);
     if (!j || !containerOf(j).http) {
       return { refuse: 404, message: 'No such job, or it serves no HTTP' };
     }
@@ -91,7 +92,7 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
       const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
       return {
         redirect: url.pathname + url.search,
-        cookie: `${COOKIE}=${encodeURIComponent(handed)}; Path=${ingressPath(j.id)}; HttpOnly; SameSite=Lax${secure}`,
+        cookie: `${COOKIE}=${encodeURIComponent(handed)}; Path=${ingressPath(id)}; HttpOnly; SameSite=Lax${secure}`,
       };
     }
     const endpoint = await jobs.driver.endpoint(j.id);

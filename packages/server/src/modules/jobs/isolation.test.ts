@@ -45,7 +45,7 @@ describe.skipIf(missing.length > 0)(
         reason: 'OOMKilled',
         exit_code: 137,
         description: expect.stringMatching(
-          /^Killed: the job exceeded its memory limit of \d+ MiB$/,
+          /^Killed: the job exceeded its memory limit of [\d.]+ [MGT]B$/,
         ),
       });
     });

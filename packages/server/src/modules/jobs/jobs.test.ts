@@ -309,6 +309,52 @@ describe('jobs on the process runtime', () => {
     await call(s, 'DELETE', `/api/v1/jobs/${j.id}`, owner);
   });
 
+  it('serves a named job at its name-based URL, following the name to its live run', async () => {
+    const server = `${NODE} -e "require('http').createServer((q,s)=>s.end(process.env.RUN+' '+q.url)).listen(process.env.PORT,'127.0.0.1')"`;
+    const start = async (runName: string) => {
+      const j = await run(owner, server, {
+        name: 'named-web',
+        http: { port: 8080, requires_auth: true },
+        env: { RUN: runName },
+      });
+      return until(j.id, ['running']);
+    };
+    const reach = async (url: string, headers = owner.headers) => {
+      let answer = await s.app.inject({ method: 'GET', url, headers });
+      for (let i = 0; answer.statusCode === 502 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await s.app.inject({ method: 'GET', url, headers });
+      }
+      return answer;
+    };
+    const first = await start('first');
+    const named = `/ingress/named-web--${first.project_name}--${first.org_name}/`;
+    expect(first.http_url_named).toBe(`${s.url}${named}`);
+    expect(first.http_url).toBe(`${s.url}/ingress/${first.id}/`);
+    const answer = await reach(`${named}page?a=1`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toBe('first /page?a=1');
+    // The same checks as by id: no token 401, another user 403.
+    expect((await s.app.inject({ method: 'GET', url: named })).statusCode).toBe(401);
+    const stranger = await s.user();
+    expect((await reach(named, stranger.headers)).statusCode).toBe(403);
+    // The cookie handed over is scoped to the name's path.
+    const handed = await s.app.inject({
+      method: 'GET',
+      url: `${named}?orrery_token=${owner.token}`,
+    });
+    expect(String(handed.headers['set-cookie'])).toContain(`Path=${named};`);
+    // The next run of the name answers at the same URL.
+    await call(s, 'DELETE', `/api/v1/jobs/${first.id}`, owner);
+    await until(first.id, ['cancelled']);
+    const second = await start('second');
+    expect((await reach(named)).body).toBe('second /');
+    // Unknown names and places are no job; an unnamed job has no name-based URL.
+    expect((await reach('/ingress/named-web--nowhere--acme/')).statusCode).toBe(404);
+    expect((await reach('/ingress/other--x/')).statusCode).toBe(404);
+    await call(s, 'DELETE', `/api/v1/jobs/${second.id}`, owner);
+  });
+
   it('streams live samples over the top WebSocket with the bearer sub-protocol', async () => {
     const j = await run(owner, `${NODE} -e "setInterval(()=>{},1000)"`);
     await until(j.id, ['running']);

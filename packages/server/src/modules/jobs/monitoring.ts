@@ -58,6 +58,12 @@ const resize = (session: ExecSession, json: Buffer) => {
   }
 };
 
+/**
+ * How often a socket following a job's status reads it without an event: events (of any
+ * replica) wake it at once; this only bounds the wait for one lost with a connection.
+ */
+const STATUS_POLL_MS = 30_000;
+
 /** Closes a socket with an error the CLI shows (1011 = server error). */
 const closeWith = (socket: WebSocket, e: unknown) =>
   socket.close(1011, (e instanceof Error ? e.message : String(e)).slice(0, 120));
@@ -291,8 +297,9 @@ export const monitoringRoutes =
     );
 
     /**
-     * attach (apolo-wire §3). Neither runtime gives a job a stdin to write to, so attach relays
-     * no input and no output (the CLI prints the output it reads from `log_ws` meanwhile); it
+     * attach (apolo-wire §3). On a runtime with `attach` (kubernetes) a running job's own stdin
+     * and output are relayed like exec's. The local runtimes give a job no stdin to write to, so
+     * there attach relays no input and no output (the CLI prints the output it reads from `log_ws` meanwhile); it
      * holds the session until the job ends and then sends the exit code on channel 3, which is
      * what `apolo run` waits for.
      */
@@ -311,11 +318,31 @@ export const monitoringRoutes =
       },
       async (socket, request) => {
         let open = true;
-        socket.on('close', () => (open = false));
+        let j = upgraded.get(request)!;
+        // Watched before it is read again: a change in between is not missed.
+        const watch = jobs.watches.watch(j.id);
+        socket.on('close', () => {
+          open = false;
+          watch.close();
+        });
         try {
-          let j = upgraded.get(request)!;
+          j = (await jobById(ctx.db, j.id)) ?? j;
+          if (driver.attach && j.status === 'running') {
+            // The job's own stdin and output (the kubernetes runtime keeps them open).
+            const early: Buffer[] = [];
+            let onFrame: (data: Buffer) => void = (data) => void early.push(data);
+            socket.on('message', (data: Buffer) => onFrame(data));
+            const q = request.query as Record<string, string | undefined>;
+            const session = await driver.attach(j.id, {
+              command: [],
+              tty: q.tty === '1' || q.tty === 'true',
+              stdin: q.stdin === '1' || q.stdin === 'true',
+            });
+            await bridge(socket, session, early, (f) => (onFrame = f));
+            return;
+          }
           while (open && !finished(j)) {
-            await new Promise((r) => setTimeout(r, 250));
+            await watch.next(STATUS_POLL_MS);
             j = (await jobById(ctx.db, j.id)) ?? j;
           }
           if (!open) return;
@@ -349,7 +376,7 @@ export const monitoringRoutes =
         // Frames typed ahead wait for the session: in the kernel, the socket not being read until
         // then, and the few already read here.
         const early: Buffer[] = [];
-        let onFrame = (data: Buffer) => void early.push(data);
+        let onFrame: (data: Buffer) => void = (data) => void early.push(data);
         socket.on('message', (data: Buffer) => onFrame(data));
         socket.pause();
         try {
@@ -360,26 +387,7 @@ export const monitoringRoutes =
             tty: q.tty === '1' || q.tty === 'true',
             stdin: q.stdin === '1' || q.stdin === 'true',
           });
-          // The command's output waits for the reader: its pipes fill and it blocks, as in a
-          // terminal; a reader that leaves closes them.
-          socket.once('close', () => session.stdin?.end());
-          // A command that exits without reading its input: what is still sent is dropped.
-          session.stdin?.on('error', () => undefined);
-          const output = Promise.all([
-            pipeToSocket(session.stdout, socket, (d) => channelFrame(1, d)),
-            session.stderr && pipeToSocket(session.stderr, socket, (d) => channelFrame(2, d)),
-          ]);
-          onFrame = (data) => {
-            if (data[0] === 0 && session.stdin) writePaced(session.stdin, data.subarray(1), socket);
-            if (data[0] === 4) resize(session, data.subarray(1));
-          };
-          early.splice(0).forEach(onFrame);
-          socket.resume();
-          const [code] = await Promise.all([session.exitCode, output]);
-          socket.send(channelFrame(3, Buffer.from(JSON.stringify({ exit_code: code }))), {
-            binary: true,
-          });
-          socket.close(1000);
+          await bridge(socket, session, early, (f) => (onFrame = f));
         } catch (e) {
           // Read again, or the client's answer to the close would wait in the kernel.
           socket.resume();
@@ -388,3 +396,37 @@ export const monitoringRoutes =
       },
     );
   };
+
+/**
+ * Relays a session over the channel protocol: output on channels 1 and 2 as the reader takes
+ * it, stdin (channel 0) and resizes (4) into the session, the exit code on channel 3.
+ * `early` holds the frames that came before the session; `listen` installs the frame handler.
+ */
+async function bridge(
+  socket: WebSocket,
+  session: ExecSession,
+  early: Buffer[],
+  listen: (onFrame: (data: Buffer) => void) => void,
+) {
+  // The command's output waits for the reader: its pipes fill and it blocks, as in a
+  // terminal; a reader that leaves closes them.
+  socket.once('close', () => session.stdin?.end());
+  // A command that exits without reading its input: what is still sent is dropped.
+  session.stdin?.on('error', () => undefined);
+  const output = Promise.all([
+    pipeToSocket(session.stdout, socket, (d) => channelFrame(1, d)),
+    session.stderr && pipeToSocket(session.stderr, socket, (d) => channelFrame(2, d)),
+  ]);
+  const onFrame = (data: Buffer) => {
+    if (data[0] === 0 && session.stdin) writePaced(session.stdin, data.subarray(1), socket);
+    if (data[0] === 4) resize(session, data.subarray(1));
+  };
+  listen(onFrame);
+  early.splice(0).forEach(onFrame);
+  socket.resume();
+  const [code] = await Promise.all([session.exitCode, output]);
+  socket.send(channelFrame(3, Buffer.from(JSON.stringify({ exit_code: code }))), {
+    binary: true,
+  });
+  socket.close(1000);
+}

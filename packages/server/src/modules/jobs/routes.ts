@@ -8,6 +8,7 @@ import {
   JobList,
   JobListQuery,
   JobMaxRunTime,
+  flowJobsTag,
   jobUri,
   type Action,
 } from '@orrery/contract';
@@ -33,9 +34,6 @@ function bodyUri(request: FastifyRequest) {
   const b = (request.body ?? {}) as Record<string, unknown>;
   return jobUri(str(b.cluster_name ?? 'default'), str(b.org_name), str(b.project_name));
 }
-
-/** The tag `apolo-flow` puts on every job of a flow: its id with `_` turned into `-`. */
-const flowTag = (flowName: string) => `project:${flowName.replaceAll('_', '-')}`;
 
 /** Jobs API (apolo-wire §2): create, list, get, kill, extend. */
 export const jobRoutes =
@@ -132,7 +130,7 @@ export const jobRoutes =
             statuses: q.status,
             name: q.name,
             owners: q.owner,
-            tags: q.flow_name ? [...q.tag, flowTag(q.flow_name)] : q.tag,
+            tags: q.flow_name ? [...q.tag, flowJobsTag(q.flow_name)] : q.tag,
             since: q.since ? new Date(q.since) : undefined,
             until: q.until ? new Date(q.until) : undefined,
             q: q.q,

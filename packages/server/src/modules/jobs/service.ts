@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import {
   DEFAULT_MAX_RUN_TIME_MINUTES,
+  formatMemory,
   INT4_MAX,
   JOB_REASONS,
   JOB_TEXTS,
@@ -14,13 +15,13 @@ import type { Grant } from '../../auth/permissions.js';
 import { jobStatuses } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
 import type { JobSpec, ObservedState, RuntimeDriver } from '../../runtime/driver.js';
-import { setDiskInUseCheck } from '../disks/service.js';
+import { setDiskInUseCheck, setDiskRemovedHook } from '../disks/service.js';
 import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
 import { ENFORCEMENT_PERIOD_MS, exhaustedJobs } from '../billing/enforcement.js';
 import { charge, creditsLeft, jobsQuota } from './accounting.js';
 import { admit, rerunRequest, type NewJob } from './admission.js';
 import { ownerToken, passedConfig } from './owner-token.js';
-import { limitsOf } from './resources.js';
+import { limitsOf, presetPools } from './resources.js';
 import {
   activeJobs,
   containerOf,
@@ -33,6 +34,8 @@ import {
   type Transition,
 } from './store.js';
 import { resolveMounts, type VolumeDeps } from './volumes.js';
+import { whileLeading } from '../../db/advisory-locks.js';
+import { JobWatches } from './watches.js';
 
 export type { NewJob } from './admission.js';
 
@@ -64,7 +67,11 @@ export class JobsService {
   private readonly billEveryMs: number;
   private readonly enforceEveryMs: number;
   private unsubscribe?: () => void;
+  private unlisten?: () => void;
+  private reconciled = false;
   private readonly transitionListeners = new Set<(job: JobRow) => void>();
+  /** Changes of jobs on every replica, for sockets that follow a job's status. */
+  readonly watches = new JobWatches();
 
   constructor(
     private readonly ctx: AppContext,
@@ -78,12 +85,20 @@ export class JobsService {
     this.enforceEveryMs = opts.enforceEveryMs ?? ENFORCEMENT_PERIOD_MS;
   }
 
-  /** Reconciles every unfinished job with the driver, then starts the loop. */
+  /**
+   * Starts the loop, which runs on the one replica leading `jobs` (db/advisory-locks.ts): its
+   * first pass reconciles every unfinished job with the driver. Jobs created or changed on
+   * another replica reach this one as events (db/events.ts).
+   */
   async start() {
     if (this.driver.warning) this.log.warn(this.driver.warning);
     setDiskInUseCheck((id) => this.diskInUse(id));
+    setDiskRemovedHook(async (id) => this.driver.removeDisk?.(id));
     this.unsubscribe = this.driver.onChange(() => this.kick());
-    await this.reconcile();
+    this.unlisten = this.ctx.database.events.subscribe('job', (data, origin) =>
+      this.heard(String(data.id), origin),
+    );
+    await this.tick();
     this.timer = setInterval(() => this.kick(), this.tickMs);
     this.timer.unref();
   }
@@ -91,7 +106,30 @@ export class JobsService {
   async stop() {
     clearInterval(this.timer);
     this.unsubscribe?.();
+    this.unlisten?.();
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /**
+   * A job event: sockets following the job look again. One from another replica (a job created
+   * or killed there) is also work for this replica's loop, and a status change for the modules
+   * built on jobs, which heard this replica's own changes from `move` already.
+   */
+  private heard(id: string, origin: string) {
+    this.watches.changed(id);
+    if (origin === this.ctx.database.events.origin) return;
+    this.kick();
+    if (this.transitionListeners.size === 0) return;
+    void jobById(this.ctx.db, id)
+      .then((row) => row && this.transitionListeners.forEach((l) => l(row)))
+      .catch((e: unknown) => this.log.warn({ err: e, job: id }, 'job event not followed'));
+  }
+
+  /** Tells every replica that job `id` was created or changed (a lost event is polled for). */
+  private announce(id: string, status: string) {
+    this.ctx.database.events
+      .publish('job', { id, status })
+      .catch((e: unknown) => this.log.warn({ err: e, job: id }, 'job event not sent'));
   }
 
   /** Jobs the driver holds that Orrery no longer wants are stopped; the rest are re-observed. */
@@ -102,7 +140,7 @@ export class JobsService {
       await this.driver.kill(id).catch(() => undefined);
       await this.driver.remove(id).catch(() => undefined);
     }
-    await this.tick();
+    this.reconciled = true;
   }
 
   /** Runs a tick now, or right after the one in progress. */
@@ -118,31 +156,39 @@ export class JobsService {
     if (this.busy) return;
     this.busy = true;
     try {
-      do {
-        this.again = false;
-        const now = Date.now();
-        const bill = now - this.lastBill >= this.billEveryMs;
-        if (bill) this.lastBill = now;
-        for (const j of await unfinishedJobs(this.ctx.db)) {
-          try {
-            if (j.materialized) await this.follow(j, bill);
-            else await this.schedule(j);
-          } catch (e) {
-            this.log.error({ err: e, job: j.id }, 'job step failed');
-          }
-        }
-        // Right after charges, as a balance may just have reached 0; otherwise now and then
-        // (an administrator's set, storage charges).
-        if (bill || now - this.lastEnforce >= this.enforceEveryMs) {
-          this.lastEnforce = now;
-          await this.stopExhausted().catch((e: unknown) =>
-            this.log.error({ err: e }, 'credits enforcement failed'),
-          );
-        }
-      } while (this.again);
+      await whileLeading(this.ctx.database.loops, 'jobs', () => this.pass());
+    } catch (e) {
+      // The database is unavailable, say: the next tick tries again.
+      this.log.error({ err: e }, 'jobs pass failed');
     } finally {
       this.busy = false;
     }
+  }
+
+  private async pass() {
+    if (!this.reconciled) await this.reconcile();
+    do {
+      this.again = false;
+      const now = Date.now();
+      const bill = now - this.lastBill >= this.billEveryMs;
+      if (bill) this.lastBill = now;
+      for (const j of await unfinishedJobs(this.ctx.db)) {
+        try {
+          if (j.materialized) await this.follow(j, bill);
+          else await this.schedule(j);
+        } catch (e) {
+          this.log.error({ err: e, job: j.id }, 'job step failed');
+        }
+      }
+      // Right after charges, as a balance may just have reached 0; otherwise now and then
+      // (an administrator's set, storage charges).
+      if (bill || now - this.lastEnforce >= this.enforceEveryMs) {
+        this.lastEnforce = now;
+        await this.stopExhausted().catch((e: unknown) =>
+          this.log.error({ err: e }, 'credits enforcement failed'),
+        );
+      }
+    } while (this.again);
   }
 
   /**
@@ -156,6 +202,8 @@ export class JobsService {
 
   private async move(j: JobRow, t: Transition, extra: Partial<JobRow> = {}) {
     const row = await transition(this.ctx.db, j.id, t, extra);
+    // Announced at once: finishing (the last charge, the runtime letting go) can take a while.
+    if (row) this.announce(row.id, row.status);
     if (row && isFinalJobStatus(t.status)) await this.finish(row);
     if (row) for (const l of this.transitionListeners) l(row);
     return row;
@@ -204,7 +252,7 @@ export class JobsService {
       await this.move(j, {
         status: 'pending',
         reason: JOB_REASONS.capacity,
-        description: `Waiting for free capacity: the job needs ${limits.cpu} CPU and ${Math.round(limits.memory / 1e6)} MB of memory`,
+        description: `Waiting for free capacity: the job needs ${limits.cpu} CPU and ${formatMemory(limits.memory)} of memory`,
       });
       return;
     }
@@ -224,6 +272,13 @@ export class JobsService {
         mounts,
         limits,
         httpPort: c.http?.port,
+        secretEnv: Object.keys(c.secret_env),
+        placement: {
+          pools: await presetPools(this.ctx.db, j.clusterName, j.presetName),
+          preemptible: j.preemptible,
+          restartPolicy: j.restartPolicy,
+          maxRunTimeMinutes: j.maxRunTimeMinutes ?? undefined,
+        },
         project: `${j.clusterName}/${j.orgName}/${j.projectName}`,
         tty: c.tty,
         privileged: j.privileged,
@@ -269,6 +324,15 @@ export class JobsService {
   /** A job handed to the driver: follows what the driver sees, and enforces the run time. */
   private async follow(j: JobRow, bill: boolean) {
     const seen: ObservedState = await this.driver.observe(j.id);
+    if (seen.state === 'starting') {
+      // Why it waits, as the runtime tells (e.g. a Pod's scheduling event), in its history.
+      const differs =
+        (seen.reason ?? null) !== j.reason || (seen.message ?? null) !== j.statusDescription;
+      if (seen.reason && j.status === 'pending' && differs) {
+        await this.move(j, { status: 'pending', reason: seen.reason, description: seen.message });
+      }
+      return;
+    }
     if (seen.state === 'running') {
       if (j.status !== 'running') {
         await this.move(
@@ -401,6 +465,7 @@ export class JobsService {
       reason: JOB_REASONS.creating,
     });
     this.kick();
+    this.announce(row.id, row.status);
     return row;
   }
 

@@ -81,6 +81,26 @@ export async function jobByIdOrName(db: Db, idOrName: string, places?: ProjectPl
   return row ?? null;
 }
 
+/**
+ * The job a name-based ingress key `{name}--{project}--{org}` stands for: the live job of that
+ * name in that project (names are unique among live jobs of a project), else its newest one.
+ * Job names have no `--` (JOB_NAME), so the name ends at the first one.
+ */
+export async function jobByIngressName(db: Db, key: string) {
+  const at = key.indexOf('--');
+  if (at < 1) return null;
+  const name = key.slice(0, at);
+  const place = key.slice(at + 2);
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.name, name), sql`${jobs.projectName} || '--' || ${jobs.orgName} = ${place}`))
+    .orderBy(desc(jobs.createdAt))
+    .limit(50);
+  const final = new Set<string>(FINAL_JOB_STATUSES);
+  return rows.find((r) => !final.has(r.status)) ?? rows[0] ?? null;
+}
+
 export const inPlace = (p: ProjectPlace) =>
   and(eq(jobs.clusterName, p.cluster), eq(jobs.orgName, p.org), eq(jobs.projectName, p.project));
 

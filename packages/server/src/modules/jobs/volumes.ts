@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { HttpError, invalid } from '../../http/errors.js';
 import type { JobMount } from '../../runtime/driver.js';
 import { diskByIdOrName } from '../disks/store.js';
-import { diskVolumePath, markDiskUsed } from '../disks/service.js';
+import { diskStorage, diskVolumePath, markDiskUsed } from '../disks/service.js';
 import { readSecret } from '../secrets/service.js';
 import type { ProjectPlace, StoredContainer } from './store.js';
 
@@ -137,6 +137,7 @@ export async function resolveMounts(d: VolumeDeps, id: string, c: StoredContaine
       dstPath: v.dst_path,
       readOnly: v.read_only,
       ...(owned ? { owned } : {}),
+      source: { kind: 'storage', path: segmentsOf(v.src_storage_uri).join('/') },
     });
   }
   const disks = await diskIdsOf(d.ctx.db, c);
@@ -146,6 +147,7 @@ export async function resolveMounts(d: VolumeDeps, id: string, c: StoredContaine
       hostPath: await diskVolumePath(d.ctx, diskId),
       dstPath: v.dst_path,
       readOnly: v.read_only,
+      source: { kind: 'disk', id: diskId, bytes: await diskStorage(d.ctx, diskId) },
     });
     await markDiskUsed(d.ctx, diskId);
   }
@@ -156,7 +158,12 @@ export async function resolveMounts(d: VolumeDeps, id: string, c: StoredContaine
       const file = join(dir, String(i));
       await writeFile(file, await secretValue(d, v.src_secret_uri), { mode: 0o600 });
       await chmod(file, 0o600);
-      mounts.push({ hostPath: file, dstPath: v.dst_path, readOnly: true });
+      mounts.push({
+        hostPath: file,
+        dstPath: v.dst_path,
+        readOnly: true,
+        source: { kind: 'secret' },
+      });
     }
   }
   const env: Record<string, string> = { ...c.env };

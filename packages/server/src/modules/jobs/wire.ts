@@ -7,6 +7,16 @@ const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);
 /** Where a job's HTTP port is reached through the server's ingress. */
 export const ingressPath = (id: string) => `/ingress/${id}/`;
 
+/**
+ * The key of a named job's ingress: `{name}--{project}--{org}`, which follows the name from one
+ * run to the next (apolo-wire §2 `http_url_named`).
+ */
+export const ingressNameKey = (j: Pick<JobRow, 'name' | 'projectName' | 'orgName'>) =>
+  j.name ? `${j.name}--${j.projectName}--${j.orgName}` : null;
+
+/** Whether an ingress key is a name key rather than a job id (ids have single hyphens only). */
+export const isIngressNameKey = (key: string) => key.includes('--');
+
 /** The path of a job's ingress as the browser sees it: under the public URL's own path, if any. */
 export const publicIngressPath = (id: string, publicUrl: string) =>
   `${new URL(publicUrl).pathname.replace(/\/$/, '')}${ingressPath(id)}`;
@@ -38,6 +48,9 @@ export function jobWire(
   const end = j.finishedAt ?? new Date();
   const runTime = j.startedAt ? Math.max(0, (end.getTime() - j.startedAt.getTime()) / 1000) : 0;
   const http = container.http ? `${opts.publicUrl}${ingressPath(j.id)}` : undefined;
+  const nameKey = ingressNameKey(j);
+  const httpNamed =
+    container.http && nameKey ? `${opts.publicUrl}${ingressPath(nameKey)}` : undefined;
   return {
     id: j.id,
     owner: j.owner,
@@ -88,7 +101,7 @@ export function jobWire(
     max_run_time_minutes: opt(j.maxRunTimeMinutes),
     energy_schedule_name: opt(j.energyScheduleName),
     http_url: http,
-    http_url_named: http,
+    http_url_named: httpNamed,
     internal_hostname: container.http ? `${j.id}.${j.orgName}--${j.projectName}` : undefined,
     runtime: j.runtime,
     runtime_warning: opts.warning,

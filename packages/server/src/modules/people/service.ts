@@ -21,11 +21,13 @@ import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { userByUsername } from '../users/store.js';
 import { orgUsers, projectUsers } from './store.js';
 
-const ONLY_ADMINS = 'Only an organization admin may give or change the admin role';
+export const ONLY_ADMINS = 'Only an organization admin may give or change the admin role';
+export const ONLY_PROJECT_ADMINS =
+  'Only a project admin or an organization manager may change a project admin';
 const LAST_ADMIN = 'An organization needs at least one admin';
 
 /** The caller's standing in an organization; a system admin counts as its admin. */
-async function callerOrgRole(db: Db, caller: Principal, org: string) {
+export async function callerOrgRole(db: Db, caller: Principal, org: string) {
   return caller.systemRole === 'admin' ? 'admin' : await orgRoleOf(db, caller.id, org);
 }
 
@@ -40,6 +42,13 @@ async function memberOf(db: Db, org: string, username: string) {
  * Managers may manage the organization's users, but the admin role is kept by admins: a manager
  * can neither give it nor change or remove an admin. The last admin stays.
  */
+export const adminRoleRefusal = (
+  mine: string | null,
+  current: OrgRole | null,
+  next: OrgRole | null,
+): string | null =>
+  (current === 'admin' || next === 'admin') && mine !== 'admin' ? ONLY_ADMINS : null;
+
 async function guardAdminRole(
   db: Db,
   caller: Principal,
@@ -47,8 +56,8 @@ async function guardAdminRole(
   current: OrgRole | null,
   next: OrgRole | null,
 ) {
-  const mine = await callerOrgRole(db, caller, org);
-  if ((current === 'admin' || next === 'admin') && mine !== 'admin') throw forbidden(ONLY_ADMINS);
+  const refused = adminRoleRefusal(await callerOrgRole(db, caller, org), current, next);
+  if (refused) throw forbidden(refused);
   if (current === 'admin' && next !== 'admin') {
     const admins = (await orgUsers(db, org)).filter((u) => u.role === 'admin');
     if (admins.length <= 1) throw conflict(LAST_ADMIN);
@@ -180,6 +189,22 @@ export async function removeClusterUser(db: Db, cluster: string, org: string, us
   if (gone.length === 0) throw notFound(`User ${username} is not in ${cluster} cluster`);
 }
 
+/** Why the caller may not change a project member of role `current`, or null if they may. */
+export async function projectAdminRefusal(
+  db: Db,
+  caller: Principal,
+  org: string,
+  members: { userId: string; role: string }[],
+  current: string | undefined,
+): Promise<string | null> {
+  if (current !== 'admin') return null;
+  const mine = members.find((m) => m.userId === caller.id)?.role;
+  const orgRole = await callerOrgRole(db, caller, org);
+  return mine === 'admin' || orgRole === 'admin' || orgRole === 'manager'
+    ? null
+    : ONLY_PROJECT_ADMINS;
+}
+
 /**
  * Project members come from the organization. The admin (the project's creator) is changed or
  * removed only by another admin of the project, the organization's managers or a system admin.
@@ -198,13 +223,8 @@ export async function setProjectUser(
     throw conflict(`User ${p.username} is already a member of this project`, 'user_name');
   }
   if (mode !== 'add' && !existing) throw notFound(`User ${p.username} is not in this project`);
-  if (existing?.role === 'admin') {
-    const mine = members.find((m) => m.userId === caller.id)?.role;
-    const orgRole = await callerOrgRole(db, caller, place.org);
-    if (mine !== 'admin' && orgRole !== 'admin' && orgRole !== 'manager') {
-      throw forbidden('Only a project admin or an organization manager may change a project admin');
-    }
-  }
+  const refused = await projectAdminRefusal(db, caller, place.org, members, existing?.role);
+  if (refused) throw forbidden(refused);
   const where = and(
     eq(projectMembers.projectId, place.projectId),
     eq(projectMembers.userId, user.id),

@@ -1,4 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, notExists, sql } from 'drizzle-orm';
+import { projectTokens } from '../tokens/tables.js';
 import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusterMembers, orgMembers, projectMembers, projects, users } from '../../db/schema.js';
@@ -87,12 +88,23 @@ export async function projectId(db: Db, cluster: string, org: string, project: s
   return row?.id ?? null;
 }
 
+/** The people of a project: its tokens' service accounts are listed with the tokens instead. */
 export async function projectUsers(db: Db, id: string) {
   const rows = await db
     .select({ ...person, role: projectMembers.role })
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
-    .where(eq(projectMembers.projectId, id))
+    .where(
+      and(
+        eq(projectMembers.projectId, id),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(projectTokens)
+            .where(eq(projectTokens.userId, projectMembers.userId)),
+        ),
+      ),
+    )
     .orderBy(asc(users.username));
   return rows.map((r) => ({ ...r, role: r.role as ProjectRole }));
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PermissionList, PermissionQuery, SharedPermission } from '@orrery/contract';
+import {
+  PermissionCheck,
+  PermissionList,
+  PermissionQuery,
+  PermissionVerdicts,
+  SharedPermission,
+} from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
@@ -9,7 +15,10 @@ import { errorResponses } from '../../http/route.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { userByUsername } from '../users/store.js';
 import { userVisibleTo } from '../users/service.js';
+import { diskOwnerRefinement } from '../disks/refinements.js';
+import { memberRefinement } from '../people/refinements.js';
 import { assertUri, permissionsOf, revoke, share, sharesOn } from './service.js';
+import { checkAll } from './check.js';
 
 /** Role names arrive with `/` replaced by `:` (apolo-wire §9); users are plain names here. */
 const Params = z.object({
@@ -23,6 +32,29 @@ const DeleteQuery = z.object({ uri: z.string().min(1) });
 export const permissionRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const refinements = [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)];
+
+    // What the console may offer: the caller's own verdicts, from the same grants and area rules
+    // the routes refuse with. Nothing about other organizations leaks: a URI the caller has no
+    // grant on reads the same whether it exists or not.
+    app.post(
+      '/api/v1/permissions/check',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['permissions'],
+          description:
+            'Whether the signed-in user may do each action on each resource URI, with the reason when not; answers in the order asked.',
+          body: PermissionCheck,
+          response: { 200: PermissionVerdicts, ...errorResponses },
+        },
+      },
+      async (request) => {
+        request.body.forEach((p, i) => assertUri(p.uri, `${i}.uri`));
+        return checkAll(requireUser(request), await request.grants(), request.body, refinements);
+      },
+    );
+
     app.get(
       '/api/v1/users/:name/permissions',
       {

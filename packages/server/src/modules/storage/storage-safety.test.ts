@@ -127,12 +127,17 @@ describe('storage path safety and atomic uploads', () => {
         });
         req.on('error', () => resolve());
         req.write(Buffer.alloc(1024 * 1024, 1));
-        setTimeout(() => {
-          // Mid-upload, the bytes so far are in a temporary file beside the target.
-          temps.push(...readdirSync(projectDir).filter((n) => n.startsWith('.orrery-upload-')));
+        // Mid-upload, the bytes so far are in a temporary file beside the target: wait for it
+        // (a busy machine may take a while to open it), then drop the connection.
+        const started = Date.now();
+        const look = () => {
+          const seen = readdirSync(projectDir).filter((n) => n.startsWith('.orrery-upload-'));
+          if (seen.length === 0 && Date.now() - started < 10_000) return setTimeout(look, 50);
+          temps.push(...seen);
           req.destroy();
           resolve();
-        }, 300);
+        };
+        setTimeout(look, 50);
       });
     await abort('partial.bin');
     await abort('f.txt');

@@ -32,15 +32,22 @@ export function reachableByJobs(path: string): boolean {
 
 const present = (p: string) => existsSync(p) && reachableByJobs(p);
 
-/** bwrap binds for the sandbox: only those present and reachable by the job's uid. */
-export function appRuntimeBinds(exists: (p: string) => boolean = present): string[] {
+/**
+ * bwrap binds for the sandbox: only those present and reachable by the job's uid. On a Slurm
+ * node (`onNode`) bwrap skips them if missing: the server's checkout may not be there at the same
+ * path, and a job that runs no app program must not fail for that.
+ */
+export function appRuntimeBinds(
+  exists: (p: string) => boolean = present,
+  onNode = false,
+): string[] {
   const binds: [string, string][] = [
     [APP_RUNTIME_HOST, APP_RUNTIME_GUEST],
     [NODE_MODULES_HOST, '/opt/orrery/node_modules'],
   ];
   return binds
     .filter(([host]) => exists(host))
-    .flatMap(([host, guest]) => ['--ro-bind', host, guest]);
+    .flatMap(([host, guest]) => [onNode ? '--ro-bind-try' : '--ro-bind', host, guest]);
 }
 
 /** `ORRERY_APP_RUNTIME` of a job: the guest path in the sandbox, the host path outside one. */

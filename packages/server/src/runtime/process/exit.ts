@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JOB_REASONS } from '@orrery/contract';
+import { formatMemory, JOB_REASONS } from '@orrery/contract';
 import type { ObservedState } from '../driver.js';
 import { oomKills } from './cgroups.js';
 
@@ -28,11 +28,11 @@ export async function exitState(dir: string, memoryLimit: number): Promise<Obser
   }
   // The kernel killed a process of the job for its memory, and the job failed of it.
   if (exit.value !== 0 && oomKills(oom) > 0) {
-    const mib = Math.round(memoryLimit / 2 ** 20);
+    // In the preset's own unit (MB, GB: decimal), as the console shows the job's memory.
     return {
       ...ended,
       reason: JOB_REASONS.oomKilled,
-      message: `Killed: the job exceeded its memory limit of ${mib} MiB`,
+      message: `Killed: the job exceeded its memory limit of ${formatMemory(memoryLimit)}`,
     };
   }
   return ended;

@@ -31,11 +31,20 @@ export interface SandboxOptions {
   hostname: string;
   /** Indexes of the NVIDIA GPUs assigned to the job (/dev/nvidiaN); none for most jobs. */
   gpus: number[];
-  /** Whether slirp4netns gives the job a network (its resolv.conf then points at it). */
+  /**
+   * Whether slirp4netns gives the job a network (its resolv.conf then points at it); a Slurm
+   * job's pasta answers DNS at the node's own resolver address, so the node's file stays.
+   */
   network: boolean;
   /** Whether the job gets a devpts of its own, for pseudo-terminals (ptys.ts). */
   ptys?: boolean;
   exists?: (path: string) => boolean;
+  /**
+   * A Slurm batch script runs bwrap itself (slurm/script.ts): for a GPU job, whichever
+   * /dev/nvidiaN the node has (`--dev-bind-try`), since Slurm's device cgroup lets the job open
+   * only those it was given.
+   */
+  batch?: { gpus: boolean };
 }
 
 /**
@@ -47,8 +56,14 @@ export interface SandboxOptions {
  */
 export function bwrapArgs(o: SandboxOptions): string[] {
   const exists = o.exists ?? existsSync;
-  const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
-  args.push('--unshare-net', '--cap-drop', 'ALL', '--hostname', o.hostname.slice(0, 63));
+  const args = [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-net',
+  ];
+  args.push('--cap-drop', 'ALL', '--hostname', o.hostname.slice(0, 63));
   const targets = o.mounts.map((m) => m.dstPath);
   args.push(...readOnlyTree('/usr', targets));
   for (const name of USR_LINKS) {
@@ -66,16 +81,23 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   args.push('--ro-bind', join(o.etcDir, 'group'), '/etc/group');
   if (o.network) args.push('--ro-bind', join(o.etcDir, 'resolv.conf'), '/etc/resolv.conf');
   args.push(...devArgs(o.gpus, exists, o.ptys ?? false));
+  if (o.batch?.gpus) args.push(...anyGpus());
   args.push('--proc', '/proc', '--bind', o.tmpDir, '/tmp');
   args.push('--dir', '/var', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
   // NVIDIA's libraries read the PCI topology; other jobs do without the host's /sys.
-  if (o.gpus.length > 0) args.push('--ro-bind', '/sys', '/sys');
-  args.push(...appRuntimeBinds(o.exists));
+  if (o.gpus.length > 0 || o.batch?.gpus) args.push('--ro-bind', '/sys', '/sys');
+  args.push(...appRuntimeBinds(o.exists, !!o.batch));
   const byDepth = [...o.mounts].sort((a, b) => depth(a.dstPath) - depth(b.dstPath));
   for (const m of byDepth) args.push(m.readOnly ? '--ro-bind' : '--bind', m.hostPath, m.dstPath);
   args.push('--dir', o.workingDir, '--chdir', o.workingDir, '--remount-ro', '/');
   args.push('--info-fd', '3', '--block-fd', '4');
   return args;
+}
+
+/** Up to 16 GPUs and NVIDIA's control nodes, each bound only where the node has it. */
+function anyGpus(): string[] {
+  const nodes = [...Array(16).keys()].map((i) => `nvidia${i}`).concat(NVIDIA_CONTROL);
+  return nodes.flatMap((d) => ['--dev-bind-try', `/dev/${d}`, `/dev/${d}`]);
 }
 
 /**

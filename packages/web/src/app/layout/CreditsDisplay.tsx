@@ -5,7 +5,7 @@ import type { UserOrg } from '../../api/types';
 import { useMemberBalance, useOrgBalance, usePaymentsMode } from '../../api/billing';
 import { bindingCredits } from '../../features/billing/credits';
 import { BILLING_TEXTS } from '../../features/billing/texts';
-import { useManagesOrg } from '../../features/people/OrgUsersTab';
+import { useManagesOrg } from '../../features/people/manages';
 import { useAccount } from '../session/account';
 import { LAYOUT_TEXTS } from './texts';
 

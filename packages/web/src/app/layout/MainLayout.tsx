@@ -5,12 +5,15 @@ import { Outlet } from 'react-router';
 import { BudgetBanner } from '../../features/billing/budgets/BudgetBanner';
 import { usePurchaseReturn } from '../../features/billing/buy/usePurchaseReturn';
 import { VerifyEmailNotice } from '../session/VerifyEmailNotice';
+import { ShortcutsDialog } from '../shortcuts/ShortcutsDialog';
+import { useShortcuts } from '../shortcuts/useShortcuts';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 
 export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
   const [navOpened, { toggle }] = useDisclosure(false);
   usePurchaseReturn();
+  const shortcuts = useShortcuts(hasCluster);
   return (
     <AppShell
       header={{ height: 60 }}
@@ -21,7 +24,7 @@ export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
         <TopBar navOpened={navOpened} toggleNav={toggle} />
       </AppShell.Header>
       <AppShell.Navbar>
-        <SideMenu hasCluster={hasCluster} />
+        <SideMenu hasCluster={hasCluster} onShortcuts={shortcuts.openHelp} />
       </AppShell.Navbar>
       <AppShell.Main>
         <VerifyEmailNotice />
@@ -36,6 +39,11 @@ export default function MainLayout({ hasCluster }: { hasCluster: boolean }) {
           <Outlet />
         </Suspense>
       </AppShell.Main>
+      <ShortcutsDialog
+        opened={shortcuts.helpOpened}
+        onClose={shortcuts.closeHelp}
+        jumps={shortcuts.jumps}
+      />
     </AppShell>
   );
 }

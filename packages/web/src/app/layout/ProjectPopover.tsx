@@ -1,6 +1,6 @@
 import { Menu } from '@mantine/core';
 import { IconFolder, IconPlus } from '@tabler/icons-react';
-import { isManagerRole } from '@orrery/contract';
+import { useProjectManage } from '../../features/people/manages';
 import { ContextLink } from '../context/ContextLink';
 import { usePlatformContext } from '../context/platform-context';
 import { LAYOUT_TEXTS } from './texts';
@@ -10,13 +10,15 @@ export function ProjectPopover() {
   const { project, projects, select } = usePlatformContext();
   const others = projects.filter((p) => p.name !== project?.name);
   const name = project?.name ?? LAYOUT_TEXTS.noProject;
+  // Settings is for the project's managers only (console-shell §6).
+  const manages = useProjectManage().allowed;
   return (
     <Menu position="bottom-start" width={240}>
       <Menu.Target>
         <SwitcherButton label={LAYOUT_TEXTS.project} value={name} icon={<IconFolder size={16} />} />
       </Menu.Target>
       <Menu.Dropdown>
-        {project && isManagerRole(project.role) && (
+        {project && manages && (
           <Menu.Item component={ContextLink} to="/project-settings/general">
             {LAYOUT_TEXTS.settings}
           </Menu.Item>

@@ -8,7 +8,14 @@ import { InviteBanner } from './InviteBanner';
 import { UserPopover } from './UserPopover';
 import { LAYOUT_TEXTS } from './texts';
 
-export function SideMenu({ hasCluster }: { hasCluster: boolean }) {
+export function SideMenu({
+  hasCluster,
+  onShortcuts,
+}: {
+  hasCluster: boolean;
+  /** Opens the list of keyboard shortcuts, as `?` does. */
+  onShortcuts?(): void;
+}) {
   const { pathname } = useLocation();
   const pendingInvites = usePendingInviteCount();
   return (
@@ -36,7 +43,7 @@ export function SideMenu({ hasCluster }: { hasCluster: boolean }) {
         />
       </ScrollArea>
       <InviteBanner count={pendingInvites} />
-      <UserPopover />
+      <UserPopover onShortcuts={onShortcuts} />
     </Stack>
   );
 }

@@ -1,20 +1,31 @@
 import { Avatar, Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconLifebuoy, IconLogout, IconPlus, IconShieldLock } from '@tabler/icons-react';
-import { isManagerRole } from '@orrery/contract';
+import {
+  IconCheck,
+  IconKeyboard,
+  IconLifebuoy,
+  IconLogout,
+  IconPlus,
+  IconShieldLock,
+} from '@tabler/icons-react';
+import { useManagesOrg } from '../../features/people/manages';
 import { initials } from '../../ui/initials';
+import { ColorSchemeItems } from '../appearance/ColorSchemeItems';
 import { useSupportMailto } from '../../ui/SupportLink';
 import { SUPPORT_TEXTS } from '../../ui/support-mail';
 import { ContextLink } from '../context/ContextLink';
+import { SHORTCUT_TEXTS } from '../shortcuts/shortcuts';
 import { usePlatformContext } from '../context/platform-context';
 import { useAccount } from '../session/account';
 import { useSession } from '../session/session-context';
 import { LAYOUT_TEXTS } from './texts';
 
-export function UserPopover() {
+/** `onShortcuts`: the keyboard shortcuts' list, for those who do not know `?` opens it. */
+export function UserPopover({ onShortcuts }: { onShortcuts?(): void } = {}) {
   const { user } = useAccount();
   const { signOut } = useSession();
   const { org, orgs, select } = usePlatformContext();
-  const isOrgManager = isManagerRole(org?.role);
+  // Settings and Billing are for the organization's managers only (console-shell §6).
+  const isOrgManager = useManagesOrg();
   const displayName = user.name || user.username;
   const support = useSupportMailto();
   return (
@@ -100,6 +111,14 @@ export function UserPopover() {
             {user.username}
           </Text>
         </Stack>
+        <Menu.Divider />
+        <ColorSchemeItems />
+        <Menu.Divider />
+        {onShortcuts && (
+          <Menu.Item leftSection={<IconKeyboard size={14} />} onClick={onShortcuts}>
+            {SHORTCUT_TEXTS.title}
+          </Menu.Item>
+        )}
         {support && (
           <Menu.Item component="a" href={support} leftSection={<IconLifebuoy size={14} />}>
             {SUPPORT_TEXTS.link}

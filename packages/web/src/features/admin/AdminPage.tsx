@@ -72,7 +72,7 @@ function AdminTabs() {
   if (!AREA_TABS.includes(tab as (typeof AREA_TABS)[number])) return <ToTab path="/admin/users" />;
   const current = tab as (typeof AREA_TABS)[number];
   return (
-    <Stack p="md">
+    <Stack>
       <Title order={2}>{ADMIN_UI.title}</Title>
       <TabBar tabs={AREA_TABS} value={current} labels={ADMIN_UI.tabs} base="/admin" />
       {current === 'users' && <AdminUsersTab />}
@@ -182,7 +182,7 @@ function ClusterDetail() {
     return <ToTab path={`${base}/nodes`} />;
   const current = tab as (typeof CLUSTER_TABS)[number];
   return (
-    <Stack p="md">
+    <Stack>
       <Title order={2}>{`${ADMIN_UI.title}: ${clusterName}`}</Title>
       <TabBar tabs={CLUSTER_TABS} value={current} labels={ADMIN_UI.clusterTabs} base={base} />
       {current === 'nodes' && <NodesTab cluster={clusterName} />}

@@ -20,10 +20,12 @@ import {
   useSystemUsers,
   type SystemUser,
 } from '../../api/admin';
+import { SystemUserCreate } from '@orrery/contract';
 import { useAccount } from '../../app/session/account';
 import { formatDate } from '../../ui/dates';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
+import { useLocalIssues } from '../../ui/issues';
 import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 
@@ -130,8 +132,10 @@ function CreateUserForm({ onClose }: { onClose(): void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const create = useCreateSystemUser();
+  const check = useLocalIssues(SystemUserCreate, { name, email, role: 'user' });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!check.sendable()) return;
     try {
       await create.mutateAsync({ name: name.trim(), email: email.trim(), role: 'user' });
       notifySuccess(U.created_(name.trim()));
@@ -149,13 +153,13 @@ function CreateUserForm({ onClose }: { onClose(): void }) {
           data-autofocus
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
-          error={fieldErrorOf(create.error, 'name')}
+          error={check.shown('name') ?? fieldErrorOf(create.error, 'name')}
         />
         <TextInput
           label={U.email}
           value={email}
           onChange={(e) => setEmail(e.currentTarget.value)}
-          error={fieldErrorOf(create.error, 'email')}
+          error={check.shown('email') ?? fieldErrorOf(create.error, 'email')}
         />
       </Stack>
       <DialogActions

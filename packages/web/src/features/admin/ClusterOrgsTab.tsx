@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconLink } from '@tabler/icons-react';
-import { JobsQuota } from '@orrery/contract';
+import { JobsQuota, StorageVolumeCredits } from '@orrery/contract';
 import {
   useAdminOrgs,
   useClusterOrgs,
@@ -24,6 +24,7 @@ import {
 } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
+import { useLocalIssues } from '../../ui/issues';
 import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 import { DiskPrice } from './DiskPrice';
@@ -154,37 +155,48 @@ function QuotaForm(props: {
 /** Storage volume credits: one string per volume (console-shell §5). */
 function Volumes({ cluster }: { cluster: string }) {
   const volumes = useStorageVolumes(cluster);
-  const set = useSetVolumeCredits(cluster);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const saveOne = (volume: string, value: string) =>
-    withOutcome(
-      () => set.mutateAsync({ volume, value }),
-      ADMIN_UI.storageCreditsUpdated(volume),
-      ADMIN_UI.loadFailed,
-    );
   return (
     <Stack gap="xs">
       <Title order={4}>{O.volumes}</Title>
-      {(volumes.data ?? []).map((v) => {
-        const value = values[v.name] ?? v.creditsPerHourPerGb;
-        return (
-          <Group key={v.name} align="flex-end">
-            <TextInput
-              label={`${v.name}: ${O.volumeCredits}`}
-              inputMode="decimal"
-              value={value}
-              onChange={(e) => setValues((s) => ({ ...s, [v.name]: e.currentTarget.value }))}
-            />
-            <Button
-              variant="default"
-              onClick={() => saveOne(v.name, value)}
-              loading={set.isPending}
-            >
-              {ADMIN_UI.save}
-            </Button>
-          </Group>
-        );
-      })}
+      {(volumes.data ?? []).map((v) => (
+        <VolumeCredits
+          key={v.name}
+          cluster={cluster}
+          volume={v.name}
+          saved={v.creditsPerHourPerGb}
+        />
+      ))}
     </Stack>
+  );
+}
+
+/** One volume's price, checked against the server's own rule before it is sent. */
+function VolumeCredits(props: { cluster: string; volume: string; saved: string }) {
+  const set = useSetVolumeCredits(props.cluster);
+  const [value, setValue] = useState(props.saved);
+  const check = useLocalIssues(StorageVolumeCredits, { credits_per_hour_per_gb: value });
+  const save = () =>
+    check.sendable() &&
+    withOutcome(
+      () => set.mutateAsync({ volume: props.volume, value }),
+      ADMIN_UI.storageCreditsUpdated(props.volume),
+      ADMIN_UI.loadFailed,
+    );
+  return (
+    <Group align="flex-end">
+      <TextInput
+        label={`${props.volume}: ${O.volumeCredits}`}
+        inputMode="decimal"
+        value={value}
+        onChange={(e) => setValue(e.currentTarget.value)}
+        error={
+          check.shown('credits_per_hour_per_gb') ??
+          fieldErrorOf(set.error, 'credits_per_hour_per_gb')
+        }
+      />
+      <Button variant="default" onClick={save} loading={set.isPending}>
+        {ADMIN_UI.save}
+      </Button>
+    </Group>
   );
 }

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button, Group, Stack, TextInput, Title } from '@mantine/core';
+import { DiskPriceCredits } from '@orrery/contract';
 import { useDiskPrice, useSetDiskPrice } from '../../api/admin';
 import { fieldErrorOf } from '../../ui/errors';
+import { useLocalIssues } from '../../ui/issues';
 import { withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 
@@ -13,6 +15,7 @@ export function DiskPrice({ cluster }: { cluster: string }) {
   const set = useSetDiskPrice(cluster);
   const [value, setValue] = useState<string | null>(null);
   const shown = value ?? price.data?.creditsPerDayPerGb ?? '';
+  const check = useLocalIssues(DiskPriceCredits, { credits_per_day_per_gb: shown });
   return (
     <Stack gap="xs">
       <Title order={4}>{O.disks}</Title>
@@ -24,7 +27,10 @@ export function DiskPrice({ cluster }: { cluster: string }) {
           value={shown}
           disabled={!price.data}
           onChange={(e) => setValue(e.currentTarget.value)}
-          error={fieldErrorOf(set.error, 'credits_per_day_per_gb')}
+          error={
+            check.shown('credits_per_day_per_gb') ??
+            fieldErrorOf(set.error, 'credits_per_day_per_gb')
+          }
         />
         <Button
           variant="default"
@@ -32,6 +38,7 @@ export function DiskPrice({ cluster }: { cluster: string }) {
           disabled={!price.data}
           loading={set.isPending}
           onClick={() =>
+            check.sendable() &&
             withOutcome(() => set.mutateAsync(shown), O.diskCreditsUpdated, ADMIN_UI.loadFailed)
           }
         >

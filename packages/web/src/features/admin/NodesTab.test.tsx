@@ -71,4 +71,16 @@ describe('node pools', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText(message)).toBeTruthy();
   });
+
+  it('lists the nodes a Slurm partition reports, a down node with its reason', async () => {
+    const { user, sessionConfig } = world({ system_role: 'admin' });
+    const nodes = [
+      { name: 'n1', state: 'down', reason: 'fan failure' },
+      { name: 'n2', state: 'mix', reason: null },
+    ];
+    stubFetch([{ url: POOLS, body: [{ ...pool, nodes }] }]);
+    renderSignedIn(<NodesTab cluster="default" />, { user, sessionConfig });
+    expect(await screen.findByText('n1: down (fan failure)')).toBeTruthy();
+    expect(screen.getByText('n2: mix')).toBeTruthy();
+  });
 });

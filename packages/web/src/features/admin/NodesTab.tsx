@@ -1,11 +1,12 @@
 import { EditAction } from '../../ui/RowActions';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import { Alert, Group, Loader, Modal, Stack, Table, TextInput } from '@mantine/core';
-import { formatMemory } from '@orrery/contract';
+import { Alert, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { formatMemory, idleSizeIssue, NodePoolPatch } from '@orrery/contract';
 import { usePatchNodePool, useNodePools, type NodePoolStatus } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
+import { useLocalIssues } from '../../ui/issues';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 
@@ -36,7 +37,14 @@ export function NodesTab({ cluster }: { cluster: string }) {
         <Table.Tbody>
           {(pools.data ?? []).map((p) => (
             <Table.Tr key={p.name}>
-              <Table.Td>{p.name}</Table.Td>
+              <Table.Td>
+                {p.name}
+                {p.nodes?.map((n) => (
+                  <Text key={n.name} size="xs" c={n.reason ? 'red' : 'dimmed'}>
+                    {N.node(n.name, n.state, n.reason)}
+                  </Text>
+                ))}
+              </Table.Td>
               <Table.Td>{`${p.minSize} / ${p.maxSize} / ${p.idleSize}`}</Table.Td>
               <Table.Td>{`${p.used.cpu} / ${p.capacity.cpu}`}</Table.Td>
               <Table.Td>{`${formatMemory(p.used.memory)} / ${formatMemory(p.capacity.memory)}`}</Table.Td>
@@ -82,8 +90,14 @@ function PoolForm({
   const [minW, setMinW] = useState(String(pool.cpuMinWatts));
   const [maxW, setMaxW] = useState(String(pool.cpuMaxWatts));
   const patch = usePatchNodePool(cluster);
+  const values = { idle_size: idle, cpu_min_watts: minW, cpu_max_watts: maxW };
+  const idleOver = NodePoolPatch.safeParse(values).success
+    ? idleSizeIssue(Number(idle), pool)
+    : null;
+  const check = useLocalIssues(NodePoolPatch, values, idleOver ? { idle_size: idleOver } : {});
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!check.sendable()) return;
     try {
       await patch.mutateAsync({
         name: pool.name,
@@ -98,7 +112,7 @@ function PoolForm({
         notifyError(messageOf(error, ADMIN_UI.loadFailed));
     }
   };
-  const err = (path: string) => fieldErrorOf(patch.error, path);
+  const err = (path: string) => check.shown(path) ?? fieldErrorOf(patch.error, path);
   return (
     <form onSubmit={submit} noValidate>
       <Stack>

@@ -1,10 +1,11 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { Modal, SegmentedControl, Stack, TextInput } from '@mantine/core';
-import { creditsOfField } from '@orrery/contract';
+import { creditsOfField, OrgBalancePatch } from '@orrery/contract';
 import { useSetOrgBalance, type AdminOrg } from '../../api/admin';
 import { DialogActions } from '../../ui/DialogActions';
 import { firstFieldError, messageOf } from '../../ui/errors';
+import { useLocalIssues } from '../../ui/issues';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 
@@ -23,8 +24,14 @@ function BalanceForm({ org, onClose }: { org: AdminOrg; onClose(): void }) {
   const [mode, setMode] = useState<'set' | 'add'>('add');
   const [value, setValue] = useState('');
   const save = useSetOrgBalance();
+  const field = mode === 'add' ? 'additional_credits' : 'credits';
+  const check = useLocalIssues(
+    OrgBalancePatch,
+    mode === 'add' ? { additional_credits: value } : { credits: creditsOfField(value) },
+  );
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!check.sendable()) return;
     try {
       await save.mutateAsync(
         mode === 'add'
@@ -57,7 +64,7 @@ function BalanceForm({ org, onClose }: { org: AdminOrg; onClose(): void }) {
           data-autofocus
           value={value}
           onChange={(e) => setValue(e.currentTarget.value)}
-          error={firstFieldError(save.error)}
+          error={check.shown(field) ?? firstFieldError(save.error)}
         />
       </Stack>
       <DialogActions

@@ -43,6 +43,8 @@ describe('the preset form’s rules (console-shell §5)', () => {
     ],
     [{ credits: '-1' }, 'credits', 'Credits per hour must be a non-negative number'],
     [{ credits: 'free' }, 'credits', 'Credits per hour must be a non-negative number'],
+    // What the server's column cannot hold is refused before the request (issue 15).
+    [{ credits: '1e17' }, 'credits', 'Must be less than 10^16, with at most 20 decimal places'],
     [
       { gpuMake: 'nvidia', gpuModel: 'A100', gpuCount: '0', preemptible: true },
       'gpuCount',

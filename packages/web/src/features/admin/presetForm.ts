@@ -3,6 +3,7 @@ import {
   GPU_VENDORS,
   MEMORY_UNITS,
   PRESET_MIN_CPU,
+  PresetFields,
   memoryOfField,
   presetPoolIssues,
   type GpuVendor,
@@ -10,6 +11,7 @@ import {
   type PoolCapacity,
 } from '@orrery/contract';
 import type { NodePoolStatus, Preset } from '../../api/admin';
+import { issuesOf } from '../../ui/issues';
 
 export interface PresetFormValues {
   name: string;
@@ -126,16 +128,18 @@ export function validatePreset(
     if (field) errors[field] ??= issue.message;
   }
   if (Object.keys(errors).length > 0) return { errors, body: null };
-  return {
-    errors,
-    body: {
-      name: v.name.trim(),
-      cpu,
-      memory: memory.bytes,
-      credits_per_hour: String(credits),
-      preemptible_node: v.preemptible,
-      scheduler_enabled: v.roundRobin,
-      ...(v.gpuMake && gpu ? { [`${v.gpuMake}_gpu`]: gpu } : {}),
-    },
+  const body = {
+    name: v.name.trim(),
+    cpu,
+    memory: memory.bytes,
+    credits_per_hour: String(credits),
+    preemptible_node: v.preemptible,
+    scheduler_enabled: v.roundRobin,
+    ...(v.gpuMake && gpu ? { [`${v.gpuMake}_gpu`]: gpu } : {}),
   };
+  // The bounds of the columns (a name's length, credits below 10^16) as the server checks them.
+  for (const [path, message] of Object.entries(issuesOf(PresetFields, body))) {
+    errors[presetFieldOf(path) ?? 'name'] ??= message;
+  }
+  return { errors, body: Object.keys(errors).length > 0 ? null : body };
 }

@@ -71,6 +71,9 @@ export const ADMIN_UI = {
     gpu: 'GPU in use / capacity',
     preemptible: 'Preemptible',
     edit: (n: string) => `Edit node pool ${n}`,
+    /** One machine of a pool the runtime lists node by node (Slurm), with why it is out. */
+    node: (name: string, state: string, reason: string | null) =>
+      `${name}: ${state}${reason ? ` (${reason})` : ''}`,
     idle: 'Idle nodes',
     min: 'Minimum nodes',
     max: 'Maximum nodes',

@@ -74,7 +74,7 @@ function TabsFrame({ tab, children }: { tab: TabKey; children: ReactNode }) {
   const link = useContextLink();
   const location = useLocation();
   return (
-    <Stack p="md" gap="md">
+    <Stack gap="md">
       <Title order={2}>{T.title}</Title>
       <Tabs
         value={tab}

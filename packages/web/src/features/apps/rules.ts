@@ -1,8 +1,12 @@
-import { isManagerRole } from '@orrery/contract';
-import { instanceUrl, type AppInstance, type AppState } from '../../api/apps';
+import {
+  instanceUrl,
+  type AppInstance,
+  type AppState,
+  type AppTemplateSummary,
+} from '../../api/apps';
 import { withIngressToken } from '../../api/jobs';
-import { usePlatformContext } from '../../app/context/platform-context';
-import { useAccount } from '../../app/session/account';
+import { withRule, type Can } from '../../api/permissions';
+import { useProjectCan } from '../../api/project-can';
 import { useSession } from '../../app/session/session-context';
 import { APPS_TEXTS } from './texts';
 
@@ -42,16 +46,28 @@ export const appLabel = (app: Pick<AppInstance, 'displayName' | 'name'>) =>
   app.displayName || app.name;
 
 /**
- * Installing and uninstalling need write on the project (workloads §6; the server enforces it):
- * the reason readers see on the disabled buttons, or null.
+ * Installing, configuring and uninstalling need write on the project
+ * (`project://CLUSTER/ORG/PROJECT`), as the apps routes check: the permission engine's answer,
+ * shown through `WhyNot`.
  */
-export function useAppsWriteBlock(): string | null {
-  const { project } = usePlatformContext();
-  const { user } = useAccount();
-  if (user.systemRole === 'admin' || isManagerRole(project?.role) || project?.role === 'writer')
-    return null;
-  return APPS_TEXTS.why.reader;
-}
+export const useAppsWrite = () => useProjectCan('write', 'project');
+
+/** Install: this installation must run the template (its reason first), then the permission. */
+export const installCan = (
+  write: Can,
+  t: Pick<AppTemplateSummary, 'runnable' | 'unavailableReason'>,
+): Can =>
+  withRule(write, {
+    enabled: t.runnable !== false,
+    why: t.unavailableReason ?? APPS_TEXTS.somethingWentWrong,
+  });
+
+/**
+ * Why an action is refused, for a page's notice: null while allowed and while the answer is on
+ * its way (a notice that flashes up before the answer would say nothing true).
+ */
+export const refusal = (can: Can): string | null =>
+  can.allowed || can.pending ? null : can.reason;
 
 /** "1 h 05 min", "3 min 20 s": durations shown on the instance page. */
 export function formatDuration(ms: number): string {

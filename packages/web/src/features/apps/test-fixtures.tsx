@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router';
 import { world } from '../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../test/fetch';
 import { renderSignedIn } from '../../test/render';
+import { worldPermissions } from '../../test/world-permissions';
 import AppsPage from './AppsPage';
 
 /** Wire answers of the apps API (apolo-apps-wire.md) for the Apps area's tests. */
@@ -72,9 +73,12 @@ export const appWire = (over: Partial<AppInstanceWire> = {}): AppInstanceWire =>
 
 export const instancesPage = (items: unknown[]) => ({ url: INSTANCES, body: { items, pages: 1 } });
 
-/** The Apps area at `route` (without the context query) in project vision, or `project`. */
+/**
+ * The Apps area at `route` (without the context query) in project vision, or `project`; the
+ * permission check answers as the world's roles do (vision manager, nlp reader).
+ */
 export function renderApps(route: string, answers: CannedResponse[], project = 'vision') {
-  const stub = stubFetch(answers);
+  const stub = stubFetch([...answers, worldPermissions()]);
   const { user, sessionConfig } = world();
   const sep = route.includes('?') ? '&' : '?';
   const view = renderSignedIn(

@@ -112,7 +112,6 @@ export const APPS_TEXTS = {
     },
   },
   why: {
-    reader: 'Project readers cannot install or uninstall apps',
     noUrl: 'The app has no URL yet',
     uninstalling: 'The app is already being uninstalled',
   },

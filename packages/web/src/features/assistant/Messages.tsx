@@ -19,7 +19,13 @@ function UserMessage(props: { message: ChatMessage; resendable: boolean; onResen
   const { message, resendable, onResend } = props;
   return (
     <Stack gap={2} align="flex-end">
-      <Paper p="xs" radius="md" bg="blue.0" maw="90%" data-status={message.status}>
+      <Paper
+        p="xs"
+        radius="md"
+        bg="var(--mantine-color-blue-light)"
+        maw="90%"
+        data-status={message.status}
+      >
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
           {message.content}
         </Text>

@@ -111,7 +111,7 @@ describe('billing page', { timeout: 20_000 }, () => {
 
   it('shows two months in the date picker and no day after today', async () => {
     page('usage');
-    await userEvent.click(screen.getByRole('button', { name: 'Date range' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Date range' }));
     const tables = await screen.findAllByRole('table');
     expect(tables).toHaveLength(2);
     // Days are named as "25 November 2026".

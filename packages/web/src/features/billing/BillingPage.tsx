@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Stack, Tabs, Title } from '@mantine/core';
+import { Loader, Stack, Tabs, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import type { UsageFilters } from '../../api/billing';
 import { useContextLink, usePlatformContext } from '../../app/context/platform-context';
 import { useAccount } from '../../app/session/account';
 import { EmptyState } from '../../ui/EmptyState';
-import { useManagesOrg } from '../people/OrgUsersTab';
+import { useOrgManage } from '../people/manages';
 import { CreditsTab } from './credits/CreditsTab';
 import { BillingFilters } from './filters/BillingFilters';
 import { defaultFilters, todayUtc, wireGroups, type BillingFilterState } from './filters/filters';
@@ -23,9 +23,10 @@ type Tab = (typeof TABS)[number];
  */
 export default function BillingPage() {
   const { org } = usePlatformContext();
-  const manages = useManagesOrg();
+  const managing = useOrgManage();
   if (!org) return <EmptyState title={BILLING_TEXTS.noOrg} />;
-  if (!manages)
+  if (managing.pending) return <Loader aria-label={BILLING_TEXTS.title} />;
+  if (!managing.allowed)
     return (
       <EmptyState
         icon={<IconLock />}
@@ -59,7 +60,7 @@ function Billing({ org }: { org: string }) {
     groupBy: onUsage ? wireGroups(filters.groups) : [],
   };
   return (
-    <Stack p="md">
+    <Stack>
       <Title order={2}>{BILLING_TEXTS.title}</Title>
       <Tabs value={tab} onChange={(v) => v && navigate(link(`/org-billing/${v}`))}>
         <Tabs.List>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { OrgRole } from '@orrery/contract';
 import { Org, OrgUser } from '@orrery/contract';
 import type { CannedResponse } from '../../test/fetch';
+import { permissionsOf } from '../../test/permissions';
 import { stubFetch } from '../../test/fetch';
 import { world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
@@ -59,7 +60,11 @@ export function renderBilling(
   w.user.orgs = w.user.orgs!.map((o) =>
     o.name === 'acme' ? { ...o, role, balance: { credits } } : o,
   );
-  const fetch = stubFetch(responses);
+  // The permission engine answers as it would for the role: managers and admins manage it.
+  const grant = permissionsOf([
+    { prefix: 'org://acme', have: role === 'user' ? 'read' : 'manage' },
+  ]);
+  const fetch = stubFetch([grant, ...responses]);
   const view = renderSignedIn(ui, { user: w.user, sessionConfig: w.sessionConfig, route });
   return { ...view, ...fetch };
 }

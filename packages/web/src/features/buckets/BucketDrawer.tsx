@@ -1,6 +1,9 @@
 import { Alert, Badge, Button, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconFolderOpen, IconKey, IconTrash } from '@tabler/icons-react';
 import { useBucketCredentials, type Bucket, type BucketPlace } from '../../api/buckets';
+import { useCan } from '../../api/permissions';
+import { useProjectUri } from '../../api/project-can';
+import { WhyNot } from '../../ui/WhyNot';
 import { messageOf } from '../../ui/errors';
 import { BucketDetails } from './BucketDetails';
 import { bucketLabel } from './format';
@@ -18,6 +21,12 @@ export function BucketDrawer(props: {
   onDelete(bucket: Bucket): void;
 }) {
   const { bucket } = props;
+  // As the routes check: credentials need write on the project's buckets, deleting on the bucket.
+  const uri = useProjectUri();
+  const [credit, remove] = useCan([
+    uri && { uri: uri('blob'), action: 'write' },
+    uri && bucket && { uri: uri('blob', bucketLabel(bucket)), action: 'write' },
+  ]);
   return (
     <Drawer
       opened={!!bucket}
@@ -37,24 +46,28 @@ export function BucketDrawer(props: {
             >
               {T.open}
             </Button>
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconKey size={14} />}
-              onClick={() => props.onCreateCredentials(bucket)}
-            >
-              {BUCKET_TEXTS.createCredentials}
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              leftSection={<IconTrash size={14} />}
-              aria-label={BUCKET_TEXTS.deleteLabel(bucketLabel(bucket))}
-              onClick={() => props.onDelete(bucket)}
-            >
-              {BUCKET_TEXTS.delete}
-            </Button>
+            <WhyNot can={credit}>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconKey size={14} />}
+                onClick={() => props.onCreateCredentials(bucket)}
+              >
+                {BUCKET_TEXTS.createCredentials}
+              </Button>
+            </WhyNot>
+            <WhyNot can={remove}>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                leftSection={<IconTrash size={14} />}
+                aria-label={BUCKET_TEXTS.deleteLabel(bucketLabel(bucket))}
+                onClick={() => props.onDelete(bucket)}
+              >
+                {BUCKET_TEXTS.delete}
+              </Button>
+            </WhyNot>
           </Group>
           <Credentials place={props.place} bucket={bucket} />
           <BucketDetails bucket={bucket} />

@@ -11,8 +11,11 @@ import { stubFetch, type CannedResponse } from '../../test/fetch';
 import { world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
 import { FakeXhr } from '../../test/xhr';
+import { expectWhyNot, permissionsOf } from '../../test/permissions';
+import { worldPermissions } from '../../test/world-permissions';
 import BucketsPage from './BucketsPage';
 
+const READ_ONLY = 'You have read access here; this needs write access';
 const SCOPE = 'cluster_name=default&org_name=acme&project_name=vision';
 const ID = 'bucket-0b8e1f9e-2a33-4c1b-9f5e-6d0c3a7b9e21';
 const CONTEXT = 'org=acme&cluster=default&project=vision';
@@ -87,6 +90,7 @@ afterEach(() => {
 describe('Bucket object browser', () => {
   it('shows folders and files, opens a folder on a double click, goes up and searches', async () => {
     stubFetch([
+      worldPermissions(),
       theBucket(),
       { url: folderUrl(), body: page('', ['images/'], ['readme.txt']) },
       { url: folderUrl('images/'), body: page('images/', [], ['images/cat.png']) },
@@ -110,6 +114,7 @@ describe('Bucket object browser', () => {
 
   it('opens a file’s details with a download link, and deletes it after confirmation', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       theBucket(),
       { url: folderUrl('images/'), body: page('images/', [], ['images/cat.png']) },
       { method: 'DELETE', url: objectUrl('images/cat.png'), body: { deleted: 1 } },
@@ -135,6 +140,7 @@ describe('Bucket object browser', () => {
 
   it('adds a folder as an empty object whose key ends in a slash', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       theBucket(),
       { url: folderUrl(), body: page('', [], []) },
       {
@@ -157,17 +163,22 @@ describe('Bucket object browser', () => {
   });
 
   it('is read-only for a reader: no folders, no uploads', async () => {
-    stubFetch([theBucket(), { url: folderUrl(), body: page('', [], [], 'read') }]);
+    stubFetch([
+      permissionsOf([{ prefix: 'blob://default/acme/vision', have: 'read' }]),
+      theBucket(),
+      { url: folderUrl(), body: page('', [], [], 'read') },
+    ]);
     renderBucket();
     expect(await screen.findByText('There is nothing in this bucket yet.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Add folder' }).hasAttribute('disabled')).toBe(true);
-    expect(screen.getByRole('button', { name: 'Upload' }).hasAttribute('disabled')).toBe(true);
+    await expectWhyNot('Add folder', READ_ONLY);
+    await expectWhyNot('Upload', READ_ONLY);
   });
 
   it('uploads dropped files into the open folder, with progress and cancel', async () => {
     FakeXhr.all = [];
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const { calls } = stubFetch([
+      worldPermissions(),
       theBucket(),
       { url: folderUrl('images/'), body: page('images/', [], ['images/cat.png']) },
     ]);
@@ -200,6 +211,7 @@ describe('Bucket object browser', () => {
 
   it('loads the next page of a large folder when asked', async () => {
     stubFetch([
+      worldPermissions(),
       theBucket(),
       { url: folderUrl(), body: page('', [], ['a.txt'], 'manage', 'next-1') },
       { url: folderUrl('', 'next-1'), body: page('', [], ['b.txt']) },
@@ -212,7 +224,7 @@ describe('Bucket object browser', () => {
   });
 
   it('says a gcp bucket cannot be viewed in the web UI', async () => {
-    stubFetch([theBucket({ provider: 'gcp', imported: true })]);
+    stubFetch([worldPermissions(), theBucket({ provider: 'gcp', imported: true })]);
     renderBucket();
     expect(
       await screen.findByText('Buckets created with "gcp" cannot be viewed in the web UI'),
@@ -221,6 +233,7 @@ describe('Bucket object browser', () => {
 
   it('shows the server’s message when a provider cannot be browsed', async () => {
     stubFetch([
+      worldPermissions(),
       theBucket({ provider: 'azure', imported: true }),
       {
         url: folderUrl(),

@@ -14,6 +14,8 @@ import {
   type Bucket,
   type BucketPlace,
 } from '../../api/buckets';
+import { useCanOne } from '../../api/permissions';
+import { useProjectUri } from '../../api/project-can';
 import type { FileStatus } from '../../api/storage';
 import { ContextLink } from '../../app/context/ContextLink';
 import { messageOf } from '../../ui/errors';
@@ -55,7 +57,7 @@ export function BucketView({ place }: { place: BucketPlace }) {
   else body = <Objects place={place} bucket={bucket.data} />;
 
   return (
-    <Stack p="md" gap="md">
+    <Stack gap="md">
       <Anchor component={ContextLink} to="/buckets" size="sm">
         <Group gap={4}>
           <IconArrowLeft size={14} />
@@ -76,7 +78,7 @@ function Objects({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
   const name = bucketLabel(bucket);
   const [path, go] = useFolderPath();
   const token = useStorageToken();
-  // Uploads outlive a change of folder; everything else belongs to the open folder.
+  // Uploads outlive a change of folder (the panel shows the open folder's); the rest is the folder's.
   const uploads = useUploads(
     (folder, file, options) =>
       uploadObject(place, name, prefixOf(folder) + file.name, file, { ...options, token }),
@@ -94,7 +96,7 @@ function Objects({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
         onUpload={(files) => uploads.start(files, path)}
       >
         <UploadList
-          uploads={uploads.uploads}
+          uploads={uploads.inFolder(path)}
           onCancel={uploads.cancel}
           onDismiss={uploads.dismiss}
         />
@@ -127,8 +129,11 @@ function Folder(props: {
   );
 
   const pages = folder.data?.pages ?? [];
-  // Until the caller's permission is known, nothing may be added to the bucket.
-  const readOnly = pages[0]?.permission !== 'write' && pages[0]?.permission !== 'manage';
+  // Adding and deleting objects need write on the bucket (`blob://…/BUCKET`), the permission
+  // engine's answer: until it is known, nothing may be added to the bucket.
+  const uri = useProjectUri();
+  const write = useCanOne(uri && { uri: uri('blob', bucket), action: 'write' });
+  const readOnly = !write.allowed;
   const entries = entriesOf(pages, prefix);
   const entry = entries.find((e) => e.path === selected) ?? null;
   const link =
@@ -139,7 +144,7 @@ function Folder(props: {
         <FolderBreadcrumbs path={path} root={bucket} onGo={go} />
         <FilesToolbar
           search={browsing.search}
-          readOnly={readOnly}
+          write={write}
           onSearch={browsing.setSearch}
           onAddFolder={() => setDialog('add')}
           onUpload={props.onUpload}
@@ -174,6 +179,7 @@ function Folder(props: {
             entry={entry}
             openUrl={link ?? ''}
             downloadUrl={link ?? undefined}
+            write={write}
             onDelete={() => setDialog('delete')}
             onClear={() => setSelected(null)}
           />

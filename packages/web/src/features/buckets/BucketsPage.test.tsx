@@ -9,6 +9,7 @@ import {
   type PersistentCredentialsWire,
 } from '@orrery/contract';
 import { stubFetch, type CannedResponse } from '../../test/fetch';
+import { findEnabled, worldPermissions } from '../../test/world-permissions';
 import { world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
 import BucketsPage from './BucketsPage';
@@ -78,13 +79,13 @@ afterEach(() => {
 
 describe('Buckets page', () => {
   it('says "No buckets found" when the project has none', async () => {
-    stubFetch([{ url: LIST, body: [] }]);
+    stubFetch([worldPermissions(), { url: LIST, body: [] }]);
     renderPage();
     expect(await screen.findByText('No buckets found')).toBeTruthy();
   });
 
   it('filters the cards by the search, 400 ms after typing', async () => {
-    stubFetch([{ url: LIST, body: [bucket(), gcp()] }]);
+    stubFetch([worldPermissions(), { url: LIST, body: [bucket(), gcp()] }]);
     renderPage();
     expect(await screen.findByRole('button', { name: 'Bucket datasets' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'MinIO / S3' })).toBeTruthy();
@@ -103,6 +104,7 @@ describe('Buckets page', () => {
 
   it('opens the drawer on one click, with credentials and details', async () => {
     stubFetch([
+      worldPermissions(),
       { url: LIST, body: [bucket()] },
       {
         url: CREDENTIALS,
@@ -129,6 +131,7 @@ describe('Buckets page', () => {
 
   it('opens the bucket’s page on a double click inside 200 ms', async () => {
     stubFetch([
+      worldPermissions(),
       { url: LIST, body: [bucket()] },
       { url: `/api/v1/buckets/buckets/${ID}?${SCOPE}`, body: bucket() },
       {
@@ -156,7 +159,7 @@ describe('Buckets page', () => {
   });
 
   it('shows the spec’s error on a double click of a gcp bucket', async () => {
-    stubFetch([{ url: LIST, body: [gcp()] }]);
+    stubFetch([worldPermissions(), { url: LIST, body: [gcp()] }]);
     const { url } = renderPage();
     const card = await screen.findByRole('button', { name: 'Bucket archive' });
     vi.useFakeTimers();
@@ -172,6 +175,7 @@ describe('Buckets page', () => {
 
   it('requires a credentials name and announces the created credentials', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: LIST, body: [bucket()] },
       { url: CREDENTIALS, body: [] },
       {
@@ -184,7 +188,7 @@ describe('Buckets page', () => {
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
     const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
-    fireEvent.click(within(drawer).getByRole('button', { name: 'Create credentials' }));
+    fireEvent.click(await findEnabled('Create credentials', within(drawer)));
     const dialog = await screen.findByRole('dialog', { name: 'Create credentials' });
     expect(within(dialog).getByRole('combobox', { name: 'Bucket' })).toHaveProperty(
       'value',
@@ -193,12 +197,14 @@ describe('Buckets page', () => {
     const submit = () => fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     submit();
     expect(await within(dialog).findByText('Name must be at least 1 character')).toBeTruthy();
-    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(calls.some((c) => c.method === 'POST' && !c.url.includes('/permissions/'))).toBe(false);
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'writer' } });
     fireEvent.click(within(dialog).getByLabelText('Read-write'));
     submit();
     expect(await screen.findByText('Bucket credentials writer was created')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+    expect(
+      calls.find((c) => c.method === 'POST' && !c.url.includes('/permissions/'))?.body,
+    ).toEqual({
       name: 'writer',
       bucket_ids: [ID],
       read_only: false,
@@ -208,6 +214,7 @@ describe('Buckets page', () => {
   it('shows the server’s 422 message for credentials to a bucket Orrery made', async () => {
     const message = 'Set ORRERY_S3_SHARE_KEYS=true only for a single-tenant deployment.';
     stubFetch([
+      worldPermissions(),
       { url: LIST, body: [bucket()] },
       { url: CREDENTIALS, body: [] },
       { method: 'POST', url: CREDENTIALS, status: 422, body: error(422, message, 'bucket_ids') },
@@ -215,7 +222,7 @@ describe('Buckets page', () => {
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
     const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
-    fireEvent.click(within(drawer).getByRole('button', { name: 'Create credentials' }));
+    fireEvent.click(await findEnabled('Create credentials', within(drawer)));
     const dialog = await screen.findByRole('dialog', { name: 'Create credentials' });
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'keys' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -225,11 +232,12 @@ describe('Buckets page', () => {
   it('checks the bucket name and shows the server’s message when creating fails', async () => {
     const message = 'Project not found';
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: LIST, body: [] },
       { method: 'POST', url: '/api/v1/buckets/buckets', status: 404, body: error(404, message) },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Create bucket' }));
+    fireEvent.click(await findEnabled('Create bucket'));
     const dialog = await screen.findByRole('dialog', { name: 'Create bucket' });
     const name = within(dialog).getByLabelText(/^Name/);
     const submit = () => fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -238,11 +246,13 @@ describe('Buckets page', () => {
     expect(await within(dialog).findByText('Invalid name')).toBeTruthy();
     fireEvent.change(name, { target: { value: 'ab' } });
     expect(await within(dialog).findByText('Bucket name must be 3 to 40 characters')).toBeTruthy();
-    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(calls.some((c) => c.method === 'POST' && !c.url.includes('/permissions/'))).toBe(false);
     fireEvent.change(name, { target: { value: 'raw-data' } });
     submit();
     expect(await within(dialog).findByText(message)).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+    expect(
+      calls.find((c) => c.method === 'POST' && !c.url.includes('/permissions/'))?.body,
+    ).toEqual({
       name: 'raw-data',
       cluster_name: 'default',
       org_name: 'acme',
@@ -253,6 +263,7 @@ describe('Buckets page', () => {
   it('puts a taken name on the name field', async () => {
     const message = 'Bucket with name raw already exists';
     stubFetch([
+      worldPermissions(),
       { url: LIST, body: [] },
       {
         method: 'POST',
@@ -262,7 +273,7 @@ describe('Buckets page', () => {
       },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Create bucket' }));
+    fireEvent.click(await findEnabled('Create bucket'));
     const dialog = await screen.findByRole('dialog', { name: 'Create bucket' });
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'raw' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -272,15 +283,14 @@ describe('Buckets page', () => {
 
   it('deletes a bucket only after confirmation', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: LIST, body: [bucket()] },
       { url: CREDENTIALS, body: [] },
       { method: 'DELETE', url: `/api/v1/buckets/buckets/${ID}?${SCOPE}`, status: 204 },
     ]);
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
-    fireEvent.click(
-      await screen.findByRole('button', { name: 'Delete bucket datasets' }, { timeout: 2000 }),
-    );
+    fireEvent.click(await findEnabled('Delete bucket datasets'));
     const dialog = await screen.findByRole('dialog', { name: 'Delete bucket' });
     expect(within(dialog).getByText(/every object in it will be deleted/)).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);

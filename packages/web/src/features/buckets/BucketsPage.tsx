@@ -5,7 +5,9 @@ import { IconBucket, IconPlus, IconSearch } from '@tabler/icons-react';
 import { Route, Routes, useNavigate } from 'react-router';
 import { useBuckets, type Bucket, type BucketPlace } from '../../api/buckets';
 import { usePlatformContext, useContextLink } from '../../app/context/platform-context';
+import { useProjectCan } from '../../api/project-can';
 import { EmptyState } from '../../ui/EmptyState';
+import { WhyNot } from '../../ui/WhyNot';
 import { messageOf } from '../../ui/errors';
 import { notifyError } from '../../ui/notify';
 import { useClickCount } from '../files/useClickCount';
@@ -17,6 +19,7 @@ import { CreateCredentialsDialog } from './CreateCredentialsDialog';
 import { DeleteBucketDialog } from './DeleteBucketDialog';
 import { bucketPath, matches } from './format';
 import { BUCKET_TEXTS, SEARCH_DEBOUNCE_MS } from './texts';
+import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
 
 /** The Buckets area (workloads §2): the current project's buckets, and one bucket's page. */
 export default function BucketsPage() {
@@ -41,6 +44,8 @@ function Buckets({ place }: { place: BucketPlace }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const [creating, setCreating] = useState(false);
+  // As the create route checks: write on the project's buckets.
+  const create = useProjectCan('write', 'blob');
   const [openId, setOpenId] = useState<string | null>(null);
   const [crediting, setCrediting] = useState<Bucket | null>(null);
   const [deleting, setDeleting] = useState<Bucket | null>(null);
@@ -77,17 +82,20 @@ function Buckets({ place }: { place: BucketPlace }) {
     );
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group justify="space-between">
         <Title order={2}>{BUCKET_TEXTS.title}</Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          {BUCKET_TEXTS.create}
-        </Button>
+        <WhyNot can={create}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            {BUCKET_TEXTS.create}
+          </Button>
+        </WhyNot>
       </Group>
       <TextInput
         aria-label={BUCKET_TEXTS.search}
         placeholder={BUCKET_TEXTS.search}
         leftSection={<IconSearch size={16} />}
+        {...PAGE_SEARCH_PROPS}
         value={search}
         onChange={(e) => setSearch(e.currentTarget.value)}
         maw={360}

@@ -2,6 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Disk as DiskSchema, type DiskWire } from '@orrery/contract';
 import { stubFetch } from '../../test/fetch';
+import { expectOffered, expectWhyNot, permissionsOf } from '../../test/permissions';
 import { world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
 import DisksPage from './DisksPage';
@@ -35,6 +36,30 @@ const renderPage = () => {
 };
 
 describe('Disks page', () => {
+  it('keeps a project reader from creating or deleting, and says why', async () => {
+    stubFetch([
+      permissionsOf([{ prefix: 'disk://default/acme/vision', have: 'read' }]),
+      { url: LIST, body: [disk()] },
+    ]);
+    renderPage();
+    const why = 'You have read access here; this needs write access';
+    await expectWhyNot('Create new disk', why);
+    await expectWhyNot('Delete disk data', 'You have read access here; this needs manage access');
+  });
+
+  it('offers a writer Create, and Delete of the disks the server allows', async () => {
+    stubFetch([
+      permissionsOf([
+        { prefix: `disk://default/acme/vision/${ID}`, have: 'manage' },
+        { prefix: 'disk://default/acme/vision', have: 'write' },
+      ]),
+      { url: LIST, body: [disk()] },
+    ]);
+    renderPage();
+    await expectOffered('Delete disk data');
+    await expectOffered('Create new disk');
+  });
+
   it('says "No disks found" when the project has none', async () => {
     stubFetch([{ url: LIST, body: [] }]);
     renderPage();
@@ -61,7 +86,8 @@ describe('Disks page', () => {
       { method: 'POST', url: '/api/v1/disk', status: 201, body: disk({ name: 'my-data' }) },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Create new disk' }));
+    await expectOffered('Create new disk');
+    fireEvent.click(screen.getByRole('button', { name: 'Create new disk' }));
     const dialog = await screen.findByRole('dialog');
     const field = (label: RegExp) => within(dialog).getByLabelText(label);
     const submit = () => fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -74,14 +100,14 @@ describe('Disks page', () => {
     expect(within(dialog).getByText('Invalid lifespan value')).toBeTruthy();
     fireEvent.change(field(/^Storage/), { target: { value: '-1' } });
     expect(await within(dialog).findByText('Storage must be positive')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    expect(calls.filter((c) => c.method === 'POST' && c.url === '/api/v1/disk')).toHaveLength(0);
 
     fireEvent.change(field(/^Storage/), { target: { value: '2' } });
     fireEvent.change(field(/^Name/), { target: { value: 'My Data' } });
     fireEvent.change(field(/^Lifespan/), { target: { value: '1d 2h' } });
     submit();
     await vi.waitFor(() =>
-      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      expect(calls.find((c) => c.method === 'POST' && c.url === '/api/v1/disk')?.body).toEqual({
         storage: 2 * 10 ** 9,
         name: 'my-data',
         life_span: 93_600,
@@ -107,7 +133,8 @@ describe('Disks page', () => {
       },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Create new disk' }));
+    await expectOffered('Create new disk');
+    fireEvent.click(screen.getByRole('button', { name: 'Create new disk' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText(/^Storage/), { target: { value: '1' } });
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'data' } });
@@ -121,7 +148,8 @@ describe('Disks page', () => {
       { method: 'DELETE', url: `/api/v1/disk/${ID}?${LIST.split('?')[1]}`, status: 204 },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete disk data' }));
+    await expectOffered('Delete disk data');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete disk data' }));
     const dialog = await screen.findByRole('dialog');
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));

@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Stack, Title } from '@mantine/core';
 import { IconDatabase, IconPlus } from '@tabler/icons-react';
+import { diskUri } from '@orrery/contract';
 import { useDisks, type Disk, type DiskPlace } from '../../api/disks';
+import { useCanOne } from '../../api/permissions';
+import { WhyNot } from '../../ui/WhyNot';
 import { usePlatformContext } from '../../app/context/platform-context';
 import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
@@ -29,6 +32,10 @@ export default function DisksPage() {
 
 function Disks({ place, pricePerGbDay }: { place: DiskPlace; pricePerGbDay?: string }) {
   const disks = useDisks(place);
+  const canCreate = useCanOne({
+    uri: diskUri(place.clusterName, place.orgName, place.projectName),
+    action: 'write',
+  });
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Disk | null>(null);
@@ -60,12 +67,14 @@ function Disks({ place, pricePerGbDay }: { place: DiskPlace; pricePerGbDay?: str
     );
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group justify="space-between">
         <Title order={2}>{DISK_TEXTS.title}</Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          {DISK_TEXTS.create}
-        </Button>
+        <WhyNot can={canCreate}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            {DISK_TEXTS.create}
+          </Button>
+        </WhyNot>
       </Group>
       {body}
       <DiskDrawer disk={open} onClose={() => setOpenId(null)} />

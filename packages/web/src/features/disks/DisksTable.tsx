@@ -1,4 +1,6 @@
-import { ActionIcon, Badge, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Table, Text } from '@mantine/core';
+import { useCan } from '../../api/permissions';
+import { WhyNot } from '../../ui/WhyNot';
 import { IconTrash } from '@tabler/icons-react';
 import type { Disk } from '../../api/disks';
 import { diskLabel, formatDate, STATUS_COLOR, usageOf } from './format';
@@ -19,6 +21,8 @@ export function DisksTable(props: {
   onOpen(disk: Disk): void;
   onDelete(disk: Disk): void;
 }) {
+  // Deleting is the disk owner's, or needs manage on the disk (a project manager's).
+  const mayDelete = useCan(props.disks.map((d) => ({ uri: d.uri, action: 'manage' })));
   return (
     <Table highlightOnHover striped verticalSpacing="sm">
       <Table.Thead>
@@ -33,7 +37,7 @@ export function DisksTable(props: {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {props.disks.map((d) => (
+        {props.disks.map((d, i) => (
           <Table.Tr
             key={d.id}
             onClick={() => props.onOpen(d)}
@@ -61,7 +65,7 @@ export function DisksTable(props: {
             </Table.Td>
             <Table.Td>{formatDate(d.createdAt)}</Table.Td>
             <Table.Td>
-              <Tooltip label={DISK_TEXTS.delete}>
+              <WhyNot can={mayDelete[i]} tooltip={DISK_TEXTS.delete}>
                 <ActionIcon
                   variant="subtle"
                   color="red"
@@ -73,7 +77,7 @@ export function DisksTable(props: {
                 >
                   <IconTrash size={16} />
                 </ActionIcon>
-              </Tooltip>
+              </WhyNot>
             </Table.Td>
           </Table.Tr>
         ))}

@@ -45,7 +45,8 @@ export const DISK_TEXTS = {
     storage: 'Storage',
     unit: 'Unit',
     name: 'Name',
-    nameHint: 'Optional. Letters, digits, spaces and hyphens; it should be unique in the project.',
+    nameHint:
+      'Optional. Letters, digits, spaces and hyphens; the name should uniquely identify the disk in the cluster.',
     willBeCreatedAs: (name: string) => `Will be created as "${name}"`,
     lifespan: 'Lifespan',
     lifespanHint: 'Optional, like 1d 2h 3m. An unused disk is deleted after this time.',

@@ -7,7 +7,9 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
+import type { Can } from '../../api/permissions';
 import type { FileStatus } from '../../api/storage';
+import { WhyNot } from '../../ui/WhyNot';
 import { isFolder } from './paths';
 import { FILE_TEXTS } from './texts';
 
@@ -15,8 +17,8 @@ const T = FILE_TEXTS.actions;
 
 /**
  * The bottom bar of the selected item (workloads §2): share, open in new tab and download (files
- * only), rename and delete; an area leaves out what it cannot do. Changes need write permission
- * on the item, sharing needs manage.
+ * only), rename and delete; an area leaves out what it cannot do. Changes need `write` on the
+ * item, sharing `manage`: the permission engine's answers, refused ones disabled with the reason.
  */
 export function ActionBar(props: {
   entry: FileStatus;
@@ -25,10 +27,12 @@ export function ActionBar(props: {
   onShare?(): void;
   onRename?(): void;
   onDelete(): void;
+  write: Can;
+  /** Sharing: `manage` on the item. */
+  manage?: Can;
   onClear(): void;
 }) {
   const { entry } = props;
-  const canWrite = entry.permission !== 'read';
   return (
     <Paper
       withBorder
@@ -48,16 +52,17 @@ export function ActionBar(props: {
         <Text size="sm" fw={600} truncate maw={240}>
           {entry.path}
         </Text>
-        {props.onShare && (
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconShare size={14} />}
-            disabled={entry.permission !== 'manage'}
-            onClick={props.onShare}
-          >
-            {T.share}
-          </Button>
+        {props.onShare && props.manage && (
+          <WhyNot can={props.manage}>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconShare size={14} />}
+              onClick={props.onShare}
+            >
+              {T.share}
+            </Button>
+          </WhyNot>
         )}
         {!isFolder(entry) && (
           <Button
@@ -85,26 +90,28 @@ export function ActionBar(props: {
           </Button>
         )}
         {props.onRename && (
+          <WhyNot can={props.write}>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconEdit size={14} />}
+              onClick={props.onRename}
+            >
+              {T.rename}
+            </Button>
+          </WhyNot>
+        )}
+        <WhyNot can={props.write}>
           <Button
             size="xs"
-            variant="default"
-            leftSection={<IconEdit size={14} />}
-            disabled={!canWrite}
-            onClick={props.onRename}
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={14} />}
+            onClick={props.onDelete}
           >
-            {T.rename}
+            {T.delete}
           </Button>
-        )}
-        <Button
-          size="xs"
-          color="red"
-          variant="light"
-          leftSection={<IconTrash size={14} />}
-          disabled={!canWrite}
-          onClick={props.onDelete}
-        >
-          {T.delete}
-        </Button>
+        </WhyNot>
       </Group>
     </Paper>
   );

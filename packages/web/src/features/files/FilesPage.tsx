@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { Stack, Title } from '@mantine/core';
 import type { StoragePlace } from '../../api/storage';
-import { openUrl, storageKeys, uploadFile, useFileStatus, useListing } from '../../api/storage';
+import { openUrl, storageKeys, uploadFile, useListing } from '../../api/storage';
+import { useCan } from '../../api/permissions';
+import { useProjectUri } from '../../api/project-can';
 import { usePlatformContext } from '../../app/context/platform-context';
 import { EmptyState } from '../../ui/EmptyState';
 import { ActionBar } from './ActionBar';
@@ -30,14 +32,14 @@ export default function FilesPage() {
 function Files({ place }: { place: StoragePlace }) {
   const [path, go] = useFolderPath();
   const token = useStorageToken();
-  // Uploads outlive a change of folder; everything else belongs to the open folder.
+  // Uploads outlive a change of folder (the panel shows the open folder's); the rest is the folder's.
   const uploads = useUploads(
     (folder, file, options) =>
       uploadFile(place, [...folder, file.name], file, { ...options, token }),
     storageKeys.all(place),
   );
   return (
-    <Stack p="md" gap="md">
+    <Stack gap="md">
       <Title order={2}>{T.title}</Title>
       <Folder
         key={path.join('/')}
@@ -48,7 +50,7 @@ function Files({ place }: { place: StoragePlace }) {
         onUpload={(files) => uploads.start(files, path)}
       >
         <UploadList
-          uploads={uploads.uploads}
+          uploads={uploads.inFolder(path)}
           onCancel={uploads.cancel}
           onDismiss={uploads.dismiss}
         />
@@ -68,15 +70,21 @@ function Folder(props: {
 }) {
   const { place, path, go } = props;
   const listing = useListing(place, path);
-  const status = useFileStatus(place, path);
   const browsing = useFolderBrowsing(path, go);
   const { selected, setSelected } = browsing;
   const [dialog, setDialog] = useState<FileDialog>(null);
-  // Until the folder's permission is known, nothing may be added to it.
-  const readOnly = status.data?.permission !== 'write' && status.data?.permission !== 'manage';
-
   const entries = listing.data ?? [];
   const entry = entries.find((e) => e.path === selected) ?? null;
+  // The permission engine's answers for the folder and the selected item (`storage://…/path`):
+  // until the folder's is known, nothing may be added to it.
+  const uri = useProjectUri();
+  const item = entry && [...path, entry.path];
+  const [write, writeItem, manageItem] = useCan([
+    uri && { uri: uri('storage', ...path), action: 'write' },
+    uri && item && { uri: uri('storage', ...item), action: 'write' },
+    uri && item && { uri: uri('storage', ...item), action: 'manage' },
+  ]);
+  const readOnly = !write.allowed;
   const link = entry ? openUrl(place, [...path, entry.path], props.token) : null;
   return (
     <>
@@ -84,7 +92,7 @@ function Folder(props: {
         <FolderBreadcrumbs path={path} root={place.projectName} onGo={go} />
         <FilesToolbar
           search={browsing.search}
-          readOnly={readOnly}
+          write={write}
           onSearch={browsing.setSearch}
           onAddFolder={() => setDialog('add')}
           onUpload={props.onUpload}
@@ -106,6 +114,8 @@ function Folder(props: {
           <ActionBar
             entry={entry}
             openUrl={link}
+            write={writeItem}
+            manage={manageItem}
             onShare={() => setDialog('share')}
             onRename={() => setDialog('rename')}
             onDelete={() => setDialog('delete')}

@@ -1,21 +1,18 @@
-import { Button, FileButton, Group, TextInput, Tooltip } from '@mantine/core';
+import { Button, FileButton, Group, TextInput } from '@mantine/core';
 import { IconFolderPlus, IconSearch, IconUpload } from '@tabler/icons-react';
-import { useRef, type ReactNode } from 'react';
+import { useRef } from 'react';
+import type { Can } from '../../api/permissions';
+import { WhyNot } from '../../ui/WhyNot';
 import { FILE_TEXTS } from './texts';
+import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
 
-/** A disabled button gets no pointer events, so the read-only tooltip sits on a wrapper. */
-function ReadOnlyTip({ readOnly, children }: { readOnly: boolean; children: ReactNode }) {
-  return (
-    <Tooltip label={FILE_TEXTS.readOnly} disabled={!readOnly} openDelay={300} multiline w={280}>
-      <span>{children}</span>
-    </Tooltip>
-  );
-}
-
-/** Search, add folder and upload (workloads §2); the last two need write permission. */
+/**
+ * Search, add folder and upload (workloads §2); the last two need `write` on the folder (the
+ * permission engine's answer), disabled with its reason otherwise.
+ */
 export function FilesToolbar(props: {
   search: string;
-  readOnly: boolean;
+  write: Can;
   onSearch(text: string): void;
   onAddFolder(): void;
   onUpload(files: File[]): void;
@@ -28,42 +25,42 @@ export function FilesToolbar(props: {
         aria-label={FILE_TEXTS.search}
         placeholder={FILE_TEXTS.searchPlaceholder}
         leftSection={<IconSearch size={16} />}
+        {...PAGE_SEARCH_PROPS}
         value={props.search}
         onChange={(e) => props.onSearch(e.currentTarget.value)}
         w={280}
       />
       <Group gap="sm">
-        <ReadOnlyTip readOnly={props.readOnly}>
+        <WhyNot can={props.write}>
           <Button
             variant="default"
             leftSection={<IconFolderPlus size={16} />}
-            disabled={props.readOnly}
             onClick={props.onAddFolder}
           >
             {FILE_TEXTS.addFolder}
           </Button>
-        </ReadOnlyTip>
-        <ReadOnlyTip readOnly={props.readOnly}>
-          <FileButton
-            multiple
-            resetRef={resetRef}
-            disabled={props.readOnly}
-            onChange={(files) => {
-              props.onUpload(files);
-              resetRef.current?.();
-            }}
-          >
-            {(fileProps) => (
-              <Button
-                {...fileProps}
-                leftSection={<IconUpload size={16} />}
-                disabled={props.readOnly}
-              >
-                {FILE_TEXTS.upload}
-              </Button>
-            )}
-          </FileButton>
-        </ReadOnlyTip>
+        </WhyNot>
+        <WhyNot can={props.write}>
+          {props.write.allowed ? (
+            <FileButton
+              multiple
+              resetRef={resetRef}
+              onChange={(files) => {
+                props.onUpload(files);
+                resetRef.current?.();
+              }}
+            >
+              {(fileProps) => (
+                <Button {...fileProps} leftSection={<IconUpload size={16} />}>
+                  {FILE_TEXTS.upload}
+                </Button>
+              )}
+            </FileButton>
+          ) : (
+            // Refused, the button opens no file chooser: WhyNot disables it with the reason.
+            <Button leftSection={<IconUpload size={16} />}>{FILE_TEXTS.upload}</Button>
+          )}
+        </WhyNot>
       </Group>
     </Group>
   );

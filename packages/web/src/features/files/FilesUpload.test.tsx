@@ -4,7 +4,18 @@ import { stubFetch } from '../../test/fetch';
 import { FakeXhr } from '../../test/xhr';
 import { renderSignedIn } from '../../test/render';
 import FilesPage from './FilesPage';
-import { entry, folderStatus, LIST, listing, ROUTE, signedIn, STATUS, url } from './test-fixtures';
+import { FINISHED_SHOWN_MS } from './useUploads';
+import {
+  entry,
+  folderStatus,
+  LIST,
+  listing,
+  ROUTE,
+  signedIn,
+  STATUS,
+  storagePermissions,
+  url,
+} from './test-fixtures';
 
 const file = (name: string, size: number, type = 'text/plain') =>
   new File(['x'.repeat(size)], name, { type });
@@ -14,6 +25,7 @@ describe('Files uploads', () => {
     FakeXhr.all = [];
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const { calls } = stubFetch([
+      storagePermissions(),
       { url: LIST(), body: listing(entry('notes.txt')) },
       { url: STATUS(), body: folderStatus('/acme/vision', 'write') },
     ]);
@@ -49,8 +61,14 @@ describe('Files uploads', () => {
     act(() => b.onload?.());
     expect(await screen.findByText('Uploaded')).toBeTruthy();
     await vi.waitFor(() => expect(calls.filter((c) => c.url === LIST()).length).toBe(listings + 1));
-    fireEvent.click(screen.getByRole('button', { name: 'Dismiss b.bin' }));
-    expect(screen.queryByText('b.bin')).toBeNull();
+    // Finished and cancelled uploads clear themselves: their files are in the listing by then.
+    await vi.waitFor(
+      () => {
+        expect(screen.queryByText('b.bin')).toBeNull();
+        expect(screen.queryByText('a.txt')).toBeNull();
+      },
+      { timeout: FINISHED_SHOWN_MS + 2000 },
+    );
   });
 
   it('shows the server’s message when an upload fails, and uploads from the file picker', async () => {
@@ -69,5 +87,8 @@ describe('Files uploads', () => {
     c.responseText = JSON.stringify({ error: 'forbidden', message: 'Not allowed here' });
     act(() => c.onload?.());
     expect(await screen.findByText('Not allowed here')).toBeTruthy();
+    // A failed upload stays until dismissed.
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss c.txt' }));
+    expect(screen.queryByText('Not allowed here')).toBeNull();
   });
 });

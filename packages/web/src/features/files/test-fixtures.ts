@@ -6,6 +6,7 @@ import {
   type FileType,
 } from '@orrery/contract';
 import { world } from '../../test/fixtures';
+import { permissionsOf } from '../../test/permissions';
 
 /** Storage bodies for tests, parsed by the contract's schemas like the server's answers. */
 export const entry = (path: string, type: FileType = 'FILE', permission: Action = 'manage') =>
@@ -31,3 +32,13 @@ export const signedIn = () => {
   const { user, sessionConfig } = world();
   return { user, sessionConfig };
 };
+
+/**
+ * The permission check's stand-in for project vision's storage: `folder` on everything, but
+ * read only on `locked.txt` (as its listing entry says).
+ */
+export const storagePermissions = (folder: Action = 'manage') =>
+  permissionsOf([
+    { prefix: 'storage://default/acme/vision/locked.txt', have: 'read' },
+    { prefix: 'storage://default/acme/vision', have: folder },
+  ]);

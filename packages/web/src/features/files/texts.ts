@@ -8,7 +8,6 @@ export const FILE_TEXTS = {
   upLabel: 'Go to the parent folder',
   addFolder: 'Add folder',
   upload: 'Upload',
-  readOnly: 'You can only read this folder: adding folders and uploading need write permission.',
   empty: 'This folder is empty',
   emptyHint: 'Upload files or drag and drop them here, or add a folder.',
   emptyReadOnly: 'There is nothing in this folder yet.',

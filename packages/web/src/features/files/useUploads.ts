@@ -23,10 +23,18 @@ export type Uploader = (
   options: { onProgress(loaded: number, total: number): void; signal: AbortSignal },
 ) => Promise<unknown>;
 
+/** How long a finished or cancelled upload stays in the panel before it clears itself. */
+export const FINISHED_SHOWN_MS = 3000;
+
+const sameFolder = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((part, i) => part === b[i]);
+
 /**
  * Uploads of a page (Files, a bucket): each file is its own PUT with a progress value and its
  * own cancel. A file shows in the listing only when its upload has finished (docs/files.md); then
- * the queries under `refresh` are refetched.
+ * the queries under `refresh` are refetched. Uploads outlive a change of folder, but the panel
+ * shows those of the folder in view (`inFolder`); a finished or cancelled one clears itself
+ * after a moment (its file is in the listing by then), a failed one stays until dismissed.
  */
 export function useUploads(upload: Uploader, refresh: QueryKey) {
   const client = useQueryClient();
@@ -37,10 +45,23 @@ export function useUploads(upload: Uploader, refresh: QueryKey) {
   const latest = useRef({ upload, refresh });
   latest.current = { upload, refresh };
 
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   useEffect(() => {
     const live = controllers.current;
-    return () => live.forEach((c) => c.abort());
+    const pending = timers.current;
+    return () => {
+      live.forEach((c) => c.abort());
+      pending.forEach(clearTimeout);
+    };
   }, []);
+
+  const clearLater = (id: number) => {
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      setUploads((list) => list.filter((u) => u.id !== id));
+    }, FINISHED_SHOWN_MS);
+    timers.current.add(timer);
+  };
 
   const patch = (id: number, change: Partial<Upload>) =>
     setUploads((list) => list.map((u) => (u.id === id ? { ...u, ...change } : u)));
@@ -67,11 +88,13 @@ export function useUploads(upload: Uploader, refresh: QueryKey) {
           })
           .then(() => {
             patch(id, { status: 'done', loaded: file.size });
+            clearLater(id);
             return client.invalidateQueries({ queryKey: latest.current.refresh });
           })
           .catch((error: unknown) => {
             if (error instanceof DOMException && error.name === 'AbortError') {
               patch(id, { status: 'cancelled' });
+              clearLater(id);
             } else {
               patch(id, { status: 'failed', error: messageOf(error, FILE_TEXTS.uploads.failed) });
             }
@@ -88,5 +111,10 @@ export function useUploads(upload: Uploader, refresh: QueryKey) {
     [],
   );
 
-  return { uploads, start, cancel, dismiss };
+  const inFolder = useCallback(
+    (folder: string[]) => uploads.filter((u) => sameFolder(u.folder, folder)),
+    [uploads],
+  );
+
+  return { uploads, inFolder, start, cancel, dismiss };
 }

@@ -11,7 +11,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request, type RequestOptions } from '../../api/client';
 import { BAKE_POLL_MS } from './texts';
-import { isLive } from './rules';
+import { isLive, taskStatus } from './rules';
 
 /**
  * The flow API (apolo-flow-wire.md) as the console uses it. Its objects hold user-owned names as
@@ -88,8 +88,10 @@ export const useBake = (bakeId: string) =>
   });
 
 /**
- * The tasks of one attempt, polled while it runs (`live`). The attempt's result is part of the key
- * so that the change to a final result fetches the tasks' final statuses once more.
+ * The tasks of one attempt, polled while it runs (`live`), and after while a task is still pending
+ * or running: a killed attempt is cancelled at once, its tasks only once the engine (or the
+ * client's executor) has killed their jobs. The attempt's result is part of the key so that the
+ * change to a final result fetches the tasks' statuses once more.
  */
 export const useTasks = (
   attemptId: string | undefined,
@@ -102,7 +104,8 @@ export const useTasks = (
       flow<TaskWire[]>('tasks', { query: { attempt_id: attemptId }, signal }),
     enabled: !!attemptId,
     placeholderData: keepPreviousData,
-    refetchInterval: live ? BAKE_POLL_MS : false,
+    refetchInterval: (q) =>
+      live || q.state.data?.some((t) => isLive(taskStatus(t))) ? BAKE_POLL_MS : false,
   });
 
 /** workloads §4, §7: killing replaces the last attempt with the result cancelled. */

@@ -1,14 +1,5 @@
-import {
-  actionOfRole,
-  atLeast,
-  KILLABLE_RESULTS,
-  type BakeWire,
-  type TaskStatus,
-  type TaskWire,
-} from '@orrery/contract';
-import { usePlatformContext } from '../../app/context/platform-context';
-import { useAccount } from '../../app/session/account';
-import { FLOW_TEXTS } from './texts';
+import { KILLABLE_RESULTS, type BakeWire, type TaskStatus, type TaskWire } from '@orrery/contract';
+import { useProjectCan } from '../../api/project-can';
 
 /**
  * workloads §4: pending and suspended warn; succeeded, running and cached are fine; failed and
@@ -55,15 +46,8 @@ export const graphLink = (flow: { id: string; name: string }, bake: BakeWire) =>
   }`;
 
 /**
- * Starting, killing, restarting and deleting are for project writers (the server enforces it;
- * this only keeps the console from offering what it would refuse). Undefined when allowed, else
- * the reason shown next to the disabled action.
+ * Starting, killing, restarting and deleting need write on the project's flows
+ * (`flow://CLUSTER/ORG/PROJECT`), as the flow routes check: the permission engine's answer, shown
+ * through `WhyNot`.
  */
-export function useWriteBlocked(): string | undefined {
-  const { project } = usePlatformContext();
-  const { user } = useAccount();
-  const allowed =
-    user.systemRole === 'admin' ||
-    (!!project?.role && atLeast(actionOfRole(project.role), 'write'));
-  return allowed ? undefined : FLOW_TEXTS.why.readOnly;
-}
+export const useFlowWrite = () => useProjectCan('write', 'flow');

@@ -18,9 +18,6 @@ export const FLOW_TEXTS = {
     `Delete the flow ${flow} with all its bakes? Its jobs keep running; this cannot be undone.`,
   deleted: (flow: string) => `Flow ${flow} deleted`,
   cancel: 'Cancel',
-  why: {
-    readOnly: 'Project readers can only look; ask a project writer or manager.',
-  },
 } as const;
 
 export const BAKE_TEXTS = {

@@ -28,8 +28,19 @@ interface Row {
   cells: string[];
 }
 
-/** One click selects, a double click chooses at once (as the other choosers). */
-function PickTable({ rows, onChoose }: { rows: Row[]; onChoose(key: string): void }) {
+/**
+ * One click selects, a double click chooses at once (as the other choosers); `confirm` names the
+ * button that chooses the selection ("Select" an image, "Apply" a tag: workloads §5).
+ */
+function PickTable({
+  rows,
+  confirm,
+  onChoose,
+}: {
+  rows: Row[];
+  confirm: string;
+  onChoose(key: string): void;
+}) {
   const [selected, setSelected] = useState<string | null>(null);
   return (
     <>
@@ -53,7 +64,7 @@ function PickTable({ rows, onChoose }: { rows: Row[]; onChoose(key: string): voi
       </Table>
       <Group justify="flex-end">
         <Button disabled={!selected} onClick={() => selected && onChoose(selected)}>
-          {T.select}
+          {confirm}
         </Button>
       </Group>
     </>
@@ -93,6 +104,7 @@ export function ChooseImageModal(props: {
         ) : (
           <PickTable
             rows={list.map((i) => ({ key: i.name, cells: [i.name, `${i.tags.length} tags`] }))}
+            confirm={T.select}
             onChoose={choose}
           />
         )}
@@ -138,7 +150,11 @@ export function ChooseImageTagModal(props: {
         ) : tags.length === 0 ? (
           <EmptyState title={IMAGE_TEXTS.drawer.noTags} />
         ) : (
-          <PickTable rows={tags.map((t) => ({ key: t.tag, cells: cell(t) }))} onChoose={choose} />
+          <PickTable
+            rows={tags.map((t) => ({ key: t.tag, cells: cell(t) }))}
+            confirm={T.apply}
+            onChoose={choose}
+          />
         )}
         {props.onBack && (
           <Group>

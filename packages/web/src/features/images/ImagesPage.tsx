@@ -9,6 +9,7 @@ import { messageOf } from '../../ui/errors';
 import { ImageDrawer } from './ImageDrawer';
 import { imageReference, matches } from './format';
 import { IMAGE_TEXTS } from './texts';
+import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
 
 /** workloads §9: search waits 400 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -94,13 +95,14 @@ function Images({ place }: { place: ImagePlace }) {
     );
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group justify="space-between">
         <Title order={2}>{IMAGE_TEXTS.title}</Title>
         <TextInput
           aria-label={IMAGE_TEXTS.search}
           placeholder={IMAGE_TEXTS.search}
           leftSection={<IconSearch size={16} />}
+          {...PAGE_SEARCH_PROPS}
           value={search}
           onChange={(e) => setSearch(e.currentTarget.value)}
           w={280}

@@ -26,6 +26,8 @@ export const IMAGE_TEXTS = {
     image: 'Choose Image',
     tag: 'Choose Image Tag',
     select: 'Select',
+    /** Image tag: both image and tag are needed to Apply (workloads §5). */
+    apply: 'Apply',
     back: 'Back',
     cancel: 'Cancel',
   },

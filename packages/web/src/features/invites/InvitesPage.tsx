@@ -70,7 +70,7 @@ export default function InvitesPage() {
       </Table>
     );
   return (
-    <Stack p="md">
+    <Stack>
       <Title order={2}>{INVITE_TEXTS.title}</Title>
       {list.some((i) => i.status === 'pending') && (
         <VerifyEmailNotice blocked={INVITE_TEXTS.verifyBlockedAll} />

@@ -10,7 +10,10 @@ import { UserPicker } from './UserPicker';
 import { PEOPLE_UI } from './texts';
 
 export type MemberDialogMode =
-  { kind: 'add' } | { kind: 'edit'; userName: string; role: string } | null;
+  | { kind: 'add' }
+  /** `isNew`: a member through the organization, who gets a role of their own by this edit. */
+  | { kind: 'edit'; userName: string; role: string; isNew?: boolean }
+  | null;
 
 /**
  * Add an organization member to a cluster or project, or change a member's role. Only members
@@ -68,7 +71,7 @@ function MemberForm(
     if (!userName) return;
     setPending(true);
     try {
-      await props.save({ userName, role, isNew: !editing });
+      await props.save({ userName, role, isNew: !editing || editing.isNew === true });
       notifySuccess(editing ? PEOPLE_UI.userUpdated(userName) : props.added(userName));
       props.onClose();
     } catch (error) {

@@ -22,6 +22,8 @@ export function MembersTab<M extends Member>(props: {
   where: string;
   members: UseQueryResult<M[]>;
   canManage: boolean;
+  /** A member's permission URI, when editing and removing each is asked of the server. */
+  uriOf?(userName: string): string;
   roles: readonly string[];
   defaultRole: string;
   empty: string;
@@ -29,6 +31,12 @@ export function MembersTab<M extends Member>(props: {
   save(p: { userName: string; role: string; isNew: boolean }): Promise<unknown>;
   remove(name: string): Promise<unknown>;
   removing: boolean;
+  /**
+   * A cluster: every member of the organization may use it (docs/permissions.md), with this role
+   * unless given another. They are listed too; editing one gives them a role of their own, and
+   * there is nothing to remove (they stay through the organization).
+   */
+  inheritedRole?: string;
 }) {
   const orgUsers = useOrgUsers(props.org);
   const [dialog, setDialog] = useState<MemberDialogMode>(null);
@@ -36,22 +44,39 @@ export function MembersTab<M extends Member>(props: {
   const list = props.members.data ?? [];
   const present = new Set(list.map((m) => m.userName));
   const candidates = (orgUsers.data ?? []).filter((u) => !present.has(u.userName));
+  const inherited = props.inheritedRole
+    ? candidates.map((u) => ({
+        userName: u.userName,
+        email: u.userInfo?.email ?? '',
+        role: props.inheritedRole!,
+        note: PEOPLE_UI.throughOrg,
+        removable: false,
+      }))
+    : [];
+  const rows = [
+    ...list.map((m) => ({ userName: m.userName, email: m.userInfo?.email ?? '', role: m.role })),
+    ...inherited,
+  ].sort((a, b) => a.userName.localeCompare(b.userName));
 
   let body;
   if (props.members.isPending) body = <Loader aria-label={PEOPLE_UI.tabs.users} />;
   else if (props.members.isError)
     body = <Alert color="red">{messageOf(props.members.error, PEOPLE_UI.loadFailed)}</Alert>;
-  else if (list.length === 0) body = <EmptyState title={props.empty} />;
+  else if (rows.length === 0) body = <EmptyState title={props.empty} />;
   else
     body = (
       <PeopleTable
         canManage={props.canManage}
-        rows={list.map((m) => ({
-          userName: m.userName,
-          email: m.userInfo?.email ?? '',
-          role: m.role,
-        }))}
-        onEdit={(r) => setDialog({ kind: 'edit', userName: r.userName, role: r.role })}
+        uriOf={props.uriOf && ((r) => props.uriOf!(r.userName))}
+        rows={rows}
+        onEdit={(r) =>
+          setDialog({
+            kind: 'edit',
+            userName: r.userName,
+            role: r.role,
+            isNew: !present.has(r.userName),
+          })
+        }
         onRemove={(r) => setRemoving(r.userName)}
       />
     );

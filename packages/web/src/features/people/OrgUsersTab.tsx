@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Button, Group, Loader, Stack, Table, Title } from '@mantine/core';
 import { IconMail, IconUserPlus } from '@tabler/icons-react';
-import { isManagerRole } from '@orrery/contract';
+import { orgUri } from '@orrery/contract';
 import { useOrgInvites, useRemoveInvite, useResendInvite, type Invite } from '../../api/invites';
 import { useOrgUsers, useRemoveOrgUser, type OrgUser } from '../../api/people';
-import { usePlatformContext } from '../../app/context/platform-context';
-import { useAccount } from '../../app/session/account';
+import { memberUri } from '../../api/permissions';
+import { useOrgManage } from './manages';
+import { WhyNot } from '../../ui/WhyNot';
 import { formatDate } from '../../ui/dates';
 import { EmptyState } from '../../ui/EmptyState';
 import { notifyError, withOutcome } from '../../ui/notify';
@@ -16,17 +17,11 @@ import { OrgUserDialog } from './OrgUserDialog';
 import { PeopleTable } from './PeopleTable';
 import { PEOPLE_UI } from './texts';
 
-/** Whether the signed-in user manages the current organization (a system admin does). */
-export function useManagesOrg() {
-  const { org } = usePlatformContext();
-  const { user } = useAccount();
-  return !!user.systemRole || isManagerRole(org?.role);
-}
-
 /** The organization's users; only its managers add, invite, edit and remove (console-shell §6). */
 export function OrgUsersTab({ org }: { org: string }) {
   const users = useOrgUsers(org);
-  const manages = useManagesOrg();
+  const managing = useOrgManage();
+  const manages = managing.allowed;
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: OrgUser } | null>(
     null,
   );
@@ -42,21 +37,20 @@ export function OrgUsersTab({ org }: { org: string }) {
   return (
     <Stack>
       <Group justify="flex-end">
-        <Button
-          variant="default"
-          leftSection={<IconUserPlus size={16} />}
-          disabled={!manages}
-          onClick={() => setDialog({ kind: 'add' })}
-        >
-          {PEOPLE_UI.addUser}
-        </Button>
-        <Button
-          leftSection={<IconMail size={16} />}
-          disabled={!manages}
-          onClick={() => setInviting(true)}
-        >
-          {PEOPLE_UI.inviteUser}
-        </Button>
+        <WhyNot can={managing}>
+          <Button
+            variant="default"
+            leftSection={<IconUserPlus size={16} />}
+            onClick={() => setDialog({ kind: 'add' })}
+          >
+            {PEOPLE_UI.addUser}
+          </Button>
+        </WhyNot>
+        <WhyNot can={managing}>
+          <Button leftSection={<IconMail size={16} />} onClick={() => setInviting(true)}>
+            {PEOPLE_UI.inviteUser}
+          </Button>
+        </WhyNot>
       </Group>
       {users.isPending ? (
         <Loader aria-label={PEOPLE_UI.tabs.users} />
@@ -66,6 +60,7 @@ export function OrgUsersTab({ org }: { org: string }) {
         <PeopleTable
           withCredits
           canManage={manages}
+          uriOf={(r) => memberUri(orgUri(org), r.userName)}
           rows={list.map((u) => ({
             userName: u.userName,
             email: u.userInfo?.email ?? '',

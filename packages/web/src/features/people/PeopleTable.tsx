@@ -1,6 +1,8 @@
 import { DeleteAction, EditAction } from '../../ui/RowActions';
 import type { ReactNode } from 'react';
-import { Group, Table, Tooltip } from '@mantine/core';
+import { Group, Table, Text } from '@mantine/core';
+import { ALLOWED, useCan } from '../../api/permissions';
+import { WhyNot } from '../../ui/WhyNot';
 import { PEOPLE_UI } from './texts';
 
 export interface PersonRow {
@@ -8,17 +10,28 @@ export interface PersonRow {
   email: string;
   role: string;
   credits?: ReactNode;
+  /** Said beside the role, e.g. that the role comes through the organization. */
+  note?: string;
+  /** False for a member there is nothing to remove of (through the organization). */
+  removable?: boolean;
 }
 
 /** Members of an organization, cluster or project: name, e-mail, role (and credits). */
 export function PeopleTable(props: {
   rows: PersonRow[];
   withCredits?: boolean;
+  /** Managers see the actions column (console-shell §6). */
   canManage: boolean;
+  /** The member's permission URI: editing and removing each member is then asked of the server. */
+  uriOf?(row: PersonRow): string;
   onEdit(row: PersonRow): void;
   onRemove(row: PersonRow): void;
 }) {
   const C = PEOPLE_UI.columns;
+  const { uriOf } = props;
+  const can = useCan(
+    props.rows.map((r) => (uriOf && props.canManage ? { uri: uriOf(r), action: 'manage' } : null)),
+  );
   return (
     <Table striped verticalSpacing="sm">
       <Table.Thead>
@@ -31,27 +44,36 @@ export function PeopleTable(props: {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {props.rows.map((r) => (
+        {props.rows.map((r, i) => (
           <Table.Tr key={r.userName}>
             <Table.Td>{r.userName}</Table.Td>
             <Table.Td>{r.email}</Table.Td>
-            <Table.Td>{r.role}</Table.Td>
+            <Table.Td>
+              {r.role}
+              {r.note && (
+                <Text span size="sm" c="dimmed">
+                  {` (${r.note})`}
+                </Text>
+              )}
+            </Table.Td>
             {props.withCredits && <Table.Td>{r.credits}</Table.Td>}
             {props.canManage && (
               <Table.Td>
                 <Group gap={4} justify="flex-end">
-                  <Tooltip label={PEOPLE_UI.edit(r.userName)}>
+                  <WhyNot can={uriOf ? can[i] : ALLOWED} tooltip={PEOPLE_UI.edit(r.userName)}>
                     <EditAction
                       label={PEOPLE_UI.edit(r.userName)}
                       onClick={() => props.onEdit(r)}
                     />
-                  </Tooltip>
-                  <Tooltip label={PEOPLE_UI.remove(r.userName)}>
-                    <DeleteAction
-                      label={PEOPLE_UI.remove(r.userName)}
-                      onClick={() => props.onRemove(r)}
-                    />
-                  </Tooltip>
+                  </WhyNot>
+                  {r.removable !== false && (
+                    <WhyNot can={uriOf ? can[i] : ALLOWED} tooltip={PEOPLE_UI.remove(r.userName)}>
+                      <DeleteAction
+                        label={PEOPLE_UI.remove(r.userName)}
+                        onClick={() => props.onRemove(r)}
+                      />
+                    </WhyNot>
+                  )}
                 </Group>
               </Table.Td>
             )}

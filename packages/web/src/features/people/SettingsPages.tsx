@@ -1,6 +1,7 @@
-import { Badge, Stack } from '@mantine/core';
+import { Badge, Loader, Stack } from '@mantine/core';
 import { perHour } from '../billing/cost/cost';
-import { ClusterRole, isManagerRole, MemberRole } from '@orrery/contract';
+import { clusterUri, ClusterRole, MemberRole, orgUri, projectUri } from '@orrery/contract';
+import { memberUri, useCan } from '../../api/permissions';
 import {
   useAddClusterUser,
   useAddProjectUser,
@@ -13,7 +14,6 @@ import {
   type ProjectPlace,
 } from '../../api/people';
 import { usePlatformContext } from '../../app/context/platform-context';
-import { useAccount } from '../../app/session/account';
 import { DetailsTable } from '../../ui/DetailsTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { ModelSettingCard } from '../assistant/model-settings/ModelSettingCard';
@@ -21,9 +21,12 @@ import { ReportsTab } from '../billing/reports/ReportsTab';
 import type { ReportScope } from '../billing/reports/api';
 import { REPORTS_TEXTS } from '../billing/reports/texts';
 import { MembersTab } from './MembersTab';
-import { OrgUsersTab, useManagesOrg } from './OrgUsersTab';
+import { OrgUsersTab } from './OrgUsersTab';
+import { useManagesOrg, useOrgManage, useProjectManage } from './manages';
 import { SettingsTabs, type SettingsTab } from './SettingsTabs';
 import { PEOPLE_UI } from './texts';
+import { TokensTab } from '../tokens/TokensTab';
+import { TOKENS_UI } from '../tokens/texts';
 
 const G = PEOPLE_UI.general;
 const T = PEOPLE_UI.tabs;
@@ -31,8 +34,11 @@ const T = PEOPLE_UI.tabs;
 /** Organization settings: managers see general, users and reports; others only users (§2). */
 export function OrgSettingsPage() {
   const { org } = usePlatformContext();
-  const manages = useManagesOrg();
+  const managing = useOrgManage();
   if (!org) return <EmptyState title={PEOPLE_UI.orgSettings} />;
+  // Which tabs there are depends on the answer: none is chosen before it comes.
+  if (managing.pending) return <Loader aria-label={PEOPLE_UI.orgSettings} />;
+  const manages = managing.allowed;
   const users: SettingsTab = {
     value: 'users',
     label: T.users,
@@ -84,12 +90,18 @@ const reportsTab = (scope: ReportScope, withPools = false): SettingsTab => ({
  */
 export function ClusterSettingsPage() {
   const { cluster, names } = usePlatformContext();
-  const { user } = useAccount();
-  const managesOrg = useManagesOrg();
+  // As the server decides who manages the cluster's people: manage on the cluster or on the
+  // organization (people/service.ts), the permission engine's answer, never role names.
+  const [managingOrg, managingCluster] = useCan([
+    names.org ? { uri: orgUri(names.org), action: 'manage' } : null,
+    cluster ? { uri: clusterUri(cluster.name), action: 'manage' } : null,
+  ]);
   if (!cluster || !names.org) return <EmptyState title={PEOPLE_UI.noCluster} />;
-  // Node pools are the cluster's own: its managers and system administrators see them.
-  const managesCluster = user.systemRole === 'admin' || isManagerRole(cluster.role);
-  const manages = !!user.systemRole || managesOrg || isManagerRole(cluster.role);
+  if (managingOrg.pending || managingCluster.pending)
+    return <Loader aria-label={PEOPLE_UI.clusterSettings} />;
+  // Node pools are the cluster's own: its managers (system administrators among them) see them.
+  const managesCluster = managingCluster.allowed;
+  const manages = managingOrg.allowed || managesCluster;
   const org = names.org;
   const general: SettingsTab = {
     value: 'general',
@@ -167,6 +179,7 @@ function ClusterUsers({
       canManage={canManage}
       roles={ClusterRole.options}
       defaultRole="user"
+      inheritedRole="user"
       empty={PEOPLE_UI.noClusterUsers(cluster)}
       added={(n) => PEOPLE_UI.userAddedToCluster(n, cluster)}
       save={(p) => {
@@ -185,11 +198,12 @@ function ClusterUsers({
  */
 export function ProjectSettingsPage() {
   const { project, names } = usePlatformContext();
-  const { user } = useAccount();
   const managesOrg = useManagesOrg();
+  const managing = useProjectManage();
   if (!project || !names.org || !names.cluster) return <EmptyState title={PEOPLE_UI.noProject} />;
+  if (managing.pending) return <Loader aria-label={PEOPLE_UI.projectSettings} />;
   const place = { cluster: project.clusterName, org: project.orgName, project: project.name };
-  const manages = !!user.systemRole || isManagerRole(project.role);
+  const manages = managing.allowed;
   const reports = manages || managesOrg ? [reportsTab(place)] : [];
   const tabs: SettingsTab[] = [
     {
@@ -210,6 +224,16 @@ export function ProjectSettingsPage() {
       label: T.users,
       render: () => <ProjectUsers key={place.project} place={place} canManage={manages} />,
     },
+    // Tokens are a project manager's: nobody else is offered the tab.
+    ...(manages
+      ? [
+          {
+            value: 'tokens',
+            label: TOKENS_UI.tab,
+            render: () => <TokensTab key={place.project} place={place} />,
+          },
+        ]
+      : []),
   ];
   return <SettingsTabs base="/project-settings" title={PEOPLE_UI.projectSettings} tabs={tabs} />;
 }
@@ -225,6 +249,7 @@ function ProjectUsers({ place, canManage }: { place: ProjectPlace; canManage: bo
       where={`${place.project} project`}
       members={members}
       canManage={canManage}
+      uriOf={(name) => memberUri(projectUri(place.cluster, place.org, place.project), name)}
       roles={MemberRole.options}
       defaultRole="writer"
       empty={PEOPLE_UI.noProjectUsers(place.project)}

@@ -28,7 +28,7 @@ export function SettingsTabs({
   const current = tabs.find((t) => t.value === tab);
   if (!current) return <Navigate to={link(`${base}/${tabs[0].value}`)} replace />;
   return (
-    <Stack p="md">
+    <Stack>
       <Title order={2}>{title}</Title>
       <Tabs value={current.value} onChange={(v) => v && navigate(link(`${base}/${v}`))}>
         <Tabs.List>

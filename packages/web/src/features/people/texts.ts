@@ -51,6 +51,7 @@ export const PEOPLE_UI = {
   },
   noCluster: 'Missing cluster context',
   noProject: "You don't have any projects",
+  throughOrg: 'through the organization',
   noClusterUsers: (cluster: string) => `No users found in ${cluster} cluster`,
   noProjectUsers: (project: string) => `No users found in ${project} project`,
   userAddedToProject: (name: string, project: string) => `User ${name} added to ${project} project`,

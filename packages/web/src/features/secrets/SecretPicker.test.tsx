@@ -3,6 +3,7 @@ import { Secret } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { world } from '../../test/fixtures';
 import { stubFetch } from '../../test/fetch';
+import { worldPermissions } from '../../test/world-permissions';
 import { renderSignedIn } from '../../test/render';
 import { AddEnvSecretModal, ChooseSecretPathModal } from './index';
 
@@ -23,6 +24,7 @@ const dialog = () => within(screen.getByRole('dialog'));
 describe('Secret picker and its modals', () => {
   it('forces creation when the project has no secret, then adds the created one', async () => {
     stubFetch([
+      worldPermissions(),
       { url: LIST, body: [] },
       { method: 'POST', url: '/api/v1/secrets', status: 201, body: secret('NEWTOKEN') },
     ]);
@@ -52,7 +54,7 @@ describe('Secret picker and its modals', () => {
   });
 
   it('starts from the given key and offers both ways when secrets exist', async () => {
-    stubFetch([{ url: LIST, body: [secret('A')] }]);
+    stubFetch([worldPermissions(), { url: LIST, body: [secret('A')] }]);
     render(
       <ChooseSecretPathModal
         scope={SCOPE}
@@ -69,7 +71,7 @@ describe('Secret picker and its modals', () => {
   });
 
   it('returns secret:KEY and the URI of the chosen secret', async () => {
-    stubFetch([{ url: LIST, body: [secret('A'), secret('B')] }]);
+    stubFetch([worldPermissions(), { url: LIST, body: [secret('A'), secret('B')] }]);
     const onApply = vi.fn();
     render(<ChooseSecretPathModal scope={SCOPE} opened onClose={() => {}} onApply={onApply} />);
     const apply = (await dialog().findByRole('button', { name: 'Apply' })) as HTMLButtonElement;
@@ -86,7 +88,7 @@ describe('Secret picker and its modals', () => {
   });
 
   it('keeps Add secret disabled until a secret is chosen and a name typed', async () => {
-    stubFetch([{ url: LIST, body: [secret('A')] }]);
+    stubFetch([worldPermissions(), { url: LIST, body: [secret('A')] }]);
     const onAdd = vi.fn();
     render(<AddEnvSecretModal scope={SCOPE} opened onClose={() => {}} onAdd={onAdd} />);
     const add = dialog().getByRole('button', { name: 'Add secret' }) as HTMLButtonElement;
@@ -102,7 +104,7 @@ describe('Secret picker and its modals', () => {
   });
 
   it('offers only existing secrets to a reader', async () => {
-    stubFetch([{ url: LIST.replace('vision', 'nlp'), body: [] }]);
+    stubFetch([worldPermissions(), { url: LIST.replace('vision', 'nlp'), body: [] }]);
     render(
       <ChooseSecretPathModal
         scope={{ ...SCOPE, projectName: 'nlp' }}

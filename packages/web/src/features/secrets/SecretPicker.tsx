@@ -3,7 +3,7 @@ import { Loader, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import type { SecretScope } from '../../api/secrets';
 import { useSecrets } from '../../api/secrets';
 import { SecretForm } from './SecretForm';
-import { useCanManageSecrets } from './scope';
+import { useSecretsManage } from './scope';
 import { SECRET_TEXTS } from './texts';
 
 type Mode = 'existing' | 'new';
@@ -24,7 +24,7 @@ export function SecretPicker({
   label?: string;
 }) {
   const secrets = useSecrets(scope);
-  const canManage = useCanManageSecrets();
+  const canManage = useSecretsManage().allowed;
   const [chosenMode, setMode] = useState<Mode>('existing');
 
   if (secrets.isPending) return <Loader size="sm" />;

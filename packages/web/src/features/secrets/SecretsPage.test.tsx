@@ -3,6 +3,8 @@ import { Secret } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { wire, world } from '../../test/fixtures';
 import { stubFetch } from '../../test/fetch';
+import { expectWhyNot } from '../../test/permissions';
+import { findEnabled, worldPermissions } from '../../test/world-permissions';
 import { renderSignedIn } from '../../test/render';
 import SecretsPage from './SecretsPage';
 
@@ -26,46 +28,47 @@ const typeIn = (label: RegExp, value: string) =>
 
 describe('Secrets page', () => {
   it('says "No secrets found" and offers creation to a manager', async () => {
-    stubFetch([{ url: LIST('vision'), body: [] }]);
+    stubFetch([worldPermissions(), { url: LIST('vision'), body: [] }]);
     renderPage();
     expect(await screen.findByText('No secrets found')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Create secret' })).toBeTruthy();
   });
 
-  it('lists keys and owners without create or delete for a reader', async () => {
-    stubFetch([{ url: LIST('nlp'), body: [secret('API_TOKEN', 'nlp')] }]);
+  it('lists keys and owners, Create and Delete disabled with the reason for a reader', async () => {
+    stubFetch([worldPermissions(), { url: LIST('nlp'), body: [secret('API_TOKEN', 'nlp')] }]);
     renderPage('nlp', '&create=1');
     expect(await screen.findByText('API_TOKEN')).toBeTruthy();
     expect(screen.getByText('alice')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Create secret' })).toBeNull();
-    expect(screen.queryByRole('button', { name: /Delete secret/ })).toBeNull();
+    await expectWhyNot('Create secret', 'You have read access here; this needs manage access');
+    expect(screen.getByRole('button', { name: /Delete secret/ })).toHaveProperty('disabled', true);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('tells a reader with no secrets that managers create them', async () => {
-    stubFetch([{ url: LIST('nlp'), body: [] }]);
+    stubFetch([worldPermissions(), { url: LIST('nlp'), body: [] }]);
     renderPage('nlp');
     expect(await screen.findByText('Only project managers can create secrets.')).toBeTruthy();
   });
 
   it('opens with ?create=1, requires key and value, removes spaces and sends base64', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: LIST('vision'), body: [] },
       { method: 'POST', url: '/api/v1/secrets', status: 201, body: secret('mykey1') },
     ]);
     const { url } = renderPage('vision', '&create=1');
-    await screen.findByText('No secrets found');
+    await screen.findByRole('dialog');
     fireEvent.click(dialog().getByRole('button', { name: 'Create secret' }));
     expect(dialog().getByText('Key is required')).toBeTruthy();
     expect(dialog().getByText('Value is required')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    expect(calls.filter((c) => c.url === '/api/v1/secrets')).toHaveLength(0);
 
     typeIn(/Key/, 'my key 1');
     expect((dialog().getByLabelText(/Key/) as HTMLInputElement).value).toBe('mykey1');
     typeIn(/Value/, 'pässword');
     fireEvent.click(dialog().getByRole('button', { name: 'Create secret' }));
     await vi.waitFor(() =>
-      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      expect(calls.find((c) => c.url === '/api/v1/secrets')?.body).toEqual({
         cluster_name: 'default',
         org_name: 'acme',
         project_name: 'vision',
@@ -79,9 +82,9 @@ describe('Secrets page', () => {
   });
 
   it('checks the key before sending', async () => {
-    const { calls } = stubFetch([{ url: LIST('vision'), body: [] }]);
+    const { calls } = stubFetch([worldPermissions(), { url: LIST('vision'), body: [] }]);
     renderPage('vision', '&create=1');
-    await screen.findByText('No secrets found');
+    await screen.findByRole('dialog');
     typeIn(/Key/, '.hidden');
     typeIn(/Value/, 'v');
     fireEvent.click(dialog().getByRole('button', { name: 'Create secret' }));
@@ -89,11 +92,12 @@ describe('Secrets page', () => {
     typeIn(/Key/, '---neuro---');
     fireEvent.click(dialog().getByRole('button', { name: 'Create secret' }));
     expect(dialog().getByText('Secret key ---neuro--- is reserved')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    expect(calls.filter((c) => c.url === '/api/v1/secrets')).toHaveLength(0);
   });
 
   it('shows a taken key on the key field', async () => {
     stubFetch([
+      worldPermissions(),
       { url: LIST('vision'), body: [secret('dup')] },
       {
         method: 'POST',
@@ -107,7 +111,7 @@ describe('Secrets page', () => {
       },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Create secret' }));
+    fireEvent.click(await findEnabled('Create secret'));
     typeIn(/Key/, 'dup');
     typeIn(/Value/, 'v');
     fireEvent.click(dialog().getByRole('button', { name: 'Create secret' }));
@@ -116,11 +120,12 @@ describe('Secrets page', () => {
 
   it('deletes after confirmation', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: LIST('vision'), body: [secret('old-token')] },
       { method: 'DELETE', url: /\/api\/v1\/secrets\/old-token\?/, status: 204 },
     ]);
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete secret old-token' }));
+    fireEvent.click(await findEnabled('Delete secret old-token'));
     expect(dialog().getByText(/Delete secret old-token\?/)).toBeTruthy();
     expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
     fireEvent.click(dialog().getByRole('button', { name: 'Delete' }));

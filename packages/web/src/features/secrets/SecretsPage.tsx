@@ -17,7 +17,9 @@ import { useSecrets } from '../../api/secrets';
 import { EmptyState } from '../../ui/EmptyState';
 import { CreateSecretDialog } from './CreateSecretDialog';
 import { DeleteSecretDialog } from './DeleteSecretDialog';
-import { useCanManageSecrets, useSecretScope } from './scope';
+import { useProjectCanEach } from '../../api/project-can';
+import { WhyNot } from '../../ui/WhyNot';
+import { useSecretsManage, useSecretScope } from './scope';
 import { SECRET_TEXTS } from './texts';
 
 /** `?create=1` opens the create dialog (workloads §2: "can be opened with a create action"). */
@@ -32,7 +34,8 @@ export default function SecretsPage() {
 }
 
 function SecretsOfProject({ scope }: { scope: SecretScope }) {
-  const canManage = useCanManageSecrets();
+  const manage = useSecretsManage();
+  const canManage = manage.allowed;
   const secrets = useSecrets(scope);
   const [params, setParams] = useSearchParams();
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -45,14 +48,16 @@ function SecretsOfProject({ scope }: { scope: SecretScope }) {
       return next;
     });
 
-  const createButton = canManage && (
-    <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-      {SECRET_TEXTS.create}
-    </Button>
+  const createButton = (
+    <WhyNot can={manage}>
+      <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+        {SECRET_TEXTS.create}
+      </Button>
+    </WhyNot>
   );
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Title order={2}>{SECRET_TEXTS.title}</Title>
@@ -74,7 +79,7 @@ function SecretsOfProject({ scope }: { scope: SecretScope }) {
           action={createButton}
         />
       ) : (
-        <SecretsTable secrets={secrets.data} canManage={canManage} onDelete={setDeleting} />
+        <SecretsTable secrets={secrets.data} onDelete={setDeleting} />
       )}
       <CreateSecretDialog scope={scope} opened={creating} onClose={() => setCreating(false)} />
       {canManage && (
@@ -86,29 +91,33 @@ function SecretsOfProject({ scope }: { scope: SecretScope }) {
 
 function SecretsTable({
   secrets,
-  canManage,
   onDelete,
 }: {
   secrets: Secret[];
-  canManage: boolean;
   onDelete: (key: string) => void;
 }) {
+  // Deleting asks `manage` on the secret itself, as the delete route does.
+  const deletes = useProjectCanEach(
+    'manage',
+    'secret',
+    secrets.map((s) => s.key),
+  );
   return (
     <Table striped highlightOnHover>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>{SECRET_TEXTS.columnKey}</Table.Th>
           <Table.Th>{SECRET_TEXTS.columnOwner}</Table.Th>
-          {canManage && <Table.Th w={80}>{SECRET_TEXTS.columnActions}</Table.Th>}
+          <Table.Th w={80}>{SECRET_TEXTS.columnActions}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {secrets.map((s) => (
+        {secrets.map((s, i) => (
           <Table.Tr key={s.key}>
             <Table.Td ff="monospace">{s.key}</Table.Td>
             <Table.Td>{s.owner}</Table.Td>
-            {canManage && (
-              <Table.Td>
+            <Table.Td>
+              <WhyNot can={deletes[i]}>
                 <ActionIcon
                   variant="subtle"
                   color="red"
@@ -117,8 +126,8 @@ function SecretsTable({
                 >
                   <IconTrash size={16} />
                 </ActionIcon>
-              </Table.Td>
-            )}
+              </WhyNot>
+            </Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -1,7 +1,7 @@
-import { isManagerRole, secretUri } from '@orrery/contract';
+import { secretUri } from '@orrery/contract';
+import { useProjectCan } from '../../api/project-can';
 import type { SecretScope } from '../../api/secrets';
 import { usePlatformContext } from '../../app/context/platform-context';
-import { useAccount } from '../../app/session/account';
 
 /** The current project as a secrets scope, or null while no project is chosen. */
 export function useSecretScope(): SecretScope | null {
@@ -11,14 +11,10 @@ export function useSecretScope(): SecretScope | null {
 }
 
 /**
- * Creation and deletion are for project managers (workloads §5, §6); the server enforces it, this
- * only hides what would be refused.
+ * Creation is for project managers (workloads §5, §6): the permission engine's `manage` on
+ * `secret://CLUSTER/ORG/PROJECT`, as the create route checks.
  */
-export function useCanManageSecrets(): boolean {
-  const { project } = usePlatformContext();
-  const { user } = useAccount();
-  return user.systemRole === 'admin' || isManagerRole(project?.role);
-}
+export const useSecretsManage = () => useProjectCan('manage', 'secret');
 
 /** How forms refer to a secret: the short form users type, and the full resource URI. */
 export const secretPath = (key: string) => `secret:${key}`;

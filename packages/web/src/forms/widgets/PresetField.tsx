@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Alert, Modal, Select, Stack, Table } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { formatSize } from '../../ui/sizes';
+import { formatMemory } from '@orrery/contract';
 import type { Preset } from '../environment';
 import { choosePreset } from '../presets';
 import { FORM_TEXTS } from '../texts';
@@ -13,7 +13,7 @@ const gpusOf = (p: Preset) =>
   GPU_VENDORS.flatMap((v) => {
     const g = p[`${v}Gpu`];
     if (!g || g.count <= 0) return [];
-    const memory = g.memory ? ` (${formatSize(g.memory)})` : '';
+    const memory = g.memory ? ` (${formatMemory(g.memory)})` : '';
     return [`${g.count} × ${g.model ?? v}${memory}`];
   });
 
@@ -23,7 +23,7 @@ export function presetLabel(p: Preset): string {
   return [
     p.name,
     `${p.cpu} CPU`,
-    formatSize(p.memory),
+    formatMemory(p.memory),
     ...gpus,
     `${p.creditsPerHour} credits/h`,
   ].join(' · ');
@@ -101,7 +101,7 @@ function PresetDetails({ preset: p }: { preset: Preset }) {
   const rows: [string, string][] = [
     [T.name, p.name],
     [T.cpu, String(p.cpu)],
-    [T.memory, formatSize(p.memory)],
+    [T.memory, formatMemory(p.memory)],
     [T.gpu, gpusOf(p).join(', ') || T.none],
     [T.credits, p.creditsPerHour],
     [T.preemptible, p.isPreemptible ? T.yes : T.no],

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { and, eq } from 'drizzle-orm';
+import { formatMemory } from '@orrery/contract';
 import type { Db } from '../../../db/client.js';
 import { orgMembers } from '../../../db/schema.js';
 import type { RuntimeDriver } from '../../../runtime/driver.js';
@@ -70,7 +71,7 @@ export async function presetsFact(d: FactDeps, asker: Asker): Promise<Fact> {
     c.presets.map((p) => {
       const w = presetWire(p);
       const gpu = w.nvidia_gpu ? `, ${w.nvidia_gpu} GPU` : '';
-      return `- ${c.cluster.name}/${w.name}: ${w.cpu} CPU, ${w.memory_mb} MB memory${gpu}: ${w.credits_per_hour} credits per hour`;
+      return `- ${c.cluster.name}/${w.name}: ${w.cpu} CPU, ${formatMemory(w.memory)} memory${gpu}: ${w.credits_per_hour} credits per hour`;
     }),
   );
   const text = `Presets you can run jobs with:\n${lines.join('\n')}`;

@@ -5,9 +5,12 @@ import type { BatchFlow } from './parse.js';
 
 /** Where a bake runs and what it was started with. */
 export interface FlowContextInput {
-  /** The flow's name (project.yml `id`, or the console's flow name). */
+  /**
+   * The batch flow's id, `${{ flow.flow_id }}`: the file's `id`, else the batch's name with `-`
+   * made `_`, as the client reads it.
+   */
   flowId: string;
-  /** The flow project's id (`projects-…`). */
+  /** The flow's name (project.yml `id`): `${{ flow.project_id }}` and `${{ project.id }}`. */
   projectId: string;
   title: string | null;
   cluster: string;
@@ -56,7 +59,7 @@ export function baseContexts(
       title: ctx.title,
     }),
     project: new Context('project', {
-      id: ctx.flowId,
+      id: ctx.projectId,
       owner: ctx.owner,
       project_name: ctx.project,
     }),

@@ -47,7 +47,7 @@ describe('${{ }} expressions', () => {
 
   it('reads the flow and project contexts', () => {
     expect(evalX('${{ flow.flow_id }} ${{ flow.project_id }} ${{ flow.title }}')).toBe(
-      'demo_flow projects-1 Demo',
+      'train demo_flow Demo',
     );
     expect(evalX('${{ project.id }} ${{ project.owner }} ${{ project.project_name }}')).toBe(
       'demo_flow alice vision',

@@ -2,8 +2,8 @@ import { BatchError, type FlowContextInput } from './index.js';
 
 /** The place and start of a bake, as the engine gives them to the parser in the tests. */
 export const ctx = (params: Record<string, string> = {}): FlowContextInput => ({
-  flowId: 'demo_flow',
-  projectId: 'projects-1',
+  flowId: 'train',
+  projectId: 'demo_flow',
   title: 'Demo',
   cluster: 'default',
   org: 'acme',

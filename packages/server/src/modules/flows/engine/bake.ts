@@ -22,6 +22,7 @@ import {
   type FlowProjectRow,
 } from '../store.js';
 import type { StepDeps } from './step.js';
+import { batchFlowId } from './jobs.js';
 
 /** An engine attempt's bake with what its tasks are evaluated against, loaded once per attempt. */
 export interface LoadedBake {
@@ -33,14 +34,15 @@ export interface LoadedBake {
   plan: BakePlan;
 }
 
-/** The `${{ flow }}` and `${{ project }}` context of a bake of a flow. */
+/** The `${{ flow }}` and `${{ project }}` context of a bake of a flow, as the client sets it. */
 export const flowContext = (
   flow: FlowProjectRow,
   batch: BatchFlow,
+  batchName: string,
   params: Record<string, string>,
 ): FlowContextInput => ({
-  flowId: flow.name,
-  projectId: flow.id,
+  flowId: batchFlowId(batch.id, batchName),
+  projectId: flow.name,
   title: batch.title,
   cluster: flow.clusterName,
   org: flow.orgName,
@@ -59,7 +61,7 @@ export async function loadBake(db: Db, attempt: AttemptRow): Promise<LoadedBake 
   const file = await configFileById(db, attempt.configsMeta.flow_config_id);
   if (!bake || !flow || !file) return null;
   const batch = parseBatch(file.content);
-  const context = flowContext(flow, batch, bake.params ?? {});
+  const context = flowContext(flow, batch, bake.batch, bake.params ?? {});
   return { bake, flow, batch, context, plan: planBake(batch, context) };
 }
 

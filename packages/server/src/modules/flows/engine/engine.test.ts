@@ -262,7 +262,8 @@ tasks:
     expect(after.prepare!.statuses).toEqual(before.prepare!.statuses);
     expect(after.check!.history).toEqual(['pending', 'running', 'succeeded']);
     expect(after.check!.rawId).not.toBe(before.check!.rawId);
-    expect(after.report!.outputs).toEqual({ from: 'demo_flow' });
+    // `flow.flow_id` is the batch's: a pasted file without an `id` is the batch `batch`.
+    expect(after.report!.outputs).toEqual({ from: 'batch' });
     expect(await jobsOfBake(s, bakeId)).toHaveLength(4);
 
     // Nothing left to rerun: every task copied, no job started.

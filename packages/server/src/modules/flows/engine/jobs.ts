@@ -1,22 +1,30 @@
-import { JobCreateFromPreset } from '@orrery/contract';
+import { JobCreateFromPreset, flowIdTag, flowJobsTag } from '@orrery/contract';
 import type { NewJob } from '../../jobs/service.js';
 import type { TaskRun } from '../batch/index.js';
-import type { BakeRow, FlowProjectRow } from '../store.js';
+import type { FlowProjectRow } from '../store.js';
+import type { LoadedBake } from './bake.js';
 import { taskTag } from './queries.js';
 
-/** The wire's `project:` tag: the flow's id with `_` turned into `-`, as the client sets it. */
-export const flowProjectTag = (flowName: string) => `project:${flowName.replace(/_/g, '-')}`;
+/**
+ * The batch flow's id as the client reads it: the file's `id`, else its name with `-` made `_`
+ * (the `flow:` tag and `${{ flow.flow_id }}`).
+ */
+export const batchFlowId = (fileId: string | null, batchName: string) =>
+  fileId ?? batchName.replace(/-/g, '_');
 
-/** The tags the official client puts on a task's job, and the engine's own for resuming. */
+/**
+ * The tags the official client puts on a task's job, in its case and form (`_id2tag`: `_` made
+ * `-`, lower case), so that its `ps`, the jobs list's `flowName` filter and the console's
+ * real-time jobs find them; `bake_id:` as it writes it, and the engine's own for resuming.
+ */
 export const taskJobTags = (
-  bake: BakeRow,
-  flow: FlowProjectRow,
+  { bake, batch, flow }: Pick<LoadedBake, 'bake' | 'batch' | 'flow'>,
   yamlId: string,
   taskId: string,
 ) => [
-  `flow:${bake.batch}`,
-  `task:${yamlId}`,
-  flowProjectTag(flow.name),
+  `flow:${flowIdTag(batchFlowId(batch.id, bake.batch))}`,
+  `task:${flowIdTag(yamlId)}`,
+  flowJobsTag(flow.name),
   `bake_id:${bake.id}`,
   taskTag(taskId),
 ];
@@ -24,7 +32,8 @@ export const taskJobTags = (
 /**
  * `POST /api/v1/jobs?from_preset` of a task, as the client sends it (apolo-flow-wire "What a bake
  * asks of the jobs API"): the task's preset (the cluster's first when it names none), shared
- * memory, the job's config passed in, the evaluated command, env, volumes, name and life span.
+ * memory, the job's config passed in, the evaluated command, env, volumes, name and life span,
+ * and waiting for the jobs quota.
  * Checked by the jobs API's own schema, so that a task the API would refuse fails with its
  * message.
  */
@@ -41,6 +50,9 @@ export function taskJobRequest(
     ...(run.preset ? { preset_name: run.preset } : {}),
     resources: { shm: true },
     pass_config: true,
+    // "Within the project's quota": a full quota holds the task's job pending until a running
+    // job ends (the jobs service's QuotaExhausted), where the API would refuse it.
+    wait_for_jobs_quota: true,
     image: run.image,
     command: run.command,
     env: run.env,

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import {
   KILLABLE_RESULTS,
   MAX_TAG_LENGTH,
+  flowIdTag,
+  flowJobsTag,
   type BakeStart,
   type ConfigsMeta,
 } from '@orrery/contract';
@@ -24,7 +26,6 @@ import {
 } from '../store.js';
 import { flowBakes } from '../tables.js';
 import { flowContext, loadBake } from './bake.js';
-import { flowProjectTag } from './jobs.js';
 
 /** The executor id of attempts Orrery's engine drives (the client sets its own). */
 export const ENGINE_EXECUTOR = 'orrery-engine';
@@ -47,8 +48,8 @@ export function batchRefusal<T>(fn: () => T): T {
  */
 function checkTagNames(flowName: string, batchName: string) {
   const named = [
-    ['flow_name', 'flow', flowProjectTag(flowName)],
-    ['batch', 'batch', `flow:${batchName}`],
+    ['flow_name', 'flow', flowJobsTag(flowName)],
+    ['batch', 'batch', `flow:${flowIdTag(batchName)}`],
   ] as const;
   for (const [field, what, tag] of named) {
     if (/\s/.test(tag)) throw invalid(field, `The ${what} name may not contain spaces`);
@@ -87,7 +88,7 @@ export async function startBake(
   const batch = batchRefusal(() => parseBatch(content));
   const params = batchRefusal(() => resolveParams(batch, req.params));
   const flow = await flowOf(db, place, req.flow_name, caller.username);
-  const plan = batchRefusal(() => planBake(batch, flowContext(flow, batch, params)));
+  const plan = batchRefusal(() => planBake(batch, flowContext(flow, batch, batchName, params)));
   try {
     return await db.transaction(async (t) => {
       const tx = t as unknown as Db;

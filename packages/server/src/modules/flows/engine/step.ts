@@ -180,7 +180,7 @@ class AttemptStep {
     const { bake, flow } = this.loaded;
     let job: JobRow;
     try {
-      const req = taskJobRequest(run, flow, taskJobTags(bake, flow, t.id, row.id));
+      const req = taskJobRequest(run, flow, taskJobTags(this.loaded, t.id, row.id));
       job = await runAsCreator(this.deps, bake, req);
     } catch (e) {
       return this.fail(t, messageOf(e));

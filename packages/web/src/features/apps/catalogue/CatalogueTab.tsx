@@ -2,7 +2,7 @@ import { Alert, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useTemplates, useInstances, type AppsPlace } from '../../../api/apps';
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
-import { EASY_DEPLOY, useAppsWriteBlock } from '../rules';
+import { EASY_DEPLOY, useAppsWrite } from '../rules';
 import { APPS_TEXTS as T } from '../texts';
 import { Carousel } from './Carousel';
 import { TemplateCard } from './TemplateCard';
@@ -15,7 +15,7 @@ import { TemplateCard } from './TemplateCard';
 export function CatalogueTab({ place }: { place: AppsPlace }) {
   const templates = useTemplates(place);
   const instances = useInstances(place);
-  const writeBlock = useAppsWriteBlock();
+  const write = useAppsWrite();
   if (templates.isPending) return <Loader aria-label={T.loading} />;
   if (templates.isError)
     return <Alert color="red">{messageOf(templates.error, T.somethingWentWrong)}</Alert>;
@@ -24,12 +24,7 @@ export function CatalogueTab({ place }: { place: AppsPlace }) {
   for (const i of instances.data ?? [])
     counts.set(i.templateName, (counts.get(i.templateName) ?? 0) + 1);
   const card = (t: (typeof templates.data)[number]) => (
-    <TemplateCard
-      key={t.name}
-      template={t}
-      installed={counts.get(t.name) ?? 0}
-      writeBlock={writeBlock}
-    />
+    <TemplateCard key={t.name} template={t} installed={counts.get(t.name) ?? 0} write={write} />
   );
   const easy = templates.data.filter((t) => t.tags.includes(EASY_DEPLOY));
   return (

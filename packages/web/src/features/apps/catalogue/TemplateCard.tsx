@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Anchor, Avatar, Badge, Button, Paper, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Avatar, Badge, Button, Paper, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { AppTemplateSummary } from '../../../api/apps';
+import type { Can } from '../../../api/permissions';
 import { useContextLink } from '../../../app/context/platform-context';
-import { sortTags, VISIBLE_TAGS } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { installCan, sortTags, VISIBLE_TAGS } from '../rules';
 import { APPS_TEXTS } from '../texts';
 
 const T = APPS_TEXTS.card;
@@ -11,23 +13,21 @@ const seg = encodeURIComponent;
 
 /**
  * A catalogue card (workloads §2): title, short description, tags (3 and +N, Easy Deploy first),
- * Show All (every tag), Explore, Install and Installed (count), a link to this template's instances. Install is disabled with its reason when this
- * installation cannot run the template or the user may not install.
+ * Show All (every tag), Explore, Install and Installed (count), a link to this template's
+ * instances. Install is disabled with its reason when this installation cannot run the template
+ * (said on the card too: it holds for everyone) or the user may not install (`write`).
  */
 export function TemplateCard(props: {
   template: AppTemplateSummary;
   installed: number;
-  writeBlock: string | null;
+  write: Can;
 }) {
   const { template: t } = props;
   const link = useContextLink();
   const [showAll, setShowAll] = useState(false);
   const tags = sortTags(t.tags);
   const hidden = tags.length - VISIBLE_TAGS;
-  const blocked =
-    t.runnable === false
-      ? (t.unavailableReason ?? APPS_TEXTS.somethingWentWrong)
-      : props.writeBlock;
+  const install = installCan(props.write, t);
   return (
     <Paper withBorder p="md" h="100%" aria-label={t.title} role="article">
       <Stack gap="xs" h="100%">
@@ -62,28 +62,19 @@ export function TemplateCard(props: {
             <Button size="xs" variant="default" component={Link} to={link(`/apps/${seg(t.name)}`)}>
               {T.explore}
             </Button>
-            <Tooltip label={blocked} disabled={!blocked} multiline maw={280}>
-              {/* A span keeps the tooltip on a disabled button. */}
-              <span>
-                {blocked ? (
-                  <Button size="xs" disabled>
-                    {T.install}
-                  </Button>
-                ) : (
-                  <Button size="xs" component={Link} to={link(`/apps/${seg(t.name)}/install`)}>
-                    {T.install}
-                  </Button>
-                )}
-              </span>
-            </Tooltip>
+            <WhyNot can={install}>
+              <Button size="xs" component={Link} to={link(`/apps/${seg(t.name)}/install`)}>
+                {T.install}
+              </Button>
+            </WhyNot>
           </Group>
           <Anchor size="xs" component={Link} to={link(`/apps/installed/${seg(t.name)}`)}>
             {T.installed(props.installed)}
           </Anchor>
         </Group>
-        {blocked && (
+        {t.runnable === false && (
           <Text size="xs" c="dimmed">
-            {blocked}
+            {install.reason}
           </Text>
         )}
       </Stack>

@@ -1,5 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { findEnabled } from '../../../test/world-permissions';
+import { expectWhyNot } from '../../../test/permissions';
 import type { AppInstanceWire, AppTemplateWire } from '@orrery/contract';
 import type { CannedResponse } from '../../../test/fetch';
 import {
@@ -62,7 +64,7 @@ function answers(
 }
 
 const idleTimeout = () => screen.findByLabelText(/Idle timeout/);
-const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+const save = async () => fireEvent.click(await findEnabled('Save'));
 
 describe('Configure an installed app', { timeout: 20_000 }, () => {
   it('edits only the configurable inputs, sends only them and returns to the app', async () => {
@@ -77,7 +79,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
     expect((await idleTimeout()).matches(':disabled')).toBe(false);
 
     fireEvent.change(await idleTimeout(), { target: { value: '15' } });
-    save();
+    await save();
     expect(await screen.findByText('App configuration saved')).toBeTruthy();
     const sent = calls.find((c) => c.method === 'PUT')!;
     expect(sent.body).toEqual({ input: { idle_timeout_minutes: 15 } });
@@ -92,7 +94,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
     fireEvent.change(await screen.findByLabelText('Display name'), {
       target: { value: 'Terminal' },
     });
-    save();
+    await save();
     await screen.findByText('App configuration saved');
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({
       display_name: 'Terminal',
@@ -115,7 +117,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
       ...answers(),
     ]);
     fireEvent.change(await idleTimeout(), { target: { value: '7' } });
-    save();
+    await save();
     expect(await screen.findByText('must be multiple of 5')).toBeTruthy();
     expect((await idleTimeout()).getAttribute('aria-invalid')).toBe('true');
   });
@@ -131,7 +133,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
       ...answers(),
     ]);
     await idleTimeout();
-    save();
+    await save();
     expect(await screen.findByText('The app is being uninstalled')).toBeTruthy();
     expect(url()).toMatch(/\/configure\?/);
   });
@@ -145,8 +147,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
 
   it('refuses to save for a project reader who opens the page directly', async () => {
     renderApps(`${ROUTE}/configure`, answers({ project_name: 'nlp' }, shell(), V1_READER), 'nlp');
-    expect(await screen.findByText('Project readers cannot configure apps')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+    await expectWhyNot('Save', 'You have read access here; this needs write access');
     // Nothing to type into in vain: even the configurable inputs are shown as installed.
     expect((await idleTimeout()).matches(':disabled')).toBe(true);
     expect(screen.getByLabelText('Display name').matches(':disabled')).toBe(true);

@@ -11,19 +11,21 @@ import {
   type AppTemplate,
   type AppsPlace,
 } from '../../../api/apps';
+import { withRule } from '../../../api/permissions';
 import { useContextLink } from '../../../app/context/platform-context';
-import { FORM_MESSAGES, schemaRoot, useSchemaForm } from '../../../forms';
+import { schemaRoot, useSchemaForm } from '../../../forms';
 import { initialValue } from '../../../forms/values';
 import { messageOf } from '../../../ui/errors';
-import { notifyError, notifySuccess } from '../../../ui/notify';
+import { notifySuccess } from '../../../ui/notify';
+import { WhyNot } from '../../../ui/WhyNot';
 import { AppFormPanel } from '../install/AppFormPanel';
 import { FormFooter } from '../install/FormFooter';
 import { showSubmitError } from '../install/form-errors';
-import { appLabel, FORM_MAX_WIDTH } from '../rules';
+import { appLabel, FORM_MAX_WIDTH, refusal } from '../rules';
 import { TemplateHeader } from '../TemplateHeader';
 import { APPS_TEXTS } from '../texts';
 import { configurableInput, configurableKeys, configureSchema } from './configurable';
-import { useConfigureBlock } from './useConfigureBlock';
+import { useConfigureCan } from './useConfigureBlock';
 import { CONFIGURE_TEXTS as T } from './texts';
 
 /**
@@ -58,7 +60,7 @@ export default function ConfigurePage({ place }: { place: AppsPlace }) {
       />
     );
   return (
-    <Stack p="md" gap="md" maw={FORM_MAX_WIDTH}>
+    <Stack gap="md" maw={FORM_MAX_WIDTH}>
       <Anchor
         component={Link}
         to={link(`/apps/instances/${encodeURIComponent(instanceId)}`)}
@@ -82,11 +84,16 @@ function ConfigureForm(props: {
 }) {
   const { app, template } = props;
   const keys = useMemo(() => configurableKeys(template.input), [template.input]);
-  const blocked = useConfigureBlock(app) ?? (keys.length === 0 ? T.nothingConfigurable : null);
+  const can = withRule(useConfigureCan(app), {
+    enabled: keys.length > 0,
+    why: T.nothingConfigurable,
+  });
+  const blocked = refusal(can);
   // A user who may not save sees the whole form as installed, nothing to type into in vain.
+  const readOnly = !can.allowed;
   const schema = useMemo(
-    () => configureSchema(template.input, { readOnly: !!blocked }),
-    [template.input, blocked],
+    () => configureSchema(template.input, { readOnly }),
+    [template.input, readOnly],
   );
   // What the CLI installed may leave out inputs with defaults: the form shows them as they ran.
   const initial = useMemo(
@@ -102,8 +109,8 @@ function ConfigureForm(props: {
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (blocked) return;
-    if (!form.validate()) return notifyError(FORM_MESSAGES.fillRequired);
+    if (!can.allowed) return;
+    if (!form.checkToSend()) return;
     const name = displayName.trim();
     configure.mutate(
       {
@@ -140,7 +147,7 @@ function ConfigureForm(props: {
           place={props.place}
           displayName={displayName}
           onDisplayName={setDisplayName}
-          readOnly={!!blocked}
+          readOnly={readOnly}
         />
         <FormFooter
           end={
@@ -148,9 +155,11 @@ function ConfigureForm(props: {
               <Button variant="default" component={Link} to={detailsPath}>
                 {T.cancel}
               </Button>
-              <Button type="submit" loading={configure.isPending} disabled={!!blocked}>
-                {T.save}
-              </Button>
+              <WhyNot can={can}>
+                <Button type="submit" loading={configure.isPending}>
+                  {T.save}
+                </Button>
+              </WhyNot>
             </>
           }
         />

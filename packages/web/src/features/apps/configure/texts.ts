@@ -8,6 +8,5 @@ export const CONFIGURE_TEXTS = {
   saved: 'App configuration saved',
   nothingConfigurable: 'This app has no settings that can be changed after install',
   uninstalled: 'The app is uninstalled',
-  reader: 'Project readers cannot configure apps',
   back: 'Back to the app',
 } as const;

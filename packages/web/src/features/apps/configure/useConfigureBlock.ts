@@ -1,5 +1,6 @@
 import type { AppInstance } from '../../../api/apps';
-import { useAppsWriteBlock } from '../rules';
+import { withRule, type Can } from '../../../api/permissions';
+import { useAppsWrite } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { CONFIGURE_TEXTS as T } from './texts';
 
@@ -10,7 +11,8 @@ export function stateBlock(app: Pick<AppInstance, 'state'>): string | null {
   return null;
 }
 
-/** Why this user cannot configure the app now, or null. */
-export function useConfigureBlock(app: Pick<AppInstance, 'state'>): string | null {
-  return useAppsWriteBlock() ? T.reader : stateBlock(app);
+/** Whether this user may configure the app now: its state's rule first, then write access. */
+export function useConfigureCan(app: Pick<AppInstance, 'state'>): Can {
+  const block = stateBlock(app);
+  return withRule(useAppsWrite(), { enabled: !block, why: block });
 }

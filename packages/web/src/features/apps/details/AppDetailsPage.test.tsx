@@ -1,5 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { findEnabled } from '../../../test/world-permissions';
+import { expectWhyNot } from '../../../test/permissions';
 import type { CannedResponse } from '../../../test/fetch';
 import {
   appWire,
@@ -145,7 +147,7 @@ describe('App details', { timeout: 20_000 }, () => {
       instancesPage([]),
       { url: `${V1}/templates`, body: [templateSummary('shell')] },
     ]);
-    fireEvent.click(await screen.findByRole('button', { name: 'Uninstall' }));
+    fireEvent.click(await findEnabled('Uninstall'));
     const dialog = await screen.findByRole('dialog', { name: 'Uninstall app' });
     expect(within(dialog).getByText('Uninstall My shell? Its jobs are stopped.')).toBeTruthy();
     expect(within(dialog).getByText('Team chat')).toBeTruthy();
@@ -165,7 +167,7 @@ describe('App details', { timeout: 20_000 }, () => {
         body: { error: 'conflict', message: 'The app is already being uninstalled' },
       },
     ]);
-    fireEvent.click(await screen.findByRole('button', { name: 'Uninstall' }));
+    fireEvent.click(await findEnabled('Uninstall'));
     const dialog = await screen.findByRole('dialog', { name: 'Uninstall app' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Uninstall' }));
     expect(await screen.findByText('The app is already being uninstalled')).toBeTruthy();
@@ -173,12 +175,7 @@ describe('App details', { timeout: 20_000 }, () => {
 
   it('disables Uninstall for a project reader, with the reason', async () => {
     renderApps(ROUTE, answers(appWire({ project_name: 'nlp' }), V1_READER), 'nlp');
-    const button = await screen.findByRole('button', { name: 'Uninstall' });
-    expect(button).toHaveProperty('disabled', true);
-    fireEvent.mouseEnter(button.parentElement!);
-    expect(
-      await screen.findByText('Project readers cannot install or uninstall apps'),
-    ).toBeTruthy();
+    await expectWhyNot('Uninstall', 'You have read access here; this needs write access');
   });
 
   it('says No such app for an unknown instance, Permission Required without an error body', async () => {

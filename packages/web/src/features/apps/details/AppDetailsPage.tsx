@@ -26,15 +26,17 @@ import {
   type AppInstance,
   type AppsPlace,
 } from '../../../api/apps';
+import { withRule } from '../../../api/permissions';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { useContextLink } from '../../../app/context/platform-context';
 import { formatDate } from '../../../ui/dates';
 import { EmptyState } from '../../../ui/EmptyState';
+import { WhyNot } from '../../../ui/WhyNot';
 import { isPermissionError } from '../../jobs/job/JobPage';
 import { ConfigureButton } from '../configure/ConfigureButton';
 import { InstallProgress } from '../install/InstallProgress';
 import { AppStateBadge, OpenAppButton } from '../installed/InstanceCard';
-import { appLabel, useAppsWriteBlock } from '../rules';
+import { appLabel, useAppsWrite } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { EventsList } from './EventsList';
 import { Credits, IdleShutdown, StartupStep } from './InstanceFacts';
@@ -80,17 +82,19 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
   const link = useContextLink();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const writeBlock = useAppsWriteBlock();
+  const write = useAppsWrite();
   const [confirming, setConfirming] = useState(false);
   const jobId = useMainJob(place, app);
   const rest = useParams()['*'] ?? '';
   const base = `/apps/instances/${encodeURIComponent(app.id)}`;
   const tab: Tab = (TABS as readonly string[]).includes(rest) ? (rest as Tab) : 'details';
-  const uninstallBlock =
-    writeBlock ?? (app.state === 'uninstalling' ? APPS_TEXTS.why.uninstalling : null);
+  const uninstall = withRule(write, {
+    enabled: app.state !== 'uninstalling',
+    why: APPS_TEXTS.why.uninstalling,
+  });
 
   return (
-    <Stack p="md" gap="md">
+    <Stack gap="md">
       <Group justify="space-between">
         <Group gap="sm">
           <Tooltip label={T.back}>
@@ -118,19 +122,16 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
           >
             {T.refresh}
           </Button>
-          <Tooltip label={uninstallBlock} disabled={!uninstallBlock}>
-            <span>
-              <Button
-                color="red"
-                variant="light"
-                leftSection={<IconTrash size={14} />}
-                disabled={!!uninstallBlock}
-                onClick={() => setConfirming(true)}
-              >
-                {T.uninstall}
-              </Button>
-            </span>
-          </Tooltip>
+          <WhyNot can={uninstall}>
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={14} />}
+              onClick={() => setConfirming(true)}
+            >
+              {T.uninstall}
+            </Button>
+          </WhyNot>
         </Group>
       </Group>
       <StartupStep app={app} />

@@ -11,7 +11,6 @@ import {
   SimpleGrid,
   Stack,
   Title,
-  Tooltip,
   Typography,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -21,7 +20,8 @@ import { useAppTemplate, useTemplateVersions, type AppsPlace } from '../../../ap
 import { ApiError } from '../../../api/client';
 import { useContextLink } from '../../../app/context/platform-context';
 import { messageOf } from '../../../ui/errors';
-import { sortTags, useAppsWriteBlock } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { installCan, sortTags, useAppsWrite } from '../rules';
 import { TemplateHeader } from '../TemplateHeader';
 import { APPS_TEXTS } from '../texts';
 
@@ -39,7 +39,7 @@ export default function ExplorePage({ place }: { place: AppsPlace }) {
   const version = chosen ?? latest;
   const link = useContextLink();
   const navigate = useNavigate();
-  const writeBlock = useAppsWriteBlock();
+  const write = useAppsWrite();
   const template = useAppTemplate(place, appName, version);
 
   const back = (
@@ -64,8 +64,7 @@ export default function ExplorePage({ place }: { place: AppsPlace }) {
   else if (!template.data) body = <Alert color="red">{T.notFound}</Alert>;
   else {
     const t = template.data;
-    const blocked =
-      t.runnable === false ? (t.unavailableReason ?? APPS_TEXTS.somethingWentWrong) : writeBlock;
+    const install = installCan(write, t);
     const installPath = `/apps/${seg(appName)}/install/${seg(t.version)}`;
     body = (
       <Stack gap="md">
@@ -81,19 +80,14 @@ export default function ExplorePage({ place }: { place: AppsPlace }) {
             }))}
             onChange={(v) => v && navigate(link(`/apps/${seg(appName)}/${seg(v)}`))}
           />
-          <Tooltip label={blocked} disabled={!blocked} multiline maw={280}>
-            <span>
-              {blocked ? (
-                <Button disabled>{APPS_TEXTS.card.install}</Button>
-              ) : (
-                <Button component={Link} to={link(installPath)}>
-                  {APPS_TEXTS.card.install}
-                </Button>
-              )}
-            </span>
-          </Tooltip>
+          <WhyNot can={install}>
+            <Button component={Link} to={link(installPath)}>
+              {APPS_TEXTS.card.install}
+            </Button>
+          </WhyNot>
         </TemplateHeader>
-        {blocked && <Alert color="yellow">{blocked}</Alert>}
+        {/* The template's own unavailability holds for everyone: said on the page too. */}
+        {t.runnable === false && <Alert color="yellow">{install.reason}</Alert>}
         <Group gap={4}>
           {sortTags(t.tags).map((tag) => (
             <Badge key={tag} variant="light">
@@ -136,7 +130,7 @@ export default function ExplorePage({ place }: { place: AppsPlace }) {
     );
   }
   return (
-    <Stack p="md" gap="md">
+    <Stack gap="md">
       {back}
       {body}
     </Stack>

@@ -1,5 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { findEnabled } from '../../../test/world-permissions';
+import { expectWhyNot } from '../../../test/permissions';
 import type { AppTemplateWire } from '@orrery/contract';
 import { appWire, INSTANCE_ID, renderApps, templateWire, V1, V1_READER } from '../test-fixtures';
 
@@ -17,7 +19,7 @@ const shell = (over: Partial<AppTemplateWire> = {}) =>
     },
     ...over,
   });
-const install = () => fireEvent.click(screen.getByRole('button', { name: 'Install' }));
+const install = async () => fireEvent.click(await findEnabled('Install'));
 
 describe('Install an app', { timeout: 20_000 }, () => {
   it('renders the header and the form, posts the input and opens the new instance', async () => {
@@ -31,9 +33,9 @@ describe('Install an app', { timeout: 20_000 }, () => {
     expect(screen.getByText('Version 1.0.0')).toBeTruthy();
     fireEvent.change(screen.getByLabelText(/History lines/), { target: { value: '500' } });
     fireEvent.change(screen.getByLabelText('Display name'), { target: { value: 'Mine' } });
-    install();
+    await install();
     expect(await screen.findByText('Job is being installed')).toBeTruthy();
-    const post = calls.find((c) => c.method === 'POST')!;
+    const post = calls.find((c) => c.method === 'POST' && c.url.endsWith('/instances'))!;
     expect(post.body).toEqual({
       template_name: 'shell',
       template_version: '1.0.0',
@@ -46,9 +48,9 @@ describe('Install an app', { timeout: 20_000 }, () => {
   it('refuses an empty required field before sending', async () => {
     const { calls } = renderApps('/apps/shell/install', [{ url: TEMPLATE, body: shell() }]);
     fireEvent.change(await screen.findByLabelText(/Working directory/), { target: { value: '' } });
-    install();
+    await install();
     expect(await screen.findByText('Please fill in all required fields')).toBeTruthy();
-    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/instances'))).toBe(false);
   });
 
   it("puts the server's field errors on the fields", async () => {
@@ -66,7 +68,7 @@ describe('Install an app', { timeout: 20_000 }, () => {
       },
     ]);
     await screen.findByLabelText(/Working directory/);
-    install();
+    await install();
     expect(await screen.findByText('Must be an absolute path')).toBeTruthy();
   });
 
@@ -81,7 +83,7 @@ describe('Install an app', { timeout: 20_000 }, () => {
       },
     ]);
     await screen.findByLabelText(/Working directory/);
-    install();
+    await install();
     expect(
       await screen.findByText('No preset name was found for the app in the cluster'),
     ).toBeTruthy();
@@ -104,10 +106,11 @@ describe('Install an app', { timeout: 20_000 }, () => {
       [{ url: `${V1_READER}/templates/shell/latest`, body: shell() }],
       'nlp',
     );
-    expect(
-      await screen.findByText('Project readers cannot install or uninstall apps'),
-    ).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Install' })).toHaveProperty('disabled', true);
+    await expectWhyNot('Install', 'You have read access here; this needs write access');
+    // Said before the form is filled in, not only on the button.
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain(
+      'You have read access here; this needs write access',
+    );
   });
 
   it('says so when the version does not exist', async () => {

@@ -6,10 +6,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useAppTemplate, useInstallApp, type AppTemplate, type AppsPlace } from '../../../api/apps';
 import { ApiError } from '../../../api/client';
 import { useContextLink } from '../../../app/context/platform-context';
-import { FORM_MESSAGES, useSchemaForm } from '../../../forms';
+import { useSchemaForm } from '../../../forms';
 import { messageOf } from '../../../ui/errors';
-import { notifyError } from '../../../ui/notify';
-import { FORM_MAX_WIDTH, useAppsWriteBlock } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { FORM_MAX_WIDTH, installCan, refusal, useAppsWrite } from '../rules';
 import { ExportConfigButton, ImportConfigButton } from '../config';
 import { TemplateHeader } from '../TemplateHeader';
 import { AppFormPanel } from './AppFormPanel';
@@ -52,7 +52,7 @@ export default function InstallPage(props: { place: AppsPlace }) {
       />
     );
   return (
-    <Stack p="md" gap="md" maw={FORM_MAX_WIDTH}>
+    <Stack gap="md" maw={FORM_MAX_WIDTH}>
       <Anchor component={Link} to={link(`/apps/${encodeURIComponent(appName)}`)} size="sm">
         <Group gap={4}>
           <IconArrowLeft size={14} />
@@ -71,16 +71,14 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
   const install = useInstallApp(props.place);
   const navigate = useNavigate();
   const link = useContextLink();
-  const writeBlock = useAppsWriteBlock();
-  const blocked =
-    template.runnable === false
-      ? (template.unavailableReason ?? APPS_TEXTS.somethingWentWrong)
-      : writeBlock;
+  const can = installCan(useAppsWrite(), template);
+  // A reader who opens the page directly learns before filling it in that it cannot be sent.
+  const blocked = refusal(can);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (blocked) return;
-    if (!form.validate()) return notifyError(FORM_MESSAGES.fillRequired);
+    if (!can.allowed) return;
+    if (!form.checkToSend()) return;
     install.mutate(
       {
         templateName: template.name,
@@ -132,9 +130,11 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
           // The footer of workloads §2 (Export App Configuration and Install); leaving is the
           // back link above, so that the footer fits one line at the form's 720 px.
           end={
-            <Button type="submit" loading={install.isPending} disabled={!!blocked}>
-              {T.submit}
-            </Button>
+            <WhyNot can={can}>
+              <Button type="submit" loading={install.isPending}>
+                {T.submit}
+              </Button>
+            </WhyNot>
           }
         />
       </Stack>

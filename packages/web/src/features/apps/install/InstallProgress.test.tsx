@@ -1,5 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { findEnabled } from '../../../test/world-permissions';
 import type { JobWire } from '@orrery/contract';
 import type { CannedResponse } from '../../../test/fetch';
 import { jobWire } from '../../jobs/test-fixtures';
@@ -48,7 +49,7 @@ describe('Install progress', { timeout: 30_000 }, () => {
       { url: /\/instances\/[^/]+\/(input|output|events)/, status: 404 },
       { url: /\/templates\/shell\/1\.0\.0$/, body: templateWire('shell') },
     ]);
-    fireEvent.click(await screen.findByRole('button', { name: 'Install' }));
+    fireEvent.click(await findEnabled('Install'));
 
     const progress = await screen.findByRole('status', { name: 'Installer job' });
     expect(progress.textContent).toContain('pending');

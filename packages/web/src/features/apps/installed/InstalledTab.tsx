@@ -23,6 +23,7 @@ import { appLabel, sortTags } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { InstanceCard, InstanceTable } from './InstanceCard';
 import { useInstalledParams, type ViewType } from './useInstalledParams';
+import { PAGE_SEARCH_PROPS } from '../../../app/shortcuts/shortcuts';
 
 const T = APPS_TEXTS.installed;
 
@@ -79,6 +80,7 @@ export function InstalledTab({ place }: { place: AppsPlace }) {
             aria-label={T.search}
             placeholder={T.search}
             leftSection={<IconSearch size={14} />}
+            {...PAGE_SEARCH_PROPS}
             value={typed}
             onChange={(e) => setTyped(e.currentTarget.value)}
           />

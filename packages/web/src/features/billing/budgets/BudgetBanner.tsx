@@ -4,7 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { budgetSentence } from '@orrery/contract';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { usePlatformContext } from '../../../app/context/platform-context';
-import { useManagesOrg } from '../../people/OrgUsersTab';
+import { useManagesOrg } from '../../people/manages';
 import { type Budget, useBudgetAlerts } from './api';
 import { BUDGET_UI as T } from './texts';
 

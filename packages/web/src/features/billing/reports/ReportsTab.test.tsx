@@ -92,6 +92,15 @@ function stubReports(refusal?: string) {
       const url = String(input);
       stub.calls.push({ method: init.method ?? 'GET', url, headers: {}, body: undefined });
       const q = new URL(url, 'http://x').searchParams;
+      // The permission engine as the world's roles make it: an org user manages only its project
+      // vision; the cluster is managed by system administrators only (acme's people are its users).
+      if (url.endsWith('/api/v1/permissions/check')) {
+        const asked = JSON.parse(String(init.body)) as { uri: string; action: string }[];
+        const ownProject = (uri: string) => uri.startsWith('project:') && uri.endsWith('/vision');
+        const allowed = (uri: string) =>
+          uri.startsWith('cluster:') ? managesCluster : managesOrg || ownProject(uri);
+        return Response.json(asked.map((a) => ({ ...a, allowed: allowed(a.uri) })));
+      }
       const body = url.startsWith(`${B}/usage?`)
         ? byGroups(q)
         : url.startsWith(`${B}/top?`)
@@ -111,7 +120,11 @@ const queries = (calls: RecordedCall[], path: 'usage' | 'top' | 'pools') =>
     .filter((c) => c.url.startsWith(`${B}/${path}?`))
     .map((c) => new URL(c.url, 'http://x').searchParams);
 
+let managesOrg = false;
+let managesCluster = false;
 function render(page: string, over: Partial<UserWire>, route: string) {
+  managesCluster = over.system_role === 'admin';
+  managesOrg = managesCluster || over.orgs?.[0]?.role === 'manager';
   const { user, sessionConfig } = world(over);
   return renderSignedIn(
     <Routes>
@@ -208,7 +221,8 @@ describe('reports tabs', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('region', { name: 'Usage by user' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Usage by project' })).toBeNull();
     const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
-    expect(tabs).toEqual(['General', 'Reports', 'Users']);
+    // Managers also see the project's API tokens (docs/tokens.md).
+    expect(tabs).toEqual(['General', 'Reports', 'Users', 'Tokens']);
     const usage = queries(calls, 'usage');
     expect(usage.map((q) => q.getAll('group_by').join(',')).sort()).toEqual([
       'category,day',

@@ -17,7 +17,9 @@ export function CategoryChart(props: {
         dataKey="x"
         type="stacked"
         withLegend
-        yAxisProps={props.yAxisProps}
+        // Wide enough for credits labels such as 0.00045: recharts' default lets them spill into
+        // the page margin.
+        yAxisProps={{ width: 80, ...props.yAxisProps }}
         valueFormatter={props.valueFormatter}
         series={props.chart.categories.map((c) => ({
           name: c,

@@ -1,13 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
+import { worldPermissions } from '../../../test/world-permissions';
 import { BAKE_ID, BAKES_URL, bakeWire, FLOW_ID, renderFlows } from '../test-fixtures';
 
 const ROUTE = `/${FLOW_ID}/demo_flow`;
 
 describe('Bakes of a flow', () => {
   it('says "No bakes found" when the flow has none', async () => {
-    stubFetch([{ url: BAKES_URL, body: [] }]);
+    stubFetch([worldPermissions(), { url: BAKES_URL, body: [] }]);
     renderFlows(ROUTE);
     expect(await screen.findByText('No bakes found')).toBeTruthy();
     expect(screen.getByText('Bakes of demo_flow')).toBeTruthy();
@@ -15,6 +16,7 @@ describe('Bakes of a flow', () => {
 
   it('shows bake, id, executor, status and tags, and offers Kill only while pending or running', async () => {
     stubFetch([
+      worldPermissions(),
       {
         url: BAKES_URL,
         body: [
@@ -43,6 +45,7 @@ describe('Bakes of a flow', () => {
   it('kills a bake by replacing its last attempt with the result cancelled', async () => {
     const bake = bakeWire('running');
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: BAKES_URL, body: [bake] },
       {
         method: 'PUT',
@@ -67,6 +70,7 @@ describe('Bakes of a flow', () => {
 
   it('shows the server’s message when a restart is refused', async () => {
     stubFetch([
+      worldPermissions(),
       { url: BAKES_URL, body: [bakeWire('failed')] },
       {
         method: 'POST',
@@ -81,7 +85,7 @@ describe('Bakes of a flow', () => {
   });
 
   it('keeps Kill from a project reader, with the reason', async () => {
-    stubFetch([{ url: BAKES_URL, body: [bakeWire('running')] }]);
+    stubFetch([worldPermissions(), { url: BAKES_URL, body: [bakeWire('running')] }]);
     renderFlows(ROUTE, 'nlp');
     await waitFor(() =>
       expect(screen.getByLabelText(`Kill bake ${BAKE_ID}`)).toHaveProperty('disabled', true),

@@ -35,7 +35,7 @@ export default function BakesPage({ place }: { place: FlowPlace }) {
   else body = <BakesTable flow={flow} bakes={list} onKill={setKilling} />;
 
   return (
-    <Stack p="md">
+    <Stack>
       <Breadcrumbs>
         <Anchor component={ContextLink} to="/flows">
           {BAKE_TEXTS.back}

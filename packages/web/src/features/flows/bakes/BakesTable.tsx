@@ -1,11 +1,12 @@
-import { ActionIcon, Anchor, Group, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Group, Table, Text } from '@mantine/core';
 import { IconPlayerStop, IconRotateClockwise } from '@tabler/icons-react';
 import type { BakeWire } from '@orrery/contract';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { formatDate } from '../../../ui/dates';
 import { withOutcome } from '../../../ui/notify';
 import { useRestartBake } from '../api';
-import { bakeLabel, canRestart, graphLink, isLive, useWriteBlocked } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { bakeLabel, canRestart, graphLink, isLive, useFlowWrite } from '../rules';
 import { StatusBadge, Tags } from '../StatusBadge';
 import { BAKE_TEXTS, FLOW_TEXTS } from '../texts';
 
@@ -20,7 +21,7 @@ export function BakesTable(props: {
   bakes: BakeWire[];
   onKill(bake: BakeWire): void;
 }) {
-  const blocked = useWriteBlocked();
+  const write = useFlowWrite();
   const restart = useRestartBake(props.flow.id);
   return (
     <Table highlightOnHover striped verticalSpacing="sm">
@@ -72,23 +73,21 @@ export function BakesTable(props: {
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
                   {a && isLive(a.result) && (
-                    <Tooltip label={blocked ?? BAKE_TEXTS.kill}>
+                    <WhyNot can={write} tooltip={BAKE_TEXTS.kill}>
                       <ActionIcon
                         variant="subtle"
                         color="red"
-                        disabled={!!blocked}
                         aria-label={BAKE_TEXTS.killLabel(label)}
                         onClick={() => props.onKill(b)}
                       >
                         <IconPlayerStop size={16} />
                       </ActionIcon>
-                    </Tooltip>
+                    </WhyNot>
                   )}
                   {a && canRestart(a.result) && (
-                    <Tooltip label={blocked ?? BAKE_TEXTS.restart}>
+                    <WhyNot can={write} tooltip={BAKE_TEXTS.restart}>
                       <ActionIcon
                         variant="subtle"
-                        disabled={!!blocked}
                         loading={restart.isPending && restart.variables === b.id}
                         aria-label={BAKE_TEXTS.restartLabel(label)}
                         onClick={() =>
@@ -101,7 +100,7 @@ export function BakesTable(props: {
                       >
                         <IconRotateClockwise size={16} />
                       </ActionIcon>
-                    </Tooltip>
+                    </WhyNot>
                   )}
                 </Group>
               </Table.Td>

@@ -3,7 +3,7 @@ import { Background, Controls, ReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { TaskStatus } from '@orrery/contract';
 import { GRAPH_TEXTS, GRAPH_ZOOM, NODE_SIZE } from '../texts';
-import { TaskNode, type TaskNodeType } from './TaskNode';
+import { TASK_HANDLES, TaskNode, type TaskNodeType } from './TaskNode';
 import type { GraphLayout } from './useGraphLayout';
 
 const NODE_TYPES = { task: TaskNode };
@@ -48,6 +48,7 @@ export function BakeGraph(props: {
               // Known sizes let React Flow show and fit the nodes before it has measured them.
               width: NODE_SIZE.width,
               height: NODE_SIZE.height,
+              handles: TASK_HANDLES,
               selected,
               data: { label: id, status },
             };

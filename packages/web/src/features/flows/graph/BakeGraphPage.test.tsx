@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
+import { worldPermissions } from '../../../test/world-permissions';
 import { jobWire } from '../../jobs/test-fixtures';
 import { BAKE_POLL_MS } from '../texts';
 import {
@@ -22,6 +23,7 @@ const node = (label: string) => screen.findByLabelText(new RegExp(`^Task ${label
 describe('Bake graph', () => {
   it('says "No tasks found" for a bake without tasks', async () => {
     stubFetch([
+      worldPermissions(),
       { url: BAKE_URL, body: bakeWire('succeeded', { graphs: { '': {} } }) },
       { url: TASKS_URL, body: [] },
     ]);
@@ -31,6 +33,7 @@ describe('Bake graph', () => {
 
   it('draws every task of the graph in its status, those not started as waiting', async () => {
     stubFetch([
+      worldPermissions(),
       { url: BAKE_URL, body: bakeWire('running', { name: 'nightly' }) },
       {
         url: TASKS_URL,
@@ -54,7 +57,7 @@ describe('Bake graph', () => {
   });
 
   it('follows a running bake until it ends, then stops asking', async () => {
-    const { calls, fetchMock } = stubFetch([]);
+    const { calls, fetchMock } = stubFetch([worldPermissions()]);
     let done = false;
     fetchMock.mockImplementation(async (input) => {
       const url = String(input);
@@ -86,8 +89,36 @@ describe('Bake graph', () => {
     expect(calls.length).toBe(asked);
   }, 20_000);
 
+  it('follows a killed bake’s tasks until their jobs are killed, then stops asking', async () => {
+    const { calls, fetchMock } = stubFetch([]);
+    let killed = false;
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input);
+      calls.push({ method: 'GET', url, headers: {}, body: undefined });
+      // The attempt is cancelled at once; its task only once its job has been killed.
+      const body =
+        url === BAKE_URL
+          ? bakeWire('cancelled')
+          : [taskWire('first', ['pending', 'running', ...(killed ? ['cancelled' as const] : [])])];
+      return new Response(JSON.stringify(body), { status: 200 });
+    });
+    renderFlows(ROUTE);
+    await waitFor(async () =>
+      expect((await node('first')).getAttribute('data-status')).toBe('running'),
+    );
+    killed = true;
+    await waitFor(
+      async () => expect((await node('first')).getAttribute('data-status')).toBe('cancelled'),
+      { timeout: BAKE_POLL_MS * 2 + 1000 },
+    );
+    const asked = calls.length;
+    await new Promise((r) => setTimeout(r, BAKE_POLL_MS + 500));
+    expect(calls.length).toBe(asked);
+  }, 20_000);
+
   it('opens a task’s details: history, job link, outputs, state and its job’s log', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: BAKE_URL, body: bakeWire('succeeded') },
       {
         url: TASKS_URL,
@@ -124,6 +155,7 @@ describe('Bake graph', () => {
     const failed = jobWire({ id: JOB, status: 'failed' });
     failed.history = { ...failed.history, exit_code: 3, reason: 'Error', description: null };
     stubFetch([
+      worldPermissions(),
       { url: BAKE_URL, body: bakeWire('failed') },
       {
         url: TASKS_URL,
@@ -140,6 +172,7 @@ describe('Bake graph', () => {
 
   it('names the job a cached task’s results came from', async () => {
     stubFetch([
+      worldPermissions(),
       { url: BAKE_URL, body: bakeWire('succeeded') },
       { url: TASKS_URL, body: [taskWire('first', ['cached'], { raw_id: OLD_JOB, outputs: {} })] },
     ]);
@@ -158,6 +191,7 @@ describe('Bake graph', () => {
 
   it('shows the server’s message for a bake it cannot find', async () => {
     stubFetch([
+      worldPermissions(),
       { url: BAKE_URL, status: 404, body: { error: 'not_found', message: 'Bake not found' } },
     ]);
     renderFlows(ROUTE);

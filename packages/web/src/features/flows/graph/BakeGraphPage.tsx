@@ -9,7 +9,6 @@ import {
   Stack,
   Text,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { IconPlayerStop, IconRotateClockwise, IconTopologyStar3 } from '@tabler/icons-react';
 import { useParams } from 'react-router';
@@ -20,7 +19,8 @@ import { messageOf } from '../../../ui/errors';
 import { withOutcome } from '../../../ui/notify';
 import { useBake, useRestartBake, useTasks } from '../api';
 import { KillBakeDialog } from '../bakes/KillBakeDialog';
-import { bakeLabel, bakesLink, canRestart, isLive, taskStatus, useWriteBlocked } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { bakeLabel, bakesLink, canRestart, isLive, taskStatus, useFlowWrite } from '../rules';
 import { StatusBadge } from '../StatusBadge';
 import { BAKE_TEXTS, FLOW_TEXTS, GRAPH_TEXTS } from '../texts';
 import { BakeGraph } from './BakeGraph';
@@ -41,7 +41,7 @@ export default function BakeGraphPage() {
   const layout = useGraphLayout(bake.data?.graphs);
   const [selected, setSelected] = useState<string | null>(null);
   const [killing, setKilling] = useState(false);
-  const blocked = useWriteBlocked();
+  const write = useFlowWrite();
   const restart = useRestartBake(projectId);
 
   const byId = useMemo(
@@ -81,7 +81,7 @@ export default function BakeGraphPage() {
     );
 
   return (
-    <Stack p="md">
+    <Stack>
       <Breadcrumbs>
         <Anchor component={ContextLink} to="/flows">
           {BAKE_TEXTS.back}
@@ -99,24 +99,22 @@ export default function BakeGraphPage() {
         </Group>
         <Group>
           {attempt && live && (
-            <Tooltip label={blocked} disabled={!blocked}>
+            <WhyNot can={write}>
               <Button
                 color="red"
                 variant="light"
                 leftSection={<IconPlayerStop size={16} />}
-                disabled={!!blocked}
                 onClick={() => setKilling(true)}
               >
                 {BAKE_TEXTS.kill}
               </Button>
-            </Tooltip>
+            </WhyNot>
           )}
           {attempt && canRestart(attempt.result) && (
-            <Tooltip label={blocked} disabled={!blocked}>
+            <WhyNot can={write}>
               <Button
                 variant="light"
                 leftSection={<IconRotateClockwise size={16} />}
-                disabled={!!blocked}
                 loading={restart.isPending}
                 onClick={() =>
                   void withOutcome(
@@ -128,7 +126,7 @@ export default function BakeGraphPage() {
               >
                 {BAKE_TEXTS.restart}
               </Button>
-            </Tooltip>
+            </WhyNot>
           )}
         </Group>
       </Group>

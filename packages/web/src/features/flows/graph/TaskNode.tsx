@@ -1,11 +1,31 @@
 import { memo } from 'react';
-import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
+import { Handle, Position, type Node, type NodeHandle, type NodeProps } from '@xyflow/react';
 import type { TaskStatus } from '@orrery/contract';
 import { STATUS_COLOR } from '../rules';
 import { GRAPH_TEXTS, NODE_SIZE } from '../texts';
 
 export type TaskNodeData = { label: string; status: TaskStatus | null };
 export type TaskNodeType = Node<TaskNodeData, 'task'>;
+
+/** React Flow's handle: 6 px and a 1 px border, centred on the node's top or bottom edge. */
+const HANDLE = 8;
+/**
+ * Where a task's two handles are, declared with the node: React Flow draws every node whose
+ * handles it has not measured yet, even with `onlyRenderVisibleElements`, so a big bake would
+ * mount (and measure) a thousand nodes to draw the fifty in view.
+ */
+const handle = (type: 'source' | 'target', position: Position, y: number): NodeHandle => ({
+  type,
+  position,
+  x: NODE_SIZE.width / 2 - HANDLE / 2,
+  y: y - HANDLE / 2,
+  width: HANDLE,
+  height: HANDLE,
+});
+export const TASK_HANDLES: NodeHandle[] = [
+  handle('target', Position.Top, 0),
+  handle('source', Position.Bottom, NODE_SIZE.height),
+];
 
 const color = (s: TaskStatus | null) =>
   s ? `var(--mantine-color-${STATUS_COLOR[s]}-6)` : 'var(--mantine-color-gray-4)';

@@ -1,6 +1,7 @@
 import { graphlib, layout } from '@dagrejs/dagre';
 import type { BakeGraphs } from '@orrery/contract';
 import { NODE_SIZE } from '../texts';
+import { NODE_GAP, layeredLayout } from './layered';
 
 export interface GraphShape {
   /** Full task ids (dot-joined under their prefix), in the bake's order. */
@@ -34,22 +35,29 @@ export function shapeOf(graphs: BakeGraphs): GraphShape {
   return { ids, edges: edges.filter((e) => seen.has(e.source)) };
 }
 
-/** Above this many tasks the layout trades fewer edge crossings for time (see layoutShape). */
+/** Above this many tasks the graph is laid out by layeredLayout instead of dagre. */
 export const LARGE_GRAPH = 300;
 
 /**
  * Top-left corners for nodes of the spec's size (workloads §9), needs above their dependants.
- * A task's rank is its depth (`longest-path`): what a bake means, and fast, where dagre's default
- * ranker takes tens of seconds on a 1,000-task bake. Large graphs also skip the extra ordering
- * passes, which would double the time for a little fewer crossings.
+ * Up to LARGE_GRAPH tasks dagre lays them out, with its crossing reduction; a task's rank is its
+ * depth (`longest-path`): what a bake means, and fast, where dagre's default ranker takes tens of
+ * seconds on a 1,000-task bake. Larger bakes get the linear layered layout, since dagre's
+ * ordering passes alone cost about half a second of a 1,000-task bake's first paint.
  */
 export function layoutShape(shape: GraphShape): Map<string, { x: number; y: number }> {
+  if (shape.ids.length > LARGE_GRAPH) return layeredLayout(shape);
   const g = new graphlib.Graph();
-  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 60, ranker: 'longest-path' });
+  g.setGraph({
+    rankdir: 'TB',
+    nodesep: NODE_GAP.x,
+    ranksep: NODE_GAP.y,
+    ranker: 'longest-path',
+  });
   g.setDefaultEdgeLabel(() => ({}));
   for (const id of shape.ids) g.setNode(id, { width: NODE_SIZE.width, height: NODE_SIZE.height });
   for (const e of shape.edges) g.setEdge(e.source, e.target);
-  layout(g, { disableOptimalOrderHeuristic: shape.ids.length > LARGE_GRAPH });
+  layout(g);
   const out = new Map<string, { x: number; y: number }>();
   for (const id of shape.ids) {
     const n = g.node(id);

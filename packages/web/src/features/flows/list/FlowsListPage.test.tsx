@@ -1,20 +1,23 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
+import { expectWhyNot } from '../../../test/permissions';
+import { worldPermissions } from '../../../test/world-permissions';
 import { FLOW_ID, FLOWS_URL, flowWire, renderFlows } from '../test-fixtures';
 
+const READ_ONLY = 'You have read access here; this needs write access';
 const NLP_FLOWS = '/api/v1/flow/projects?cluster=default&org_name=acme&project_name=nlp';
 
 describe('Flows list', () => {
   it('says "No flows found" when the project has none, asking the server for JSON', async () => {
-    const { calls } = stubFetch([{ url: FLOWS_URL, body: [] }]);
+    const { calls } = stubFetch([worldPermissions(), { url: FLOWS_URL, body: [] }]);
     renderFlows();
     expect(await screen.findByText('No flows found')).toBeTruthy();
     expect(calls[0]!.headers.Accept).toBe('application/json');
   });
 
   it('shows each flow with its jobs tag and links to its real-time jobs and bakes', async () => {
-    stubFetch([{ url: FLOWS_URL, body: [flowWire('demo_flow')] }]);
+    stubFetch([worldPermissions(), { url: FLOWS_URL, body: [flowWire('demo_flow')] }]);
     const view = renderFlows();
     const row = (await screen.findByText('demo_flow')).closest('tr')!;
     expect(within(row).getByText('project:demo-flow')).toBeTruthy();
@@ -26,6 +29,7 @@ describe('Flows list', () => {
 
   it('opens a flow’s bakes from View bakes', async () => {
     stubFetch([
+      worldPermissions(),
       { url: FLOWS_URL, body: [flowWire('demo_flow')] },
       { url: /\/flow\/bakes\?/, body: [] },
     ]);
@@ -37,6 +41,7 @@ describe('Flows list', () => {
 
   it('deletes a flow after confirming, and shows the server’s message when it refuses', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: FLOWS_URL, body: [flowWire('demo_flow')] },
       {
         method: 'DELETE',
@@ -54,10 +59,9 @@ describe('Flows list', () => {
   });
 
   it('keeps a project reader from deleting or starting, and says why', async () => {
-    stubFetch([{ url: NLP_FLOWS, body: [flowWire('demo_flow')] }]);
+    stubFetch([worldPermissions(), { url: NLP_FLOWS, body: [flowWire('demo_flow')] }]);
     renderFlows('', 'nlp');
-    const remove = await screen.findByLabelText('Delete flow demo_flow');
-    expect(remove).toHaveProperty('disabled', true);
-    expect(screen.getByRole('button', { name: 'Start bake' })).toHaveProperty('disabled', true);
+    expect(await screen.findByLabelText('Delete flow demo_flow')).toHaveProperty('disabled', true);
+    await expectWhyNot('Start bake', READ_ONLY);
   });
 });

@@ -31,7 +31,7 @@ export default function FlowsListPage({ place }: { place: FlowPlace }) {
   else body = <FlowsTable flows={list} onDelete={setDeleting} />;
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group justify="space-between">
         <Title order={2}>{FLOW_TEXTS.title}</Title>
         <StartBakeButton place={place} />

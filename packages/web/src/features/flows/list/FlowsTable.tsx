@@ -3,7 +3,8 @@ import { IconBriefcase, IconListDetails, IconTrash } from '@tabler/icons-react';
 import type { FlowProjectWire } from '@orrery/contract';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { flowTag } from '../../jobs/list/useListParams';
-import { bakesLink, flowJobsLink, useWriteBlocked } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { bakesLink, flowJobsLink, useFlowWrite } from '../rules';
 import { Tags } from '../StatusBadge';
 import { FLOW_TEXTS } from '../texts';
 
@@ -17,7 +18,7 @@ export function FlowsTable(props: {
   flows: FlowProjectWire[];
   onDelete(flow: FlowProjectWire): void;
 }) {
-  const blocked = useWriteBlocked();
+  const write = useFlowWrite();
   return (
     <Table highlightOnHover striped verticalSpacing="sm">
       <Table.Thead>
@@ -60,17 +61,16 @@ export function FlowsTable(props: {
                     <IconListDetails size={16} />
                   </ActionIcon>
                 </Tooltip>
-                <Tooltip label={blocked ?? FLOW_TEXTS.delete}>
+                <WhyNot can={write} tooltip={FLOW_TEXTS.delete}>
                   <ActionIcon
                     variant="subtle"
                     color="red"
-                    disabled={!!blocked}
                     aria-label={FLOW_TEXTS.deleteLabel(f.name)}
                     onClick={() => props.onDelete(f)}
                   >
                     <IconTrash size={16} />
                   </ActionIcon>
-                </Tooltip>
+                </WhyNot>
               </Group>
             </Table.Td>
           </Table.Tr>

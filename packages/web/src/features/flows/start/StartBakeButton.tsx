@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Tooltip } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { BakeWire } from '@orrery/contract';
 import { useContextLink } from '../../../app/context/platform-context';
 import type { FlowPlace } from '../api';
-import { graphLink, useWriteBlocked } from '../rules';
+import { WhyNot } from '../../../ui/WhyNot';
+import { graphLink, useFlowWrite } from '../rules';
 import { START_TEXTS } from '../texts';
 import { StartBakeDialog } from './StartBakeDialog';
 
@@ -15,22 +16,18 @@ import { StartBakeDialog } from './StartBakeDialog';
  */
 export function StartBakeButton(props: { place: FlowPlace; flowName?: string }) {
   const [opened, setOpened] = useState(false);
-  const blocked = useWriteBlocked();
+  const write = useFlowWrite();
   const navigate = useNavigate();
   const link = useContextLink();
   const started = (bake: BakeWire, flowName: string) =>
     navigate(link(graphLink({ id: bake.project_id, name: flowName }, bake)));
   return (
     <>
-      <Tooltip label={blocked} disabled={!blocked}>
-        <Button
-          leftSection={<IconPlayerPlay size={16} />}
-          disabled={!!blocked}
-          onClick={() => setOpened(true)}
-        >
+      <WhyNot can={write}>
+        <Button leftSection={<IconPlayerPlay size={16} />} onClick={() => setOpened(true)}>
           {START_TEXTS.action}
         </Button>
-      </Tooltip>
+      </WhyNot>
       {opened && (
         <StartBakeDialog
           place={props.place}

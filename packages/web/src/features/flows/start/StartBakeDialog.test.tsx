@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
+import { findEnabled, worldPermissions } from '../../../test/world-permissions';
 import { entry, LIST, listing } from '../../files/test-fixtures';
 import {
   BAKE_ID,
@@ -12,18 +13,19 @@ import {
   TASKS_URL,
 } from '../test-fixtures';
 
+const PERMISSIONS = '/api/v1/permissions/check';
 const PARAMS = '/api/v1/flow/bakes/params';
 const START = '/api/v1/flow/bakes/start';
 const YAML = 'kind: batch\ntasks:\n  - id: first\n    image: busybox\n    cmd: echo hi\n';
 
 const openDialog = async () => {
-  fireEvent.click(await screen.findByRole('button', { name: 'Start bake' }));
+  fireEvent.click(await findEnabled('Start bake'));
   return screen.findByRole('dialog');
 };
 
 describe('Start bake dialog', () => {
   it('asks for the flow name and the batch file before calling the server', async () => {
-    const { calls } = stubFetch([{ url: FLOWS_URL, body: [] }]);
+    const { calls } = stubFetch([worldPermissions(), { url: FLOWS_URL, body: [] }]);
     renderFlows();
     const dialog = await openDialog();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
@@ -31,12 +33,13 @@ describe('Start bake dialog', () => {
     expect(within(dialog).getByText('Paste a batch file')).toBeTruthy();
     fireEvent.click(within(dialog).getByText('Project file'));
     expect(await within(dialog).findByText('Choose a batch file')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    expect(calls.filter((c) => c.method === 'POST' && c.url !== PERMISSIONS)).toHaveLength(0);
   });
 
   it('shows the server’s message that names the refused line', async () => {
     const message = 'line 5: the key "services" is not supported in a batch flow';
     stubFetch([
+      worldPermissions(),
       { url: FLOWS_URL, body: [] },
       { method: 'POST', url: PARAMS, status: 400, body: { error: 'bad_request', message } },
     ]);
@@ -50,6 +53,7 @@ describe('Start bake dialog', () => {
 
   it('reads a batch file chosen among the project’s files', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: FLOWS_URL, body: [] },
       { url: LIST(), body: listing(entry('flows', 'DIRECTORY')) },
       { url: LIST('flows'), body: listing(entry('train.yml')) },
@@ -85,6 +89,7 @@ describe('Start bake dialog', () => {
 
   it('asks for each param with its default and help, then starts the bake and opens its graph', async () => {
     const { calls } = stubFetch([
+      worldPermissions(),
       { url: FLOWS_URL, body: [] },
       {
         method: 'POST',

@@ -1,4 +1,5 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { Preset, toCamel } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 // The real built-in template's schema, so that the page and the server cannot drift apart.
@@ -6,6 +7,7 @@ import jobInput from '../../../../../server/app-templates/job/1.0.0/input.schema
 import { addEnvVariable } from '../../../forms/testdata/render-form';
 import { world } from '../../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';
+import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
 import { renderSignedIn } from '../../../test/render';
 import CreateJobPage from './CreateJobPage';
 
@@ -49,11 +51,18 @@ function renderPage(responses: CannedResponse[]) {
   const view = renderSignedIn(<CreateJobPage />, { user, sessionConfig, route: ROUTE });
   return { ...stub, ...view };
 }
-const withTemplate = (more: CannedResponse[] = []) =>
-  renderPage([{ url: TEMPLATE_URL, body: jobTemplate }, ...more]);
+const WRITER = permissionsOf([{ prefix: 'job://default/acme/vision', have: 'write' }]);
+const withTemplate = (more: CannedResponse[] = [], grants = WRITER) =>
+  renderPage([{ url: TEMPLATE_URL, body: jobTemplate }, grants, ...more]);
 const type = (label: RegExp, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
-const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create job' }));
+const isCreate = (c: { method: string; url: string }) =>
+  c.method === 'POST' && c.url === CREATE_URL;
+/** Create job is offered once the permission engine said so; then it is clicked. */
+const submit = async () => {
+  await expectOffered('Create job');
+  fireEvent.click(screen.getByRole('button', { name: 'Create job' }));
+};
 
 // The whole job form renders in jsdom: slow on a busy machine, hence the longer timeout.
 describe('Create new job page', { timeout: 20_000 }, () => {
@@ -87,6 +96,11 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     }
   });
 
+  it('keeps a project reader from sending the form, and says why', async () => {
+    withTemplate([], permissionsOf([{ prefix: 'job://default/acme/vision', have: 'read' }]));
+    await expectWhyNot('Create job', 'You have read access here; this needs write access');
+  });
+
   it('renders the template with the fallback preset and refuses an empty image', async () => {
     const { calls } = withTemplate();
     expect(await screen.findByRole('heading', { name: 'Create new job' })).toBeTruthy();
@@ -95,10 +109,28 @@ describe('Create new job page', { timeout: 20_000 }, () => {
         /^cpu-small/,
       ),
     );
-    submit();
+    await submit();
     expect(await screen.findByText('Please fill in all required fields')).toBeTruthy();
     expect(screen.getByText('Required')).toBeTruthy();
-    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(calls.some(isCreate)).toBe(false);
+  });
+
+  it('says a pattern in words on its field, without the required-fields toast', async () => {
+    // Toasts are global: those of the tests before are gone first.
+    act(() => notifications.clean());
+    const { calls } = withTemplate();
+    await screen.findByLabelText(/^Image/);
+    type(/^Image/, 'ubuntu:24.04');
+    type(/^Name/, 'My Job');
+    await submit();
+    expect(
+      await screen.findByText(
+        'Value does not match the required pattern: lowercase letters, digits and single hyphens, starting with a letter',
+      ),
+    ).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(screen.queryByText('Please fill in all required fields')).toBeNull();
+    expect(calls.some(isCreate)).toBe(false);
   });
 
   it('sends the from_preset body and opens the new job', async () => {
@@ -118,7 +150,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     // The second volume has a path but no resource: it is skipped with the warning.
     fireEvent.click(screen.getByRole('button', { name: 'Add volume' }));
     fireEvent.change(screen.getAllByLabelText(/^Mount path/)[1], { target: { value: '/x' } });
-    submit();
+    await submit();
     expect(
       await screen.findByText(
         'One of the volumes was skipped because "path" or "resource" were missed',
@@ -127,7 +159,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     await vi.waitFor(() =>
       expect(url()).toBe('/jobs/job-1?org=acme&cluster=default&project=vision'),
     );
-    const post = calls.find((c) => c.method === 'POST')!;
+    const post = calls.find(isCreate)!;
     expect(post.url).toBe(CREATE_URL);
     expect(post.body).toEqual({
       cluster_name: 'default',
@@ -181,7 +213,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     type(/^Image/, 'ubuntu');
     type(/^Working directory/, 'rel');
     await addEnvVariable('MODE', 'x');
-    submit();
+    await submit();
     expect(await screen.findByText('Must be an absolute path')).toBeTruthy();
     expect(screen.getByText('Invalid environment variable name')).toBeTruthy();
     expect(screen.queryByText('Bad')).toBeNull();
@@ -198,7 +230,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     ]);
     await screen.findByLabelText(/^Image/);
     type(/^Image/, 'ubuntu');
-    submit();
+    await submit();
     const toast = await screen.findByText('No credits left for acme');
     expect(
       within(toast.closest('.mantine-Notification-root') as HTMLElement).getByText('Error'),

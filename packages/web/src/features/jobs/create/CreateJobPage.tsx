@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { JOB_TEMPLATE, LATEST_VERSION } from '@orrery/contract';
+import { JOB_TEMPLATE, LATEST_VERSION, jobUri } from '@orrery/contract';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
+import { useCanOne } from '../../../api/permissions';
 import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
 import {
-  FORM_MESSAGES,
   SchemaFields,
   serverFieldErrors,
   useSchemaForm,
@@ -16,6 +16,7 @@ import {
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
+import { WhyNot } from '../../../ui/WhyNot';
 import { useCreateJob, useJobRuntime, useTemplate, type Template } from './api';
 import { toJobBody, type JobFormValues } from './job-body';
 import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
@@ -58,10 +59,19 @@ function TemplateLoader({ place, presets }: { place: FormPlace; presets: Preset[
   return <PageFrame>{body}</PageFrame>;
 }
 
+/** The template's description is its README (markdown): the intro is its text, not its headings. */
+const introOf = (description: string | undefined) =>
+  description
+    ?.split('\n')
+    .filter((line) => !line.startsWith('#'))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim() || undefined;
+
 function PageFrame({ children, intro }: { children: React.ReactNode; intro?: string }) {
   const link = useContextLink();
   return (
-    <Stack p="md" maw={FORM_MAX_WIDTH} gap="md">
+    <Stack maw={FORM_MAX_WIDTH} gap="md">
       <Anchor component={Link} to={link('/jobs')} size="sm">
         <Group gap={4}>
           <IconArrowLeft size={14} />
@@ -81,10 +91,15 @@ function JobForm(props: { template: Template; place: FormPlace; presets: Preset[
   const runtime = useJobRuntime();
   const navigate = useNavigate();
   const link = useContextLink();
+  // The page is reachable by its address: a reader sees the form but cannot send it.
+  const canCreate = useCanOne({
+    uri: jobUri(props.place.clusterName, props.place.orgName, props.place.projectName),
+    action: 'write',
+  });
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (!form.validate()) return notifyError(FORM_MESSAGES.fillRequired);
+    if (!canCreate.allowed || !form.checkToSend()) return;
     const { body, warning, toFormPath } = toJobBody(form.values as JobFormValues, props.place);
     if (warning) notifications.show({ color: 'yellow', message: warning });
     create.mutate(body, {
@@ -98,7 +113,7 @@ function JobForm(props: { template: Template; place: FormPlace; presets: Preset[
   };
 
   return (
-    <PageFrame intro={props.template.description}>
+    <PageFrame intro={introOf(props.template.description)}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {runtime.data && !runtime.data.usesImage && (
@@ -117,9 +132,11 @@ function JobForm(props: { template: Template; place: FormPlace; presets: Preset[
               <Button variant="default" component={Link} to={link('/jobs')}>
                 {T.cancel}
               </Button>
-              <Button type="submit" loading={create.isPending}>
-                {T.submit}
-              </Button>
+              <WhyNot can={canCreate}>
+                <Button type="submit" loading={create.isPending}>
+                  {T.submit}
+                </Button>
+              </WhyNot>
             </Group>
           </Paper>
         </Stack>

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
+import { formatMemory } from '@orrery/contract';
 import { credits, perHour } from '../../billing/cost/cost';
 import { Code, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import type { Job } from '../../../api/jobs';
 import { DetailsTable } from '../../../ui/DetailsTable';
 import { formatDate } from '../../../ui/dates';
 import { formatLifespan } from '../../../ui/lifespan';
-import { formatSize } from '../../../ui/sizes';
 import { JobStatusBadge } from '../JobStatusBadge';
 import { STATUS_COLOR } from '../rules';
 import { JOBS_TEXTS } from '../texts';
@@ -23,7 +23,7 @@ function resourcesOf(job: Job) {
       return count ? `${count} × ${model ?? make} GPU` : null;
     })
     .filter(Boolean);
-  return [`${r.cpu} CPU`, formatSize(r.memory, true), ...gpus, r.shm ? 'shm' : null]
+  return [`${r.cpu} CPU`, formatMemory(r.memory), ...gpus, r.shm ? 'shm' : null]
     .filter(Boolean)
     .join(', ');
 }

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Stack, Tooltip } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import {
   IconDeviceFloppy,
   IconExternalLink,
@@ -7,15 +7,16 @@ import {
   IconRefresh,
   IconShare,
 } from '@tabler/icons-react';
-import { jobUri } from '@orrery/contract';
 import { useNavigate } from 'react-router';
 import { openUrl, useRerunJob, type Job } from '../../../api/jobs';
+import { ALLOWED, useCan, withRule, type Can } from '../../../api/permissions';
+import { WhyNot } from '../../../ui/WhyNot';
 import { useContextLink } from '../../../app/context/platform-context';
 import { messageOf } from '../../../ui/errors';
 import { notifyError, notifySuccess } from '../../../ui/notify';
 import { ShareDialog } from '../../files';
 import { KillJobDialog } from '../KillJobDialog';
-import { jobActions, jobLabel, type ActionState } from '../rules';
+import { jobActions, jobLabel } from '../rules';
 import { JOBS_TEXTS } from '../texts';
 import { SaveImageDialog } from './SaveImageDialog';
 
@@ -31,6 +32,12 @@ export function JobActions(props: {
 }) {
   const { job } = props;
   const rules = jobActions(job, props.username);
+  // Kill and Save image need write on the job, Share manage: a project reader, or someone the
+  // job was shared with read-only, may look but not act.
+  const [write, manage] = useCan([
+    { uri: job.uri, action: 'write' },
+    { uri: job.uri, action: 'manage' },
+  ]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const rerun = useRerunJob();
   const navigate = useNavigate();
@@ -49,33 +56,33 @@ export function JobActions(props: {
   return (
     <Stack gap="xs">
       <Action
-        rule={rules.kill}
+        can={withRule(write, rules.kill)}
         label={JOBS_TEXTS.kill}
         icon={<IconPlayerStop size={16} />}
         color="red"
         onClick={() => setDialog('kill')}
       />
       <Action
-        rule={rules.saveImage}
+        can={withRule(write, rules.saveImage)}
         label={JOBS_TEXTS.actions.saveImage}
         icon={<IconDeviceFloppy size={16} />}
         onClick={() => setDialog('save')}
       />
       <Action
-        rule={rules.rerun}
+        can={withRule(ALLOWED, rules.rerun)}
         label={JOBS_TEXTS.actions.rerun}
         icon={<IconRefresh size={16} />}
         onClick={doRerun}
         loading={rerun.isPending}
       />
       <Action
-        rule={rules.open}
+        can={withRule(ALLOWED, rules.open)}
         label={JOBS_TEXTS.actions.open}
         icon={<IconExternalLink size={16} />}
         href={openUrl(job, props.token)}
       />
       <Action
-        rule={{ enabled: true, why: null }}
+        can={manage}
         label={JOBS_TEXTS.actions.share}
         icon={<IconShare size={16} />}
         onClick={() => setDialog('share')}
@@ -91,18 +98,14 @@ export function JobActions(props: {
         />
       )}
       {dialog === 'share' && (
-        <ShareDialog
-          name={jobLabel(job)}
-          uri={jobUri(job.clusterName, job.orgName, job.projectName, job.id)}
-          onClose={() => setDialog(null)}
-        />
+        <ShareDialog name={jobLabel(job)} uri={job.uri} onClose={() => setDialog(null)} />
       )}
     </Stack>
   );
 }
 
 function Action(props: {
-  rule: ActionState;
+  can: Can;
   label: string;
   icon: ReactNode;
   color?: string;
@@ -117,11 +120,10 @@ function Action(props: {
     fullWidth: true,
     leftSection: props.icon,
     color: props.color,
-    disabled: !props.rule.enabled,
     loading: props.loading,
   };
   const button =
-    props.href && props.rule.enabled ? (
+    props.href && props.can.allowed ? (
       <Button {...common} component="a" href={props.href} target="_blank" rel="noreferrer">
         {props.label}
       </Button>
@@ -130,12 +132,9 @@ function Action(props: {
         {props.label}
       </Button>
     );
-  // A disabled button fires no pointer events, so the tooltip needs a wrapper to explain itself.
-  return props.rule.why ? (
-    <Tooltip label={props.rule.why}>
-      <div>{button}</div>
-    </Tooltip>
-  ) : (
-    button
+  return (
+    <WhyNot can={props.can} block>
+      {button}
+    </WhyNot>
   );
 }

@@ -1,15 +1,15 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
 import { GET, renderJob } from '../test-render';
 import { JOB_ID, jobWire, MONITORING, ROUTE_QUERY } from '../test-fixtures';
 
 const actionsPanel = async () => screen.findByRole('group', { name: 'Actions' });
-const enabledActions = async () => {
-  const panel = await actionsPanel();
-  return [...panel.querySelectorAll<HTMLElement>('button, a')]
+const enabledIn = (panel: HTMLElement) =>
+  [...panel.querySelectorAll<HTMLElement>('button, a')]
     .filter((b) => !(b as HTMLButtonElement).disabled && b.getAttribute('data-disabled') !== 'true')
     .map((b) => b.textContent);
-};
+const enabledActions = async () => enabledIn(await actionsPanel());
 
 describe('Job page', () => {
   it('titles the page with the name, else the id, and shows every detail', async () => {
@@ -20,7 +20,7 @@ describe('Job page', () => {
     expect(within(details).getByText('1d')).toBeTruthy();
     const container = screen.getByRole('region', { name: 'Container' });
     expect(within(container).getByText('python train.py')).toBeTruthy();
-    expect(within(container).getByText('0.5 CPU, 1 GiB, shm')).toBeTruthy();
+    expect(within(container).getByText('0.5 CPU, 1.07 GB, shm')).toBeTruthy();
     const env = screen.getByRole('region', { name: 'Environment' });
     expect(within(env).getByText('MODE')).toBeTruthy();
     expect(within(env).getByText('from secret://default/acme/vision/token')).toBeTruthy();
@@ -62,7 +62,19 @@ describe('Job page', () => {
     renderJob(
       jobWire({ status, owner, http_url: url ? 'http://localhost:8080/jobs/x' : undefined }),
     );
-    expect(await enabledActions()).toEqual(on);
+    // The permission engine's answer comes after the job's.
+    const panel = await actionsPanel();
+    await waitFor(() => expect(enabledIn(panel)).toEqual(on));
+  });
+
+  it('keeps a project reader from Kill, Save image and Share, and says why', async () => {
+    renderJob(jobWire({ status: 'running' }), '', [
+      permissionsOf([{ prefix: 'job://default/acme/vision', have: 'read' }]),
+    ]);
+    const write = 'You have read access here; this needs write access';
+    await expectWhyNot('Kill', write);
+    await expectWhyNot('Save image', write);
+    await expectWhyNot('Share', 'You have read access here; this needs manage access');
   });
 
   it('opens the job URL in a new tab with the token handed over once', async () => {
@@ -87,13 +99,14 @@ describe('Job page', () => {
     ]);
     fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Rerun' }));
     expect(await screen.findByText('Job train rerun')).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(calls.filter((c) => c.method === 'POST' && c.url.endsWith('/rerun'))).toHaveLength(1);
     await vi.waitFor(() => expect(url()).toBe(`/jobs/job-new?${ROUTE_QUERY}`));
   });
 
   it('kills after confirmation', async () => {
     const { calls } = renderJob(jobWire(), '', [{ method: 'DELETE', url: GET, status: 204 }]);
-    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Kill' }));
+    await expectOffered('Kill');
+    fireEvent.click(within(await actionsPanel()).getByRole('button', { name: 'Kill' }));
     fireEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Kill' }),
     );
@@ -105,12 +118,13 @@ describe('Job page', () => {
     const { calls } = renderJob(jobWire(), '', [
       { method: 'POST', url: '/api/v1/users/bob/permissions', status: 201, body: [] },
     ]);
-    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Share' }));
+    await expectOffered('Share');
+    fireEvent.click(within(await actionsPanel()).getByRole('button', { name: 'Share' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText(/Username/), { target: { value: 'bob' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Share' }));
     expect(await screen.findByText('Granted permission for bob')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST')!.body).toEqual([
+    expect(calls.find((c) => c.method === 'POST' && c.url.includes('/users/'))!.body).toEqual([
       { uri: `job://default/acme/vision/${JOB_ID}`, action: 'read' },
     ]);
   });
@@ -135,9 +149,8 @@ describe('Job page', () => {
       saves.push({ url: String(input), body: JSON.parse(String(init.body)) });
       return new Response(ndjson, { headers: { 'Content-Type': 'application/x-ndjson' } });
     });
-    fireEvent.click(
-      await within(await actionsPanel()).findByRole('button', { name: 'Save image' }),
-    );
+    await expectOffered('Save image');
+    fireEvent.click(within(await actionsPanel()).getByRole('button', { name: 'Save image' }));
     const dialog = await screen.findByRole('dialog');
     const name = within(dialog).getByLabelText(/Image name/);
     fireEvent.change(name, { target: { value: '' } });
@@ -156,7 +169,7 @@ describe('Job page', () => {
 
   it('redirects an unknown tab, and Outputs without outputs, to the overview', async () => {
     const first = renderJob(jobWire(), '/nonsense');
-    await vi.waitFor(() => expect(first.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
+    await waitFor(() => expect(first.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
     first.unmount();
     const readOnly = jobWire({
       container: { ...jobWire().container, volumes: [jobWire().container.volumes[0]] },
@@ -166,7 +179,7 @@ describe('Job page', () => {
     await vi.waitFor(() => expect(second.logs).toHaveLength(1));
     second.logs[0].stream.write('epoch 1\n::set-output-ish name=x::y\n');
     second.logs[0].stream.end();
-    await vi.waitFor(() => expect(second.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
+    await waitFor(() => expect(second.url()).toBe(`/jobs/${JOB_ID}?${ROUTE_QUERY}`));
     const tab = screen.getByRole('tab', { name: 'Outputs' });
     expect(tab.hasAttribute('disabled')).toBe(true);
     fireEvent.mouseEnter(tab.parentElement!);

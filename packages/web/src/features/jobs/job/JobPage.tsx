@@ -78,7 +78,7 @@ function JobView({ job }: { job: Job }) {
   const overview = <Navigate to={link(base)} replace />;
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group gap="sm">
         <Tooltip label={JOBS_TEXTS.back}>
           <ActionIcon

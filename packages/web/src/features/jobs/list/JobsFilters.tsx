@@ -5,6 +5,7 @@ import { JOB_STATUS_FILTERS } from '@orrery/contract';
 import type { StatusFilter } from '../rules';
 import { JOBS_TEXTS } from '../texts';
 import type { useListParams } from './useListParams';
+import { PAGE_SEARCH_PROPS } from '../../../app/shortcuts/shortcuts';
 
 /** Status, search and tags: every change lands in the query string (useListParams). */
 export function JobsFilters(props: {
@@ -32,6 +33,7 @@ export function JobsFilters(props: {
           aria-label={JOBS_TEXTS.search}
           placeholder={JOBS_TEXTS.search}
           leftSection={<IconSearch size={16} />}
+          {...PAGE_SEARCH_PROPS}
           value={props.searchText}
           onChange={(e) => props.onSearchText(e.currentTarget.value)}
           w={260}

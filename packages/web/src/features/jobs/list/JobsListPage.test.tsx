@@ -1,7 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { stubFetch } from '../../../test/fetch';
+import { stubFetch, type CannedResponse } from '../../../test/fetch';
+import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
 import { renderSignedIn } from '../../../test/render';
 import JobsPage from '../JobsPage';
 import { JOB_ID, jobWire, ROUTE_QUERY, signedIn, stubIntersectionObserver } from '../test-fixtures';
@@ -9,8 +10,9 @@ import { JOB_ID, jobWire, ROUTE_QUERY, signedIn, stubIntersectionObserver } from
 const LIST = /^\/api\/v1\/jobs\?/;
 const SCOPE = 'cluster_name=default&org_name=acme&project_name=vision';
 
-function renderList(query = '', jobs = [jobWire()]) {
+function renderList(query = '', jobs = [jobWire()], extra: CannedResponse[] = []) {
   const fetch = stubFetch([
+    ...extra,
     { url: LIST, body: { jobs } },
     { method: 'DELETE', url: `/api/v1/jobs/${JOB_ID}`, status: 204 },
   ]);
@@ -30,7 +32,7 @@ describe('Jobs list', () => {
     const { lists } = renderList('', []);
     expect(await screen.findByText('No jobs found')).toBeTruthy();
     expect(lists()[0].url).toBe(`/api/v1/jobs?${SCOPE}&status=running&reverse=1&limit=50`);
-    const create = screen.getByRole('link', { name: 'Create new job' });
+    const create = await screen.findByRole('link', { name: 'Create new job' });
     expect(create.getAttribute('href')).toBe(`/jobs/new?${ROUTE_QUERY}`);
   });
 
@@ -106,7 +108,8 @@ describe('Jobs list', () => {
 
   it('kills a job only after confirmation and says "Job killed"', async () => {
     const { calls } = renderList();
-    fireEvent.click(await screen.findByRole('button', { name: 'Kill train' }));
+    await expectOffered('Kill train');
+    fireEvent.click(screen.getByRole('button', { name: 'Kill train' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/Job train will be stopped/)).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -129,9 +132,21 @@ describe('Jobs list', () => {
       statuses.map((status, i) => jobWire({ id: `job-${i}`, name: `j-${status}`, status })),
     );
     await screen.findByRole('link', { name: 'j-pending' });
-    const enabled = statuses.filter(
-      (s) => !(screen.getByRole('button', { name: `Kill j-${s}` }) as HTMLButtonElement).disabled,
+    const enabled = () =>
+      statuses.filter(
+        (s) => !(screen.getByRole('button', { name: `Kill j-${s}` }) as HTMLButtonElement).disabled,
+      );
+    await vi.waitFor(() => expect(enabled()).toEqual(['pending', 'running', 'suspended']));
+  });
+
+  it('keeps a project reader from Create new job and Kill, and says why', async () => {
+    renderList(
+      '',
+      [jobWire({ status: 'running' })],
+      [permissionsOf([{ prefix: 'job://default/acme/vision', have: 'read' }])],
     );
-    expect(enabled).toEqual(['pending', 'running', 'suspended']);
+    const why = 'You have read access here; this needs write access';
+    await expectWhyNot('Create new job', why);
+    await expectWhyNot('Kill train', why);
   });
 });

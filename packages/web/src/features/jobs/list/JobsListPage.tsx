@@ -2,7 +2,10 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBriefcase, IconPlus } from '@tabler/icons-react';
+import { jobUri } from '@orrery/contract';
 import { useJobList, type Job, type JobPlace } from '../../../api/jobs';
+import { useCanOne } from '../../../api/permissions';
+import { WhyNot } from '../../../ui/WhyNot';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { usePlatformContext } from '../../../app/context/platform-context';
 import { useAccount } from '../../../app/session/account';
@@ -30,6 +33,10 @@ export default function JobsListPage() {
 function JobsList({ place }: { place: JobPlace }) {
   const params = useListParams();
   const { user } = useAccount();
+  const canCreate = useCanOne({
+    uri: jobUri(place.clusterName, place.orgName, place.projectName),
+    action: 'write',
+  });
   const [searchText, setSearchText] = useState(params.search);
   const [debounced] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   const { setSearch } = params;
@@ -76,12 +83,14 @@ function JobsList({ place }: { place: JobPlace }) {
     );
 
   return (
-    <Stack p="md">
+    <Stack>
       <Group justify="space-between">
         <Title order={2}>{JOBS_TEXTS.title}</Title>
-        <Button component={ContextLink} to="/jobs/new" leftSection={<IconPlus size={16} />}>
-          {JOBS_TEXTS.create}
-        </Button>
+        <WhyNot can={canCreate}>
+          <Button component={ContextLink} to="/jobs/new" leftSection={<IconPlus size={16} />}>
+            {JOBS_TEXTS.create}
+          </Button>
+        </WhyNot>
       </Group>
       <JobsFilters params={params} searchText={searchText} onSearchText={setSearchText} />
       {body}

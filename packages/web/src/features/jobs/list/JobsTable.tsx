@@ -1,4 +1,6 @@
 import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useCan, withRule } from '../../../api/permissions';
+import { WhyNot } from '../../../ui/WhyNot';
 import { IconActivity, IconPlayerStop } from '@tabler/icons-react';
 import type { Job } from '../../../api/jobs';
 import { ContextLink } from '../../../app/context/ContextLink';
@@ -19,6 +21,8 @@ export function JobsTable(props: {
   onKill(job: Job): void;
   onTag(tag: string): void;
 }) {
+  // Killing needs write on the job: a project reader, or a job shared read-only, may not.
+  const mayKill = useCan(props.jobs.map((j) => ({ uri: j.uri, action: 'write' })));
   return (
     <Table highlightOnHover verticalSpacing="sm">
       <Table.Thead>
@@ -33,9 +37,9 @@ export function JobsTable(props: {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {props.jobs.map((job) => {
+        {props.jobs.map((job, i) => {
           const label = jobLabel(job);
-          const kill = jobActions(job, props.username, 'list').kill;
+          const kill = withRule(mayKill[i], jobActions(job, props.username, 'list').kill);
           return (
             <Table.Tr key={job.id}>
               <Table.Td>
@@ -87,17 +91,16 @@ export function JobsTable(props: {
                       <IconActivity size={16} />
                     </ActionIcon>
                   </Tooltip>
-                  <Tooltip label={kill.why ?? JOBS_TEXTS.kill}>
+                  <WhyNot can={kill} tooltip={JOBS_TEXTS.kill}>
                     <ActionIcon
                       variant="subtle"
                       color="red"
-                      disabled={!kill.enabled}
                       aria-label={JOBS_TEXTS.killLabel(label)}
                       onClick={() => props.onKill(job)}
                     >
                       <IconPlayerStop size={16} />
                     </ActionIcon>
-                  </Tooltip>
+                  </WhyNot>
                 </Group>
               </Table.Td>
             </Table.Tr>

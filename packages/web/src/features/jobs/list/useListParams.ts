@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { flowJobsTag } from '@orrery/contract';
 import type { JobFilter } from '../../../api/jobs';
 import { DEFAULT_STATUS_FILTER, parseStatusFilter, type StatusFilter } from '../rules';
 
@@ -14,10 +15,11 @@ export const LIST_PARAMS = {
 } as const;
 
 /**
- * neuro-flow tags every job of a flow `project:<flow>` (its project id with `_` made `-`); the
- * Flows area calls that project id the flow's name, so this tag selects the flow's jobs.
+ * neuro-flow tags every job of a flow `project:<flow>` (its project id with `_` made `-`, lower
+ * case); the Flows area calls that project id the flow's name, so this tag selects the flow's
+ * jobs. The one definition the server's engine and `flow_name` filter use too.
  */
-export const flowTag = (flowName: string) => `project:${flowName.replace(/_/g, '-').toLowerCase()}`;
+export const flowTag = flowJobsTag;
 
 export function useListParams() {
   const [params, setParams] = useSearchParams();

@@ -30,6 +30,7 @@ import { JOBS_TEXTS } from '../texts';
 import { downloadText } from './download';
 import { HighlightedLine } from './HighlightedLine';
 import type { LogStatus } from './useLogStream';
+import { PAGE_SEARCH_PROPS } from '../../../app/shortcuts/shortcuts';
 
 const T = JOBS_TEXTS.logs;
 /** Fixed-height rows keep the virtualizer exact without measuring 100k lines. */
@@ -180,6 +181,7 @@ export function LogView(props: LogViewProps) {
           aria-label={T.search}
           placeholder={T.search}
           leftSection={<IconSearch size={14} />}
+          {...PAGE_SEARCH_PROPS}
           value={search}
           onChange={(e) => {
             setSearch(e.currentTarget.value);

@@ -20,7 +20,7 @@ const runnerOf = (
   served: (input: Record<string, unknown>) => Served,
 ): AppRunner => ({
   template,
-  runtimes: ['process', 'docker'],
+  runtimes: ['process', 'docker', 'kubernetes', 'slurm'],
   plan(input, ctx: InstanceContext) {
     const s = served(input);
     return {

@@ -92,6 +92,8 @@ function backend(input: Input, ctx: InstanceContext, mode: 'api' | 'worker') {
  */
 export const difyRunner: AppRunner = {
   template: 'dify',
+  // Not kubernetes: its jobs get each other's addresses as they are created, and the kubernetes
+  // driver knows a job's address (its Service's port) only once the Pod exists (docs/runtimes.md).
   runtimes: ['docker'],
   plan(input, ctx) {
     const keys = difySecretKeys(ctx);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutputContext } from '../../runner.js';
 import { validateInput } from '../../input-schema.js';
 import { DOCKER_ONLY_RUNNERS } from './apps.js';
-import { planContext } from '../../../../test/app-plans.js';
+import { TEMPLATE_INPUTS as INPUTS, planContext } from '../../../../test/app-plans.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../../../../app-templates', import.meta.url));
 const read = (name: string, file: string) =>
@@ -25,41 +25,6 @@ const running: OutputContext = {
         basePath: '/ingress/job-1/',
       },
     },
-  },
-};
-
-/** An input each template accepts: its required fields, with integrations already resolved. */
-const pgUser = {
-  user: 'app',
-  password: { key: 'pg-pw' },
-  host: 'job-9.acme--vision',
-  port: 5432,
-  dbname: 'app',
-};
-const INPUTS: Record<string, Record<string, unknown>> = {
-  'private-gpt': {
-    preset: { name: 'cpu-small' },
-    pgvector_user: pgUser,
-    llm_chat_api: { host: 'job-2.acme--vision', port: 8000, protocol: 'http', base_path: '/v1' },
-    embeddings_api: { host: 'job-3.acme--vision', port: 80, protocol: 'http', base_path: '/' },
-  },
-  pycharm: { preset_name: 'cpu-small', http_auth: false },
-  'stable-diffusion': {
-    preset: { name: 'gpu-small' },
-    stable_diffusion: { hugging_face_model: { model_hf_name: 'stabilityai/sdxl-turbo' } },
-  },
-  'text-embeddings-inference': {
-    preset: { name: 'cpu-small' },
-    model: { model_hf_name: 'BAAI/bge-small-en-v1.5', hf_token: { key: 'hf' } },
-    server_extra_args: ['--max-batch-tokens=16384'],
-    extra_env_vars: [
-      { name: 'RUST_LOG', value: 'info' },
-      { name: 'API_KEY', value: { key: 'tei-key' } },
-    ],
-  },
-  weaviate: {
-    preset: { name: 'cpu-small' },
-    auth: { username: 'admin', password: { key: 'wv-key' } },
   },
 };
 
@@ -86,8 +51,8 @@ describe('docker-only templates', () => {
     async (name, runner) => {
       const manifest = read(name, 'manifest.yaml');
       expect(manifest).toMatch(new RegExp(`^runner: ${name}$`, 'm'));
-      expect(manifest).toMatch(/^runtimes: \[docker\]$/m);
-      expect(runner.runtimes).toEqual(['docker']);
+      expect(manifest).toMatch(/^runtimes: \[docker, kubernetes\]$/m);
+      expect(runner.runtimes).toEqual(['docker', 'kubernetes']);
 
       const input = INPUTS[name] ?? { preset: { name: 'cpu-small' } };
       const plan = await runner.plan(input, ctx);

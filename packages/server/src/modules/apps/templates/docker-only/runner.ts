@@ -38,7 +38,7 @@ export const shellQuoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function containerRunner(app: ContainerApp): AppRunner {
   return {
     template: app.template,
-    runtimes: ['docker'],
+    runtimes: ['docker', 'kubernetes'],
     plan(input, ctx) {
       const auth = app.legacy ? input.http_auth !== false : requiresAuth(input);
       const body = jobSpec({

@@ -39,7 +39,7 @@ function splitLists(input: Record<string, unknown>): Partial<JobDraft> {
 /** The `job` template: its input is the body of `POST /jobs?from_preset`, run as one job. */
 export const jobRunner: AppRunner = {
   template: JOB_TEMPLATE,
-  runtimes: ['process', 'docker'],
+  runtimes: ['process', 'docker', 'kubernetes', 'slurm'],
   plan(input, ctx) {
     const { env: _e, volumes: _v, preset_name: _p, http, ...rest } = input;
     const web = http as { port: number; requires_auth?: boolean } | null | undefined;

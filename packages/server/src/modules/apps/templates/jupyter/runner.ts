@@ -21,7 +21,7 @@ interface Kernel {
  */
 export const jupyterRunner: AppRunner = {
   template: 'jupyter',
-  runtimes: ['process'],
+  runtimes: ['process', 'slurm'],
   unavailable: () =>
     existsSync(NOTEBOOK)
       ? appProgramsUnavailable()

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import type { AppRunner, InstanceContext } from '../../runner.js';
+import { runsHostPrograms, type AppRunner, type InstanceContext } from '../../runner.js';
 import { homeVolume, jobSpec } from '../shared.js';
 import { startScript, type DbUser } from './script.js';
 
@@ -52,9 +52,12 @@ export const passwordKey = (ctx: Pick<InstanceContext, 'name'>, user: string) =>
  */
 export const postgresqlRunner: AppRunner = {
   template: 'postgresql',
-  runtimes: ['process', 'docker'],
-  unavailable: () =>
-    postgresBinDir() ? null : 'PostgreSQL is not installed (apt-get install postgresql)',
+  runtimes: ['process', 'docker', 'kubernetes', 'slurm'],
+  // The official image carries its own PostgreSQL on docker and kubernetes.
+  unavailable: (runtime) =>
+    !runsHostPrograms(runtime) || postgresBinDir()
+      ? null
+      : 'PostgreSQL is not installed (apt-get install postgresql)',
   plan(input, ctx) {
     const users = usersOf(input);
     const secrets = Object.fromEntries(
@@ -63,7 +66,7 @@ export const postgresqlRunner: AppRunner = {
     const secretEnv = Object.fromEntries(
       users.map((u, i) => [`PG_PASSWORD_${i}`, `secret:${passwordKey(ctx, u.name)}`]),
     );
-    const onProcess = ctx.runtime === 'process';
+    const onProcess = runsHostPrograms(ctx.runtime);
     const body = jobSpec({
       image: IMAGE,
       command: onProcess

@@ -28,8 +28,10 @@ const PROGRAM = join(APP_RUNTIME_HOST, 'shell', 'server.mjs');
  */
 export const shellRunner: AppRunner = {
   template: 'shell',
-  runtimes: ['process', 'docker'],
-  unavailable() {
+  runtimes: ['process', 'docker', 'kubernetes'],
+  unavailable(runtime) {
+    // Apolo's web-shell image carries its own terminal server on docker and kubernetes.
+    if (runtime !== 'process') return null;
     if (!existsSync(PROGRAM)) return `The shell's program is missing (${PROGRAM})`;
     if (existsSync(BWRAP) && !sandboxPtys()) {
       return 'Terminals in the job sandbox need Debian python3 (apt-get install python3-minimal)';

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import {
+  jobsOf,
+  NO_CONTROLLER,
+  nodesOf,
+  SlurmUnreachable,
+  type SlurmClient,
+  type SlurmJob,
+  type Submission,
+} from './client.js';
+import { passwdIds } from './options.js';
+
+/** Slurm's commands, run as the service user (never root: root's jobs would run as root). */
+export class CommandsClient implements SlurmClient {
+  private readonly ids: { uid?: number; gid?: number };
+
+  constructor(
+    user: string,
+    private readonly conf?: string,
+  ) {
+    this.ids = asUser(user);
+  }
+
+  async submit(s: Submission): Promise<number> {
+    const args = ['--parsable', `--job-name=${s.name}`, `--output=${s.output}`];
+    args.push(`--chdir=${s.workdir}`, `--cpus-per-task=${s.cpus}`, `--mem=${s.memoryMb}M`);
+    // The script sets the job's whole environment; the server's own stays out of it.
+    args.push('--export=NONE', '--kill-on-invalid-dep=yes', '--no-requeue');
+    if (s.gres) args.push(`--gres=${s.gres}`);
+    if (s.partition) args.push(`--partition=${s.partition}`);
+    if (s.timeMinutes) args.push(`--time=${s.timeMinutes}`);
+    const out = await this.run('sbatch', args, s.script);
+    // --parsable prints `id` or `id;cluster`.
+    const id = parseInt(out, 10);
+    if (!Number.isFinite(id)) throw new Error(`sbatch answered ${out.trim()}`);
+    return id;
+  }
+
+  async jobs(): Promise<SlurmJob[]> {
+    return jobsOf(JSON.parse(await this.run('squeue', ['--json'])));
+  }
+
+  async job(id: number): Promise<SlurmJob | null> {
+    // 22.05's `squeue --json` lists every job whatever the filter; an id it lacks is unknown.
+    return (await this.jobs()).find((j) => j.id === id) ?? null;
+  }
+
+  async terminate(id: number): Promise<void> {
+    await this.scancel(['--full', '--signal=TERM', String(id)]);
+  }
+
+  async cancel(id: number): Promise<void> {
+    await this.scancel([String(id)]);
+  }
+
+  async nodes() {
+    return nodesOf(JSON.parse(await this.run('sinfo', ['--json'])));
+  }
+
+  private async scancel(args: string[]) {
+    try {
+      await this.run('scancel', args);
+    } catch (e) {
+      // Already gone: nothing left to stop.
+      if (e instanceof Error && /already completing or completed|Invalid job id/i.test(e.message))
+        return;
+      throw e;
+    }
+  }
+
+  private run(command: string, args: string[], input?: string): Promise<string> {
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...(this.conf ? { SLURM_CONF: this.conf } : {}),
+    };
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        command,
+        args,
+        { env, ...this.ids, maxBuffer: 64 << 20, timeout: 30_000 },
+        (err, stdout, stderr) => {
+          if (!err) return resolve(stdout);
+          const text = `${command}: ${String(stderr).trim() || err.message}`;
+          reject(NO_CONTROLLER.test(text) ? new SlurmUnreachable(text) : new Error(text));
+        },
+      );
+      child.stdin?.end(input ?? '');
+    });
+  }
+}
+
+/**
+ * The uid and gid to run the commands with: the user's own when the server is root, nothing to
+ * change when the server already runs as that user; refused otherwise (Slurm would submit as
+ * the server's user).
+ */
+function asUser(user: string): { uid?: number; gid?: number } {
+  const { uid, gid } = passwdIds(user);
+  const self = process.getuid?.();
+  if (self === uid) return {};
+  if (self !== 0) {
+    throw new Error(`ORRERY_SLURM_USER=${user}: the server must run as root or as ${user}`);
+  }
+  return { uid, gid };
+}

@@ -1,0 +1,282 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobSpec, ObservedState } from '../driver.js';
+import { SlurmDriver } from './driver.js';
+import type { SlurmOptions } from './options.js';
+
+/**
+ * The slurm driver on a real Slurm cluster (scripts/slurm.mjs in `npm test`, or any loopback
+ * cluster): ORRERY_TEST_SLURM_CONF for the commands, ORRERY_TEST_SLURM_REST and
+ * ORRERY_TEST_SLURM_JWT_KEY for slurmrestd. Jobs run as ORRERY_TEST_SLURM_USER (default
+ * orrery-slurm); the nodes are this machine, so a temporary directory is the shared one.
+ */
+const conf = process.env.ORRERY_TEST_SLURM_CONF;
+const rest = process.env.ORRERY_TEST_SLURM_REST;
+const jwtKey = process.env.ORRERY_TEST_SLURM_JWT_KEY;
+const user = process.env.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm';
+const apis = [
+  ...(conf ? [{ api: 'commands' as const }] : []),
+  ...(rest && jwtKey ? [{ api: 'rest' as const }] : []),
+];
+
+const MB = 2 ** 20;
+let n = 0;
+function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
+  return {
+    id: `t${process.pid}-${Date.now().toString(36)}-${n++}`,
+    image: 'none',
+    command,
+    env: {},
+    mounts: [],
+    limits: { cpu: 1, memory: 200 * MB, shm: false },
+    tty: false,
+    privileged: false,
+    ...extra,
+  };
+}
+
+async function until(
+  driver: SlurmDriver,
+  id: string,
+  want: (s: ObservedState) => boolean,
+  ms = 30_000,
+): Promise<ObservedState> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const s = await driver.observe(id);
+    if (want(s)) return s;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${JSON.stringify(s)}`);
+    await sleep(200);
+  }
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const exited = (s: ObservedState) => s.state === 'exited';
+const running = (s: ObservedState) => s.state === 'running';
+
+async function logText(driver: SlurmDriver, id: string): Promise<string> {
+  let text = '';
+  for await (const c of await driver.logs(id, { follow: false, timestamps: false })) text += c;
+  return text;
+}
+
+describe.skipIf(apis.length === 0).each(apis)('slurm driver ($api)', ({ api }) => {
+  let shared: string;
+  let driver: SlurmDriver;
+
+  beforeAll(async () => {
+    shared = mkdtempSync(join(process.env.ORRERY_TEST_SLURM_SHARED ?? tmpdir(), 'driver-'));
+    chmodSync(shared, 0o755);
+    const options: SlurmOptions = {
+      api,
+      conf,
+      restUrl: rest,
+      jwtKeyFile: jwtKey,
+      user,
+      sharedDir: shared,
+    };
+    driver = await SlurmDriver.connect(options, 3000);
+  });
+  afterAll(async () => {
+    await driver?.close();
+    rmSync(shared, { recursive: true, force: true });
+  });
+
+  it('runs a command with its env as the service user, exit codes 0 and 3, logs after exit', async () => {
+    const ok = spec('echo "hello $GREETING from $(id -un)"', { env: { GREETING: "it's me" } });
+    const bad = spec('echo failing; exit 3');
+    await Promise.all([driver.start(ok), driver.start(bad)]);
+    const [a, b] = await Promise.all([until(driver, ok.id, exited), until(driver, bad.id, exited)]);
+    expect(a).toMatchObject({ state: 'exited', exitCode: 0 });
+    expect(b).toMatchObject({ state: 'exited', exitCode: 3 });
+    expect(await logText(driver, ok.id)).toContain(`hello it's me from ${user}`);
+    expect(await driver.list()).toEqual(expect.arrayContaining([ok.id, bad.id]));
+    await driver.remove(ok.id);
+    expect(await logText(driver, ok.id)).toContain('hello');
+    expect(await driver.observe(ok.id)).toEqual({ state: 'missing' });
+  });
+
+  it('kills with SIGTERM reaching a child process, then cancels', async () => {
+    const job = spec(
+      `(trap 'echo child got TERM; exit 0' TERM; while :; do sleep 0.1; done) & echo started; wait`,
+    );
+    await driver.start(job);
+    await until(driver, job.id, running);
+    const deadline = Date.now() + 10_000;
+    while (!(await logText(driver, job.id)).includes('started') && Date.now() < deadline) {
+      await sleep(100);
+    }
+    const t0 = Date.now();
+    await driver.kill(job.id);
+    const s = await until(driver, job.id, exited);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(s.state).toBe('exited');
+    await until(driver, job.id, () => true);
+    const deadlineLog = Date.now() + 5000;
+    while (
+      !(await logText(driver, job.id)).includes('child got TERM') &&
+      Date.now() < deadlineLog
+    ) {
+      await sleep(100);
+    }
+    expect(await logText(driver, job.id)).toContain('child got TERM');
+  });
+
+  it('reports a job killed for its memory as OOMKilled with the limit', async () => {
+    const job = spec(
+      `python3 -c "a=[]
+while True: a.append(bytearray(10 << 20))"`,
+      {
+        limits: { cpu: 1, memory: 100 * MB, shm: false },
+      },
+    );
+    await driver.start(job);
+    const s = await until(driver, job.id, exited, 60_000);
+    expect(s).toMatchObject({ state: 'exited', exitCode: 137, reason: 'OOMKilled' });
+    expect((s as { message?: string }).message).toMatch(/memory limit of 104.86 MB/);
+  });
+
+  it('gives each job a network of its own: two on one port, each served through its node', async () => {
+    const port = 8000;
+    const jobs = ['first', 'second'].map((page) =>
+      spec(`echo ${page} > /tmp/index.html; cd /tmp; exec python3 -m http.server ${port}`, {
+        httpPort: port,
+      }),
+    );
+    await Promise.all(jobs.map((j) => driver.start(j)));
+    const pages = await Promise.all(
+      jobs.map(async (j) => {
+        await until(driver, j.id, running);
+        let at: { host: string; port: number } | null = null;
+        for (let i = 0; i < 100 && !at; i++) {
+          at = await driver.endpoint(j.id);
+          if (!at) await sleep(200);
+        }
+        expect(at).not.toBeNull();
+        expect(at!.port).not.toBe(port);
+        return (await fetch(`http://${at!.host}:${at!.port}/index.html`)).text();
+      }),
+    );
+    expect(pages).toEqual(['first\n', 'second\n']);
+    await Promise.all(jobs.map((j) => driver.kill(j.id)));
+    await Promise.all(jobs.map((j) => until(driver, j.id, exited)));
+  });
+
+  it("keeps the job off the node's loopback services", async () => {
+    const host = createServer((_q, r) => r.end('host secret'));
+    await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+    const hostPort = (host.address() as AddressInfo).port;
+    try {
+      const job = spec(
+        `python3 -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:${hostPort}/', timeout=3).read())" || echo refused`,
+      );
+      await driver.start(job);
+      expect(await until(driver, job.id, exited)).toMatchObject({ exitCode: 0 });
+      const log = await logText(driver, job.id);
+      expect(log).toContain('refused');
+      expect(log).not.toContain('host secret');
+    } finally {
+      host.close();
+    }
+  });
+
+  it('gives a GPU job its GRES: CUDA_VISIBLE_DEVICES', async () => {
+    const job = spec('echo "gpus=$CUDA_VISIBLE_DEVICES"', {
+      limits: { cpu: 1, memory: 100 * MB, shm: false, gpu: { vendor: 'nvidia', count: 1 } },
+      // The preset's pool `gpu` is the partition of the GPU node.
+      placement: { pools: ['gpu'], preemptible: false, restartPolicy: 'never' },
+    });
+    await driver.start(job);
+    expect(await until(driver, job.id, exited)).toMatchObject({ exitCode: 0 });
+    expect(await logText(driver, job.id)).toMatch(/gpus=\d/);
+  });
+
+  it('reports pools from the partitions, with GPUs from GRES, and live stats from the job cgroups', async () => {
+    const pools = await driver.capacity();
+    expect(pools.map((p) => p.name)).toContain('gpu');
+    const gpu = pools.find((p) => p.name === 'gpu')!;
+    expect(gpu.gpu).toMatchObject({ vendor: 'nvidia', count: 2, model: 'fake' });
+    expect(gpu.cpu).toBeGreaterThan(0);
+    const job = spec('python3 -c "a = bytearray(50 << 20)\nwhile True: pass"');
+    await driver.start(job);
+    await until(driver, job.id, running);
+    const abort = new AbortController();
+    const samples = [];
+    for await (const sample of driver.stats(job.id, abort.signal)) {
+      samples.push(sample);
+      if (samples.length === 2) abort.abort();
+    }
+    expect(samples).toHaveLength(2);
+    expect(samples[1].cpu).toBeGreaterThan(0.05);
+    expect(samples[1].memoryBytes).toBeGreaterThan(40 * MB);
+    await driver.kill(job.id);
+  });
+
+  it('fails a job lost with its node, saying so', async () => {
+    if (!conf) return;
+    const job = spec('sleep 60');
+    await driver.start(job);
+    await until(driver, job.id, running);
+    const scontrol = (...args: string[]) =>
+      execFileSync('scontrol', args, { env: { ...process.env, SLURM_CONF: conf }, stdio: 'pipe' });
+    const host = String(
+      execFileSync('squeue', ['-h', '-n', `orrery-${job.id}`, '-o', '%B'], {
+        env: { ...process.env, SLURM_CONF: conf },
+      }),
+    ).trim();
+    scontrol('update', `nodename=${host}`, 'state=down', 'reason=orrery-test');
+    try {
+      const s = await until(driver, job.id, exited);
+      // Slurm says NODE_FAIL; a job slurmrestd let Slurm requeue is cancelled and said lost too.
+      expect(s).toMatchObject({
+        reason: 'NodeFail',
+        message: expect.stringMatching(/^The job was lost with its node/),
+      });
+      expect(await driver.observe(job.id)).toMatchObject({ reason: 'NodeFail' });
+    } finally {
+      try {
+        scontrol('update', `nodename=${host}`, 'state=resume');
+      } catch {
+        // Back already.
+      }
+      // The next tests need the node: idle again before they start.
+      for (
+        let i = 0;
+        i < 100 && /State=\S*DOWN/.test(String(scontrol('show', 'node', host)));
+        i++
+      ) {
+        await sleep(100);
+      }
+    }
+  });
+
+  it('keeps a running job through a slurmctld restart', async () => {
+    if (!conf) return;
+    const job = spec('sleep 6; echo done');
+    await driver.start(job);
+    await until(driver, job.id, running);
+    const pidFile = /^SlurmctldPidFile=(\S+)/m.exec(readFileSync(conf, 'utf8'))?.[1];
+    expect(pidFile).toBeTruthy();
+    const pid = Number(readFileSync(pidFile!, 'utf8'));
+    process.kill(pid, 'SIGTERM');
+    // Gone once it has saved its state; a new one started before would find the port taken.
+    for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
+    // While the controller is down, the job keeps its last known state.
+    expect(await driver.observe(job.id)).toMatchObject({ state: 'running' });
+    execFileSync('/usr/sbin/slurmctld', ['-f', conf]);
+    expect(await until(driver, job.id, exited, 60_000)).toMatchObject({ exitCode: 0 });
+    expect(await logText(driver, job.id)).toContain('done');
+  }, 90_000);
+});

@@ -1,0 +1,323 @@
+import { existsSync } from 'node:fs';
+import { chmod, chown, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  JobMount,
+  JobSpec,
+  LogOptions,
+  ObservedState,
+  PoolCapacity,
+  RuntimeDriver,
+  StatsSample,
+} from '../driver.js';
+import { JobListeners, shellCommand } from '../common.js';
+import { LogFile } from '../log-file.js';
+import { readNumber } from '../process/exit.js';
+import { writeEtc } from '../process/identity.js';
+import { bwrapArgs } from '../process/sandbox.js';
+import { shareVolume } from '../process/volumes.js';
+import { SlurmUnreachable, type SlurmClient, type SlurmNode } from './client.js';
+import { slurmClient } from './connect.js';
+import { passwdIds, type SlurmOptions } from './options.js';
+import { JOB_FILES, batchScript } from './script.js';
+import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
+import { statsFromFile } from './stats.js';
+import { observedOf, requeued } from './state.js';
+
+/** Slurm's job name for an Orrery job: how list() and a restarted server find it again. */
+export const JOB_PREFIX = 'orrery-';
+const POLL_MS = 1000;
+
+/** What start() keeps in the job's directory (`job.json`) for observe, endpoint and stats. */
+interface JobRecord {
+  slurmId: number;
+  memory: number;
+  httpPort?: number;
+}
+
+/**
+ * Jobs as Slurm batch jobs, submitted as the unprivileged service user through Slurm's commands
+ * or slurmrestd (client.ts). Each job has a directory in the shared directory every node sees,
+ * `<shared>/jobs/<id>`: its batch script's record, its output `out.log`, the `exit` the script
+ * writes, and the sandbox's etc and tmp. Slurm is the job's state while it remembers the job
+ * (MinJobAge); `exit` after that.
+ */
+export class SlurmDriver implements RuntimeDriver {
+  readonly name = 'slurm' as const;
+  private readonly listeners = new JobListeners();
+  private readonly records = new Map<string, JobRecord>();
+  /** The last state seen of each job: what observe says while slurmctld does not answer. */
+  private readonly last = new Map<string, ObservedState>();
+  private readonly watched = new Set<string>();
+  private readonly logFiles = new Map<string, LogFile>();
+  private readonly ids: { uid: number; gid: number };
+  private readonly timer: NodeJS.Timeout;
+  private polling = false;
+
+  constructor(
+    private readonly options: SlurmOptions,
+    private readonly client: SlurmClient,
+    private readonly killGraceMs: number,
+  ) {
+    this.ids = passwdIds(options.user);
+    this.timer = setInterval(() => void this.poll(), POLL_MS);
+    this.timer.unref();
+  }
+
+  static async connect(options: SlurmOptions, killGraceMs: number): Promise<SlurmDriver> {
+    const client = slurmClient(options);
+    // Fails now, with Slurm's own words, when the cluster does not answer.
+    await client.nodes();
+    await mkdir(join(options.sharedDir, 'jobs'), { recursive: true, mode: 0o755 });
+    return new SlurmDriver(options, client, killGraceMs);
+  }
+
+  async start(spec: JobSpec): Promise<void> {
+    const dir = this.dir(spec.id);
+    // Submitted already (a server restarted between submit and its record): never twice.
+    const known = await this.record(spec.id);
+    if (known && (await this.client.job(known.slurmId).catch(() => null))) return;
+    const command = shellCommand(spec);
+    if (!command)
+      throw new Error('The slurm runtime runs a command on the nodes: the job has none');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(join(dir, 'tmp'), { recursive: true });
+    const mounts = await this.mounts(spec, dir);
+    // pasta answers DNS at the node's resolver address: the node's resolv.conf stays.
+    const etcDir = writeEtc(dir, this.ids.uid, false);
+    const sandbox = bwrapArgs({
+      etcDir,
+      tmpDir: join(dir, 'tmp'),
+      mounts,
+      workingDir: spec.workingDir ?? '/tmp',
+      hostname: spec.id,
+      gpus: [],
+      network: false,
+      batch: { gpus: !!spec.limits.gpu },
+    });
+    const pools = spec.placement?.pools ?? [];
+    // Asked once: the forward's addresses and the partitions come from the same list.
+    const nodes = spec.httpPort || pools.length > 0 ? await this.client.nodes() : [];
+    const nodeAddresses = spec.httpPort
+      ? Object.fromEntries(nodes.map((n) => [n.name, n.address]))
+      : {};
+    const script = batchScript({
+      spec: { ...spec, mounts },
+      jobDir: dir,
+      command,
+      sandbox,
+      nodeAddresses,
+    });
+    await writeFile(join(dir, 'job.sh'), script, { mode: 0o600 });
+    // slurmstepd opens out.log as the service user, and the script writes `exit` beside it.
+    for (const d of [dir, join(dir, 'tmp'), join(dir, 'job.sh')]) {
+      await chown(d, this.ids.uid, this.ids.gid);
+    }
+    await chmod(join(dir, 'tmp'), 0o700);
+    const gpu = spec.limits.gpu;
+    const slurmId = await this.client.submit({
+      name: `${JOB_PREFIX}${spec.id}`,
+      script,
+      output: join(dir, 'out.log'),
+      workdir: dir,
+      cpus: Math.max(1, Math.ceil(spec.limits.cpu)),
+      memoryMb: Math.max(1, Math.ceil(spec.limits.memory / 2 ** 20)),
+      gres: gpu ? ['gpu', gpu.model, gpu.count].filter(Boolean).join(':') : undefined,
+      partition: partitionOf(pools, nodes),
+      timeMinutes: spec.placement?.maxRunTimeMinutes,
+    });
+    const record: JobRecord = { slurmId, memory: spec.limits.memory, httpPort: spec.httpPort };
+    await writeFile(join(dir, 'job.json'), JSON.stringify(record));
+    this.records.set(spec.id, record);
+    this.watched.add(spec.id);
+    this.listeners.emit(spec.id);
+  }
+
+  async kill(id: string): Promise<void> {
+    const rec = await this.record(id);
+    if (!rec) return;
+    // `--full`: every process of the job gets SIGTERM, not only the batch shell (which ignores it).
+    await this.client.terminate(rec.slurmId);
+    const deadline = Date.now() + this.killGraceMs;
+    while (Date.now() < deadline) {
+      const s = await this.observe(id);
+      if (s.state === 'exited' || s.state === 'missing') return;
+      await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
+    }
+    await this.client.cancel(rec.slurmId);
+  }
+
+  async observe(id: string): Promise<ObservedState> {
+    const rec = await this.record(id);
+    if (!rec) return { state: 'missing' };
+    let seen: ObservedState;
+    try {
+      const job = await this.client.job(rec.slurmId);
+      if (job && requeued(job) && job.state !== 'CANCELLED') await this.client.cancel(job.id);
+      seen = job ? observedOf(job, rec.memory) : await this.exitFile(id);
+    } catch (e) {
+      // slurmctld restarting or out of reach: the job is not lost, its state is unknown.
+      if (!(e instanceof SlurmUnreachable)) throw e;
+      return (
+        this.last.get(id) ?? { state: 'starting', reason: 'SlurmUnreachable', message: e.message }
+      );
+    }
+    this.last.set(id, seen);
+    return seen;
+  }
+
+  onChange(listener: (id: string) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async list(): Promise<string[]> {
+    const ids = new Set<string>();
+    const entries = await readdir(join(this.options.sharedDir, 'jobs')).catch(() => []);
+    for (const id of entries) if (await this.record(id)) ids.add(id);
+    for (const j of await this.client.jobs()) {
+      if (j.name.startsWith(JOB_PREFIX) && j.user === this.options.user) {
+        ids.add(j.name.slice(JOB_PREFIX.length));
+      }
+    }
+    return [...ids];
+  }
+
+  async remove(id: string): Promise<void> {
+    const dir = this.dir(id);
+    // A cancelled job is removed as soon as its status is final, which may be before kill() has
+    // read its record: a job Slurm still runs is stopped here, or nothing would.
+    if (await this.record(id)) {
+      const s = await this.observe(id).catch(() => null);
+      if (s && s.state !== 'exited' && s.state !== 'missing') await this.kill(id);
+    }
+    // The output and its index stay: logs() reads them after the job is gone.
+    const state = [
+      ...[
+        'job.json',
+        'job.sh',
+        'etc',
+        'tmp',
+        'secrets',
+        'release',
+        'sandbox.json',
+        'pasta.pid',
+        'net.log',
+      ],
+      ...Object.values(JOB_FILES),
+    ];
+    await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
+    this.records.delete(id);
+    this.last.delete(id);
+    this.watched.delete(id);
+  }
+
+  async logs(id: string, options: LogOptions): Promise<Readable> {
+    return this.logFile(id).readJob(options, () => this.observe(id));
+  }
+
+  async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+    const rec = await this.record(id);
+    const job = rec && (await this.client.job(rec.slurmId).catch(() => null));
+    if (!rec || !job || job.state !== 'RUNNING') return;
+    yield* statsFromFile(join(this.dir(id), JOB_FILES.stats), abort);
+  }
+
+  async endpoint(id: string): Promise<{ host: string; port: number } | null> {
+    const rec = await this.record(id);
+    if (!rec?.httpPort) return null;
+    const job = await this.client.job(rec.slurmId).catch(() => null);
+    if (!job || job.state !== 'RUNNING') return null;
+    // The script forwards a free port of the node and says when the job listens (script.ts).
+    if (!existsSync(join(this.dir(id), JOB_FILES.listening))) return null;
+    const port = await readNumber(join(this.dir(id), JOB_FILES.port));
+    const node = (await this.client.nodes()).find((n) => n.name === job.batchHost);
+    return node && port ? { host: node.address, port: port.value } : null;
+  }
+
+  async capacity(): Promise<PoolCapacity[]> {
+    return (await readSlurmCapacity(this.client)).pools.map(poolCapacityOf);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.listeners.clear();
+  }
+
+  /**
+   * The job's volumes as the nodes see them: storage and disks must lie in the shared directory
+   * (the server's data directory under it); a secret file is copied into the job's directory.
+   * Each is made reachable by the service user as the process runtime does for its jobs' uids.
+   */
+  private async mounts(spec: JobSpec, dir: string): Promise<JobMount[]> {
+    const out: JobMount[] = [];
+    for (const [i, m] of spec.mounts.entries()) {
+      let mount = m;
+      if (m.source?.kind === 'secret') {
+        await mkdir(join(dir, 'secrets'), { recursive: true });
+        mount = { ...m, hostPath: join(dir, 'secrets', String(i)) };
+        await copyFile(m.hostPath, mount.hostPath);
+      } else if (relative(this.options.sharedDir, m.hostPath).startsWith('..')) {
+        throw new Error(
+          `The volume at ${m.dstPath} is not on the shared directory the Slurm nodes see (ORRERY_SLURM_SHARED_DIR): put the server's data directory (ORRERY_DATA_DIR) under it`,
+        );
+      }
+      await shareVolume(mount, dir, this.ids);
+      out.push(mount);
+    }
+    return out;
+  }
+
+  /** After MinJobAge slurmctld forgets the job: the script's `exit`, else nothing is known. */
+  private async exitFile(id: string): Promise<ObservedState> {
+    const exit = await readNumber(join(this.dir(id), JOB_FILES.exit));
+    if (!exit) return { state: 'missing' };
+    return { state: 'exited', exitCode: exit.value, finishedAt: exit.mtime };
+  }
+
+  private async record(id: string): Promise<JobRecord | null> {
+    const cached = this.records.get(id);
+    if (cached) return cached;
+    const text = await readFile(join(this.dir(id), 'job.json'), 'utf8').catch(() => null);
+    if (!text) return null;
+    const rec = JSON.parse(text) as JobRecord;
+    this.records.set(id, rec);
+    return rec;
+  }
+
+  private async poll() {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const id of this.watched) {
+        const before = this.last.get(id)?.state;
+        const s = await this.observe(id).catch(() => null);
+        if (!s) continue;
+        const finished = s.state === 'exited' || s.state === 'missing';
+        await this.logFile(id).stamp(finished);
+        if (finished) this.watched.delete(id);
+        if (s.state !== before) this.listeners.emit(id);
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private dir(id: string) {
+    if (!/^[\w.-]+$/.test(id)) throw new Error(`Bad job id ${id}`);
+    return join(this.options.sharedDir, 'jobs', id);
+  }
+
+  private logFile(id: string): LogFile {
+    let f = this.logFiles.get(id);
+    if (!f) this.logFiles.set(id, (f = new LogFile(this.dir(id), 'out.log')));
+    return f;
+  }
+}
+
+/** The first of the preset's pools that is a Slurm partition; none: the default partition. */
+function partitionOf(pools: string[], nodes: SlurmNode[]): string | undefined {
+  const partitions = new Set(nodes.flatMap((n) => n.partitions));
+  return pools.find((p) => partitions.has(p));
+}
