@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { RUNTIME_TESTS } from './scripts/database-tests.mjs';
 
 const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
 
@@ -9,6 +10,12 @@ const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', impor
 const SLURM_TESTS = 'packages/server/src/**/*.slurm.test.ts';
 const slurmWanted =
   !!process.env.ORRERY_TEST_SLURM_CONF || process.argv.some((a) => a.includes('.slurm.test'));
+
+// npm test runs the runtimes' tests in a pass of their own, one file at a time, and the rest on
+// two workers (scripts/test.mjs); ORRERY_TEST_RUNTIME_APART leaves them out of the latter.
+const runtimeApart = process.env.ORRERY_TEST_RUNTIME_APART
+  ? RUNTIME_TESTS.map((t) => (t.endsWith('/') ? `${t}**` : t))
+  : [];
 
 export default defineConfig({
   resolve: { alias: { '@orrery/contract': contract } },
@@ -27,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
-          exclude: ['**/node_modules/**', SLURM_TESTS],
+          exclude: ['**/node_modules/**', SLURM_TESTS, ...runtimeApart],
           environment: 'node',
           testTimeout: 30000,
           hookTimeout: 60000,

@@ -9,6 +9,19 @@ import { dirname, join, relative, resolve } from 'node:path';
 const IMPORT =
   /(?:import|export)\s(?!type\s)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
+/**
+ * The tests of the job runtimes (and the API tests that check a runtime's isolation): they own
+ * host-wide things (the nft table, /run/orrery, cgroups, dockerd, real app servers) and their
+ * timings, so npm test runs them one file at a time, apart from the rest, which runs on two
+ * workers. They run once, on PGlite: what they check is the runtime, not the database.
+ */
+export const RUNTIME_TESTS = [
+  'packages/server/src/runtime/',
+  'packages/server/src/modules/apps/templates/',
+  'packages/server/src/modules/jobs/isolation.test.ts',
+  'packages/server/src/modules/jobs/docker.test.ts',
+];
+
 export function databaseTests(root) {
   const src = join(root, 'packages/server/src');
   const target = join(src, 'db/client.ts');
@@ -27,7 +40,7 @@ export function databaseTests(root) {
     }
     return false;
   };
-  const runtimeOnly = [join(src, 'runtime/'), join(src, 'modules/apps/templates/')];
+  const runtimeOnly = RUNTIME_TESTS.map((t) => join(root, t));
   return testFiles(src)
     .filter((f) => !f.endsWith('.slurm.test.ts') && !runtimeOnly.some((d) => f.startsWith(d)))
     .filter(reaches)
