@@ -64,19 +64,32 @@ describe('app logs', () => {
       headers: owner.headers,
       signal: gone.signal,
     });
-    let rolledBack = false;
+    let rollback: ReturnType<typeof call> | undefined;
+    // A stream that stops short says so, with what the rollback answered, instead of hanging.
+    const stuck = setTimeout(() => gone.abort(), 25_000);
     followed = await readUntil(
       res,
       (lines) => {
-        if (lines.length >= 2 && !rolledBack) {
-          rolledBack = true;
+        if (lines.length >= 2 && !rollback) {
           between = new Date().toISOString();
-          void call(s, 'POST', `${V1}/instances/${id}/revisions/1/rollback`, owner, {});
+          rollback = call(s, 'POST', `${V1}/instances/${id}/revisions/1/rollback`, owner, {});
         }
         return lines.length >= 4;
       },
       () => gone.abort(),
-    );
+    ).catch(async (e) => {
+      const answer = await rollback;
+      const jobs = await Promise.all(
+        ((answer?.body.job_ids ?? []) as string[]).map(
+          async (j) => (await call(s, 'GET', `/api/v1/jobs/${j}`, owner)).body,
+        ),
+      );
+      throw new Error(
+        `the log stopped short (${e}); rollback: ${answer?.status}, jobs: ${JSON.stringify(jobs.map((j) => j.history ?? j))}`,
+      );
+    });
+    clearTimeout(stuck);
+    expect((await rollback)?.status).toBe(200);
     const healthy = await until(
       s,
       owner,

@@ -339,7 +339,9 @@ export class AppsService {
     const place = placeOfRow(row);
     const { resolved, links, preset } = await this.prepare(t, place, input);
     const n = row.revision + 1;
-    await this.killRevision(row.id, row.revision);
+    const previous = row.revision;
+    // The new revision first, then the old jobs go: the instance is never seen at rest with its
+    // jobs killed (the watcher would call it errored, an open log would end there).
     await addRevision(this.ctx.db, row.id, n, {
       templateVersion: t.manifest.version,
       input,
@@ -357,6 +359,7 @@ export class AppsService {
       idleStoppedAt: null,
       lastActivityAt: null,
     }))!;
+    await this.killRevision(row.id, previous);
     await addEvent(this.ctx.db, row.id, {
       state: 'queued',
       reason: 'Configured',

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +71,50 @@ async function logText(driver: SlurmDriver, id: string): Promise<string> {
   let text = '';
   for await (const c of await driver.logs(id, { follow: false, timestamps: false })) text += c;
   return text;
+}
+
+/**
+ * Another address of the node, added to its loopback interface for the test: pasta gives the job
+ * a copy of the node's primary address, so a job trying that one reaches itself; an address like
+ * this one (or another machine of the node's network) is what the node rule keeps it from.
+ */
+const NODE_ALIAS = '198.51.100.7';
+
+/** The nft commands of docs/operations.md's node rule, as written, for this node's address. */
+function applyNodeRule(address: string) {
+  const doc = readFileSync(new URL('../../../../../docs/operations.md', import.meta.url), 'utf8');
+  const block = /```sh\n((?:.*\n)*?)\s*```/g;
+  const rule = [...doc.matchAll(block)].map((m) => m[1]).find((b) => b.includes('orrery-slurm'));
+  if (!rule) throw new Error("docs/operations.md has no node rule (an 'orrery-slurm' sh block)");
+  for (const line of rule.split('\n').map((l) => l.trim())) {
+    if (!line.startsWith('nft ')) continue;
+    const command = line
+      .replaceAll('192.0.2.10', address)
+      .replaceAll('skuid orrery-slurm', `skuid ${user}`);
+    execFileSync('sh', ['-c', command]);
+  }
+}
+
+/** A server of the service user on the node's address (as pasta's forwards are), asked by root. */
+async function answerAsServiceUser(address: string): Promise<string> {
+  const server = spawn('runuser', [
+    '-u',
+    user,
+    '--',
+    process.execPath,
+    '-e',
+    // It answers once, or gives up after 20 s: runuser need not pass a kill on.
+    `setTimeout(()=>process.exit(1),20000);require('http').createServer((q,r)=>r.end('forwarded',()=>process.exit())).listen(0,'${address}',function(){console.log(this.address().port)})`,
+  ]);
+  try {
+    const [line] = (await once(server.stdout, 'data')) as [Buffer];
+    const r = await fetch(`http://${address}:${Number(String(line))}/`, {
+      signal: AbortSignal.timeout(5000),
+    });
+    return await r.text();
+  } finally {
+    server.kill();
+  }
 }
 
 describe.skipIf(apis.length === 0).each(apis)('slurm driver ($api)', ({ api }) => {
@@ -189,6 +234,36 @@ while True: a.append(bytearray(10 << 20))"`,
       expect(log).not.toContain('host secret');
     } finally {
       host.close();
+    }
+  });
+
+  it("keeps the job off the node's addresses under the node rule of docs/operations.md", async () => {
+    const address = NODE_ALIAS;
+    execFileSync('ip', ['addr', 'replace', `${address}/32`, 'dev', 'lo']);
+    const host = createServer((_q, r) => r.end('host secret'));
+    await new Promise<void>((r) => host.listen(0, address, r));
+    const hostPort = (host.address() as AddressInfo).port;
+    const fetchHost = async () => {
+      const job = spec(
+        `python3 -c "import urllib.request as u; print(u.urlopen('http://${address}:${hostPort}/', timeout=3).read())" || echo refused`,
+      );
+      await driver.start(job);
+      await until(driver, job.id, exited);
+      return logText(driver, job.id);
+    };
+    try {
+      // Without the rule pasta takes the job to the node's address: what the rule is there for.
+      expect(await fetchHost()).toContain('host secret');
+      applyNodeRule(address);
+      const log = await fetchHost();
+      expect(log).toContain('refused');
+      expect(log).not.toContain('host secret');
+      // The service user's listening sockets (pasta's forwards) still answer the server.
+      expect(await answerAsServiceUser(address)).toBe('forwarded');
+    } finally {
+      execFileSync('nft', ['delete', 'table', 'inet', 'orrery-slurm'], { stdio: 'ignore' });
+      host.close();
+      execFileSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo']);
     }
   });
 

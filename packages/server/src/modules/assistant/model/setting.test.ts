@@ -63,7 +63,12 @@ describe('the organization model setting', () => {
 
   beforeAll(async () => {
     llm = await startOpenAiStandIn();
-    s = await startTestServer({ ORRERY_ASSISTANT_LLM_URL: llm.url });
+    // The instances are rows made here, without jobs: the apps watcher must leave them be (it
+    // would queue a healthy instance that has none).
+    s = await startTestServer(
+      { ORRERY_ASSISTANT_LLM_URL: llm.url },
+      { apps: { tickMs: 3_600_000 } },
+    );
     ({ owner } = await tenancy(s));
     // A manager of the organization who reads the project the app is in.
     manager = await joinOrg(s, await projectMember(s, 'reader'), 'manager');
