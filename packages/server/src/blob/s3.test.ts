@@ -55,9 +55,16 @@ describe('S3 file backend (against s3rver)', () => {
 
   it('keeps the previous content when an upload fails', async () => {
     await b.create(k('keep.txt'), body('old'));
-    const failing = new Readable({ read() {} });
-    failing.push('new');
-    setTimeout(() => failing.destroy(new Error('aborted')), 20);
+    // It fails once the backend reads on: before that nobody listens, and the error would be
+    // the test's own uncaught exception (it was, on a busy machine).
+    let sent = false;
+    const failing = new Readable({
+      read() {
+        if (sent) setTimeout(() => this.destroy(new Error('aborted')), 20);
+        else this.push('new');
+        sent = true;
+      },
+    });
     await expect(b.create(k('keep.txt'), failing)).rejects.toThrow('aborted');
     expect((await text(await b.read(k('keep.txt')))).toString()).toBe('old');
   });
