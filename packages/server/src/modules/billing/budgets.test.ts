@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, joinOrg, projectMember, tenancy, twoReplicas } from '../../test/fixtures.js';
@@ -42,6 +42,15 @@ const usage = (s: TestServer, at: string, credits: string, project = 'vision') =
     credits,
   });
 
+/** The banner reads the server's own month: the usage above is November's, whatever today is. */
+async function inNovember<T>(read: () => Promise<T>) {
+  vi.useFakeTimers({ toFake: ['Date'], now: MID_NOVEMBER });
+  try {
+    return await read();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 const check = (s: TestServer, now = MID_NOVEMBER) =>
   checkBudgets({ db: s.ctx.db, mailer: s.ctx.mailer, publicUrl: s.url }, now);
 
@@ -180,7 +189,7 @@ describe('budgets', () => {
     expect(second).toHaveLength(2);
     expect(alerts(s)).toHaveLength(4);
 
-    const banner = await call(s, 'GET', `${API}/acme/budget_alerts`, manager);
+    const banner = await inNovember(() => call(s, 'GET', `${API}/acme/budget_alerts`, manager));
     expect(banner.body.items).toMatchObject([{ project_name: null, percent: 92, crossed: 90 }]);
 
     // December starts again from nothing: its 400 credits (80%) cross 50% once more.
@@ -196,13 +205,15 @@ describe('budgets', () => {
     expect(mail).toContain('project vision of acme has used 460% of its 100-credit budget');
     expect(mail).toContain('Threshold: 100%');
     // The reader of vision sees its budget, not the organization's; a member of none sees nothing.
-    const forReader = await call(s, 'GET', `${API}/acme/budget_alerts`, reader);
+    const forReader = await inNovember(() => call(s, 'GET', `${API}/acme/budget_alerts`, reader));
     expect(forReader.status).toBe(200);
     expect(forReader.body.items.map((b: { project_name: string }) => b.project_name)).toEqual([
       'vision',
     ]);
-    expect((await call(s, 'GET', `${API}/acme/budget_alerts`, member)).body.items).toEqual([]);
-    expect((await call(s, 'GET', `${API}/acme/budget_alerts`, rival)).body.items).toEqual([]);
+    const banner = (who: TestUser) =>
+      inNovember(() => call(s, 'GET', `${API}/acme/budget_alerts`, who));
+    expect((await banner(member)).body.items).toEqual([]);
+    expect((await banner(rival)).body.items).toEqual([]);
   });
 
   it('sends one mail when checks run at once, as on two replicas', async () => {
