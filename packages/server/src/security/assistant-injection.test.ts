@@ -77,9 +77,7 @@ describe('assistant answers quoting a job', () => {
       expect(code[0]!.text.split('\n')).toContain(line);
     }
     // Nothing of it is markup outside the block.
-    expect(tokens.filter((t) => ['heading', 'link', 'image', 'html'].includes(t.type))).toEqual(
-      [],
-    );
+    expect(tokens.filter((t) => ['heading', 'link', 'image', 'html'].includes(t.type))).toEqual([]);
     const outside = marked.lexer(answer.response).filter((t) => t.type !== 'code');
     expect(outside.map((t) => t.raw).join('')).not.toContain('evil.example');
   });

@@ -162,12 +162,7 @@ export async function startBake(
  * copied as they were (statuses included), the others run again. The engine runs it as the
  * bake's creator, or as the caller when the bake has none (one recorded by the CLI).
  */
-export async function restartBake(
-  db: Db,
-  caller: Principal,
-  bake: BakeRow,
-  limits: BakeLimits,
-) {
+export async function restartBake(db: Db, caller: Principal, bake: BakeRow, limits: BakeLimits) {
   const last = await attemptByNumber(db, bake.id, -1);
   if (!last) throw conflict('The bake has no attempt to restart from');
   if (KILLABLE_RESULTS.includes(last.result)) {
