@@ -10,9 +10,21 @@ export const DEFAULT_THRESHOLDS = [50, 90, 100] as const;
 export const MAX_THRESHOLD = 1000;
 /** A budget at most this large, like a balance's numeric(20, 4). */
 export const MAX_BUDGET_CREDITS = 1_000_000_000_000;
+/**
+ * Budgets are stored as `numeric(20, 4)`: a value with more decimal places would be rounded by
+ * the column (0.00001 became a budget of 0), so it is refused instead.
+ */
+export const BUDGET_DECIMALS = 4;
+/**
+ * The highest percentage a budget reports: spending against a budget of 0 (stored before budgets
+ * were checked to the column's precision) or against a tiny one is "over every threshold", never
+ * Infinity or NaN.
+ */
+export const MAX_BUDGET_PERCENT = 1_000_000;
 
 export const BUDGET_TEXTS = {
   creditsPositive: 'Budget must be a positive number of credits',
+  creditsPrecision: `Budget must be a multiple of 0.0001 credits: budgets are stored with ${BUDGET_DECIMALS} decimal places`,
   creditsMax: `Budget must be at most ${MAX_BUDGET_CREDITS.toLocaleString('en-US')} credits`,
   thresholdInteger: `Each threshold must be a whole percentage from 1 to ${MAX_THRESHOLD}`,
   thresholdsSorted: 'Thresholds must be in increasing order, each given once',
@@ -33,11 +45,25 @@ export const BudgetThresholds = z
   .max(20)
   .refine((t) => t.every((v, i) => i === 0 || v > t[i - 1]!), BUDGET_TEXTS.thresholdsSorted);
 
+/** The decimal places of a number as JS writes it (`1e-7` has 7). */
+function decimalPlaces(n: number) {
+  const [mantissa = '', exponent = '0'] = String(n).toLowerCase().split('e');
+  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exponent));
+}
+
+/** spent / credits in percent, rounded down; never a division by a budget of 0. */
+export function budgetPercent(spent: number, credits: number) {
+  if (!(spent > 0)) return 0;
+  if (!(credits > 0)) return MAX_BUDGET_PERCENT;
+  return Math.min(MAX_BUDGET_PERCENT, Math.floor((spent / credits) * 100 + 1e-9));
+}
+
 export const PutBudget = z.object({
   credits: z
     .number({ message: BUDGET_TEXTS.creditsPositive })
     .positive(BUDGET_TEXTS.creditsPositive)
-    .max(MAX_BUDGET_CREDITS, BUDGET_TEXTS.creditsMax),
+    .max(MAX_BUDGET_CREDITS, BUDGET_TEXTS.creditsMax)
+    .refine((v) => decimalPlaces(v) <= BUDGET_DECIMALS, BUDGET_TEXTS.creditsPrecision),
   thresholds: BudgetThresholds.default([...DEFAULT_THRESHOLDS]),
 });
 export type PutBudget = z.input<typeof PutBudget>;
@@ -94,6 +120,9 @@ export const budgetSubject = (b: Pick<BudgetFacts, 'org' | 'project'>) =>
 
 /** "acme has used 92% of its 500-credit budget for November": the banner, the mail's subject. */
 export function budgetSentence(b: BudgetFacts) {
+  if (!(Number(b.credits) > 0)) {
+    return `${budgetSubject(b)} has spent credits beyond its budget of 0 credits for ${monthName(b.period)}`;
+  }
   const credits = Number(b.credits).toLocaleString('en-US', { maximumFractionDigits: 4 });
   return `${budgetSubject(b)} has used ${b.percent}% of its ${credits}-credit budget for ${monthName(b.period)}`;
 }

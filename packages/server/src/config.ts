@@ -90,6 +90,8 @@ const Env = z.object({
   ORRERY_DOCKER_NETWORK: z.string().min(1).optional(),
   ORRERY_KILL_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  ORRERY_FLOW_MAX_BAKE_TASKS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  ORRERY_FLOW_MAX_MATRIX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ORRERY_INVITE_TTL: z
     .string()
     .regex(/^\d+[smhd]?$/, 'must be a duration: seconds, or a number with s, m, h or d (e.g. 7d)')
@@ -136,6 +138,11 @@ export interface Config {
   inviteTtlSeconds: number;
   /** Questions one user may ask the assistant a minute, per replica (docs/assistant.md). */
   assistantQuestionsPerMinute: number;
+  /**
+   * The most tasks one bake of Orrery's engine may have, and the most combinations one task's
+   * matrix may make (docs/flows.md): a bake beyond them is refused before anything is recorded.
+   */
+  flows: { maxBakeTasks: number; maxMatrix: number };
   /** Key sealing secret values (hex or base64 of 32 bytes); unset: `<dataDir>/secrets.key`. */
   secretsKey?: string;
   /** An external OCI registry behind `/v2/`; unset: Debian's docker-registry, supervised. */
@@ -299,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
     assistantQuestionsPerMinute: e.ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE,
+    flows: { maxBakeTasks: e.ORRERY_FLOW_MAX_BAKE_TASKS, maxMatrix: e.ORRERY_FLOW_MAX_MATRIX },
     appTemplatesDir: e.ORRERY_APP_TEMPLATES_DIR ? resolve(e.ORRERY_APP_TEMPLATES_DIR) : undefined,
     secretsKey: e.ORRERY_SECRETS_KEY,
     registryUrl: e.ORRERY_REGISTRY_URL,

@@ -1,11 +1,12 @@
 import { COPILOT_TEXTS, type Citation, type CopilotAnswer, type Plan } from '@orrery/contract';
 import { asksLive, liveOf, smallTalkAnswer } from './live.js';
 import { PLAN_TTL_MS } from './plans.js';
+import { inlineText } from './tools/markdown.js';
 import type { AskInput, Answerer, Fact, KnowledgeBase, Tools } from './types.js';
 
 export const EMBEDDED_TEXTS = {
   plan: (p: Plan) =>
-    `I can do this for you: **${p.title}**.${p.credits_per_hour === null ? '' : ` It costs ${p.credits_per_hour} credits per hour.`} Nothing changes until you confirm it (the plan expires in ${PLAN_TTL_MS / 60_000} minutes).`,
+    `I can do this for you: **${inlineText(p.title)}**.${p.credits_per_hour === null ? '' : ` It costs ${p.credits_per_hour} credits per hour.`} Nothing changes until you confirm it (the plan expires in ${PLAN_TTL_MS / 60_000} minutes).`,
   fromDocs: 'From the docs:',
 } as const;
 
@@ -60,7 +61,8 @@ export class EmbeddedAnswerer implements Answerer {
     });
     const own = factsPart(facts, 1);
     const parts = [...own.texts];
-    if (refusal) parts.push(refusal);
+    // The API's words may quote a name the user gave: text, not markup.
+    if (refusal) parts.push(inlineText(refusal));
     if (plan) parts.push(EMBEDDED_TEXTS.plan(plan));
     const docs = shifted(this.kb.compose(message, retrieval), own.citations.length);
     // Beside a live fact, the docs speak only when they found something to cite.

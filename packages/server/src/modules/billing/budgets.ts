@@ -1,5 +1,11 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import { type Budget, budgetSentence, budgetSubject, monthName } from '@orrery/contract';
+import {
+  type Budget,
+  budgetPercent,
+  budgetSentence,
+  budgetSubject,
+  monthName,
+} from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
 import { orgMembers, usageRecords, users } from '../../db/schema.js';
@@ -48,7 +54,7 @@ async function spending(db: Db, orgs: string[], now: Date) {
 
 /** A budget as the wire shows it, against the month's spending. */
 function wireOf(b: BudgetRow, spent: number, period: string): Budget {
-  const percent = Math.floor((spent / Number(b.credits)) * 100 + 1e-9);
+  const percent = budgetPercent(spent, Number(b.credits));
   const crossed = b.thresholds.filter((t) => percent >= t);
   return {
     org_name: b.orgName,
@@ -95,7 +101,7 @@ export function budgetMail(o: {
       `Organization: ${b.org_name}\n` +
       (b.project_name ? `Project: ${b.project_name}\n` : '') +
       `Threshold: ${o.threshold}%\n` +
-      `Spent: ${b.spent} credits (${b.percent}%)\n` +
+      `Spent: ${b.spent} credits (${Number(b.credits) > 0 ? `${b.percent}%` : 'the budget is 0 credits'})\n` +
       `Budget: ${b.credits} credits for ${b.period} (UTC)\n\n` +
       `See the usage and change the budget on the billing page:\n\n${o.url}\n`,
     links: [o.url],

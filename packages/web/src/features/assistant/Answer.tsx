@@ -7,7 +7,9 @@ import { ASSISTANT_TEXTS as T } from './texts';
 
 /** Docs pages are served beside the console, not by its router: they open in a new tab. */
 const isDocs = (url: string) => url.startsWith('/docs/');
-const isConsolePath = (url: string) => url.startsWith('/') && !isDocs(url);
+/** A path of this console: `//host` and `/\host` are other sites to a browser. */
+const isOwnPath = (url: string) => /^\/(?![/\\])/.test(url);
+const isConsolePath = (url: string) => isOwnPath(url) && !isDocs(url);
 
 /** A link in an answer: docs in a new tab, resources inside the console, the web outside it. */
 export function AnswerLink({ href, children }: { href?: string; children?: ReactNode }) {
@@ -22,6 +24,34 @@ export function AnswerLink({ href, children }: { href?: string; children?: React
     <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm">
       {children}
     </Anchor>
+  );
+}
+
+/**
+ * A link written in an answer's text. An answer quotes what users and their jobs wrote (a log, a
+ * name), and a model may repeat it: only the console's own pages and docs are links; any other
+ * address stays text, shown in full so that nobody clicks on words that hide it.
+ */
+export function AnswerTextLink({ href, children }: { href?: string; children?: ReactNode }) {
+  if (href && isOwnPath(href)) return <AnswerLink href={href}>{children}</AnswerLink>;
+  const label = typeof children === 'string' ? children : null;
+  return (
+    <Text span inherit>
+      {children}
+      {href && href !== label ? ` (${href})` : null}
+    </Text>
+  );
+}
+
+/**
+ * An image written in an answer is never loaded (a remote image tells its server who read the
+ * answer, and when): its description stays as text.
+ */
+export function AnswerImage({ alt }: { alt?: string }) {
+  return (
+    <Text span inherit c="dimmed">
+      {T.image(alt ?? '')}
+    </Text>
   );
 }
 
@@ -44,7 +74,7 @@ export function Answer({ answer }: { answer: CopilotAnswer }) {
     <Stack gap={6}>
       <Typography fz="sm" style={{ overflowWrap: 'anywhere' }}>
         {/* react-markdown renders no raw HTML: an answer cannot inject markup. */}
-        <Markdown components={{ a: AnswerLink }}>
+        <Markdown components={{ a: AnswerTextLink, img: AnswerImage }}>
           {linkCitations(answer.response, answer.citations)}
         </Markdown>
       </Typography>

@@ -35,6 +35,8 @@ export const ASSISTANT_TEXTS = {
   failed: 'Not answered',
   thinking: 'Thinking…',
   sources: 'Sources',
+  /** An image in an answer, never loaded. */
+  image: (alt: string) => `[image${alt ? `: ${alt}` : ''}]`,
   answeredBy: (engine: string, mode: string, iterations: number) =>
     `Answered by the ${engine === 'model' ? 'model' : 'embedded engine'} · ${mode} · ${iterations} ${iterations === 1 ? 'iteration' : 'iterations'}`,
   plan: {

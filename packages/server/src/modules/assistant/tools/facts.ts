@@ -13,6 +13,7 @@ import { visibleClusters } from '../../clusters/visible.js';
 import { orgsOfUser } from '../../orgs/store.js';
 import type { Asker, Fact } from '../types.js';
 import { consoleUrl, placeOfRow, readableApp, readableJob } from './resolve.js';
+import { codeBlock, inlineText } from './markdown.js';
 
 export interface FactDeps {
   db: Db;
@@ -82,7 +83,8 @@ export async function presetsFact(d: FactDeps, asker: Asker): Promise<Fact> {
 export async function jobStatusFact(d: FactDeps, asker: Asker, idOrName: string): Promise<Fact> {
   const j = await readableJob(d.db, asker, idOrName);
   const label = j.name ? `${j.name} (${j.id})` : j.id;
-  const why = [j.reason, j.statusDescription].filter(Boolean).join(': ');
+  // The reason may be the job's own words (its exit message): quoted, never markup.
+  const why = inlineText([j.reason, j.statusDescription].filter(Boolean).join(': '));
   const text = `Job ${label} is ${j.status}${why ? `. Reason: ${why}` : ''}.`;
   return {
     text,
@@ -106,7 +108,8 @@ export async function jobLogsFact(d: FactDeps, asker: Asker, idOrName: string): 
   if (lines.length === 0)
     return { text: `The log of job ${j.name ?? j.id} is empty.`, citations: cite('empty'), place };
   const note = cut ? ` (only its first ${LOG_READ_LIMIT / 2 ** 20} MiB were read)` : '';
-  const text = `The last ${lines.length} lines of the log of job ${j.name ?? j.id}${note}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``;
+  // The log is the job's, written by whoever ran it: a line of backticks cannot end its block.
+  const text = `The last ${lines.length} lines of the log of job ${j.name ?? j.id}${note}:\n\n${codeBlock(lines.join('\n'))}`;
   return { text, citations: cite(lines.at(-1)!), place };
 }
 
@@ -145,7 +148,7 @@ export async function appStatusFact(d: FactDeps, asker: Asker, idOrName: string)
             : [];
         });
   const where = urls.length ? ` It is served at ${urls.join(', ')}` : '';
-  const text = `App ${row.displayName} (${row.name}) is ${row.state}.${where}`;
+  const text = `App ${inlineText(row.displayName)} (${row.name}) is ${row.state}.${where}`;
   return {
     text,
     citations: [{ title: `App ${row.displayName}`, url: consoleUrl.app(row.id), snippet: text }],

@@ -3,6 +3,7 @@ import { BatchError, atLine } from './errors.js';
 import { checkTemplate, evalTemplate, toText } from './evaluate-expr.js';
 import { baseContexts, needsScope, resolveParams, type FlowContextInput } from './contexts.js';
 import type { BatchFlow, MatrixAxis, TaskDef } from './parse.js';
+import { TASKS_PER_TURN, checkBakeSize, nextTurn, type BakeLimits } from './limits.js';
 import { evaluatedFields, type PlannedTask } from './task.js';
 
 export interface BakePlan {
@@ -16,20 +17,62 @@ const TASK_ID = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /**
  * The tasks of one bake: matrices expanded, ids and needs evaluated, every expression checked
- * against the names it may use, and the order the needs impose.
+ * against the names it may use, and the order the needs impose. Refused at once when the bake
+ * would be bigger than `limits` allow.
  */
-export function planBake(flow: BatchFlow, ctx: FlowContextInput): BakePlan {
+export function planBake(flow: BatchFlow, ctx: FlowContextInput, limits?: BakeLimits): BakePlan {
+  const steps = planSteps(flow, ctx, limits);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `planBake`, giving the event loop a turn every TASKS_PER_TURN tasks: a bake of a thousand
+ * tasks is expanded and checked between other requests, not in one block of CPU.
+ */
+export async function planBakeInTurns(
+  flow: BatchFlow,
+  ctx: FlowContextInput,
+  limits?: BakeLimits,
+): Promise<BakePlan> {
+  const steps = planSteps(flow, ctx, limits);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}
+
+/** The planning, pausing (`yield`) every TASKS_PER_TURN tasks for the caller to give a turn. */
+function* planSteps(
+  flow: BatchFlow,
+  ctx: FlowContextInput,
+  limits?: BakeLimits,
+): Generator<void, BakePlan> {
+  if (limits) checkBakeSize(flow, limits);
   const params = resolveParams(flow, ctx.params);
-  const planned = flow.tasks.flatMap((def) => expand(def, ctx, params));
+  let sincePause = 0;
+  const planned: PlannedTask[] = [];
+  for (const def of flow.tasks) {
+    const tasks = expand(def, ctx, params);
+    planned.push(...tasks);
+    sincePause += tasks.length;
+    if (sincePause >= TASKS_PER_TURN) {
+      sincePause = 0;
+      yield;
+    }
+  }
   const byId = new Map<string, PlannedTask>();
   for (const t of planned) {
     if (byId.has(t.id)) throw new BatchError(`duplicate task id \`${t.id}\``, t.def.id.line);
     byId.set(t.id, t);
   }
-  for (const t of planned) {
-    t.needs.forEach((need, i) => {
+  for (const [i, t] of planned.entries()) {
+    t.needs.forEach((need, n) => {
       if (!byId.has(need)) {
-        const line = t.def.needs[i]?.line ?? t.def.line;
+        const line = t.def.needs[n]?.line ?? t.def.line;
         throw new BatchError(
           `task \`${t.id}\` needs \`${need}\`, which is not a task${matrixHint(need, planned)}`,
           line,
@@ -40,6 +83,7 @@ export function planBake(flow: BatchFlow, ctx: FlowContextInput): BakePlan {
     for (const f of evaluatedFields(t.def)) {
       atLine(f.line, `task \`${t.id}\``, () => checkTemplate(f.tpl, scope));
     }
+    if (i % TASKS_PER_TURN === TASKS_PER_TURN - 1) yield;
   }
   const tasks = topological(planned, byId);
   return { tasks, graphs: { '': Object.fromEntries(tasks.map((t) => [t.id, [...t.needs]])) } };

@@ -8,7 +8,8 @@ import type { Db } from '../../../db/client.js';
 import type { NewJob } from '../../jobs/service.js';
 import {
   parseBatch,
-  planBake,
+  planBakeInTurns,
+  type BakeLimits,
   type BakePlan,
   type BatchFlow,
   type FlowContextInput,
@@ -53,16 +54,21 @@ export const flowContext = (
 
 /**
  * The bake of an attempt and its plan, from the batch file recorded with the attempt. Null when
- * the bake or its files are gone (deleted with their flow).
+ * the bake or its files are gone (deleted with their flow). A bake beyond `limits` (recorded by
+ * the CLI, or before the limits were lowered) is refused as the parser refuses a file.
  */
-export async function loadBake(db: Db, attempt: AttemptRow): Promise<LoadedBake | null> {
+export async function loadBake(
+  db: Db,
+  attempt: AttemptRow,
+  limits: BakeLimits,
+): Promise<LoadedBake | null> {
   const bake = await bakeById(db, attempt.bakeId);
   const flow = bake && (await projectById(db, bake.projectId));
   const file = await configFileById(db, attempt.configsMeta.flow_config_id);
   if (!bake || !flow || !file) return null;
   const batch = parseBatch(file.content);
   const context = flowContext(flow, batch, bake.batch, bake.params ?? {});
-  return { bake, flow, batch, context, plan: planBake(batch, context) };
+  return { bake, flow, batch, context, plan: await planBakeInTurns(batch, context, limits) };
 }
 
 /**

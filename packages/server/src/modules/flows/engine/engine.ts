@@ -2,6 +2,7 @@ import type { AttemptRow } from '../store.js';
 import { settleAttempt, attemptsToDrive } from './queries.js';
 import { AttemptLocks } from './lock.js';
 import { loadBake, type LoadedBake } from './bake.js';
+import { bakeLimitsOf } from './start.js';
 import { stepAttempt, type StepDeps } from './step.js';
 import { BatchError } from '../batch/index.js';
 
@@ -90,7 +91,7 @@ export class BakeEngine {
       if (!(await this.locks.take(a.id))) return;
       let bake = this.loaded.get(a.id);
       if (!bake) {
-        const found = await loadBake(this.deps.ctx.db, a);
+        const found = await loadBake(this.deps.ctx.db, a, bakeLimitsOf(this.deps.ctx.config.flows));
         if (!found) {
           await settleAttempt(this.deps.ctx.db, a.id, 'failed');
           return this.forget(a.id);

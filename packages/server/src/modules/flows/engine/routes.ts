@@ -8,11 +8,11 @@ import type { BlobBackend } from '../../../blob/backend.js';
 import { authorize } from '../../../http/access.js';
 import { notFound } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
-import { parseBatch } from '../batch/index.js';
+import { checkBakeSize, parseBatch } from '../batch/index.js';
 import { bakeById, projectById, placeOfProject, type FlowPlace } from '../store.js';
 import type { BakeEngine } from './engine.js';
 import { batchNameOf, readBatch } from './source.js';
-import { batchRefusal, restartBake, startBake } from './start.js';
+import { bakeLimitsOf, batchRefusal, restartBake, startBake } from './start.js';
 import { bakeWire } from '../wire.js';
 
 type PlaceBody = { cluster: string; org_name?: string | null; project_name: string };
@@ -31,6 +31,7 @@ const bodyFlowUri = (request: FastifyRequest) => flowUri(placeOf(request.body as
 export const engineRoutes =
   (ctx: AppContext, engine: BakeEngine, files: BlobBackend): FastifyPluginAsyncZod =>
   async (app) => {
+    const limits = bakeLimitsOf(ctx.config.flows);
     app.post(
       `${FLOW_API}/bakes/params`,
       {
@@ -45,6 +46,8 @@ export const engineRoutes =
         const place = placeOf(request.body);
         const content = await readBatch(files, await request.grants(), place, request.body);
         const batch = batchRefusal(() => parseBatch(content));
+        // The form is told now, not only when it starts the bake.
+        batchRefusal(() => checkBakeSize(batch, limits));
         return {
           batch: batchNameOf(request.body, undefined, batch.id),
           title: batch.title,
@@ -70,7 +73,15 @@ export const engineRoutes =
         const place = placeOf(req);
         const content = await readBatch(files, await request.grants(), place, req);
         const name = batchNameOf(req, req.batch, null);
-        const { bake, attempt } = await startBake(ctx.db, caller, place, req, content, name);
+        const { bake, attempt } = await startBake(
+          ctx.db,
+          caller,
+          place,
+          req,
+          content,
+          name,
+          limits,
+        );
         engine.kick();
         return reply.status(201).send(bakeWire(bake, attempt));
       },
@@ -92,7 +103,7 @@ export const engineRoutes =
         const flow = bake && (await projectById(ctx.db, bake.projectId));
         if (!bake || !flow) throw notFound(`Bake ${request.params.id} not found`);
         await authorize(request, flowUri(placeOfProject(flow)), 'write');
-        const attempt = await restartBake(ctx.db, caller, bake);
+        const attempt = await restartBake(ctx.db, caller, bake, limits);
         engine.kick();
         return reply.status(201).send(bakeWire(bake, attempt));
       },

@@ -11,7 +11,14 @@ import type { Principal } from '../../../auth/principal.js';
 import type { Db } from '../../../db/client.js';
 import { HttpError, conflict, invalid } from '../../../http/errors.js';
 import { isUniqueViolation } from '../../apps/store.js';
-import { BatchError, parseBatch, planBake, resolveParams } from '../batch/index.js';
+import {
+  BatchError,
+  checkBakeSize,
+  parseBatch,
+  planBakeInTurns,
+  resolveParams,
+  type BakeLimits,
+} from '../batch/index.js';
 import {
   attemptByNumber,
   insertAttempt,
@@ -33,6 +40,12 @@ export const ENGINE_EXECUTOR = 'orrery-engine';
 /** The batch file refused: a 400 whose message names the line, as the parser wrote it. */
 const refusalOf = (e: unknown) =>
   e instanceof BatchError ? new HttpError('bad_request', e.message) : e;
+
+/** The config's bake limits, as the batch planner takes them. */
+export const bakeLimitsOf = (c: { maxBakeTasks: number; maxMatrix: number }): BakeLimits => ({
+  maxTasks: c.maxBakeTasks,
+  maxMatrix: c.maxMatrix,
+});
 
 export function batchRefusal<T>(fn: () => T): T {
   try {
@@ -83,12 +96,21 @@ export async function startBake(
   req: BakeStart,
   content: string,
   batchName: string,
+  limits: BakeLimits,
 ) {
   checkTagNames(req.flow_name, batchName);
   const batch = batchRefusal(() => parseBatch(content));
+  // Before anything is made or expanded: the size is known from the file alone.
+  batchRefusal(() => checkBakeSize(batch, limits));
   const params = batchRefusal(() => resolveParams(batch, req.params));
   const flow = await flowOf(db, place, req.flow_name, caller.username);
-  const plan = batchRefusal(() => planBake(batch, flowContext(flow, batch, batchName, params)));
+  const plan = await planBakeInTurns(
+    batch,
+    flowContext(flow, batch, batchName, params),
+    limits,
+  ).catch((e: unknown) => {
+    throw refusalOf(e);
+  });
   try {
     return await db.transaction(async (t) => {
       const tx = t as unknown as Db;
@@ -140,7 +162,7 @@ export async function startBake(
  * copied as they were (statuses included), the others run again. The engine runs it as the
  * bake's creator, or as the caller when the bake has none (one recorded by the CLI).
  */
-export async function restartBake(db: Db, caller: Principal, bake: BakeRow) {
+export async function restartBake(db: Db, caller: Principal, bake: BakeRow, limits: BakeLimits) {
   const last = await attemptByNumber(db, bake.id, -1);
   if (!last) throw conflict('The bake has no attempt to restart from');
   if (KILLABLE_RESULTS.includes(last.result)) {
@@ -148,7 +170,7 @@ export async function restartBake(db: Db, caller: Principal, bake: BakeRow) {
   }
   // A batch file recorded by the CLI may use what the engine does not run: refused now, not
   // as an attempt that fails at once.
-  const loaded = await loadBake(db, last).catch((e: unknown) => {
+  const loaded = await loadBake(db, last, limits).catch((e: unknown) => {
     throw refusalOf(e);
   });
   if (!loaded) throw conflict('The bake has no batch file to run again');

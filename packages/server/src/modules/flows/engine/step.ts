@@ -7,8 +7,10 @@ import { jobById } from '../../jobs/store.js';
 import type { JobsService } from '../../jobs/service.js';
 import {
   BatchError,
+  TASKS_PER_TURN,
   cacheKey,
   evaluateTask,
+  nextTurn,
   parseTaskLog,
   type NeedResult,
   type PlannedTask,
@@ -72,11 +74,15 @@ export async function stepAttempt(
     await step.cancelAll();
     return true;
   }
-  for (const t of loaded.plan.tasks) {
+  // A pass over a big bake gives the event loop a turn now and then: each task's work awaits
+  // the database, which alone never lets the server's sockets (other requests, /readyz) in.
+  for (const [i, t] of loaded.plan.tasks.entries()) {
     const r = records.get(t.id);
     if (r && !isFinalTaskStatus(statusOf(r))) await step.follow(t, r);
+    if (i % TASKS_PER_TURN === TASKS_PER_TURN - 1) await nextTurn();
   }
-  for (const t of loaded.plan.tasks) {
+  for (const [i, t] of loaded.plan.tasks.entries()) {
+    if (i % TASKS_PER_TURN === TASKS_PER_TURN - 1) await nextTurn();
     if (records.has(t.id)) continue;
     const needs = needsOf(t, records);
     if (needs) await step.begin(t, needs);
@@ -251,7 +257,8 @@ class AttemptStep {
 
   /** A cancelled attempt: running jobs killed, every unfinished task cancelled. */
   async cancelAll() {
-    for (const t of this.loaded.plan.tasks) {
+    for (const [i, t] of this.loaded.plan.tasks.entries()) {
+      if (i % TASKS_PER_TURN === TASKS_PER_TURN - 1) await nextTurn();
       const row = this.records.get(t.id);
       if (row && isFinalTaskStatus(statusOf(row))) continue;
       if (row) {

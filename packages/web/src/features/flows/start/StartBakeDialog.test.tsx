@@ -51,6 +51,24 @@ describe('Start bake dialog', () => {
     expect(await within(dialog).findByText(message)).toBeTruthy();
   });
 
+  it('shows the server’s refusal of a bake too big to start, with the limit and the count', async () => {
+    const message =
+      'line 4: the matrix of task `t_${{ matrix.a }}` makes 10000 combinations: a matrix may make at most 1000';
+    stubFetch([
+      worldPermissions(),
+      { url: FLOWS_URL, body: [] },
+      { method: 'POST', url: PARAMS, body: { batch: 'batch', title: null, tasks: 1, params: [] } },
+      { method: 'POST', url: START, status: 400, body: { error: 'bad_request', message } },
+    ]);
+    renderFlows();
+    const dialog = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText(/Flow name/), { target: { value: 'demo' } });
+    fireEvent.change(within(dialog).getByLabelText('Batch YAML'), { target: { value: YAML } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Start' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(message);
+  });
+
   it('reads a batch file chosen among the project’s files', async () => {
     const { calls } = stubFetch([
       worldPermissions(),
