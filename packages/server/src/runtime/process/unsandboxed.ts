@@ -48,21 +48,24 @@ export function jobIsolation(o: {
     };
   }
   if (sandboxed && root) return { sandboxed, ownUidOutside: false };
+  // What a job would share, said in the present where it runs and in the conditional where not.
+  const allowed = o.setting === 'allow';
+  const [runs, sees, can] = allowed ? ['runs', 'sees', 'can'] : ['would run', 'would see', 'could'];
   const [cause, consequence] = !sandboxed
     ? root
       ? [
           noBwrap,
-          "each job runs on the host system under a uid of its own, and sees the host's files, network and processes",
+          `each job ${runs} on the host system under a uid of its own, and ${sees} the host's files, network and processes`,
         ]
       : [
           `${noBwrap} and the server is not root`,
-          "each job runs on the host system as the server's user, with everything that user can read and change, the data directory included",
+          `each job ${runs} on the host system as the server's user, with everything that user can read and change, the data directory included`,
         ]
     : [
         'the server is not root, so jobs cannot get a uid of their own',
-        "each job runs in its sandbox as the server's user, and jobs can signal each other",
+        `each job ${runs} in its sandbox as the server's user, and jobs ${can} signal each other`,
       ];
-  if (o.setting === 'allow') {
+  if (allowed) {
     return {
       sandboxed,
       ownUidOutside: !sandboxed && root,
@@ -72,7 +75,7 @@ export function jobIsolation(o: {
   return {
     sandboxed,
     ownUidOutside: false,
-    refusal: `Jobs are refused on this installation, as they would not be isolated: ${cause} (${consequence}). An administrator can install bubblewrap and run the server as root, or set ORRERY_UNSANDBOXED_JOBS=allow on a one-person machine.`,
+    refusal: `Jobs are refused on this installation, as they would not be isolated: ${cause}, so ${consequence}. An administrator can install bubblewrap and run the server as root, or set ORRERY_UNSANDBOXED_JOBS=allow on a one-person machine.`,
   };
 }
 
