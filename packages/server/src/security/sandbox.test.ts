@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { loadConfig } from '../config.js';
 import { controlSocketPath, listenControl } from '../control.js';
 import { issueTokenForEmail } from '../auth/issue.js';
@@ -24,7 +25,7 @@ const newJob = (command: string) => ({
   command,
 });
 
-async function serverWithoutSandbox(env: Record<string, string>) {
+async function serverWithoutSandbox(env: Record<string, string>, listen = false) {
   const dataDir = mkdtempSync(join(tmpdir(), 'orrery-sandbox-'));
   // As main.ts makes it (mkdir with the usual umask): crossable by everyone.
   chmodSync(dataDir, 0o755);
@@ -37,7 +38,7 @@ async function serverWithoutSandbox(env: Record<string, string>) {
   });
   const s = await startTestServer(
     { ORRERY_RUNTIME: 'process', ORRERY_DATA_DIR: dataDir, ...env },
-    { jobs: { driver } },
+    { jobs: { driver }, listen },
   );
   return { s, driver, dataDir, owner: (await tenancy(s)).owner };
 }
@@ -86,7 +87,10 @@ describe.skipIf(!root)(
     let dataDir: string;
     let control: Server;
     beforeAll(async () => {
-      ({ s, owner, dataDir } = await serverWithoutSandbox({ ORRERY_UNSANDBOXED_JOBS: 'allow' }));
+      ({ s, owner, dataDir } = await serverWithoutSandbox(
+        { ORRERY_UNSANDBOXED_JOBS: 'allow' },
+        true,
+      ));
       // The control socket `orrery token create` talks to, as main.ts opens it.
       control = await listenControl(dataDir, async (command, args) => ({
         token: await issueTokenForEmail(s.ctx, String(args.email), Number(args.ttlSeconds)),
@@ -131,6 +135,33 @@ describe.skipIf(!root)(
       const runtime = (await call(s, 'GET', '/api/v1/jobs/runtime', owner)).body;
       expect(runtime.refused_reason).toBeUndefined();
       expect(runtime.isolation_warning).toMatch(/^Jobs are not isolated on this installation/);
+    });
+
+    it("gets a command exec'd beside it run as its own uid, not as the root server", async () => {
+      const id = await submitJob(s, owner, 'sleep 30');
+      for (let i = 0; i < 600; i++) {
+        if ((await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status === 'running') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const socket = new WebSocket(
+        `${s.url.replace('http', 'ws')}/api/v1/jobs/${id}/exec?cmd=${encodeURIComponent('id -u; echo $HOME; cat /etc/shadow')}`,
+        ['v2.channels.neu.ro'],
+        { headers: owner.headers },
+      );
+      const frames = await new Promise<Buffer[]>((resolve, reject) => {
+        const got: Buffer[] = [];
+        socket.on('message', (d: Buffer) => got.push(d));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+      const out = Buffer.concat(frames.filter((f) => f[0] === 1).map((f) => f.subarray(1)));
+      // The job's own uid: the one its home (in the job's environment) is named by.
+      const [uid, home] = out.toString().trim().split('\n');
+      expect(uid).not.toBe('0');
+      expect(home).toBe(`/run/orrery/homes/${uid}`);
+      const exit = frames.find((f) => f[0] === 3)!;
+      expect(JSON.parse(exit.subarray(1).toString())).not.toEqual({ exit_code: 0 });
+      await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
     });
   },
 );
