@@ -39,7 +39,9 @@ export function jobIsolation(o: {
   const root = o.root ?? process.getuid?.() === 0;
   const sandboxed = o.sandbox && exists(BWRAP);
   const setpriv = exists(SETPRIV);
-  const noBwrap = o.sandbox ? `bubblewrap (${BWRAP}) is not installed` : 'the sandbox is turned off';
+  const noBwrap = o.sandbox
+    ? `bubblewrap (${BWRAP}) is not installed`
+    : 'the sandbox is turned off';
   if (root && !setpriv) {
     return {
       sandboxed,

@@ -37,7 +37,10 @@ function JobsList({ place }: { place: JobPlace }) {
   // Where the installation refuses every job (no sandbox, ORRERY_UNSANDBOXED_JOBS), so does Create.
   const refused = useJobRuntime().data?.refusedReason ?? null;
   const canCreate = withRule(
-    useCanOne({ uri: jobUri(place.clusterName, place.orgName, place.projectName), action: 'write' }),
+    useCanOne({
+      uri: jobUri(place.clusterName, place.orgName, place.projectName),
+      action: 'write',
+    }),
     { enabled: !refused, why: refused },
   );
   const [searchText, setSearchText] = useState(params.search);
