@@ -8,7 +8,6 @@ import { describeMachine } from '../modules/clusters/bootstrap.js';
 import type {
   ExecOptions,
   ExecSession,
-  JobLimits,
   JobSpec,
   LogOptions,
   ObservedState,
@@ -30,14 +29,9 @@ import { bareArgv, bringUp, runnableCommand, sandboxArgv, WRAPPER } from './proc
 import { listensInside } from './process/network.js';
 import { sampleTree } from './process/stats.js';
 import { appRuntimeEnv } from './process/app-runtime.js';
-import {
-  asOwnUser,
-  closeDataDir,
-  homeOf,
-  jobIsolation,
-  makeHome,
-  type UnsandboxedJobs,
-} from './process/unsandboxed.js';
+import { DEFAULT_PATH, STATE_FILES, type JobRecord } from './process/record.js';
+import { asOwnUser, homeOf, jobIsolation, ownHome } from './process/unsandboxed.js';
+import type { UnsandboxedJobs } from './process/unsandboxed.js';
 import type { Relays } from './relay.js';
 import { processRelays, relayAddress } from './process/relay.js';
 
@@ -55,36 +49,6 @@ export interface ProcessDriverOptions {
    */
   unsandboxedJobs?: UnsandboxedJobs;
 }
-
-/** What `start` records for the rest of the driver, and for a server started later. */
-interface JobRecord {
-  image: string;
-  limits: JobLimits;
-  /** The host port (127.0.0.1) forwarded to the job's HTTP port, when it declared one. */
-  port?: number;
-  /** The port the job listens on in its own network namespace (PORT). */
-  guestPort?: number;
-  /** The job's own uid (sandboxed as root), claimed until the job is removed. */
-  uid?: number;
-  /** NVIDIA GPU indexes the job holds. */
-  gpus?: number[];
-  /** `cluster/org/project` (JobSpec.project), and the port of the job's relay (relay.ts). */
-  project?: string;
-  relayPort?: number;
-  createdAt: number;
-}
-
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const STATE_FILES = [
-  'exit',
-  'exit.tmp',
-  'pgid',
-  'wrapper.pid',
-  'child.pid',
-  'oom',
-  'net.log',
-  'failure',
-];
 
 /**
  * Each job a process tree on this machine, under bubblewrap when `/usr/bin/bwrap` exists: its own
@@ -119,12 +83,10 @@ export class ProcessDriver implements RuntimeDriver {
     this.root = join(opts.dataDir, 'jobs');
     const isolation = jobIsolation({
       sandbox: opts.sandbox ?? true,
-      setting: opts.unsandboxedJobs ?? 'refuse',
+      setting: opts.unsandboxedJobs,
     });
-    this.sandboxed = isolation.sandboxed;
-    this.ownUidOutside = isolation.ownUidOutside;
-    this.refusal = isolation.refusal;
-    this.notIsolated = isolation.notIsolated;
+    ({ sandboxed: this.sandboxed, ownUidOutside: this.ownUidOutside } = isolation);
+    ({ refusal: this.refusal, notIsolated: this.notIsolated } = isolation);
     this.killGraceMs = opts.killGraceMs ?? 10_000;
     this.machine = describeMachine(opts.dataDir);
     this.cgroups = new Cgroups();
@@ -162,17 +124,14 @@ export class ProcessDriver implements RuntimeDriver {
     const uid = this.jobsGid !== undefined || this.ownUidOutside ? await claimUid(dir) : undefined;
     const identity =
       uid !== undefined && this.jobsGid !== undefined ? { uid, gid: this.jobsGid } : undefined;
-    // Outside the sandbox, a job's own uid reaches nothing of the data directory: its home is
-    // elsewhere (unsandboxed.ts).
+    // Outside the sandbox, a job's own uid gets a home away from the data directory.
     const outside = !this.sandboxed && uid !== undefined ? uid : undefined;
-    if (outside !== undefined) await closeDataDir(this.opts.dataDir);
     const home = this.sandboxed
       ? '/tmp'
       : outside !== undefined
-        ? await makeHome(outside).catch(async (e: unknown) => {
-            await this.unclaim(spec.id, uid);
-            throw e;
-          })
+        ? await ownHome(this.opts.dataDir, outside).catch((e: unknown) =>
+            this.unclaim(spec.id, uid).then(() => Promise.reject(e as Error)),
+          )
         : tmp;
     const env: Record<string, string> = {
       PATH: DEFAULT_PATH,

@@ -31,7 +31,8 @@ export interface JobIsolation {
 export function jobIsolation(o: {
   /** false: bubblewrap is not used even when installed (tests of that path). */
   sandbox: boolean;
-  setting: UnsandboxedJobs;
+  /** Default `refuse`. */
+  setting?: UnsandboxedJobs;
   root?: boolean;
   exists?: (path: string) => boolean;
 }): JobIsolation {
@@ -123,4 +124,10 @@ export async function makeHome(uid: number): Promise<string> {
 export async function closeDataDir(dataDir: string): Promise<void> {
   const st = await stat(dataDir).catch(() => null);
   if (st && (st.mode & 0o007) !== 0) await chmod(dataDir, st.mode & 0o7770);
+}
+
+/** A root server's job outside the sandbox: the data directory closed to it, a home of its own. */
+export async function ownHome(dataDir: string, uid: number): Promise<string> {
+  await closeDataDir(dataDir);
+  return makeHome(uid);
 }
