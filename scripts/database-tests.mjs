@@ -20,6 +20,7 @@ export const RUNTIME_TESTS = [
   'packages/server/src/modules/apps/templates/',
   'packages/server/src/modules/jobs/isolation.test.ts',
   'packages/server/src/modules/jobs/docker.test.ts',
+  'packages/server/src/security/sandbox.test.ts',
 ];
 
 export function databaseTests(root) {

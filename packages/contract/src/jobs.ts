@@ -342,6 +342,10 @@ export const JobRuntimeInfo = z.object({
   can_save_image: z.boolean(),
   /** Whether the job's image is used (false: the command runs with the host system's tools). */
   uses_image: z.boolean(),
+  /** Why this installation runs no one's job (ORRERY_UNSANDBOXED_JOBS=refuse without a sandbox). */
+  refused_reason: z.string().optional(),
+  /** Jobs run, but not isolated from each other and the host (ORRERY_UNSANDBOXED_JOBS=allow). */
+  isolation_warning: z.string().optional(),
 });
 export type JobRuntimeInfo = z.infer<typeof JobRuntimeInfo>;
 

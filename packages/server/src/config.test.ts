@@ -25,9 +25,15 @@ describe('configuration', () => {
     [{ OIDC_ISSUER: 'https://id.example.test' }, 'OIDC_CLIENT_ID'],
     [{ ORRERY_INVITE_TTL: 'a week' }, 'ORRERY_INVITE_TTL'],
     [{ ORRERY_INVITE_TTL: '0d' }, 'ORRERY_INVITE_TTL'],
+    [{ ORRERY_UNSANDBOXED_JOBS: 'yes' }, 'ORRERY_UNSANDBOXED_JOBS'],
   ])('stops on a bad value and names the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('refuses unsandboxed jobs unless ORRERY_UNSANDBOXED_JOBS=allow', () => {
+    expect(loadConfig({}).runtime.unsandboxedJobs).toBe('refuse');
+    expect(loadConfig({ ORRERY_UNSANDBOXED_JOBS: 'allow' }).runtime.unsandboxedJobs).toBe('allow');
   });
 
   it('keeps invitations open 7 days unless ORRERY_INVITE_TTL says otherwise', () => {

@@ -81,6 +81,7 @@ const Env = z.object({
     .default('true')
     .transform((v) => /^(true|1)$/i.test(v)),
   ORRERY_RUNTIME: z.enum(['auto', 'process', 'docker', 'kubernetes', 'slurm']).default('auto'),
+  ORRERY_UNSANDBOXED_JOBS: z.enum(['refuse', 'allow']).default('refuse'),
   ...KUBE_ENV,
   ...SLURM_ENV,
   DOCKER_HOST: z
@@ -174,6 +175,12 @@ export interface Config {
     dockerNetwork?: string;
     /** How long a killed job has between SIGTERM and SIGKILL. */
     killGraceMs: number;
+    /**
+     * Whether the process runtime runs jobs without its full sandbox (no bubblewrap, or a server
+     * that is not root): `refuse` (the default) refuses them, `allow` runs them, never as root,
+     * for a one-person machine (docs/runtimes.md).
+     */
+    unsandboxedJobs: 'refuse' | 'allow';
   };
   /** How organizations buy credits (docs/billing.md, Buying credits). */
   payments: Payments;
@@ -315,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dockerHost: e.DOCKER_HOST,
       dockerNetwork: e.ORRERY_DOCKER_NETWORK,
       killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
+      unsandboxedJobs: e.ORRERY_UNSANDBOXED_JOBS,
       kube: kubeOptions(e),
       slurm: slurmOptions(e),
     },

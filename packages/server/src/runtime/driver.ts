@@ -150,6 +150,16 @@ export interface RuntimeDriver {
   readonly name: RuntimeName;
   /** A sentence for the log and the job page when the driver runs jobs without isolation. */
   readonly warning?: string;
+  /**
+   * Why this runtime runs no one's job (the process runtime without its sandbox, unless the
+   * operator allowed that): job creation is refused with it, and `start` fails with it.
+   */
+  readonly refusal?: string;
+  /**
+   * Set when jobs run, but not isolated from each other and the host (ORRERY_UNSANDBOXED_JOBS=allow):
+   * what the job form and app installs tell every user.
+   */
+  readonly notIsolated?: string;
   /** Start the job; resolves once it has been handed to the runtime (not when it is running). */
   start(spec: JobSpec): Promise<void>;
   /** Stop the job (SIGTERM, then SIGKILL after a grace period) and free its resources. */

@@ -337,21 +337,24 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     await driver.kill(id);
   });
 
-  it('falls back, saying so, when the server is not root: the sandbox as the server user', async () => {
+  it('refuses jobs when the server is not root, and, opted in (ORRERY_UNSANDBOXED_JOBS=allow), runs them sandboxed as the server user, saying so', async () => {
     const own = mkdtempSync('/var/tmp/orrery-nonroot-');
     chownSync(own, 65534, 65534);
     const web = `${NODE} -e "require('http').createServer((q,r)=>r.end('as '+process.getuid())).listen(process.env.PORT)"`;
     const script = `
       const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'process.ts'))});
-      const d = new ProcessDriver({ dataDir: ${JSON.stringify(own)} });
-      const job = (id, command, extra = {}) => d.start({ id, image: 'x', env: {}, mounts: [], tty: false,
+      const job = (d, id, command, extra = {}) => d.start({ id, image: 'x', env: {}, mounts: [], tty: false,
         privileged: false, limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false }, command, ...extra });
-      await job('web', ${JSON.stringify(web)}, { httpPort: 80 });
+      const strict = new ProcessDriver({ dataDir: ${JSON.stringify(own)} });
+      const refusal = await job(strict, 'refused', 'true').then(() => null, (e) => e.message);
+      await strict.close();
+      const d = new ProcessDriver({ dataDir: ${JSON.stringify(own)}, unsandboxedJobs: 'allow' });
+      await job(d, 'web', ${JSON.stringify(web)}, { httpPort: 80 });
       let e = null;
       for (let i = 0; !e && i < 200; i++) { e = await d.endpoint('web'); await new Promise((r) => setTimeout(r, 50)); }
       const answer = await (await fetch('http://127.0.0.1:' + e.port + '/')).text();
       await d.kill('web');
-      console.log(JSON.stringify({ warning: d.warning, answer }));
+      console.log(JSON.stringify({ refusal, warning: d.warning, answer }));
       await d.close();`;
     try {
       const out = execFileSync(
@@ -370,11 +373,13 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
         ],
         { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, HOME: own } },
       );
-      const { warning, answer } = JSON.parse(out.trim().split('\n').at(-1)!) as Record<
+      const { refusal, warning, answer } = JSON.parse(out.trim().split('\n').at(-1)!) as Record<
         string,
         string
       >;
-      expect(warning).toMatch(/the server is not root/);
+      expect(refusal).toMatch(/^Jobs are refused on this installation.*the server is not root/);
+      expect(refusal).toContain('ORRERY_UNSANDBOXED_JOBS=allow');
+      expect(warning).toMatch(/not isolated.*the server is not root/);
       expect(warning).toMatch(/firewall rule needs a root server/);
       expect(answer).toBe('as 65534');
     } finally {

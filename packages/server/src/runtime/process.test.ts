@@ -22,7 +22,9 @@ describe('ProcessDriver', () => {
   };
 
   beforeAll(() => {
-    driver = new ProcessDriver({ dataDir, killGraceMs: 2000 });
+    // Without bubblewrap or root, these jobs run only where the operator allows unsandboxed jobs;
+    // as root with bubblewrap (where the security tests run) they are sandboxed all the same.
+    driver = new ProcessDriver({ dataDir, killGraceMs: 2000, unsandboxedJobs: 'allow' });
   });
   afterAll(async () => {
     for (const id of started) await driver.kill(id);
@@ -95,7 +97,7 @@ describe('ProcessDriver', () => {
     // Outside /tmp, which jobs do not share anyway.
     const secretDir = mkdtempSync('/var/tmp/orrery-process-');
     writeFileSync(join(secretDir, 'secrets.key'), 'k');
-    const other = new ProcessDriver({ dataDir: secretDir });
+    const other = new ProcessDriver({ dataDir: secretDir, unsandboxedJobs: 'allow' });
     try {
       const id = await run(spec(`ls -A ${secretDir} || echo absent`), other);
       await until(other, id, 'exited');
@@ -146,7 +148,11 @@ describe('ProcessDriver', () => {
   it('kills a job the moment it runs with SIGTERM, reporting the command exit code', async () => {
     // A grace far beyond the test's timeout: a kill that waited it out instead of returning once
     // the job had ended would fail the test by timing out.
-    const patient = new ProcessDriver({ dataDir, killGraceMs: 3_600_000 });
+    const patient = new ProcessDriver({
+      dataDir,
+      killGraceMs: 3_600_000,
+      unsandboxedJobs: 'allow',
+    });
     try {
       const id = await run(spec('trap "echo bye; exit 5" TERM; sleep 300 & wait'), patient);
       await until(patient, id, 'running');
@@ -161,7 +167,7 @@ describe('ProcessDriver', () => {
   it('reports a job that outlived its server, then its exit code', async () => {
     const id = await run(spec('sleep 1; exit 4'));
     await until(driver, id, 'running');
-    const later = new ProcessDriver({ dataDir });
+    const later = new ProcessDriver({ dataDir, unsandboxedJobs: 'allow' });
     try {
       expect(await later.list()).toContain(id);
       expect((await later.observe(id)).state).toBe('running');
@@ -214,17 +220,42 @@ describe('ProcessDriver', () => {
     });
     const [out, code] = await Promise.all([text(session.stdout), session.exitCode]);
     expect(code).toBe(0);
-    expect(out).toBe(sandboxed ? '42\n/tmp\n' : `42\n${join(dataDir, 'jobs', id, 'tmp')}\n`);
+    expect(out).toMatch(sandboxed ? /^42\n\/tmp\n$/ : /^42\n\S+\n$/);
     await driver.kill(id);
   });
 
-  it('without bubblewrap runs unsandboxed, says so, and refuses volumes', async () => {
-    const bare = new ProcessDriver({ dataDir, sandbox: false });
+  it('without bubblewrap refuses jobs, unless opted in (ORRERY_UNSANDBOXED_JOBS=allow)', async () => {
+    const strict = new ProcessDriver({ dataDir, sandbox: false });
     try {
-      expect(bare.warning).toMatch(/unsandboxed/);
-      const id = await run(spec('echo $HOME'), bare);
+      expect(strict.refusal).toMatch(/^Jobs are refused on this installation/);
+      await expect(strict.start(spec('true'))).rejects.toThrow(/ORRERY_UNSANDBOXED_JOBS=allow/);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('without bubblewrap, opted in (ORRERY_UNSANDBOXED_JOBS=allow), runs unsandboxed, says so, and refuses volumes', async () => {
+    const bare = new ProcessDriver({ dataDir, sandbox: false, unsandboxedJobs: 'allow' });
+    try {
+      expect(bare.warning).toMatch(/not isolated/);
+      expect(bare.notIsolated).toMatch(/not isolated/);
+      const id = await run(spec('echo $HOME; id -u'), bare);
       await until(bare, id, 'exited');
-      expect(await logOf(bare, id)).toBe(`${join(dataDir, 'jobs', id, 'tmp')}\n`);
+      // A root server's job gets a home and a uid of its own; another's is the server's user's.
+      const [home, uid] = (await logOf(bare, id)).trim().split('\n');
+      if (process.getuid?.() === 0) {
+        expect(home).toBe(`/run/orrery/homes/${uid}`);
+        expect(Number(uid)).toBeGreaterThanOrEqual(20000);
+      } else expect(home).toBe(join(dataDir, 'jobs', id, 'tmp'));
+      // A command exec'd beside a running job is the job's uid too, never the server's root.
+      const long = await run(spec('sleep 30'), bare);
+      await until(bare, long, 'running');
+      const session = await bare.exec!(long, { command: ['id', '-u'], tty: false, stdin: false });
+      const [out] = await Promise.all([text(session.stdout), session.exitCode]);
+      const runner = JSON.parse(readFileSync(join(dataDir, 'jobs', long, 'job.json'), 'utf8'));
+      expect(out.trim()).toBe(String(runner.uid ?? process.getuid?.()));
+      if (process.getuid?.() === 0) expect(out.trim()).not.toBe('0');
+      await bare.kill(long);
       const mount = { hostPath: dataDir, dstPath: '/data', readOnly: true };
       await expect(bare.start(spec('true', { mounts: [mount] }))).rejects.toThrow(/bubblewrap/);
     } finally {

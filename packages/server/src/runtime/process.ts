@@ -8,7 +8,6 @@ import { describeMachine } from '../modules/clusters/bootstrap.js';
 import type {
   ExecOptions,
   ExecSession,
-  JobLimits,
   JobSpec,
   LogOptions,
   ObservedState,
@@ -20,7 +19,7 @@ import { LogFile } from './log-file.js';
 import { JobListeners, POOL_NAME, usedBy } from './common.js';
 import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
-import { assignGpus, BWRAP, gpuEnv } from './process/sandbox.js';
+import { assignGpus, gpuEnv } from './process/sandbox.js';
 import { Cgroups, type JobCgroup } from './process/cgroups.js';
 import { execIn } from './process/exec.js';
 import { exitState, readNumber, signal } from './process/exit.js';
@@ -30,6 +29,9 @@ import { bareArgv, bringUp, runnableCommand, sandboxArgv, WRAPPER } from './proc
 import { listensInside } from './process/network.js';
 import { sampleTree } from './process/stats.js';
 import { appRuntimeEnv } from './process/app-runtime.js';
+import { DEFAULT_PATH, STATE_FILES, type JobRecord } from './process/record.js';
+import { asOwnUser, homeOf, jobIsolation, ownHome } from './process/unsandboxed.js';
+import type { UnsandboxedJobs } from './process/unsandboxed.js';
 import type { Relays } from './relay.js';
 import { processRelays, relayAddress } from './process/relay.js';
 
@@ -41,37 +43,12 @@ export interface ProcessDriverOptions {
   sandbox?: boolean;
   /** pids.max of each job's cgroup; default 4096 (threads count too). */
   pidsMax?: number;
+  /**
+   * ORRERY_UNSANDBOXED_JOBS: whether jobs run without the full sandbox (unsandboxed.ts); default
+   * `refuse`.
+   */
+  unsandboxedJobs?: UnsandboxedJobs;
 }
-
-/** What `start` records for the rest of the driver, and for a server started later. */
-interface JobRecord {
-  image: string;
-  limits: JobLimits;
-  /** The host port (127.0.0.1) forwarded to the job's HTTP port, when it declared one. */
-  port?: number;
-  /** The port the job listens on in its own network namespace (PORT). */
-  guestPort?: number;
-  /** The job's own uid (sandboxed as root), claimed until the job is removed. */
-  uid?: number;
-  /** NVIDIA GPU indexes the job holds. */
-  gpus?: number[];
-  /** `cluster/org/project` (JobSpec.project), and the port of the job's relay (relay.ts). */
-  project?: string;
-  relayPort?: number;
-  createdAt: number;
-}
-
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const STATE_FILES = [
-  'exit',
-  'exit.tmp',
-  'pgid',
-  'wrapper.pid',
-  'child.pid',
-  'oom',
-  'net.log',
-  'failure',
-];
 
 /**
  * Each job a process tree on this machine, under bubblewrap when `/usr/bin/bwrap` exists: its own
@@ -82,8 +59,12 @@ const STATE_FILES = [
 export class ProcessDriver implements RuntimeDriver {
   readonly name = 'process';
   readonly warning?: string;
+  readonly refusal?: string;
+  readonly notIsolated?: string;
   private readonly root: string;
   private readonly sandboxed: boolean;
+  /** Outside the sandbox, each job runs as a uid of its own (a root server allowed to). */
+  private readonly ownUidOutside: boolean;
   /** The jobs group when jobs get uids of their own (the server is root and has setpriv). */
   private readonly jobsGid?: number;
   private readonly network: boolean;
@@ -100,14 +81,20 @@ export class ProcessDriver implements RuntimeDriver {
 
   constructor(private readonly opts: ProcessDriverOptions) {
     this.root = join(opts.dataDir, 'jobs');
-    this.sandboxed = (opts.sandbox ?? true) && existsSync(BWRAP);
+    const isolation = jobIsolation({
+      sandbox: opts.sandbox ?? true,
+      setting: opts.unsandboxedJobs,
+    });
+    ({ sandboxed: this.sandboxed, ownUidOutside: this.ownUidOutside } = isolation);
+    ({ refusal: this.refusal, notIsolated: this.notIsolated } = isolation);
     this.killGraceMs = opts.killGraceMs ?? 10_000;
     this.machine = describeMachine(opts.dataDir);
     this.cgroups = new Cgroups();
     const host = prepareHost(this.sandboxed, this.cgroups);
     this.jobsGid = host.jobsGid;
     this.network = host.network;
-    if (host.warnings.length > 0) this.warning = host.warnings.join(' ');
+    const warnings = [isolation.refusal, isolation.notIsolated, ...host.warnings].filter(Boolean);
+    if (warnings.length > 0) this.warning = warnings.join(' ');
     const address = host.relays ? relayAddress() : null;
     if (address) this.relays = processRelays(address, () => this.liveRecords());
     // Stamps logs and notices state changes; jobs a previous server left running included.
@@ -118,6 +105,8 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   async start(spec: JobSpec): Promise<void> {
+    // Jobs queued before a restart without the sandbox fail with the reason rather than start.
+    if (this.refusal) throw new Error(this.refusal);
     const dir = this.dir(spec.id);
     const state = await this.observe(spec.id);
     if (state.state === 'running' || state.state === 'starting') {
@@ -132,7 +121,18 @@ export class ProcessDriver implements RuntimeDriver {
     // Sandboxed by a root server, the job's network namespace is its own down to port 80: its port
     // is the one it declared. Otherwise a free one, as low ports are not the job's to bind.
     const guestPort = this.sandboxed && this.jobsGid !== undefined ? spec.httpPort : port;
-    const home = this.sandboxed ? '/tmp' : tmp;
+    const uid = this.jobsGid !== undefined || this.ownUidOutside ? await claimUid(dir) : undefined;
+    const identity =
+      uid !== undefined && this.jobsGid !== undefined ? { uid, gid: this.jobsGid } : undefined;
+    // Outside the sandbox, a job's own uid gets a home away from the data directory.
+    const outside = !this.sandboxed && uid !== undefined ? uid : undefined;
+    const home = this.sandboxed
+      ? '/tmp'
+      : outside !== undefined
+        ? await ownHome(this.opts.dataDir, outside).catch((e: unknown) =>
+            this.unclaim(spec.id, uid).then(() => Promise.reject(e as Error)),
+          )
+        : tmp;
     const env: Record<string, string> = {
       PATH: DEFAULT_PATH,
       HOME: home,
@@ -142,8 +142,6 @@ export class ProcessDriver implements RuntimeDriver {
       ...spec.env,
       ...(guestPort ? { PORT: String(guestPort) } : {}),
     };
-    const uid = this.jobsGid !== undefined ? await claimUid(dir) : undefined;
-    const identity = uid !== undefined ? { uid, gid: this.jobsGid! } : undefined;
     const relayed = port && spec.project && this.relays;
     const record: JobRecord = {
       image: spec.image,
@@ -175,7 +173,10 @@ export class ProcessDriver implements RuntimeDriver {
             gpus,
             network: this.network,
           })
-        : Promise.resolve(bareArgv(command, spec.workingDir ?? tmp)),
+        : Promise.resolve([
+            ...(outside !== undefined ? asOwnUser(outside) : []),
+            ...bareArgv(command, spec.workingDir ?? home),
+          ]),
       this.cgroups.create(spec.id, limits),
     ] as const;
     let argv: string[];
@@ -346,6 +347,7 @@ export class ProcessDriver implements RuntimeDriver {
     await this.cgroups.remove(id);
     if (record?.uid !== undefined) {
       await rm(`/run/orrery/net/${record.uid}`, { recursive: true, force: true });
+      await rm(homeOf(record.uid), { recursive: true, force: true });
       await releaseUid(record.uid, dir);
     }
     const state = ['job.json', ...STATE_FILES, 'tmp', 'etc', 'net'];
@@ -416,6 +418,7 @@ export class ProcessDriver implements RuntimeDriver {
       sandboxed: this.sandboxed,
       identity:
         uid !== undefined && this.jobsGid !== undefined ? { uid, gid: this.jobsGid } : undefined,
+      ownUid: !this.sandboxed ? uid : undefined,
       cgroupProcs: this.cgroups.procsFiles(id),
       stdin: options.stdin,
     });

@@ -52,7 +52,11 @@ export async function createDriver(
         network: dockerNetwork,
         killGraceMs,
       })
-    : new ProcessDriver({ dataDir: config.dataDir, killGraceMs });
+    : new ProcessDriver({
+        dataDir: config.dataDir,
+        killGraceMs,
+        unsandboxedJobs: config.runtime.unsandboxedJobs,
+      });
   log.info(`Jobs run on the ${driver.name} runtime: ${why}`);
   return driver;
 }

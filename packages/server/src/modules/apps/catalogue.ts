@@ -32,6 +32,8 @@ export class Catalogue {
     private readonly runners: Map<string, AppRunner>,
     private readonly runtime: AppRuntime,
     warn: (message: string) => void,
+    /** Why the runtime runs no one's job (driver.ts `refusal`): then no template is available. */
+    private readonly refusal?: string,
   ) {
     for (const t of templates) {
       const { name, version } = t.manifest;
@@ -54,6 +56,7 @@ export class Catalogue {
   static load(opts: {
     runners: AppRunner[];
     runtime: AppRuntime;
+    refusal?: string;
     operatorDir?: string;
     builtInDir?: string;
     warn: (message: string) => void;
@@ -63,7 +66,7 @@ export class Catalogue {
       ...(opts.operatorDir ? readTemplateDir(opts.operatorDir, 'operator', opts.warn) : []),
     ];
     const runners = new Map(opts.runners.map((r) => [r.template, r]));
-    return new Catalogue(files, runners, opts.runtime, opts.warn);
+    return new Catalogue(files, runners, opts.runtime, opts.warn, opts.refusal);
   }
 
   /** Versions of one template, newest first. */
@@ -90,6 +93,7 @@ export class Catalogue {
 
   /** Null when this installation can run the template, else why not. */
   unavailable(t: TemplateFiles): string | null {
+    if (this.refusal) return this.refusal;
     const runner = this.runnerOf(t);
     const runtimes = t.manifest.runtimes.filter((r) => runner.runtimes.includes(r));
     if (!runtimes.includes(this.runtime)) {

@@ -27,6 +27,7 @@ export const appsModule =
     const catalogue = Catalogue.load({
       runners: BUILT_IN_RUNNERS,
       runtime: jobs.driver.name as AppRuntime,
+      refusal: jobs.driver.refusal,
       operatorDir: ctx.config.appTemplatesDir,
       builtInDir: opts.builtInDir,
       warn: (m) => app.log.warn(m),

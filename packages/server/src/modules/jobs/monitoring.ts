@@ -148,6 +148,8 @@ export const monitoringRoutes =
         name: driver.name,
         can_save_image: !!driver.save,
         uses_image: driver.name !== 'process',
+        ...(driver.refusal ? { refused_reason: driver.refusal } : {}),
+        ...(driver.notIsolated ? { isolation_warning: driver.notIsolated } : {}),
       }),
     );
 

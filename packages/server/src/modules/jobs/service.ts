@@ -459,6 +459,8 @@ export class JobsService {
   // ---- requests ----
 
   async create(caller: Principal, grants: Grant[], req: NewJob): Promise<JobRow> {
+    // Refused before anything is recorded: the job would not be isolated (ORRERY_UNSANDBOXED_JOBS).
+    if (this.driver.refusal) throw new HttpError('conflict', this.driver.refusal);
     const values = await admit(this.ctx, caller, grants, req, this.driver.name);
     const row = await insertJob(this.ctx.db, values, {
       status: 'pending',

@@ -6,11 +6,14 @@ import type { ExecSession } from '../driver.js';
 import type { JobIdentity } from './identity.js';
 import { asJob, SETPRIV } from './launch.js';
 import { takesTerm, tree } from './proc.js';
+import { asOwnUser } from './unsandboxed.js';
 
 export interface ExecContext {
   sandboxed: boolean;
   /** The job's uid, when it has one of its own. */
   identity?: JobIdentity;
+  /** Unsandboxed, the job's own uid (a root server's job): the command drops to it too. */
+  ownUid?: number;
   cgroupProcs: string[];
   stdin: boolean;
 }
@@ -19,7 +22,8 @@ export interface ExecContext {
  * A command beside the job's, with its environment (read from /proc). Sandboxed: it joins the
  * job's cgroups, enters its mount, PID, IPC, network and UTS namespaces (nsenter, as root or as
  * the owner of the job's user namespace) and drops to the job's uid with no capabilities and
- * no_new_privs. Unsandboxed: in the job's working directory. No terminal: `tty` is ignored.
+ * no_new_privs. Unsandboxed: in the job's working directory, as the job's own uid when it has one
+ * (never as a root server). No terminal: `tty` is ignored.
  */
 export async function execIn(
   pgid: number | undefined,
@@ -37,7 +41,9 @@ export async function execIn(
   );
   const [file, args, cwd] = c.sandboxed
     ? ['/bin/sh', enterArgs(target.pid, command, c), undefined]
-    : [command[0], command.slice(1), await readlink(`/proc/${target.pid}/cwd`)];
+    : c.ownUid !== undefined
+      ? [SETPRIV, [...asOwnUser(c.ownUid).slice(1), ...command], await jobCwd(target.pid)]
+      : [command[0], command.slice(1), await jobCwd(target.pid)];
   const child = spawn(file, args, {
     cwd,
     env,
@@ -88,3 +94,5 @@ async function execTarget(pgid: number) {
   }
   return procs.at(-1);
 }
+
+const jobCwd = (pid: number) => readlink(`/proc/${pid}/cwd`);

@@ -25,17 +25,10 @@ export function prepareHost(sandboxed: boolean, cgroups: Cgroups): HostSetup {
   const network = sandboxed && existsSync(SLIRP);
   let jobsGid: number | undefined;
   let relays = false;
-  if (!sandboxed) {
-    warnings.push(
-      'Jobs run unsandboxed on the host system as the server user (bubblewrap, /usr/bin/bwrap, is not installed): they see and may change everything that user can, and jobs with volumes are refused.',
-    );
-  } else {
+  // Without bubblewrap, or without a uid of its own per job, what jobs share is said by the
+  // isolation's own sentence (unsandboxed.ts), when such jobs run at all.
+  if (sandboxed) {
     if (root && existsSync(SETPRIV)) jobsGid = ensureJobsGroup();
-    else {
-      warnings.push(
-        'Jobs run as the server user inside their sandbox (the server is not root, so it cannot give each job a uid of its own): jobs of this server can signal each other.',
-      );
-    }
     if (!network) {
       warnings.push('Jobs have no network and no HTTP port (slirp4netns is not installed).');
     } else if (root) {

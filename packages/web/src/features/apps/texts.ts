@@ -43,6 +43,7 @@ export const APPS_TEXTS = {
     beingInstalled: 'Job is being installed',
     noSchema: 'Could not extract app schema',
     installerJob: 'Installer job',
+    notIsolated: 'Jobs are not isolated',
   },
   installed: {
     search: 'Search',

@@ -29,10 +29,11 @@ export const INSTALL_TEXTS = {
  * The catalogue as the apps module loads it (same templates, same runtime). Its warnings are
  * the apps module's to log, once.
  */
-export const catalogueOf = (ctx: AppContext, driver: Pick<RuntimeDriver, 'name'>) =>
+export const catalogueOf = (ctx: AppContext, driver: Pick<RuntimeDriver, 'name' | 'refusal'>) =>
   Catalogue.load({
     runners: BUILT_IN_RUNNERS,
     runtime: driver.name as AppRuntime,
+    refusal: driver.refusal,
     operatorDir: ctx.config.appTemplatesDir,
     warn: () => {},
   });

@@ -100,6 +100,25 @@ describe('Install an app', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Install' })).toHaveProperty('disabled', true);
   });
 
+  it('tells every user before Install that jobs are not isolated on this installation', async () => {
+    const warning =
+      "Jobs are not isolated on this installation (ORRERY_UNSANDBOXED_JOBS=allow): bubblewrap (/usr/bin/bwrap) is not installed, so each job runs on the host system under a uid of its own, and sees the host's files, network and processes. Run only code you trust.";
+    renderApps('/apps/shell/install', [
+      { url: TEMPLATE, body: shell() },
+      {
+        url: '/api/v1/jobs/runtime',
+        body: {
+          name: 'process',
+          can_save_image: false,
+          uses_image: false,
+          isolation_warning: warning,
+        },
+      },
+    ]);
+    expect(await screen.findByText(warning)).toBeTruthy();
+    expect(screen.getByText('Jobs are not isolated')).toBeTruthy();
+  });
+
   it('disables Install for a project reader', async () => {
     renderApps(
       '/apps/shell/install',

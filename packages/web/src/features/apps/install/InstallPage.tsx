@@ -12,6 +12,7 @@ import { WhyNot } from '../../../ui/WhyNot';
 import { FORM_MAX_WIDTH, installCan, refusal, useAppsWrite } from '../rules';
 import { ExportConfigButton, ImportConfigButton } from '../config';
 import { TemplateHeader } from '../TemplateHeader';
+import { useJobRuntime } from '../../jobs/create/api';
 import { AppFormPanel } from './AppFormPanel';
 import { FormFooter } from './FormFooter';
 import type { InstallState } from './InstallProgress';
@@ -72,6 +73,8 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
   const navigate = useNavigate();
   const link = useContextLink();
   const can = installCan(useAppsWrite(), template);
+  // An app's jobs run like any other: where they are not isolated, every user is told first.
+  const notIsolated = useJobRuntime().data?.isolationWarning;
   // A reader who opens the page directly learns before filling it in that it cannot be sent.
   const blocked = refusal(can);
 
@@ -102,6 +105,11 @@ function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
       <Stack gap="md">
         <TemplateHeader title={template.title} logo={template.logo} version={template.version} />
         {blocked && <Alert color="yellow">{blocked}</Alert>}
+        {notIsolated && (
+          <Alert color="red" title={T.notIsolated}>
+            {notIsolated}
+          </Alert>
+        )}
         <AppFormPanel
           form={form}
           place={props.place}

@@ -4,7 +4,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { JOB_TEMPLATE, LATEST_VERSION, jobUri } from '@orrery/contract';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
-import { useCanOne } from '../../../api/permissions';
+import { useCanOne, withRule } from '../../../api/permissions';
 import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
 import {
   SchemaFields,
@@ -91,11 +91,16 @@ function JobForm(props: { template: Template; place: FormPlace; presets: Preset[
   const runtime = useJobRuntime();
   const navigate = useNavigate();
   const link = useContextLink();
-  // The page is reachable by its address: a reader sees the form but cannot send it.
-  const canCreate = useCanOne({
-    uri: jobUri(props.place.clusterName, props.place.orgName, props.place.projectName),
-    action: 'write',
-  });
+  // The page is reachable by its address: a reader sees the form but cannot send it. Nor can
+  // anyone where the installation refuses every job (no sandbox, ORRERY_UNSANDBOXED_JOBS).
+  const refused = runtime.data?.refusedReason ?? null;
+  const canCreate = withRule(
+    useCanOne({
+      uri: jobUri(props.place.clusterName, props.place.orgName, props.place.projectName),
+      action: 'write',
+    }),
+    { enabled: !refused, why: refused },
+  );
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -116,6 +121,16 @@ function JobForm(props: { template: Template; place: FormPlace; presets: Preset[
     <PageFrame intro={introOf(props.template.description)}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
+          {refused && (
+            <Alert color="red" title={T.jobsRefused}>
+              {refused}
+            </Alert>
+          )}
+          {runtime.data?.isolationWarning && (
+            <Alert color="red" title={T.notIsolated}>
+              {runtime.data.isolationWarning}
+            </Alert>
+          )}
           {runtime.data && !runtime.data.usesImage && (
             <Alert color="yellow" title={T.processRuntime}>
               {T.imageNotUsed}

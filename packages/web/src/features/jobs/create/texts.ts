@@ -12,6 +12,8 @@ export const CREATE_JOB_TEXTS = {
   missingProject: 'Choose a project to create a job in it.',
   loading: 'Loading the job template',
   processRuntime: 'Runs on the host system',
+  jobsRefused: 'Jobs cannot run on this installation',
+  notIsolated: 'Jobs are not isolated',
   imageNotUsed:
     "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.",
 } as const;

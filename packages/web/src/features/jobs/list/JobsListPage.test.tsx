@@ -139,6 +139,27 @@ describe('Jobs list', () => {
     await vi.waitFor(() => expect(enabled()).toEqual(['pending', 'running', 'suspended']));
   });
 
+  it('keeps everyone from Create new job where the installation refuses every job, and says why', async () => {
+    const refused =
+      'Jobs are refused on this installation, as they would not be isolated: the server is not root, so jobs cannot get a uid of their own. An administrator can install bubblewrap and run the server as root, or set ORRERY_UNSANDBOXED_JOBS=allow on a one-person machine.';
+    renderList(
+      '',
+      [],
+      [
+        {
+          url: '/api/v1/jobs/runtime',
+          body: {
+            name: 'process',
+            can_save_image: false,
+            uses_image: false,
+            refused_reason: refused,
+          },
+        },
+      ],
+    );
+    await expectWhyNot('Create new job', refused);
+  });
+
   it('keeps a project reader from Create new job and Kill, and says why', async () => {
     renderList(
       '',

@@ -4,7 +4,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconBriefcase, IconPlus } from '@tabler/icons-react';
 import { jobUri } from '@orrery/contract';
 import { useJobList, type Job, type JobPlace } from '../../../api/jobs';
-import { useCanOne } from '../../../api/permissions';
+import { useCanOne, withRule } from '../../../api/permissions';
+import { useJobRuntime } from '../create/api';
 import { WhyNot } from '../../../ui/WhyNot';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { usePlatformContext } from '../../../app/context/platform-context';
@@ -33,10 +34,15 @@ export default function JobsListPage() {
 function JobsList({ place }: { place: JobPlace }) {
   const params = useListParams();
   const { user } = useAccount();
-  const canCreate = useCanOne({
-    uri: jobUri(place.clusterName, place.orgName, place.projectName),
-    action: 'write',
-  });
+  // Where the installation refuses every job (no sandbox, ORRERY_UNSANDBOXED_JOBS), so does Create.
+  const refused = useJobRuntime().data?.refusedReason ?? null;
+  const canCreate = withRule(
+    useCanOne({
+      uri: jobUri(place.clusterName, place.orgName, place.projectName),
+      action: 'write',
+    }),
+    { enabled: !refused, why: refused },
+  );
   const [searchText, setSearchText] = useState(params.search);
   const [debounced] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   const { setSearch } = params;

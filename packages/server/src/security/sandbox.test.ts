@@ -1,0 +1,167 @@
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { loadConfig } from '../config.js';
+import { controlSocketPath, listenControl } from '../control.js';
+import { issueTokenForEmail } from '../auth/issue.js';
+import { ProcessDriver } from '../runtime/process.js';
+import { SETPRIV } from '../runtime/process/launch.js';
+import { KEY_FILE } from '../modules/secrets/key.js';
+import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
+import { call, jobEnded, JOB_SCOPE, submitJob, tenancy } from '../test/fixtures.js';
+
+/**
+ * A tenant's job on a process runtime without its sandbox (here: `sandbox: false`, as on a host
+ * without bubblewrap). By default no one's job runs there; an operator who allows it
+ * (ORRERY_UNSANDBOXED_JOBS=allow) still never runs a job as root.
+ */
+const newJob = (command: string) => ({
+  ...JOB_SCOPE,
+  preset_name: 'cpu-small',
+  image: 'busybox',
+  command,
+});
+
+async function serverWithoutSandbox(env: Record<string, string>, listen = false) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'orrery-sandbox-'));
+  // As main.ts makes it (mkdir with the usual umask): crossable by everyone.
+  chmodSync(dataDir, 0o755);
+  const config = loadConfig({ ORRERY_DATA_DIR: dataDir, ...env });
+  const driver = new ProcessDriver({
+    dataDir,
+    killGraceMs: 1000,
+    sandbox: false,
+    unsandboxedJobs: config.runtime.unsandboxedJobs,
+  });
+  const s = await startTestServer(
+    { ORRERY_RUNTIME: 'process', ORRERY_DATA_DIR: dataDir, ...env },
+    { jobs: { driver }, listen },
+  );
+  return { s, driver, dataDir, owner: (await tenancy(s)).owner };
+}
+
+describe('a job where the process runtime has no sandbox, by default', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  let driver: ProcessDriver;
+  let dataDir: string;
+  beforeAll(async () => ({ s, owner, driver, dataDir } = await serverWithoutSandbox({})));
+  afterAll(() => s?.stop());
+
+  it('is refused when created (409 naming the reason and ORRERY_UNSANDBOXED_JOBS), and nothing runs', async () => {
+    const marker = join(dataDir, 'ran');
+    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, newJob(`touch ${marker}`));
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/would not be isolated: the sandbox is turned off/);
+    expect(r.body.message).toContain('ORRERY_UNSANDBOXED_JOBS=allow');
+    // No job recorded, none handed to the runtime, and the console is told before anyone submits.
+    expect((await call(s, 'GET', '/api/v1/jobs', owner)).body.jobs).toEqual([]);
+    expect(await driver.list()).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+    const runtime = (await call(s, 'GET', '/api/v1/jobs/runtime', owner)).body;
+    expect(runtime.refused_reason).toBe(r.body.message);
+    // An app's install is refused with the same reason (its jobs would run the same way).
+    const templates = await call(
+      s,
+      'GET',
+      '/apis/apps/v1/cluster/default/org/acme/project/vision/templates',
+      owner,
+    );
+    expect(templates.status).toBe(200);
+    for (const t of templates.body) {
+      expect(t).toMatchObject({ available: false, unavailable_reason: r.body.message });
+    }
+  });
+});
+
+const root = process.getuid?.() === 0 && existsSync(SETPRIV);
+
+describe.skipIf(!root)(
+  `a job where a root server without the sandbox allows unsandboxed jobs${root ? '' : ' (skipped: needs a root server with setpriv)'}`,
+  () => {
+    let s: TestServer;
+    let owner: TestUser;
+    let dataDir: string;
+    let control: Server;
+    beforeAll(async () => {
+      ({ s, owner, dataDir } = await serverWithoutSandbox(
+        { ORRERY_UNSANDBOXED_JOBS: 'allow' },
+        true,
+      ));
+      // The control socket `orrery token create` talks to, as main.ts opens it.
+      control = await listenControl(dataDir, async (command, args) => ({
+        token: await issueTokenForEmail(s.ctx, String(args.email), Number(args.ttlSeconds)),
+      }));
+    });
+    afterAll(async () => {
+      control?.close();
+      await s?.stop();
+    });
+
+    it("runs as neither root nor the server's user, and reads neither /etc/shadow, secrets.key, the data directory nor the control socket", async () => {
+      expect(existsSync(join(dataDir, KEY_FILE))).toBe(true);
+      const mint = JSON.stringify({ email: s.config.adminEmail, ttlSeconds: 3600 });
+      const id = await submitJob(
+        s,
+        owner,
+        [
+          'echo "uid=$(id -u) gid=$(id -g) groups=$(id -G)"',
+          'head -c 1 /etc/shadow >/dev/null 2>&1 && echo READ-SHADOW',
+          `cat ${dataDir}/${KEY_FILE} 2>/dev/null && echo READ-KEY`,
+          `cd ${dataDir}/jobs 2>/dev/null && echo ENTERED-DATA-DIR`,
+          `curl -sf --unix-socket ${controlSocketPath(dataDir)} -d '${mint}' http://control/token && echo MINTED-TOKEN`,
+          'echo mine > "$HOME/file" && echo WROTE-HOME',
+        ].join('; '),
+      );
+      const done = await jobEnded(s, owner, id);
+      const log = (
+        await s.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}/log`, headers: owner.headers })
+      ).body;
+      expect(done.status, log).toBe('succeeded');
+      const ids = /uid=(\d+) gid=(\d+) groups=([\d ]+)/.exec(log);
+      expect(ids, log).not.toBeNull();
+      const [uid, gid] = [Number(ids![1]), Number(ids![2])];
+      expect(uid).not.toBe(0);
+      expect(uid).not.toBe(process.getuid!());
+      expect(gid).not.toBe(0);
+      expect(ids![3].trim().split(' ').map(Number)).toEqual([gid]);
+      expect(log).not.toMatch(/READ-SHADOW|READ-KEY|ENTERED-DATA-DIR|MINTED-TOKEN/);
+      // Its own home, outside the data directory, is the one place it writes.
+      expect(log).toContain('WROTE-HOME');
+      // And every user is told, on the runtime facts the job form and app installs show.
+      const runtime = (await call(s, 'GET', '/api/v1/jobs/runtime', owner)).body;
+      expect(runtime.refused_reason).toBeUndefined();
+      expect(runtime.isolation_warning).toMatch(/^Jobs are not isolated on this installation/);
+    });
+
+    it("gets a command exec'd beside it run as its own uid, not as the root server", async () => {
+      const id = await submitJob(s, owner, 'sleep 30');
+      for (let i = 0; i < 600; i++) {
+        if ((await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status === 'running') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const socket = new WebSocket(
+        `${s.url.replace('http', 'ws')}/api/v1/jobs/${id}/exec?cmd=${encodeURIComponent('id -u; echo $HOME; cat /etc/shadow')}`,
+        ['v2.channels.neu.ro'],
+        { headers: owner.headers },
+      );
+      const frames = await new Promise<Buffer[]>((resolve, reject) => {
+        const got: Buffer[] = [];
+        socket.on('message', (d: Buffer) => got.push(d));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+      const out = Buffer.concat(frames.filter((f) => f[0] === 1).map((f) => f.subarray(1)));
+      // The job's own uid: the one its home (in the job's environment) is named by.
+      const [uid, home] = out.toString().trim().split('\n');
+      expect(uid).not.toBe('0');
+      expect(home).toBe(`/run/orrery/homes/${uid}`);
+      const exit = frames.find((f) => f[0] === 3)!;
+      expect(JSON.parse(exit.subarray(1).toString())).not.toEqual({ exit_code: 0 });
+      await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+    });
+  },
+);
