@@ -95,7 +95,11 @@ describe('persistent bucket credentials against project members', () => {
         credentials: [
           {
             bucket_id: bucket.id,
-            credentials: { bucket_name: Bucket, endpoint_url: `${s.url}/s3`, region_name: 'us-east-1' },
+            credentials: {
+              bucket_name: Bucket,
+              endpoint_url: `${s.url}/s3`,
+              region_name: 'us-east-1',
+            },
           },
         ],
       });
@@ -146,9 +150,9 @@ describe('persistent bucket credentials against project members', () => {
     expect(JSON.stringify(listed.body)).not.toContain('imported-secret');
     // Their owner may delete them.
     expect((await call(s, 'DELETE', `${C}/${ro.body.id}?${SCOPE}`, reader)).status).toBe(204);
-    expect(
-      await refusal(theirs.send(new GetObjectCommand({ Bucket, Key: 'kept.txt' }))),
-    ).toBe('403 InvalidAccessKeyId');
+    expect(await refusal(theirs.send(new GetObjectCommand({ Bucket, Key: 'kept.txt' })))).toBe(
+      '403 InvalidAccessKeyId',
+    );
   });
 
   it('credentials stop writing when their owner is made a reader, and stop working when the owner is removed', async () => {

@@ -154,7 +154,11 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
       expect(got).not.toContain(secretsKey.trim());
     }
     // Upload ids are the server's: one naming a path names no upload.
-    for (const UploadId of ['../../../..', `../${a.bucket_name}`, '00000000-0000-0000-0000-0000000000/']) {
+    for (const UploadId of [
+      '../../../..',
+      `../${a.bucket_name}`,
+      '00000000-0000-0000-0000-0000000000/',
+    ]) {
       expect(
         await refusal(
           attacker.send(
@@ -163,7 +167,9 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
         ),
       ).toBe('404 NoSuchUpload');
       expect(
-        await refusal(attacker.send(new AbortMultipartUploadCommand({ Bucket, Key: 'x', UploadId }))),
+        await refusal(
+          attacker.send(new AbortMultipartUploadCommand({ Bucket, Key: 'x', UploadId })),
+        ),
       ).toBe('404 NoSuchUpload');
     }
   });
@@ -199,7 +205,9 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
   it('a copy source that is not URI encoding, or a signature of non-ASCII bytes, answers 4xx, not 500', async () => {
     const Bucket = b.bucket_name;
     expect(
-      await refusal(attacker.send(new CopyObjectCommand({ Bucket, Key: 'c', CopySource: '%E0%A4%A' }))),
+      await refusal(
+        attacker.send(new CopyObjectCommand({ Bucket, Key: 'c', CopySource: '%E0%A4%A' })),
+      ),
     ).toBe('400 InvalidArgument');
     // A signature as long as a real one in characters, longer in bytes.
     const now = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');

@@ -128,8 +128,13 @@ export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
       const found = await credentialsByIdOrName(bc.db, p, request.params.credentials);
       if (!found) throw notFound(`Bucket credentials ${request.params.credentials} not found`);
       const caller = requireUser(request);
-      if (found.ownerId !== caller.id && !allows(await request.grants(), fromQuery(request), 'write')) {
-        throw forbidden('Only their owner or a writer of the project’s buckets may delete credentials');
+      if (
+        found.ownerId !== caller.id &&
+        !allows(await request.grants(), fromQuery(request), 'write')
+      ) {
+        throw forbidden(
+          'Only their owner or a writer of the project’s buckets may delete credentials',
+        );
       }
       await deleteCredentialsRow(bc.db, found.id);
       return reply.status(204).send(null);

@@ -70,7 +70,7 @@ export function elements(xml: string, name: string): string[] {
   const out: string[] = [];
   const open = `<${name}>`;
   const close = `</${name}>`;
-  for (let at = xml.indexOf(open); at >= 0; ) {
+  for (let at = xml.indexOf(open); at >= 0;) {
     const start = at + open.length;
     const end = xml.indexOf(close, start);
     // No closing tag after this opening means none after any later one either.

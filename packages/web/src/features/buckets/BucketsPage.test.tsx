@@ -271,7 +271,10 @@ describe('Buckets page', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
     const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
     // Not for deleting the bucket, but for keys that only read it.
-    await expectWhyNot('Delete bucket datasets', 'You have read access here; this needs write access');
+    await expectWhyNot(
+      'Delete bucket datasets',
+      'You have read access here; this needs write access',
+    );
     fireEvent.click(await findEnabled('Create credentials', within(drawer)));
     const dialog = await screen.findByRole('dialog', { name: 'Create credentials' });
     expect(
