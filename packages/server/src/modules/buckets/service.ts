@@ -203,7 +203,7 @@ export const locationOf = (ctx: BucketContext, b: BucketView): Record<string, st
  */
 const keysReadOnly = (ctx: BucketContext, b: BucketView) => !b.imported && !ctx.config.s3;
 
-export const writeNeeded = (b: BucketView, readOnly: boolean) =>
+const writeNeeded = (b: BucketView, readOnly: boolean) =>
   readOnly
     ? `Credentials to bucket ${b.name ?? b.id} carry keys that can write it (its provider's, not ` +
       `Orrery's own), so they need write access to it`
