@@ -165,8 +165,14 @@ describe('buckets and persistent credentials', () => {
     expect((await call(s, 'GET', `${B}?${SCOPE}`, reader)).status).toBe(200);
     expect((await call(s, 'GET', `${C}?${SCOPE}`, reader)).status).toBe(200);
     expect((await create('mine', reader)).status).toBe(403);
-    const asReader = { bucket_ids: ['x'], org_name: 'acme', project_name: 'vision' };
-    expect((await call(s, 'POST', C, reader, asReader)).status).toBe(403);
+    // Credentials on this store carry its own key pair, which writes: not for readers, even
+    // read-only ones (buckets we cannot see are not found).
+    const someBucket = (await call(s, 'GET', `${B}?${SCOPE}`, reader)).body[0].id;
+    const asReader = { org_name: 'acme', project_name: 'vision', read_only: true };
+    expect(
+      (await call(s, 'POST', C, reader, { ...asReader, bucket_ids: [someBucket] })).status,
+    ).toBe(403);
+    expect((await call(s, 'POST', C, reader, { ...asReader, bucket_ids: ['x'] })).status).toBe(404);
     for (const [method, url] of [
       ['GET', `${B}?${SCOPE}`],
       ['GET', `${C}?${SCOPE}`],

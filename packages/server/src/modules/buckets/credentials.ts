@@ -9,7 +9,7 @@ import {
 } from '@orrery/contract';
 import { requireUser } from '../../auth/principal.js';
 import { allows } from '../../auth/permissions.js';
-import { notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import {
   bucketsIn,
@@ -25,7 +25,10 @@ import { BUCKETS_BASE as BASE, fromQuery, placeOf, placeOfQuery, projectBlobs } 
 
 const OneCredentials = z.object({ credentials: z.string().min(1) });
 
-/** Persistent credentials to a project's buckets (apolo-wire §7), at `…/persistent_credentials`. */
+/**
+ * Persistent credentials to a project's buckets, at `…/persistent_credentials` (docs/buckets.md).
+ * Their keys are in the answer to the call that makes them and nowhere else.
+ */
 export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   /** The project's buckets the caller may read: credentials show only when all theirs are. */
@@ -62,7 +65,9 @@ export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
   api.post(
     `${BASE}/persistent_credentials`,
     {
-      config: { access: { uri: (r) => projectBlobs(placeOf(r.query, r.body)), action: 'write' } },
+      // Readers may make read-only credentials of their own; what else each bucket needs is
+      // checked against the caller's grants when the buckets are known.
+      config: { access: { uri: (r) => projectBlobs(placeOf(r.query, r.body)), action: 'read' } },
       schema: {
         tags: ['buckets'],
         querystring: BucketScopeQuery.partial(),
@@ -73,13 +78,14 @@ export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
     async (request, reply) => {
       const b = request.body;
       const p = placeOf(request.query, request.body);
-      const row = await createCredentials(bc, requireUser(request), p, {
+      const row = await createCredentials(bc, requireUser(request), await request.grants(), p, {
         name: b.name,
         bucketIds: b.bucket_ids,
         readOnly: b.read_only,
       });
       const created = (await credentialsByIdOrName(bc.db, p, row.id))!;
-      return reply.status(201).send(credentialsWire(bc, created, await bucketsIn(bc.db, p)));
+      // The only answer that carries the keys: shown once, to whoever made them.
+      return reply.status(201).send(credentialsWire(bc, created, await bucketsIn(bc.db, p), true));
     },
   );
 
@@ -108,7 +114,8 @@ export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
   api.delete(
     `${BASE}/persistent_credentials/:credentials`,
     {
-      config: { access: { uri: fromQuery, action: 'write' } },
+      // Their owner may delete them (a reader's read-only ones too); others need write.
+      config: { access: { uri: fromQuery, action: 'read' } },
       schema: {
         tags: ['buckets'],
         params: OneCredentials,
@@ -120,6 +127,15 @@ export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
       const p = placeOfQuery(request.query);
       const found = await credentialsByIdOrName(bc.db, p, request.params.credentials);
       if (!found) throw notFound(`Bucket credentials ${request.params.credentials} not found`);
+      const caller = requireUser(request);
+      if (
+        found.ownerId !== caller.id &&
+        !allows(await request.grants(), fromQuery(request), 'write')
+      ) {
+        throw forbidden(
+          'Only their owner or a writer of the project’s buckets may delete credentials',
+        );
+      }
       await deleteCredentialsRow(bc.db, found.id);
       return reply.status(204).send(null);
     },

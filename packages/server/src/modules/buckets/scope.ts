@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { blobUri, DEFAULT_BUCKET_CLUSTER } from '@orrery/contract';
-import type { ProjectPlace } from './store.js';
+import type { BucketView, ProjectPlace } from './store.js';
 
 export const BUCKETS_BASE = '/api/v1/buckets';
 
@@ -41,3 +41,7 @@ export const placeOfQuery = (q: {
   org: q.org_name,
   project: q.project_name,
 });
+
+/** The URI of a bucket in the permission engine: by name when it has one, else by id. */
+export const bucketUriOf = (b: BucketView) =>
+  blobUri(b.clusterName, b.orgName, b.projectName, b.name ?? b.id);

@@ -3,12 +3,14 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { bucketTaken, credentialsTaken, type BucketProvider } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
-import { HttpError, conflict, notFound } from '../../http/errors.js';
+import { HttpError, conflict, forbidden, notFound } from '../../http/errors.js';
+import { allows, type Grant } from '../../auth/permissions.js';
 import { bucketStoreOf } from '../s3/routes.js';
 import { S3_REGION, s3EndpointOf, s3SecretOf } from '../s3/keys.js';
 import type { ObjectStore, S3Settings } from '../../blob/s3-objects.js';
 import { projectExists } from '../projects/store.js';
 import { seal, unseal } from '../secrets/key.js';
+import { bucketUriOf } from './scope.js';
 import {
   bucketsByIds,
   deleteBucketRow,
@@ -185,23 +187,61 @@ export function providerCredentials(
   return { ...where, access_key_id: s3.accessKeyId, secret_access_key: s3.secretAccessKey };
 }
 
+/** Keys of provider credentials that say where a bucket is, and open nothing. */
+const LOCATION_KEYS = new Set(['bucket_name', 'endpoint_url', 'region_name', 'storage_endpoint']);
+
+/** Where a bucket is, as credentials show it after their creation: no key, no token. */
+export const locationOf = (ctx: BucketContext, b: BucketView): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(providerCredentials(ctx, b)).filter(([k]) => LOCATION_KEYS.has(k)),
+  );
+
+/**
+ * Whether credentials to this bucket can be held to reading: only the embedded endpoint's own
+ * keys are. An imported bucket's keys and an external store's key pair write whatever
+ * `read_only` says, so only those who may write the bucket get them.
+ */
+const keysReadOnly = (ctx: BucketContext, b: BucketView) => !b.imported && !ctx.config.s3;
+
+const writeNeeded = (b: BucketView, readOnly: boolean) =>
+  readOnly
+    ? `Credentials to bucket ${b.name ?? b.id} carry keys that can write it (its provider's, not ` +
+      `Orrery's own), so they need write access to it`
+    : `Read-write credentials need write access to bucket ${b.name ?? b.id}; ask for read-only ones`;
+
 export const KEYS_NOT_SHARED =
   'Credentials to buckets on this endpoint would carry its own key pair, which opens every bucket ' +
   'there, other projects’ included. Set ORRERY_S3_SHARE_KEYS=true only for a single-tenant deployment.';
 
+/**
+ * Makes credentials owned by the caller. They act with the owner's rights at each request (the
+ * embedded endpoint checks them), and may not open more than the owner holds now: each bucket
+ * must be readable, and writable unless the credentials are read-only and can be held to that.
+ */
 export async function createCredentials(
   ctx: BucketContext,
   caller: Principal,
+  grants: Grant[],
   p: ProjectPlace,
   c: { name: string | null; bucketIds: string[]; readOnly: boolean },
 ) {
   await requireProject(ctx, p);
   const ids = [...new Set(c.bucketIds)];
   const found = (await bucketsByIds(ctx.db, ids)).filter(
-    (b) => b.clusterName === p.cluster && b.orgName === p.org && b.projectName === p.project,
+    (b) =>
+      b.clusterName === p.cluster &&
+      b.orgName === p.org &&
+      b.projectName === p.project &&
+      allows(grants, bucketUriOf(b), 'read'),
   );
   const missing = ids.find((id) => !found.some((b) => b.id === id));
   if (missing) throw notFound(`Bucket ${missing} not found`);
+  for (const b of found) {
+    const readOnly = c.readOnly && keysReadOnly(ctx, b);
+    if (!readOnly && !allows(grants, bucketUriOf(b), 'write')) {
+      throw forbidden(writeNeeded(b, c.readOnly));
+    }
+  }
   // The embedded endpoint gives each set of credentials keys of its own; an external one has
   // only its own key pair.
   if (found.some((b) => !b.imported) && ctx.config.s3 && !ctx.config.s3.shareKeys) {

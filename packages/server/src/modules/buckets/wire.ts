@@ -1,15 +1,9 @@
-import {
-  blobUri,
-  type BucketProvider,
-  type BucketWire,
-  type PersistentCredentialsWire,
-} from '@orrery/contract';
-import { providerCredentials, type BucketContext } from './service.js';
+import type { BucketProvider, BucketWire, PersistentCredentialsWire } from '@orrery/contract';
+import { bucketUriOf } from './scope.js';
+import { locationOf, providerCredentials, type BucketContext } from './service.js';
 import type { BucketView, CredentialsView } from './store.js';
 
-/** The URI of a bucket in the permission engine: by name when it has one, else by id. */
-export const bucketUriOf = (b: BucketView) =>
-  blobUri(b.clusterName, b.orgName, b.projectName, b.name ?? b.id);
+export { bucketUriOf };
 
 export const bucketWire = (b: BucketView): BucketWire => ({
   id: b.id,
@@ -26,11 +20,17 @@ export const bucketWire = (b: BucketView): BucketWire => ({
   uri: bucketUriOf(b),
 });
 
-/** Credentials with what each of their buckets needs; `known` holds those buckets. */
+/**
+ * Credentials with what each of their buckets needs; `known` holds those buckets. The keys
+ * (`withKeys`) go only into the answer to the call that made them: lists and reads show where
+ * each bucket is, never a key, so that whoever may see a project's credentials cannot act with
+ * someone else's (docs/buckets.md).
+ */
 export function credentialsWire(
   ctx: BucketContext,
   c: CredentialsView,
   known: BucketView[],
+  withKeys = false,
 ): PersistentCredentialsWire {
   const its = c.bucketIds
     .map((id) => known.find((b) => b.id === id))
@@ -47,7 +47,7 @@ export function credentialsWire(
     credentials: its.map((b) => ({
       bucket_id: b.id,
       provider: b.provider as BucketProvider,
-      credentials: providerCredentials(ctx, b, c.id),
+      credentials: withKeys ? providerCredentials(ctx, b, c.id) : locationOf(ctx, b),
     })),
   };
 }

@@ -175,7 +175,12 @@ export function objectCalls(store: BucketStore, multipart: Multipart) {
   }
 
   async function copyObject(r: S3Request, bucket: string, source: string) {
-    const raw = decodeURIComponent(source.split('?')[0]).replace(/^\//, '');
+    let raw: string;
+    try {
+      raw = decodeURIComponent(source.split('?')[0]).replace(/^\//, '');
+    } catch {
+      throw new S3Error('InvalidArgument', 'x-amz-copy-source is not valid URI encoding');
+    }
     const slash = raw.indexOf('/');
     const fromBucket = raw.slice(0, slash);
     const fromKey = raw.slice(slash + 1);

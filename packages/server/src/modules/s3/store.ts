@@ -17,6 +17,8 @@ import { S3Error } from './xml.js';
  */
 
 const RESERVED = '.orrery-';
+/** The names `providerBucketName` makes (buckets/service.ts). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const FOLDER_MARK = `${RESERVED}folder`;
 
 export interface ObjectInfo {
@@ -58,8 +60,21 @@ export class BucketStore {
     this.uploads = join(root, `${RESERVED}multipart`);
   }
 
-  private dir = (bucket: string) => join(this.root, bucket);
-  private path = (bucket: string, key: string) => join(this.root, bucket, ...key.split('/'));
+  /**
+   * Paths are made only from names that cannot leave the tree: the bucket names Orrery makes
+   * (lowercase letters, digits, hyphens) and keys that pass `checkKey`. Callers check both
+   * before; this is the last line should one forget.
+   */
+  private dir = (bucket: string) => {
+    if (!BUCKET_NAME.test(bucket)) {
+      throw new S3Error('NoSuchBucket', 'The specified bucket does not exist');
+    }
+    return join(this.root, bucket);
+  };
+  private path = (bucket: string, key: string) => {
+    checkKey(key);
+    return join(this.dir(bucket), ...key.split('/'));
+  };
 
   async create(bucket: string) {
     await mkdir(this.dir(bucket), { recursive: true });

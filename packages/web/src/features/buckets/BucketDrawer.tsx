@@ -21,12 +21,15 @@ export function BucketDrawer(props: {
   onDelete(bucket: Bucket): void;
 }) {
   const { bucket } = props;
-  // As the routes check: credentials need write on the project's buckets, deleting on the bucket.
+  // As the routes check: deleting needs write on the bucket; credentials need read on the
+  // project's buckets (read-only ones of Orrery's own keys), or write on an imported bucket,
+  // whose keys are its provider's (the dialog offers read-write only to writers).
   const uri = useProjectUri();
-  const [credit, remove] = useCan([
-    uri && { uri: uri('blob'), action: 'write' },
+  const [read, remove] = useCan([
+    uri && { uri: uri('blob'), action: 'read' },
     uri && bucket && { uri: uri('blob', bucketLabel(bucket)), action: 'write' },
   ]);
+  const credit = bucket?.imported ? remove : read;
   return (
     <Drawer
       opened={!!bucket}

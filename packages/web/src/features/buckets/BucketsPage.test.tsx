@@ -10,6 +10,7 @@ import {
 } from '@orrery/contract';
 import { stubFetch, type CannedResponse } from '../../test/fetch';
 import { findEnabled, worldPermissions } from '../../test/world-permissions';
+import { expectWhyNot } from '../../test/permissions';
 import { world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
 import BucketsPage from './BucketsPage';
@@ -173,16 +174,30 @@ describe('Buckets page', () => {
     expect(url()).toBe('/buckets?org=acme&cluster=default&project=vision');
   });
 
-  it('requires a credentials name and announces the created credentials', async () => {
+  it('shows the new credentials’ keys once, with copy buttons, and forgets them on Done', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const keys = {
+      bucket_name: 'acme-vision-datasets-1a2b3c4d',
+      endpoint_url: 'https://orrery.example.com/s3',
+      region_name: 'us-east-1',
+      access_key_id: 'bucket-credentials-1',
+      secret_access_key: 'the-secret-shown-once',
+    };
     const { calls } = stubFetch([
       worldPermissions(),
       { url: LIST, body: [bucket()] },
+      // Lists never carry keys: only where the bucket is.
       { url: CREDENTIALS, body: [] },
       {
         method: 'POST',
         url: CREDENTIALS,
         status: 201,
-        body: credentials({ name: 'writer', read_only: false }),
+        body: credentials({
+          name: 'writer',
+          read_only: false,
+          credentials: [{ bucket_id: ID, provider: 'minio', credentials: keys }],
+        }),
       },
     ]);
     renderPage();
@@ -199,6 +214,9 @@ describe('Buckets page', () => {
     expect(await within(dialog).findByText('Name must be at least 1 character')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST' && !c.url.includes('/permissions/'))).toBe(false);
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'writer' } });
+    await vi.waitFor(() =>
+      expect(within(dialog).getByLabelText('Read-write')).toHaveProperty('disabled', false),
+    );
     fireEvent.click(within(dialog).getByLabelText('Read-write'));
     submit();
     expect(await screen.findByText('Bucket credentials writer was created')).toBeTruthy();
@@ -209,6 +227,75 @@ describe('Buckets page', () => {
       bucket_ids: [ID],
       read_only: false,
     });
+    // Everything an S3 client needs, once, with the warning that it will not be shown again.
+    const shown = await within(dialog).findByRole('group', { name: 'Keys for bucket datasets' });
+    expect(within(dialog).getByText(/shown only once/)).toBeTruthy();
+    for (const [label, value] of [
+      ['Endpoint URL', keys.endpoint_url],
+      ['Bucket name', keys.bucket_name],
+      ['Region', keys.region_name],
+      ['Access key ID', keys.access_key_id],
+      ['Secret access key', keys.secret_access_key],
+    ]) {
+      expect(within(shown).getByLabelText(label)).toHaveProperty('value', value);
+      await act(async () => {
+        fireEvent.click(within(shown).getByRole('button', { name: `Copy ${label}` }));
+      });
+      expect(writeText).toHaveBeenLastCalledWith(value);
+    }
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Create credentials' })).toBeNull(),
+    );
+    expect(screen.queryByDisplayValue(keys.secret_access_key)).toBeNull();
+    // Opened again, the dialog asks for new credentials: the keys are gone.
+    fireEvent.click(await findEnabled('Create credentials', within(drawer)));
+    const again = await screen.findByRole('dialog', { name: 'Create credentials' });
+    expect(within(again).getByLabelText(/^Name/)).toHaveProperty('value', '');
+    expect(screen.queryByDisplayValue(keys.secret_access_key)).toBeNull();
+  });
+
+  it('offers a reader read-only credentials, and read-write ones disabled with the reason', async () => {
+    const { calls } = stubFetch([
+      worldPermissions([{ name: 'vision', org: 'acme', cluster: 'default', role: 'reader' }]),
+      { url: LIST, body: [bucket(), bucket({ id: GCP_ID, name: 'archive', imported: true })] },
+      { url: CREDENTIALS, body: [] },
+      {
+        method: 'POST',
+        url: CREDENTIALS,
+        status: 201,
+        body: credentials({ name: 'mine', read_only: true }),
+      },
+    ]);
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
+    const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
+    // Not for deleting the bucket, but for keys that only read it.
+    await expectWhyNot(
+      'Delete bucket datasets',
+      'You have read access here; this needs write access',
+    );
+    fireEvent.click(await findEnabled('Create credentials', within(drawer)));
+    const dialog = await screen.findByRole('dialog', { name: 'Create credentials' });
+    expect(
+      await within(dialog).findByText(
+        'Read-write credentials need write access to this bucket. You have read access here; this needs write access',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByLabelText('Read-write')).toHaveProperty('disabled', true);
+    // An imported bucket's keys are its provider's, which write: not for a reader at all.
+    fireEvent.click(within(dialog).getByRole('combobox', { name: 'Bucket' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'archive' }));
+    expect(await within(dialog).findByText(/carry the keys it was imported with/)).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Create' })).toHaveProperty('disabled', true);
+    fireEvent.click(within(dialog).getByRole('combobox', { name: 'Bucket' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'datasets' }));
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'mine' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Bucket credentials mine was created')).toBeTruthy();
+    expect(
+      calls.find((c) => c.method === 'POST' && !c.url.includes('/permissions/'))?.body,
+    ).toEqual({ name: 'mine', bucket_ids: [ID], read_only: true });
   });
 
   it('shows the server’s 422 message for credentials to a bucket Orrery made', async () => {

@@ -72,6 +72,28 @@ export const BUCKET_TEXTS = {
     submit: 'Create',
     nameRequired: 'Name must be at least 1 character',
     created: bucketCredentialsCreated,
+    shownOnce:
+      'Copy these keys now: they are shown only once, and nobody can see them again, you included. ' +
+      'Lost keys are replaced by deleting these credentials and creating new ones.',
+    keysOf: (bucket: string) => `Keys for bucket ${bucket}`,
+    copy: (label: string) => `Copy ${label}`,
+    done: 'Done',
+    readWriteRefused: 'Read-write credentials need write access to this bucket.',
+    providerKeys:
+      'Credentials to this bucket carry the keys it was imported with, which can write it: they ' +
+      'need write access to it.',
+    /** Wire names of provider keys (camelCased by the client), as S3 clients call them. */
+    keyLabels: {
+      endpointUrl: 'Endpoint URL',
+      bucketName: 'Bucket name',
+      regionName: 'Region',
+      accessKeyId: 'Access key ID',
+      secretAccessKey: 'Secret access key',
+      sessionToken: 'Session token',
+      storageEndpoint: 'Storage endpoint',
+      sasToken: 'SAS token',
+      keyData: 'Service account key',
+    } as Record<string, string>,
   },
 };
 
