@@ -2,15 +2,32 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import type { Config } from '../config.js';
+import { oidcEndpoints } from '../auth/endpoints.js';
+import { consolePageHeaders } from './security-headers.js';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 const API_PREFIX = /^\/(api|apis|oidc|docs|metrics|healthz|readyz)(\/|$|\?)/;
 
+/** The provider's endpoints the console calls, for its CSP; read once (an external issuer's). */
+function providerEndpoints(config: Config) {
+  let known: Promise<string[]> | undefined;
+  return () =>
+    (known ??= oidcEndpoints(config).then(
+      (e) => [e.authorization, e.token, e.endSession],
+      () => {
+        known = undefined;
+        return [];
+      },
+    ));
+}
+
 /**
  * Serves the built console, with the SPA fallback: any other GET that accepts HTML gets
- * index.html, so that deep links and reloads work.
+ * index.html, so that deep links and reloads work. Every console page carries the console's
+ * Content-Security-Policy (docs/operations.md, "Console sessions").
  */
-export async function registerWeb(app: FastifyInstance, dist = WEB_DIST) {
+export async function registerWeb(app: FastifyInstance, config: Config, dist = WEB_DIST) {
   if (!existsSync(dist)) {
     app.log.warn({ dist }, 'console build not found; run `npm run build`');
     return;
@@ -20,19 +37,30 @@ export async function registerWeb(app: FastifyInstance, dist = WEB_DIST) {
     wildcard: false,
     index: false,
     setHeaders(res, path) {
+      // index.html asked for by name is the console too: the same headers as every route.
+      if (path.endsWith('.html')) {
+        for (const [name, value] of Object.entries(consolePageHeaders(config, '/'))) {
+          res.header(name, value);
+        }
+      }
       res.header(
         'cache-control',
         path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
     },
   });
-  app.get('/*', { config: { access: 'public' } }, (request, reply) => {
+  const provider = providerEndpoints(config);
+  app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     // A missing file (an asset of another build) is a 404, not the console page.
     if (API_PREFIX.test(request.url) || /\.[a-z0-9]+$/i.test(request.url.split('?')[0])) {
       return reply
         .status(404)
         .send({ error: 'not_found', message: `No route GET ${request.url.split('?')[0]}` });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const path = request.url.split('?')[0];
+    return reply
+      .headers(consolePageHeaders(config, path, await provider()))
+      .header('cache-control', 'no-cache')
+      .sendFile('index.html');
   });
 }
