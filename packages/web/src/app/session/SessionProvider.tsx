@@ -6,7 +6,7 @@ import { setTokenSource } from '../../api/client';
 import { useAnonymousConfig } from '../../api/config';
 import type { PlatformConfig } from '../../api/types';
 import { notifyError } from '../../ui/notify';
-import { createUserManager, usernameOf } from './oidc';
+import { CALLBACK_PATH, createUserManager, inSilentFrame, usernameOf } from './oidc';
 import { SessionContext } from './session-context';
 import type { AuthErrorInfo, Session, SignInOptions } from './session-context';
 import { ConfigFailureScreen, LoadingScreen } from './screens';
@@ -20,7 +20,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <TokenSession config={config.data}>{children}</TokenSession>;
 }
 
-/** Startup step 2: the token, kept by oidc-client-ts in localStorage and renewed silently. */
+/**
+ * Startup step 2: the token, kept by oidc-client-ts in this page's memory. A page without one
+ * (a reload, a new tab) asks the identity provider in a hidden frame (`prompt=none`): its
+ * session cookie, which no script reads, signs the user in again without a screen.
+ */
 function TokenSession({ config, children }: { config: PlatformConfig; children: ReactNode }) {
   const queryClient = useQueryClient();
   const userManager = useMemo(
@@ -55,10 +59,13 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
     userManager.events.addUserLoaded(loaded);
     userManager.events.addUserUnloaded(unloaded);
     userManager.events.addAccessTokenExpired(expired);
+    // The callback page completes a sign-in itself; inside the hidden frame it only hands the
+    // answer to its parent and must not start a frame of its own.
+    const completing = window.location.pathname === CALLBACK_PATH || inSilentFrame();
     userManager
       .getUser()
       .then(async (user) => {
-        if (user && user.expired && user.refresh_token) {
+        if (!completing && (!user || user.expired)) {
           user = await userManager.signinSilent().catch(() => null);
         }
         if (live) setOidcUser(user && !user.expired ? user : null);
