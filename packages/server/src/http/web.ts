@@ -37,8 +37,9 @@ export async function registerWeb(app: FastifyInstance, config: Config, dist = W
     wildcard: false,
     index: false,
     setHeaders(res, path) {
-      // index.html asked for by name is the console too: the same headers as every route.
-      if (path.endsWith('.html')) {
+      // index.html asked for by name is the console too: the same headers as every route
+      // (the routes below set their own before sending it).
+      if (path.endsWith('.html') && !res.hasHeader('content-security-policy')) {
         for (const [name, value] of Object.entries(consolePageHeaders(config, '/'))) {
           res.header(name, value);
         }
