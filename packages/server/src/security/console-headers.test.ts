@@ -65,7 +65,12 @@ describe('the console and the provider against another site', () => {
   });
 
   it('an API answer or a console file is never sniffed into a script or a page', async () => {
-    for (const url of ['/api/v1/config', '/api/v1/nothing-here', '/assets/app-1.js', '/oidc/jwks']) {
+    for (const url of [
+      '/api/v1/config',
+      '/api/v1/nothing-here',
+      '/assets/app-1.js',
+      '/oidc/jwks',
+    ]) {
       const res = await s.app.inject({ url });
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
     }
