@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Response } from 'playwright-core';
+import { watchErrors } from './support/browser.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, signIn } from './support/session.js';
 
@@ -24,7 +25,13 @@ describe('the console session against a page of another origin', () => {
   const issued: string[] = [];
   let lastRefresh = '';
 
-  useJourney('security-console', (j) => ({ server, context, page, errors } = j));
+  // A white-label host on another site than the public URL (127.0.0.1): its console's frame
+  // gets no cookie of the provider, so it signs in again at the top level.
+  useJourney('security-console', (j) => ({ server, context, page, errors } = j), {
+    env: () => ({
+      ORRERY_WHITE_LABELS: JSON.stringify({ 'partner.localhost': { title: 'Partner' } }),
+    }),
+  });
 
   beforeAll(async () => {
     evil = createServer((_req, res) => {
@@ -145,12 +152,24 @@ describe('the console session against a page of another origin', () => {
     const tab = await context.newPage();
     await tab.goto(`${server.url}/jobs`);
     await signedIn(tab);
-    for (const p of [page, tab]) {
+    expect(new URL(tab.url()).pathname).toBe('/jobs');
+    // The white-label host's console, opened and reloaded: signed in from the same session.
+    const partner = await context.newPage();
+    const partnerErrors = watchErrors(partner);
+    const partnerUrl = server.url.replace('127.0.0.1', 'partner.localhost');
+    for (const open of [() => partner.goto(`${partnerUrl}/jobs`), () => partner.reload()]) {
+      await open();
+      await signedIn(partner);
+      await partner.waitForURL((u) => u.origin === partnerUrl && u.pathname === '/jobs');
+    }
+    for (const p of [page, tab, partner]) {
       const stored = await readableByScripts(p);
       for (const token of issued) expect(stored).not.toContain(token);
     }
     await tab.close();
+    await partner.close();
     expect(errors).toEqual([]);
+    expect(partnerErrors).toEqual([]);
   });
 
   it('signing out ends the session: a reload asks to sign in, and the refresh token it held is dead', async () => {

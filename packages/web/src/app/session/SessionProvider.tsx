@@ -67,6 +67,18 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
       .then(async (user) => {
         if (!completing && (!user || user.expired)) {
           user = await userManager.signinSilent().catch(() => null);
+          if (!user && new URL(config.issuer).origin !== window.location.origin) {
+            // An issuer on another origin (a white-label host, an external issuer) may get no
+            // cookie in a frame of this site: ask it once more at the top level, where it does.
+            // Its callback lands back here with the user, or shows the sign-in page.
+            const { pathname, search, hash } = window.location;
+            await userManager.signinRedirect({
+              prompt: 'none',
+              redirectMethod: 'replace',
+              state: { returnTo: `${pathname}${search}${hash}`, silent: true },
+            });
+            return;
+          }
         }
         if (live) setOidcUser(user && !user.expired ? user : null);
       })
@@ -77,7 +89,7 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
       userManager.events.removeUserUnloaded(unloaded);
       userManager.events.removeAccessTokenExpired(expired);
     };
-  }, [userManager]);
+  }, [userManager, config.issuer]);
 
   const session = useMemo<Session>(
     () => ({

@@ -62,7 +62,17 @@ export const usernameOf = (user: Pick<OidcUser, 'access_token' | 'profile'> | nu
 
 export interface ReturnState {
   returnTo?: string;
+  /** A `prompt=none` sign-in at the top level: "not signed in" is no error, only a sign-in page. */
+  silent?: boolean;
 }
+
+/** The answers of a `prompt=none` request that only mean the user has no session there. */
+export const NOT_SIGNED_IN = new Set([
+  'login_required',
+  'interaction_required',
+  'consent_required',
+  'account_selection_required',
+]);
 
 export const returnPathOf = (state: unknown): string => {
   const returnTo = (state as ReturnState | undefined)?.returnTo;
