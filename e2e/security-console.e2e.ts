@@ -184,6 +184,21 @@ describe('the console session against a page of another origin', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('banner').count()).toBe(0);
+    // The white-label host asks the provider at the top level and lands on its sign-in page,
+    // where it was, with no error.
+    const partner = await context.newPage();
+    const partnerErrors = watchErrors(partner);
+    const partnerUrl = server.url.replace('127.0.0.1', 'partner.localhost');
+    await partner.goto(`${partnerUrl}/jobs`);
+    await partner.getByRole('button', { name: 'Sign in' }).waitFor();
+    // The sign-in page, no error, remembering the page asked for.
+    expect(partner.url()).toBe(`${partnerUrl}/auth`);
+    expect(
+      await partner.evaluate(() => (history.state as { usr?: { returnTo?: string } }).usr),
+    ).toEqual({ returnTo: '/jobs' });
+    expect(await partner.getByRole('banner').count()).toBe(0);
+    expect(partnerErrors).toEqual([]);
+    await partner.close();
 
     // The attacker who had copied the console's refresh token before the sign-out.
     const res = await fetch(`${server.url}/oidc/token`, {
