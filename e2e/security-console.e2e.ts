@@ -166,6 +166,9 @@ describe('the console session against a page of another origin', () => {
       const stored = await readableByScripts(p);
       for (const token of issued) expect(stored).not.toContain(token);
     }
+    // What signs them in is the provider's session cookie, which no script reads.
+    const cookie = (await context.cookies(server.url)).find((c) => c.name === '_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     await tab.close();
     await partner.close();
     expect(errors).toEqual([]);
@@ -181,11 +184,11 @@ describe('the console session against a page of another origin', () => {
       .click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await context.cookies(server.url)).map((c) => c.name)).not.toContain('_session');
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('banner').count()).toBe(0);
-    // The white-label host asks the provider at the top level and lands on its sign-in page,
-    // where it was, with no error.
+    // The white-label host asks the provider at the top level and lands on its sign-in page.
     const partner = await context.newPage();
     const partnerErrors = watchErrors(partner);
     const partnerUrl = server.url.replace('127.0.0.1', 'partner.localhost');

@@ -20,7 +20,8 @@ function withSockets(origin: string): string[] {
  * is the frame of that silent sign-in.
  */
 export function consoleCsp(config: Config, path: string, provider: string[] = []): string {
-  const issuer = [new URL(config.oidc.issuer).origin, ...provider.map((u) => new URL(u).origin)];
+  const endpoints = provider.filter((u) => URL.canParse(u)).map((u) => new URL(u).origin);
+  const issuer = [new URL(config.oidc.issuer).origin, ...endpoints];
   const connect = [...new Set(["'self'", ...withSockets(config.publicUrl), ...issuer])];
   const frames = [...new Set(["'self'", ...issuer])];
   const framedBySelf = path === SILENT_CALLBACK_PATH;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.js';
 import { oidcEndpoints } from '../auth/endpoints.js';
@@ -9,17 +9,29 @@ import { consolePageHeaders } from './security-headers.js';
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 const API_PREFIX = /^\/(api|apis|oidc|docs|metrics|healthz|readyz)(\/|$|\?)/;
 
-/** The provider's endpoints the console calls, for its CSP; read once (an external issuer's). */
-function providerEndpoints(config: Config) {
-  let known: Promise<string[]> | undefined;
-  return () =>
-    (known ??= oidcEndpoints(config).then(
-      (e) => [e.authorization, e.token, e.endSession],
-      () => {
-        known = undefined;
-        return [];
-      },
-    ));
+/**
+ * The provider's endpoints the console calls, for its CSP. An external issuer's are read from its
+ * discovery document in the background: a console page never waits for that issuer, and until
+ * they are known (or while it cannot be reached) the policy names the issuer's own origin.
+ */
+function providerEndpoints(config: Config, log: FastifyBaseLogger) {
+  let known: string[] = [];
+  let asking = false;
+  const ask = () => {
+    if (asking || known.length) return;
+    asking = true;
+    oidcEndpoints(config)
+      .then(
+        (e) => (known = [e.authorization, e.token, e.endSession]),
+        (err: Error) => log.warn({ err }, 'console CSP: the issuer’s endpoints are not known yet'),
+      )
+      .finally(() => (asking = false));
+  };
+  ask();
+  return () => {
+    ask();
+    return known;
+  };
 }
 
 /**
@@ -50,8 +62,8 @@ export async function registerWeb(app: FastifyInstance, config: Config, dist = W
       );
     },
   });
-  const provider = providerEndpoints(config);
-  app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
+  const provider = providerEndpoints(config, app.log);
+  app.get('/*', { config: { access: 'public' } }, (request, reply) => {
     // A missing file (an asset of another build) is a 404, not the console page.
     if (API_PREFIX.test(request.url) || /\.[a-z0-9]+$/i.test(request.url.split('?')[0])) {
       return reply
@@ -60,7 +72,7 @@ export async function registerWeb(app: FastifyInstance, config: Config, dist = W
     }
     const path = request.url.split('?')[0];
     return reply
-      .headers(consolePageHeaders(config, path, await provider()))
+      .headers(consolePageHeaders(config, path, provider()))
       .header('cache-control', 'no-cache')
       .sendFile('index.html');
   });
