@@ -124,7 +124,8 @@ export async function createProvider(ctx: AppContext, log: FastifyBaseLogger): P
     loadExistingGrant: autoGrant(config, indicator),
     extraTokenClaims: tokenClaims(db),
     // oidc-provider keeps `offline_access` only with prompt=consent, which the Apolo CLI never
-    // sends; refresh tokens are issued to our client anyway, and outlive the browser session.
+    // sends; refresh tokens are issued to our client anyway (the CLI's outlive the browser
+    // session, the console's do not: see expiresWithSession).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // The console keeps its tokens in memory and gets new ones from the provider's session
     // (an HttpOnly cookie) on every page load: what it is given lives no longer than that

@@ -6,7 +6,7 @@ import { setTokenSource } from '../../api/client';
 import { useAnonymousConfig } from '../../api/config';
 import type { PlatformConfig } from '../../api/types';
 import { notifyError } from '../../ui/notify';
-import { CALLBACK_PATH, createUserManager, inSilentFrame, usernameOf } from './oidc';
+import { CALLBACK_PATH, createUserManager, inSilentFrame, NOT_SIGNED_IN, usernameOf } from './oidc';
 import { SessionContext } from './session-context';
 import type { AuthErrorInfo, Session, SignInOptions } from './session-context';
 import { ConfigFailureScreen, LoadingScreen } from './screens';
@@ -19,6 +19,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   if (config.isError) return <ConfigFailureScreen />;
   return <TokenSession config={config.data}>{children}</TokenSession>;
 }
+
+/**
+ * A hidden frame's sign-in that the issuer answered "not signed in", or that got no answer:
+ * the issuer may not have seen its cookie there. A network failure is not retried.
+ */
+const askAgainAtTop = (err: unknown) => {
+  const e = err as { name?: string; error?: string } | null;
+  return (
+    e?.name === 'ErrorTimeout' || (e?.name === 'ErrorResponse' && NOT_SIGNED_IN.has(e.error ?? ''))
+  );
+};
 
 /**
  * Startup step 2: the token, kept by oidc-client-ts in this page's memory. A page without one
@@ -66,8 +77,16 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
       .getUser()
       .then(async (user) => {
         if (!completing && (!user || user.expired)) {
-          user = await userManager.signinSilent().catch(() => null);
-          if (!user && new URL(config.issuer).origin !== window.location.origin) {
+          let answer: unknown = null;
+          user = await userManager.signinSilent().catch((err: unknown) => {
+            answer = err;
+            return null;
+          });
+          if (
+            !user &&
+            askAgainAtTop(answer) &&
+            new URL(config.issuer).origin !== window.location.origin
+          ) {
             // An issuer on another origin (a white-label host, an external issuer) may get no
             // cookie in a frame of this site: ask it once more at the top level, where it does.
             // Its callback lands back here with the user, or shows the sign-in page.
