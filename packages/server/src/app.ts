@@ -16,6 +16,7 @@ import { createEpochCache } from './db/epoch-cache.js';
 import { registerIdentity } from './auth/identity.js';
 import { installMetrics } from './observability/metrics.js';
 import { registerWeb } from './http/web.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { registerDocs } from './http/docs.js';
 import { requestSerializer } from './observability/redact.js';
 import { configRoutes } from './modules/config/routes.js';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setSerializerCompiler(responseSerializer({ validate: opts.validateResponses ?? false }));
 
   installErrorHandler(app);
+  installSecurityHeaders(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${ctx.config.branding.title} platform API`, version: '1' },
@@ -138,6 +140,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(budgetRoutes(ctx));
   await app.register(reportRoutes(ctx));
   await registerDocs(app, ctx.config);
-  if (opts.webDist !== null) await registerWeb(app, opts.webDist);
+  if (opts.webDist !== null) await registerWeb(app, ctx.config, opts.webDist);
   return app;
 }

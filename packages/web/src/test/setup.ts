@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { TOKEN_STORAGE } from '../app/session/oidc';
 
 // findBy… and waitFor wait for what a user would see; the default 1 s is shorter than a lazy
 // chunk's first render takes on a loaded 2-core CI machine. Waiting longer changes no verdict.
@@ -34,4 +35,5 @@ afterEach(() => {
   vi.unstubAllGlobals();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  TOKEN_STORAGE.clear();
 });

@@ -6,14 +6,22 @@ export const CLI_CALLBACKS = [54540, 54541, 54542].map((p) => `http://127.0.0.1:
 /** The Vite dev server of the console. */
 const DEV_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
-/** Origins the console is served from: the public URL, every white-label host, the dev server. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Origins the console is served from: the public URL, every white-label host, and the dev
+ * server only where the server itself is on this machine's loopback (a development setup). A
+ * server with a real name never trusts `localhost:5173`: any local web page there (the default
+ * port of every Vite project) would otherwise get codes and tokens for the user's session.
+ */
 export function consoleOrigins(config: Config): string[] {
   const pub = new URL(config.publicUrl);
   const port = pub.port ? `:${pub.port}` : '';
   const whiteLabels = Object.keys(config.branding.whiteLabels).map(
     (host) => `${pub.protocol}//${host}${port}`,
   );
-  return [...new Set([pub.origin, ...whiteLabels, ...DEV_ORIGINS])];
+  const dev = LOOPBACK.has(pub.hostname) ? DEV_ORIGINS : [];
+  return [...new Set([pub.origin, ...whiteLabels, ...dev])];
 }
 
 /**

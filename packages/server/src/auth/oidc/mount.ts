@@ -14,6 +14,8 @@ export function mountProvider(provider: Provider) {
   const callback = provider.callback();
   const forward = (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
+    // The provider's JSON and pages are never to be sniffed into something else.
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
     const req = request.raw as IncomingMessage & { originalUrl?: string };
     const url = req.url ?? OIDC_PREFIX;
     const rest = url.slice(OIDC_PREFIX.length);

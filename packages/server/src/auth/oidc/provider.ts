@@ -74,6 +74,28 @@ async function requireOpenidScope(ctx: KoaContextWithOIDC, next: () => Promise<v
 }
 
 /**
+ * Only the console's own origins may read the provider's answers from a browser. The provider
+ * answers every CORS preflight with the asking origin, and its discovery and JWKS to any origin;
+ * a page of another site (a job's page, any web site the user visits) gets no CORS header at
+ * all, so its script cannot read a token endpoint's answer even where it holds a grant.
+ */
+function consoleOnlyCors(origins: Set<string>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    const origin = ctx.get('origin');
+    if (!origin || origins.has(origin)) return next();
+    if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
+      ctx.vary('Origin');
+      ctx.status = 204;
+      return;
+    }
+    await next();
+    for (const name of Object.keys(ctx.response.headers)) {
+      if (name.toLowerCase().startsWith('access-control-')) ctx.remove(name);
+    }
+  };
+}
+
+/**
  * The embedded OpenID provider: accounts are `users`, storage is `oidc_payloads`, signing keys
  * are the same database keys `orrery token create` signs with, and access tokens are JWTs for
  * our API carrying `identity` (the user name) so the API and the Apolo CLI can read them.
@@ -82,6 +104,7 @@ export async function createProvider(ctx: AppContext, log: FastifyBaseLogger): P
   const { config, db } = ctx;
   const { indicator, accepted } = apiResource(config);
   const origins = new Set(consoleOrigins(config));
+  const consoleCallbacks = new Set([...origins].map((o) => `${o}/auth/callback`));
   const pages = providerPages(config);
 
   const configuration: Configuration = {
@@ -101,11 +124,16 @@ export async function createProvider(ctx: AppContext, log: FastifyBaseLogger): P
     loadExistingGrant: autoGrant(config, indicator),
     extraTokenClaims: tokenClaims(db),
     // oidc-provider keeps `offline_access` only with prompt=consent, which the Apolo CLI never
-    // sends; refresh tokens are issued to our client anyway, and outlive the browser session.
+    // sends; refresh tokens are issued to our client anyway (the CLI's outlive the browser
+    // session, the console's do not: see expiresWithSession).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    expiresWithSession: async () => false,
+    // The console keeps its tokens in memory and gets new ones from the provider's session
+    // (an HttpOnly cookie) on every page load: what it is given lives no longer than that
+    // session, so signing out ends every token the console ever held. The Apolo CLI's logins
+    // (its loopback callbacks, the show-code page) outlive the browser session.
+    expiresWithSession: async (ctx) => consoleCallbacks.has(String(ctx.oidc.params?.redirect_uri)),
     responseTypes: ['code'],
-    // The console calls the token endpoint from the browser, possibly from another origin.
+    // The console calls the token endpoint from the browser, from a white-label host too.
     clientBasedCORS: (_ctx, origin) => origins.has(origin),
     renderError: pages.renderError,
     ttl: {
@@ -147,6 +175,7 @@ export async function createProvider(ctx: AppContext, log: FastifyBaseLogger): P
   const provider = new Provider(config.oidc.issuer, configuration);
   // Behind a reverse proxy the public scheme and host come from X-Forwarded-*.
   provider.proxy = true;
+  provider.use(consoleOnlyCors(origins));
   provider.use(requireOpenidScope);
   provider.on('server_error', (_ctx, err: Error) => log.error({ err }, 'oidc provider error'));
   return provider;

@@ -6,7 +6,7 @@ import { setTokenSource } from '../../api/client';
 import { useAnonymousConfig } from '../../api/config';
 import type { PlatformConfig } from '../../api/types';
 import { notifyError } from '../../ui/notify';
-import { createUserManager, usernameOf } from './oidc';
+import { CALLBACK_PATH, createUserManager, inSilentFrame, NOT_SIGNED_IN, usernameOf } from './oidc';
 import { SessionContext } from './session-context';
 import type { AuthErrorInfo, Session, SignInOptions } from './session-context';
 import { ConfigFailureScreen, LoadingScreen } from './screens';
@@ -20,7 +20,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <TokenSession config={config.data}>{children}</TokenSession>;
 }
 
-/** Startup step 2: the token, kept by oidc-client-ts in localStorage and renewed silently. */
+/**
+ * A hidden frame's sign-in that the issuer answered "not signed in", or that got no answer:
+ * the issuer may not have seen its cookie there. A network failure is not retried.
+ */
+const askAgainAtTop = (err: unknown) => {
+  const e = err as { name?: string; error?: string } | null;
+  return (
+    e?.name === 'ErrorTimeout' || (e?.name === 'ErrorResponse' && NOT_SIGNED_IN.has(e.error ?? ''))
+  );
+};
+
+/**
+ * Startup step 2: the token, kept by oidc-client-ts in this page's memory. A page without one
+ * (a reload, a new tab) asks the identity provider in a hidden frame (`prompt=none`): its
+ * session cookie, which no script reads, signs the user in again without a screen.
+ */
 function TokenSession({ config, children }: { config: PlatformConfig; children: ReactNode }) {
   const queryClient = useQueryClient();
   const userManager = useMemo(
@@ -55,11 +70,34 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
     userManager.events.addUserLoaded(loaded);
     userManager.events.addUserUnloaded(unloaded);
     userManager.events.addAccessTokenExpired(expired);
+    // The callback page completes a sign-in itself; inside the hidden frame it only hands the
+    // answer to its parent and must not start a frame of its own.
+    const completing = window.location.pathname === CALLBACK_PATH || inSilentFrame();
     userManager
       .getUser()
       .then(async (user) => {
-        if (user && user.expired && user.refresh_token) {
-          user = await userManager.signinSilent().catch(() => null);
+        if (!completing && (!user || user.expired)) {
+          let answer: unknown = null;
+          user = await userManager.signinSilent().catch((err: unknown) => {
+            answer = err;
+            return null;
+          });
+          if (
+            !user &&
+            askAgainAtTop(answer) &&
+            new URL(config.issuer).origin !== window.location.origin
+          ) {
+            // An issuer on another origin (a white-label host, an external issuer) may get no
+            // cookie in a frame of this site: ask it once more at the top level, where it does.
+            // Its callback lands back here with the user, or shows the sign-in page.
+            const { pathname, search, hash } = window.location;
+            await userManager.signinRedirect({
+              prompt: 'none',
+              redirectMethod: 'replace',
+              state: { returnTo: `${pathname}${search}${hash}`, silent: true },
+            });
+            return;
+          }
         }
         if (live) setOidcUser(user && !user.expired ? user : null);
       })
@@ -70,7 +108,7 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
       userManager.events.removeUserUnloaded(unloaded);
       userManager.events.removeAccessTokenExpired(expired);
     };
-  }, [userManager]);
+  }, [userManager, config.issuer]);
 
   const session = useMemo<Session>(
     () => ({

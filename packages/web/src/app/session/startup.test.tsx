@@ -10,6 +10,7 @@ import type { CannedResponse } from '../../test/fetch';
 import { Providers } from '../Providers';
 import { Gate } from './Gate';
 import { SessionProvider } from './SessionProvider';
+import { TOKEN_STORAGE } from './oidc';
 
 const CONFIG = wire.config({
   branding: { title: 'Acme ML', logo_url: null, powered_by: 'Orrery' },
@@ -17,10 +18,10 @@ const CONFIG = wire.config({
 const PROFILE_URL =
   '/api/v1/users/alice?include=orgs&include=clusters&include=system_role&include=projects';
 
-/** A token as oidc-client-ts keeps it in localStorage after sign-in. */
+/** A token as oidc-client-ts keeps it in the page's memory after sign-in. */
 function storeToken() {
   const claims = btoa(JSON.stringify({ identity: 'alice', email: 'alice@example.org' }));
-  window.localStorage.setItem(
+  TOKEN_STORAGE.setItem(
     `oidc.user:${CONFIG.issuer}:${CONFIG.client_id}`,
     JSON.stringify({
       access_token: `e30.${claims.replace(/=+$/, '')}.sig`,

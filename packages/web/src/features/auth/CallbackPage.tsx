@@ -1,12 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { returnPathOf } from '../../app/session/oidc';
+import { NOT_SIGNED_IN, returnPathOf, type ReturnState } from '../../app/session/oidc';
 import { LoadingScreen } from '../../app/session/screens';
 import { useSession } from '../../app/session/session-context';
 import { AUTH_TEXTS } from './texts';
 
 interface OidcErrorLike {
   error?: string;
+  /** The state the sign-in was started with (oidc-client-ts's ErrorResponse carries it). */
+  state?: unknown;
   error_description?: string;
   message?: string;
 }
@@ -26,6 +28,11 @@ export default function CallbackPage() {
         if (user) navigate(returnPathOf(user.state), { replace: true });
       })
       .catch((err: OidcErrorLike) => {
+        // The issuer only said the user has no session there: the sign-in page, no error.
+        if ((err.state as ReturnState | undefined)?.silent && NOT_SIGNED_IN.has(err.error ?? '')) {
+          navigate(returnPathOf(err.state), { replace: true });
+          return;
+        }
         setAuthError({
           code: err.error ?? AUTH_TEXTS.callbackError,
           text: err.error_description ?? err.message ?? '',

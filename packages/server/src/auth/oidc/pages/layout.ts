@@ -52,6 +52,7 @@ const CSP = [
   'img-src * data:',
   "frame-ancestors 'none'",
   "base-uri 'none'",
+  "object-src 'none'",
 ].join('; ');
 
 /** Headers of every page: no caching (they carry one-time state), no framing, no scripts. */
@@ -60,6 +61,7 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': CSP,
   'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
 
