@@ -6,6 +6,8 @@ import { createEpochCache, type EpochCache } from '../db/epoch-cache.js';
 import { uncachedEpochs } from '../db/epochs.js';
 import { bearerOf, type Principal } from './principal.js';
 import type { createTokenVerifier } from './verify.js';
+import { isServiceAccountName } from './permissions.js';
+import { isProjectToken } from '../modules/tokens/format.js';
 
 export const principalOf = (u: UserRow): Principal => ({
   id: u.id,
@@ -59,6 +61,17 @@ export function installPrincipal(
         emailVerified: claims.emailVerified ?? true,
       });
     }
-    if (user) request.principal = principalOf(user);
+    if (!user) return;
+    // A service account is its project token and nothing else: any other token naming its user
+    // (say, from a password it was once given) identifies nobody.
+    const principal = principalOf(user);
+    if (
+      !isProjectToken(token) &&
+      isServiceAccountName(user.username) &&
+      (await (await request.accessSnapshot()).memberships(principal)).serviceAccount
+    ) {
+      return;
+    }
+    request.principal = principal;
   });
 }

@@ -40,7 +40,7 @@ export const permissionRoutes =
     app.post(
       '/api/v1/permissions/check',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['permissions'],
           description:
