@@ -162,51 +162,58 @@ describe('a project token stays in its project', () => {
   });
 });
 
-/**
- * Posts the sign-in form of an authorization from a local address of the test's choice: the
- * trusted proxy (127.0.0.1) or any other peer (127.0.0.2).
- */
-function tryPassword(
-  a: Authorization,
-  email: string,
-  password: string,
-  opts: { forwardedFor?: string; from?: string } = {},
+/** One HTTP request from a local address of the test's choice (127.0.0.1 is the trusted proxy). */
+function from(
+  address: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = '',
 ) {
-  const url = new URL(formAction(a.html), s.url);
-  const body = new URLSearchParams({ email, password }).toString();
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    'content-length': String(Buffer.byteLength(body)),
-    cookie: [...a.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    ...(opts.forwardedFor ? { 'x-forwarded-for': opts.forwardedFor } : {}),
-  };
+  const url = new URL(path, s.url);
   return new Promise<{ status: number; retryAfter: string | undefined; html: string }>(
     (resolve, reject) => {
       const req = request(
         {
-          method: 'POST',
+          method,
           host: url.hostname,
           port: url.port,
           path: url.pathname + url.search,
-          headers,
-          localAddress: opts.from ?? '127.0.0.1',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          localAddress: address,
         },
         (res) => {
           let html = '';
           res.setEncoding('utf8');
           res.on('data', (d: string) => (html += d));
           res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              retryAfter: res.headers['retry-after'],
-              html,
-            }),
+            resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], html }),
           );
         },
       );
       req.on('error', reject);
       req.end(body);
     },
+  );
+}
+
+/** Posts the sign-in form of an authorization, through the proxy or from another peer. */
+function tryPassword(
+  a: Authorization,
+  email: string,
+  password: string,
+  opts: { forwardedFor?: string; from?: string } = {},
+) {
+  return from(
+    opts.from ?? '127.0.0.1',
+    'POST',
+    formAction(a.html),
+    {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: [...a.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      ...(opts.forwardedFor ? { 'x-forwarded-for': opts.forwardedFor } : {}),
+    },
+    new URLSearchParams({ email, password }).toString(),
   );
 }
 
@@ -257,6 +264,16 @@ describe('sign-in and sign-up limits', () => {
     const next = await s.user();
     const r = await tryPassword(a, next.email, 'wrong', { forwardedFor: '192.0.2.200', from: other });
     expect(r.status).toBe(429);
+  });
+
+  it('an untrusted peer cannot pick the origin the server advertises (X-Forwarded-Host, -Proto)', async () => {
+    const forged = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.test' };
+    const discovery = '/oidc/.well-known/openid-configuration';
+    const direct = JSON.parse((await from('127.0.0.2', 'GET', discovery, forged)).html);
+    expect(direct.token_endpoint).toBe(`${s.url}/oidc/token`);
+    // The same headers from the configured proxy are believed.
+    const proxied = JSON.parse((await from('127.0.0.1', 'GET', discovery, forged)).html);
+    expect(proxied.token_endpoint).toBe('https://evil.test/oidc/token');
   });
 
   it('limits sign-up answers that an e-mail or user name is taken, per address', async () => {
