@@ -16,6 +16,8 @@ import { hashPassword } from '../auth/passwords.js';
 import { issueEmailToken } from '../modules/accounts/email-tokens.js';
 import { createToken } from '../modules/tokens/store.js';
 import { projectId } from '../modules/people/store.js';
+import { passedConfig } from '../modules/jobs/owner-token.js';
+import type { JobRow } from '../modules/jobs/store.js';
 
 /**
  * A hostile holder of a project token, and a hostile client of the sign-in pages. The server
@@ -139,6 +141,21 @@ describe('a project token stays in its project', () => {
     expect((await call(s, 'GET', TOKENS, owner)).body).not.toContainEqual(
       expect.objectContaining({ name: 'child' }),
     );
+  });
+
+  it("the token a project token's job carries (pass_config) stays in the project and dies with it", async () => {
+    const { id, username } = await projectToken('job-runner', 'writer');
+    const account = await emailOf(username);
+    // What a job the token submitted finds in its environment.
+    const job = { ownerId: account.id, maxRunTimeMinutes: 10, clusterName: 'default' } as JobRow;
+    const passed = (await passedConfig(s.ctx, job)).NEURO_PASSED_CONFIG;
+    const inJob = bearer(JSON.parse(Buffer.from(passed, 'base64').toString()).token as string);
+    const secrets = '/api/v1/secrets?cluster_name=default&org_name=acme&project_name=vision';
+    expect((await call(s, 'GET', secrets, inJob)).status).toBe(200);
+    expect((await call(s, 'POST', '/api/v1/orgs', inJob, { name: 'job-org' })).status).toBe(403);
+    expect((await call(s, 'DELETE', `${TOKENS}/${id}`, owner)).status).toBe(200);
+    expect((await call(s, 'GET', secrets, inJob)).status).toBe(401);
+    expect((await call(s, 'POST', '/api/v1/orgs', inJob, { name: 'job-org' })).status).toBe(401);
   });
 
   it('revoking a token revokes the tokens it minted', async () => {

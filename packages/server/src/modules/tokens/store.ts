@@ -178,6 +178,21 @@ export async function revokeToken(db: Db, projectId: string, id: string) {
   return oneToken(db, projectId, id);
 }
 
+/** The live project token of a service account's user (there is one per user), or null. */
+export async function liveTokenOf(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: projectTokens.id })
+    .from(projectTokens)
+    .where(
+      and(
+        eq(projectTokens.userId, userId),
+        isNull(projectTokens.revokedAt),
+        gt(projectTokens.expiresAt, new Date()),
+      ),
+    );
+  return row?.id ?? null;
+}
+
 /** Whether a user is a project token's service account (revoked or not). */
 export async function isServiceAccountUser(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
