@@ -143,6 +143,27 @@ describe('a project token stays in its project', () => {
     );
   });
 
+  it("a manager's project token cannot leave access behind: no new members, no shares", async () => {
+    const { token } = await projectToken('door-opener', 'manager');
+    const me = bearer(token);
+    // The holder's own account, outside the project.
+    const holder = await s.user();
+    const add = await call(
+      s,
+      'POST',
+      '/apis/admin/v1/clusters/default/orgs/acme/projects/vision/users',
+      me,
+      { user_name: holder.username, role: 'manager' },
+    );
+    expect(add.status).toBe(403);
+    const share = await call(s, 'POST', `/api/v1/users/${holder.username}/permissions`, me, [
+      { uri: 'storage://default/acme/vision', action: 'manage' },
+    ]);
+    expect(share.status).toBe(403);
+    const config = await call(s, 'GET', '/api/v1/config', holder);
+    expect(config.body.projects ?? []).toEqual([]);
+  });
+
   it("the token a project token's job carries (pass_config) stays in the project and dies with it", async () => {
     const { id, username } = await projectToken('job-runner', 'writer');
     const account = await emailOf(username);
