@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { bearer, call, tenancy } from '../test/fixtures.js';
+import { bearer, call, joinOrg, tenancy } from '../test/fixtures.js';
 import { formAction } from '../auth/oidc/testing/browser.js';
 import {
   mailsTo,
@@ -146,8 +146,8 @@ describe('a project token stays in its project', () => {
   it("a manager's project token cannot leave access behind: no new members, no shares", async () => {
     const { token } = await projectToken('door-opener', 'manager');
     const me = bearer(token);
-    // The holder's own account, outside the project.
-    const holder = await s.user();
+    // The holder's own account: in the organization, outside the project.
+    const holder = await joinOrg(s, await s.user(), 'user');
     const add = await call(
       s,
       'POST',
