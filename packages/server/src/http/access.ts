@@ -79,11 +79,12 @@ export function installAccess(app: FastifyInstance) {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     const principal = requireUser(request);
-    if (access === 'system' && principal.systemRole !== 'admin') throw forbidden();
     // A service account's user (a project token) has no account of its own to act on: no
     // organizations, profile, invitations, payments or tokens (docs/tokens.md).
-    const people = access === 'user' || access === 'system' || (typeof access === 'object' && access.people);
+    const people =
+      access === 'user' || access === 'system' || (typeof access === 'object' && access.people);
     if (people && (await isServiceAccount(request, principal))) throw forbidden(TOKEN_REFUSED);
+    if (access === 'system' && principal.systemRole !== 'admin') throw forbidden();
   });
   // A resource URI is computed from the request, so only from validated input: a check that
   // read raw params or bodies answered 500 for a non-string name. Validation messages depend on

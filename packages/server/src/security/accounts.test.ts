@@ -12,6 +12,7 @@ import {
   type Authorization,
 } from '../auth/oidc/testing/flow.js';
 import { users } from '../db/schema.js';
+import { routeAccess } from '../http/access.js';
 import { hashPassword } from '../auth/passwords.js';
 import { issueEmailToken } from '../modules/accounts/email-tokens.js';
 import { createToken } from '../modules/tokens/store.js';
@@ -72,6 +73,35 @@ describe('a project token stays in its project', () => {
     // What it is for still works.
     const secrets = '/api/v1/secrets?cluster_name=default&org_name=acme&project_name=vision';
     expect((await call(s, 'GET', secrets, me)).status).toBe(200);
+  });
+
+  it('every route for people refuses a project token, whatever its role (routes added later too)', async () => {
+    const { token, username } = await projectToken('route-walker', 'manager');
+    const fill = (url: string) =>
+      url
+        .replace(':cluster', 'default')
+        .replace(':org', 'acme')
+        .replace(':project', 'vision')
+        .replace(':name', url.startsWith('/api/v1/users') ? username : 'acme')
+        .replace(/:[a-z_]+/gi, '00000000-0000-4000-8000-000000000000')
+        .replace('*', 'x');
+    let checked = 0;
+    for (const [key, access] of routeAccess) {
+      const people =
+        access === 'user' || access === 'system' || (typeof access === 'object' && access.people);
+      if (!people) continue;
+      const [method, url] = key.split(' ');
+      const res = await s.app.inject({
+        method: method as 'GET',
+        url: fill(url),
+        headers: { authorization: `Bearer ${token}` },
+        payload: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
+      expect(res.statusCode, key).toBe(403);
+      expect(res.json().message, key).toContain('project token');
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(30);
   });
 
   it("a project token cannot change its account's e-mail", async () => {
