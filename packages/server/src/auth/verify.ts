@@ -74,7 +74,9 @@ export function createTokenVerifier(opts: {
         emailVerified:
           typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
         projectToken:
-          typeof payload[PROJECT_TOKEN_CLAIM] === 'string' ? payload[PROJECT_TOKEN_CLAIM] : undefined,
+          typeof payload[PROJECT_TOKEN_CLAIM] === 'string'
+            ? payload[PROJECT_TOKEN_CLAIM]
+            : undefined,
       };
       const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp ?? 0) * 1000 - Date.now());
       if (ttl > 0) verified.set(token, claims, { ttl });

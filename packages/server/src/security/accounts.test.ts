@@ -290,11 +290,15 @@ describe('sign-in and sign-up limits', () => {
     const victim = await s.user();
     const a = await startAuthorization(s);
     for (let i = 1; i <= 10; i++) {
-      const r = await tryPassword(a, victim.email, `wrong-${i}`, { forwardedFor: `198.51.100.${i}` });
+      const r = await tryPassword(a, victim.email, `wrong-${i}`, {
+        forwardedFor: `198.51.100.${i}`,
+      });
       expect(r.status).toBe(401);
     }
     // Even the right password: the limit comes before the check.
-    const r = await tryPassword(a, victim.email, victim.password, { forwardedFor: '198.51.100.11' });
+    const r = await tryPassword(a, victim.email, victim.password, {
+      forwardedFor: '198.51.100.11',
+    });
     expect(r.status).toBe(429);
     expect(Number(r.retryAfter)).toBeGreaterThan(0);
     expect(r.html).toMatch(/Try again in \d+ minutes?/);
@@ -305,16 +309,18 @@ describe('sign-in and sign-up limits', () => {
     const address = '203.0.113.7';
     for (let i = 0; i < PER_ADDRESS; i++) {
       const target = await s.user();
-      expect((await tryPassword(a, target.email, 'wrong', { forwardedFor: address })).status).toBe(401);
+      expect((await tryPassword(a, target.email, 'wrong', { forwardedFor: address })).status).toBe(
+        401,
+      );
     }
     const next = await s.user();
     const r = await tryPassword(a, next.email, next.password, { forwardedFor: address });
     expect(r.status).toBe(429);
     expect(Number(r.retryAfter)).toBeGreaterThan(0);
     // Another address is not held back by this one.
-    expect((await tryPassword(a, next.email, 'wrong', { forwardedFor: '203.0.113.8' })).status).toBe(
-      401,
-    );
+    expect(
+      (await tryPassword(a, next.email, 'wrong', { forwardedFor: '203.0.113.8' })).status,
+    ).toBe(401);
   });
 
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
@@ -330,7 +336,10 @@ describe('sign-in and sign-up limits', () => {
     }
     // Every try came from 127.0.0.2, whatever it claimed.
     const next = await s.user();
-    const r = await tryPassword(a, next.email, 'wrong', { forwardedFor: '192.0.2.200', from: other });
+    const r = await tryPassword(a, next.email, 'wrong', {
+      forwardedFor: '192.0.2.200',
+      from: other,
+    });
     expect(r.status).toBe(429);
   });
 

@@ -20,7 +20,8 @@ export function mountProvider(provider: Provider, trustedProxies: string[]) {
     // The provider believes X-Forwarded-* whenever a proxy is configured: from any other peer
     // they are the client's own claims, so they never reach it.
     if (!trusted(req.socket.remoteAddress ?? '')) {
-      for (const h of Object.keys(req.headers)) if (h.startsWith('x-forwarded-')) delete req.headers[h];
+      for (const h of Object.keys(req.headers))
+        if (h.startsWith('x-forwarded-')) delete req.headers[h];
     }
     const url = req.url ?? OIDC_PREFIX;
     const rest = url.slice(OIDC_PREFIX.length);

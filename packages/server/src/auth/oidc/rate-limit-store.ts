@@ -68,7 +68,10 @@ export async function countHit(
  * The hits of `key` in its current window and the milliseconds left of it, without counting one;
  * null when no window is open. Lets a limit refuse before the work whose failures it counts.
  */
-export async function hitsOf(db: Db, key: string): Promise<{ current: number; ttl: number } | null> {
+export async function hitsOf(
+  db: Db,
+  key: string,
+): Promise<{ current: number; ttl: number } | null> {
   const [row] = await db
     .select({
       hits: rateLimits.hits,

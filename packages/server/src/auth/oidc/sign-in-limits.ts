@@ -29,7 +29,10 @@ export function signInLimits(db: Db, config: Config['signInLimits']) {
     key: `sign-in failed address ${ip}`,
     max: config.perAddress,
   });
-  const taken = (ip: string): Limit => ({ key: `sign-up taken address ${ip}`, max: config.perAddress });
+  const taken = (ip: string): Limit => ({
+    key: `sign-up taken address ${ip}`,
+    max: config.perAddress,
+  });
 
   /** Milliseconds until the first exhausted limit reopens, or 0 when none is exhausted. */
   async function wait(limits: Limit[]): Promise<number> {
