@@ -47,6 +47,7 @@ import { paymentRoutes } from './modules/billing/routes-payments.js';
 import { usageRoutes } from './modules/billing/routes-usage.js';
 import { budgetRoutes } from './modules/billing/routes-budgets.js';
 import type { createTokenVerifier } from './auth/verify.js';
+import { proxyTrust } from './net/trusted-proxies.js';
 
 export type App = FastifyInstance;
 
@@ -70,7 +71,9 @@ export interface BuildOptions {
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel, serializers: { req: requestSerializer } },
-    trustProxy: true,
+    // X-Forwarded-* only from the operator's proxies: believed from anyone, each sign-in try
+    // could claim a new client address (docs/operations.md, Behind a reverse proxy).
+    trustProxy: ctx.config.trustedProxies.length ? proxyTrust(ctx.config.trustedProxies) : false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array' } },

@@ -26,6 +26,9 @@ describe('configuration', () => {
     [{ ORRERY_INVITE_TTL: 'a week' }, 'ORRERY_INVITE_TTL'],
     [{ ORRERY_INVITE_TTL: '0d' }, 'ORRERY_INVITE_TTL'],
     [{ ORRERY_UNSANDBOXED_JOBS: 'yes' }, 'ORRERY_UNSANDBOXED_JOBS'],
+    [{ ORRERY_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'ORRERY_TRUSTED_PROXIES'],
+    [{ ORRERY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'ORRERY_TRUSTED_PROXIES'],
+    [{ ORRERY_SIGNIN_WINDOW: '0m' }, 'ORRERY_SIGNIN_WINDOW'],
   ])('stops on a bad value and names the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -40,6 +43,14 @@ describe('configuration', () => {
     expect(loadConfig({}).inviteTtlSeconds).toBe(7 * 86400);
     expect(loadConfig({ ORRERY_INVITE_TTL: '36h' }).inviteTtlSeconds).toBe(36 * 3600);
     expect(loadConfig({ ORRERY_INVITE_TTL: '90' }).inviteTtlSeconds).toBe(90);
+  });
+
+  it('trusts no proxy and limits sign-ins to 10 per account, 50 per address in 15 minutes by default', () => {
+    const c = loadConfig({});
+    expect(c.trustedProxies).toEqual([]);
+    expect(c.signInLimits).toEqual({ perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 });
+    const set = loadConfig({ ORRERY_TRUSTED_PROXIES: ' 10.0.0.5, fd00::/8 ,192.168.0.0/16' });
+    expect(set.trustedProxies).toEqual(['10.0.0.5', 'fd00::/8', '192.168.0.0/16']);
   });
 
   it('uses an external issuer when one is configured', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { isAddressOrCidr } from './net/trusted-proxies.js';
 import { KUBE_ENV, kubeOptions, type KubeOptions } from './runtime/kubernetes/options.js';
 import { SLURM_ENV, slurmOptions, type SlurmOptions } from './runtime/slurm/options.js';
 
@@ -15,6 +16,18 @@ const optionalUrl = z
   .url()
   .optional()
   .transform((v) => v?.replace(/\/$/, ''));
+
+/** A duration in seconds: a number, or one with s, m, h or d. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'must be a duration: seconds, or a number with s, m, h or d (e.g. 7d)')
+    .default(fallback)
+    .transform((v) => {
+      const unit = { s: 1, m: 60, h: 3600, d: 86400 }[v.slice(-1)] ?? 1;
+      return parseInt(v, 10) * unit;
+    })
+    .refine((v) => v > 0, 'must be longer than 0');
 
 /** Every variable the server reads, with its default. The README's configuration table lists these. */
 const Env = z.object({
@@ -93,15 +106,28 @@ const Env = z.object({
   ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
   ORRERY_FLOW_MAX_BAKE_TASKS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ORRERY_FLOW_MAX_MATRIX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-  ORRERY_INVITE_TTL: z
+  ORRERY_INVITE_TTL: duration('7d'),
+  ORRERY_TRUSTED_PROXIES: z
     .string()
-    .regex(/^\d+[smhd]?$/, 'must be a duration: seconds, or a number with s, m, h or d (e.g. 7d)')
-    .default('7d')
-    .transform((v) => {
-      const unit = { s: 1, m: 60, h: 3600, d: 86400 }[v.slice(-1)] ?? 1;
-      return parseInt(v, 10) * unit;
-    })
-    .refine((v) => v > 0, 'must be longer than 0'),
+    .default('')
+    .transform((v, ctx) => {
+      const list = v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      const bad = list.find((a) => !isAddressOrCidr(a));
+      if (bad) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be IP addresses or CIDR ranges, comma-separated ("${bad}" is neither)`,
+        });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  ORRERY_SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  ORRERY_SIGNIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  ORRERY_SIGNIN_WINDOW: duration('15m'),
   ORRERY_CONFIG_FILE: z.string().optional(),
   ORRERY_APP_TEMPLATES_DIR: z.string().min(1).optional(),
   ORRERY_PAYMENTS: z.enum(['stripe', 'test', 'off']).optional(),
@@ -137,6 +163,13 @@ export interface Config {
   appTemplatesDir?: string;
   /** How long an invitation to an organization stays open, in seconds. */
   inviteTtlSeconds: number;
+  /**
+   * The reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For, -Proto and -Host are
+   * believed; empty: none, the connection's own address is the client's (docs/operations.md).
+   */
+  trustedProxies: string[];
+  /** Failed sign-ins (and sign-up "taken" answers) allowed per window (docs/operations.md). */
+  signInLimits: { perAccount: number; perAddress: number; windowMs: number };
   /** Questions one user may ask the assistant a minute, per replica (docs/assistant.md). */
   assistantQuestionsPerMinute: number;
   /**
@@ -312,6 +345,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
+    trustedProxies: e.ORRERY_TRUSTED_PROXIES,
+    signInLimits: {
+      perAccount: e.ORRERY_SIGNIN_FAILURES_PER_ACCOUNT,
+      perAddress: e.ORRERY_SIGNIN_FAILURES_PER_ADDRESS,
+      windowMs: e.ORRERY_SIGNIN_WINDOW * 1000,
+    },
     assistantQuestionsPerMinute: e.ORRERY_ASSISTANT_QUESTIONS_PER_MINUTE,
     flows: { maxBakeTasks: e.ORRERY_FLOW_MAX_BAKE_TASKS, maxMatrix: e.ORRERY_FLOW_MAX_MATRIX },
     appTemplatesDir: e.ORRERY_APP_TEMPLATES_DIR ? resolve(e.ORRERY_APP_TEMPLATES_DIR) : undefined,

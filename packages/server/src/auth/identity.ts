@@ -25,7 +25,7 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext) {
   const provider = await createProvider(ctx, app.log);
   const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log: app.log };
 
-  await app.register(mountProvider(provider));
+  await app.register(mountProvider(provider, ctx.config.trustedProxies));
   await app.register(async (forms) => {
     await installForms(forms, ctx.config, ctx.db);
     await forms.register(interactions.interactionRoutes(ctx, provider, deps));

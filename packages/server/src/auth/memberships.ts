@@ -8,6 +8,7 @@ import {
   projectMembers,
   projects,
 } from '../db/schema.js';
+import { projectTokens } from '../modules/tokens/tables.js';
 
 /**
  * Everything that gives a user access, as stored: the rows the permission engine turns into
@@ -27,6 +28,18 @@ export interface Memberships {
   projects: { cluster: string; org: string; name: string; role: string }[];
   /** Shares: one action on one URI. */
   shares: { uri: string; action: string }[];
+  /**
+   * Set when the user is a project token's service account: the one project and role it may
+   * act in, whatever else its rows say (permissions.ts keeps its grants inside them).
+   */
+  serviceAccount: ServiceAccountScope | null;
+}
+
+export interface ServiceAccountScope {
+  cluster: string;
+  org: string;
+  project: string;
+  role: string;
 }
 
 export const NO_MEMBERSHIPS: Memberships = {
@@ -35,10 +48,11 @@ export const NO_MEMBERSHIPS: Memberships = {
   clusters: [],
   projects: [],
   shares: [],
+  serviceAccount: null,
 };
 
 export async function membershipsOf(db: Db, userId: string): Promise<Memberships> {
-  const [orgs, orgClusters, clusters, projectRoles, shares] = await Promise.all([
+  const [orgs, orgClusters, clusters, projectRoles, shares, tokens] = await Promise.all([
     db
       .select({ name: orgMembers.orgName, role: orgMembers.role })
       .from(orgMembers)
@@ -68,9 +82,27 @@ export async function membershipsOf(db: Db, userId: string): Promise<Memberships
       .select({ uri: permissions.uri, action: permissions.action })
       .from(permissions)
       .where(eq(permissions.userId, userId)),
+    // The token row stays when the token is revoked, so the user stays a service account.
+    db
+      .select({
+        cluster: projects.clusterName,
+        org: projects.orgName,
+        project: projects.name,
+        role: projectTokens.role,
+      })
+      .from(projectTokens)
+      .innerJoin(projects, eq(projects.id, projectTokens.projectId))
+      .where(eq(projectTokens.userId, userId)),
   ]);
   const links = new Map(orgClusters.map((l) => [`${l.cluster}/${l.org}`, l]));
   for (const p of projectRoles)
     links.set(`${p.cluster}/${p.org}`, { cluster: p.cluster, org: p.org });
-  return { orgs, orgClusters: [...links.values()], clusters, projects: projectRoles, shares };
+  return {
+    orgs,
+    orgClusters: [...links.values()],
+    clusters,
+    projects: projectRoles,
+    shares,
+    serviceAccount: tokens[0] ?? null,
+  };
 }

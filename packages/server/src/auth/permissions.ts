@@ -9,7 +9,12 @@ import {
 } from '@orrery/contract';
 import type { Db } from '../db/client.js';
 import { orgMembers } from '../db/schema.js';
-import { membershipsOf, NO_MEMBERSHIPS, type Memberships } from './memberships.js';
+import {
+  membershipsOf,
+  NO_MEMBERSHIPS,
+  type Memberships,
+  type ServiceAccountScope,
+} from './memberships.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -24,6 +29,12 @@ export interface Grant {
 }
 
 const PROJECT_SCOPED = new Set<string>(PROJECT_SCHEMES);
+
+/**
+ * A project token's user name is `NAME--xxxxxxxx`; a person's has single hyphens (USERNAME). Only
+ * such names need the database to tell whether they are a service account.
+ */
+export const isServiceAccountName = (username: string) => username.includes('--');
 
 function covers(grant: Grant, scheme: Scheme, path: string[]): boolean {
   if (grant.scheme === '*') return true;
@@ -51,8 +62,30 @@ export const allows = (grants: Grant[], uri: string, action: Action) => {
   return have !== null && atLeast(have, action);
 };
 
+/**
+ * A service account acts in its project and with its token's role, and nowhere else: whatever
+ * rows were added for its user (an organization, a share, a system role, a higher project
+ * role), only grants at or below the project count, each at most the token's role, and the
+ * project's cluster may be read (to run there).
+ */
+function serviceAccountGrants(sa: ServiceAccountScope, all: Grant[]): Grant[] {
+  const scope = [sa.cluster, sa.org, sa.project];
+  const most = actionOfRole(sa.role);
+  const inside = all
+    .filter(
+      (g) =>
+        (g.scheme === 'project-scoped' || PROJECT_SCOPED.has(g.scheme)) &&
+        scope.every((seg, i) => g.path[i] === seg),
+    )
+    .map((g) => (atLeast(g.action, most) ? { ...g, action: most } : g));
+  return [...inside, { scheme: 'cluster', path: [sa.cluster], action: 'read' }];
+}
+
 /** Every grant of a user: system role, organization, cluster and project roles, and shares. */
 export function grantsFrom(user: Principal, m: Memberships): Grant[] {
+  if (m.serviceAccount) {
+    return serviceAccountGrants(m.serviceAccount, grantsFrom(user, { ...m, serviceAccount: null }));
+  }
   if (user.systemRole === 'admin') return [{ scheme: '*', path: [], action: 'manage' }];
   const grants: Grant[] = [];
   for (const o of m.orgs) {
@@ -89,7 +122,10 @@ export async function grantsOf(
   user: Principal,
   memberships: (user: Principal) => Promise<Memberships> = (u) => membershipsOf(db, u.id),
 ): Promise<Grant[]> {
-  return grantsFrom(user, user.systemRole === 'admin' ? NO_MEMBERSHIPS : await memberships(user));
+  // An administrator's rows are not read, except for a user that could be a service account
+  // (`--` in the name, which no person's has): its scope bounds even a system role.
+  const admin = user.systemRole === 'admin' && !isServiceAccountName(user.username);
+  return grantsFrom(user, admin ? NO_MEMBERSHIPS : await memberships(user));
 }
 
 /** Whether a user is a member of an organization, and with which role. */

@@ -5,7 +5,10 @@ import { accessOf, type AccessSnapshot } from './access-cache.js';
 import { createEpochCache, type EpochCache } from '../db/epoch-cache.js';
 import { uncachedEpochs } from '../db/epochs.js';
 import { bearerOf, type Principal } from './principal.js';
-import type { createTokenVerifier } from './verify.js';
+import type { createTokenVerifier, VerifiedToken } from './verify.js';
+import { liveTokenOf } from '../modules/tokens/store.js';
+import { isServiceAccountName } from './permissions.js';
+import { isProjectToken } from '../modules/tokens/format.js';
 
 export const principalOf = (u: UserRow): Principal => ({
   id: u.id,
@@ -15,6 +18,25 @@ export const principalOf = (u: UserRow): Principal => ({
   emailVerified: u.emailVerified,
   systemRole: u.systemRole,
 });
+
+/**
+ * Whether a verified token may act as `user`. A service account is its project token and nothing
+ * else: any other token naming its user (say, from a password it was once given) identifies
+ * nobody, except the one the server signs for its jobs, which holds while the project token is
+ * live. Every way in (the hook, the registry's Basic login, the job ingress) asks this.
+ */
+export async function tokenAdmits(
+  db: Db,
+  request: FastifyRequest,
+  token: string,
+  claims: VerifiedToken,
+  user: UserRow,
+): Promise<boolean> {
+  if (isProjectToken(token) || !isServiceAccountName(user.username)) return true;
+  const m = await (await request.accessSnapshot()).memberships(principalOf(user));
+  if (!m.serviceAccount) return true;
+  return !!claims.projectToken && (await liveTokenOf(db, user.id)) === claims.projectToken;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,6 +81,8 @@ export function installPrincipal(
         emailVerified: claims.emailVerified ?? true,
       });
     }
-    if (user) request.principal = principalOf(user);
+    if (user && (await tokenAdmits(db, request, token, claims, user))) {
+      request.principal = principalOf(user);
+    }
   });
 }

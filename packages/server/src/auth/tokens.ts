@@ -5,6 +5,12 @@ export const IDENTITY_CLAIM = 'identity';
 /** Claim name the Apolo SDK also accepts for the user name (apolo-wire §0). */
 export const APOLO_USER_CLAIM = 'https://platform.neuromation.io/user';
 
+/**
+ * On a token the server signs for a job of a project token's service account (registry pulls,
+ * `pass_config`): the project token's id. The token counts only while that one is live.
+ */
+export const PROJECT_TOKEN_CLAIM = 'orrery_project_token';
+
 export interface TokenSubject {
   id: string;
   username: string;
@@ -22,9 +28,12 @@ export async function signAccessToken(opts: {
   subject: TokenSubject;
   ttlSeconds: number;
   clientId?: string;
+  /** The project token whose service account this is (PROJECT_TOKEN_CLAIM). */
+  projectToken?: string;
 }): Promise<string> {
   const key = await importJWK(opts.key, 'RS256');
   return new SignJWT({
+    ...(opts.projectToken ? { [PROJECT_TOKEN_CLAIM]: opts.projectToken } : {}),
     [IDENTITY_CLAIM]: opts.subject.username,
     email: opts.subject.email,
     client_id: opts.clientId ?? 'orrery-cli',

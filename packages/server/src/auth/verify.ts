@@ -8,13 +8,15 @@ import {
 } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { TokenVerifier } from './principal.js';
-import { APOLO_USER_CLAIM, IDENTITY_CLAIM } from './tokens.js';
+import { APOLO_USER_CLAIM, IDENTITY_CLAIM, PROJECT_TOKEN_CLAIM } from './tokens.js';
 
 export interface VerifiedToken {
   username: string;
   email?: string;
   name?: string;
   emailVerified?: boolean;
+  /** PROJECT_TOKEN_CLAIM: a job's token for a service account, valid while that token is. */
+  projectToken?: string;
 }
 
 /** The user name a token carries: our `identity` claim, the Apolo claim, or the OIDC standard ones. */
@@ -71,6 +73,10 @@ export function createTokenVerifier(opts: {
         name: typeof payload.name === 'string' ? payload.name : undefined,
         emailVerified:
           typeof payload.email_verified === 'boolean' ? payload.email_verified : undefined,
+        projectToken:
+          typeof payload[PROJECT_TOKEN_CLAIM] === 'string'
+            ? payload[PROJECT_TOKEN_CLAIM]
+            : undefined,
       };
       const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp ?? 0) * 1000 - Date.now());
       if (ttl > 0) verified.set(token, claims, { ttl });

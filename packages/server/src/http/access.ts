@@ -1,19 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '@orrery/contract';
-import { allows, type Grant } from '../auth/permissions.js';
-import { requireUser } from '../auth/principal.js';
+import { allows, isServiceAccountName, type Grant } from '../auth/permissions.js';
+import { requireUser, type Principal } from '../auth/principal.js';
 import { forbidden, notFound } from './errors.js';
 
 /**
  * What a route needs, declared on the route itself (`config.access`):
  * - `public`: anyone, signed in or not;
- * - `user`: any signed-in user (the handler narrows further with `authorize`);
+ * - `user`: any signed-in person (the handler narrows further with `authorize`); a project
+ *   token is refused (403), so a new route is closed to tokens unless it says otherwise;
+ * - `user-or-token`: any signed-in caller, a project token included: the handler must
+ *   `authorize` on the resources it touches, where a token's grants stop at its project;
  * - `system`: a user with a system role (the admin area); anyone else gets 403, since the admin
  *   area's existence is no secret;
- * - `{ uri, action }`: the action on the resource URI computed from the request.
+ * - `{ uri, action }`: the action on the resource URI computed from the request; with
+ *   `people: true` a project token is refused even where its role would allow the action.
  */
 export type Access =
-  'public' | 'user' | 'system' | { uri: (request: FastifyRequest) => string; action: Action };
+  | 'public'
+  | 'user'
+  | 'user-or-token'
+  | 'system'
+  | { uri: (request: FastifyRequest) => string; action: Action; people?: true };
+
+export const TOKEN_REFUSED =
+  'A project token acts only in its own project: this needs a person signed in';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,6 +52,12 @@ export async function authorize(
   if (!allows(grants, uri, action)) throw forbidden();
 }
 
+/** Whether the caller is a project token's service account (memberships cached per epoch). */
+export async function isServiceAccount(request: FastifyRequest, principal: Principal) {
+  if (!isServiceAccountName(principal.username)) return false;
+  return !!(await (await request.accessSnapshot()).memberships(principal)).serviceAccount;
+}
+
 /** Routes of the API that were registered, with their access, for the tests to enumerate. */
 export const routeAccess = new Map<string, Access>();
 
@@ -61,8 +78,13 @@ export function installAccess(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
-    requireUser(request);
-    if (access === 'system' && request.principal?.systemRole !== 'admin') throw forbidden();
+    const principal = requireUser(request);
+    // A service account's user (a project token) has no account of its own to act on: no
+    // organizations, profile, invitations, payments or tokens (docs/tokens.md).
+    const people =
+      access === 'user' || access === 'system' || (typeof access === 'object' && access.people);
+    if (people && (await isServiceAccount(request, principal))) throw forbidden(TOKEN_REFUSED);
+    if (access === 'system' && principal.systemRole !== 'admin') throw forbidden();
   });
   // A resource URI is computed from the request, so only from validated input: a check that
   // read raw params or bodies answered 500 for a non-string name. Validation messages depend on

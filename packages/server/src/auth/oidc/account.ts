@@ -2,6 +2,7 @@ import type { Account, FindAccount } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { userById, type UserRow } from '../../modules/users/store.js';
 import { IDENTITY_CLAIM } from '../tokens.js';
+import { isServiceAccountUser } from '../../modules/tokens/store.js';
 
 /** The standard claims of a user, grouped by the scope that releases them (see `CLAIMS`). */
 export const CLAIMS = {
@@ -30,7 +31,9 @@ export const accountFinder =
   (db: Db): FindAccount =>
   async (_ctx, id): Promise<Account | undefined> => {
     const user = await userById(db, id).catch(() => null); // a malformed uuid is no account
-    if (!user) return undefined;
+    // A service account has no session: one opened by a password set before that was refused
+    // ends at its next use (a refresh, a new authorization).
+    if (!user || (await isServiceAccountUser(db, user.id))) return undefined;
     return { accountId: user.id, claims: async () => claimsOf(user) };
   };
 
@@ -43,7 +46,7 @@ export const tokenClaims = (db: Db) => async (_ctx: unknown, token: object) => {
   const accountId = (token as { accountId?: string }).accountId;
   if (!accountId) return undefined;
   const user = await userById(db, accountId).catch(() => null);
-  if (!user) return undefined;
+  if (!user || (await isServiceAccountUser(db, user.id))) return undefined;
   return {
     [IDENTITY_CLAIM]: user.username,
     email: user.email,

@@ -4,6 +4,7 @@ import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { databaseRateLimitStore } from './rate-limit-store.js';
+import { retryText } from './sign-in-limits.js';
 import { brandingFor } from '../../modules/config/branding.js';
 import { formString, MESSAGES } from '../../modules/accounts/rules.js';
 import { PAGE_HEADERS } from './pages/layout.js';
@@ -50,7 +51,10 @@ export async function installForms(app: FastifyInstance, config: Config, db: Db)
     const brand = brandOf(config, request);
     const home = { href: homeOf(config, request), label: `Back to ${brand.title}` };
     if (err.statusCode === 429) {
-      return sendPage(reply, messagePage(brand, MESSAGES.tooMany, MESSAGES.tooMany), 429);
+      // The plugin has set Retry-After (seconds): the page says the same.
+      const after = Number(reply.getHeader('retry-after'));
+      const text = after > 0 ? retryText(after * 1000) : MESSAGES.tooMany;
+      return sendPage(reply, messagePage(brand, MESSAGES.tooMany, text), 429);
     }
     const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) request.log.error({ err }, 'identity page failed');

@@ -6,6 +6,7 @@ import { formString, MESSAGES } from '../../modules/accounts/rules.js';
 import { addressProvenByInvite } from '../../modules/invites/proof.js';
 import { brandOf, homeOf, LIMITS, sendPage } from './forms.js';
 import { loginPage, messagePage, signupPage } from './pages/screens.js';
+import { retryText, signInLimits } from './sign-in-limits.js';
 
 type Params = { Params: { uid: string } };
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -17,6 +18,7 @@ type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
  */
 export function interactionRoutes(ctx: AppContext, provider: Provider, deps: AccountDeps) {
   const { config } = ctx;
+  const limits = signInLimits(ctx.db, config.signInLimits);
 
   /** The interaction of this browser, or null when its cookie is gone or names another one. */
   async function detailsOf(request: FastifyRequest<Params>, reply: FastifyReply) {
@@ -93,8 +95,17 @@ export function interactionRoutes(ctx: AppContext, provider: Provider, deps: Acc
         if (!details) return expired(request, reply);
         const email = formString(request.body, 'email').trim();
         const password = formString(request.body, 'password');
+        const wait = await limits.signInWait(email, request.ip);
+        if (wait) {
+          const page = loginPage(brandOf(config, request), details.uid, {
+            email,
+            error: retryText(wait),
+          });
+          return sendPage(reply.header('retry-after', Math.ceil(wait / 1000)), page, 429);
+        }
         const user = await authenticate(ctx.db, email, password);
         if (!user) {
+          await limits.signInFailed(email, request.ip);
           const page = loginPage(brandOf(config, request), details.uid, {
             email,
             error: MESSAGES.wrongCredentials,
@@ -128,11 +139,23 @@ export function interactionRoutes(ctx: AppContext, provider: Provider, deps: Acc
           email: formString(request.body, 'email').trim(),
           password: formString(request.body, 'password'),
         };
+        // Whether an e-mail or user name is taken is an answer about someone's account: each
+        // address gets a few of them per window, like failed sign-ins.
+        const wait = await limits.takenWait(request.ip);
+        if (wait) {
+          const errors = { form: retryText(wait) };
+          const page = signupPage(brand, details.uid, { values: input, errors });
+          return sendPage(reply.header('retry-after', Math.ceil(wait / 1000)), page, 429);
+        }
         const invite = { invite: details.params.invite, proof: details.params.invite_proof };
         const result = await signUp(deps, input, brand.title, (email) =>
           addressProvenByInvite(ctx, invite, email),
         );
         if ('errors' in result) {
+          const e = result.errors;
+          if (e.email === MESSAGES.emailTaken || e.username === MESSAGES.usernameTaken) {
+            await limits.takenAnswered(request.ip);
+          }
           const page = signupPage(brand, details.uid, { values: input, errors: result.errors });
           return sendPage(reply, page, 400);
         }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { proxyTrust } from '../../net/trusted-proxies.js';
 
 export const OIDC_PREFIX = '/oidc';
 
@@ -10,13 +11,20 @@ export const OIDC_PREFIX = '/oidc';
  * under a path: the prefix is stripped from `url` and the full path kept in `originalUrl`,
  * from which the provider derives the mount path of the URLs it advertises.
  */
-export function mountProvider(provider: Provider) {
+export function mountProvider(provider: Provider, trustedProxies: string[]) {
   const callback = provider.callback();
+  const trusted = proxyTrust(trustedProxies);
   const forward = (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     // The provider's JSON and pages are never to be sniffed into something else.
     reply.raw.setHeader('x-content-type-options', 'nosniff');
     const req = request.raw as IncomingMessage & { originalUrl?: string };
+    // The provider believes X-Forwarded-* whenever a proxy is configured: from any other peer
+    // they are the client's own claims, so they never reach it.
+    if (!trusted(req.socket.remoteAddress ?? '')) {
+      for (const h of Object.keys(req.headers))
+        if (h.startsWith('x-forwarded-')) delete req.headers[h];
+    }
     const url = req.url ?? OIDC_PREFIX;
     const rest = url.slice(OIDC_PREFIX.length);
     req.originalUrl = url;

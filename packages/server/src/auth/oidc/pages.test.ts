@@ -6,8 +6,12 @@ import { startAuthorization, submit } from './testing/flow.js';
 
 let s: TestServer;
 beforeAll(async () => {
+  // The test itself plays the reverse proxy, whose X-Forwarded-* the server believes.
   s = await startTestServer(
-    { ORRERY_WHITE_LABELS: JSON.stringify({ 'ml.partner.test': { title: 'Partner ML' } }) },
+    {
+      ORRERY_WHITE_LABELS: JSON.stringify({ 'ml.partner.test': { title: 'Partner ML' } }),
+      ORRERY_TRUSTED_PROXIES: '127.0.0.1',
+    },
     { listen: true },
   );
 });

@@ -173,8 +173,9 @@ export async function createProvider(ctx: AppContext, log: FastifyBaseLogger): P
   };
 
   const provider = new Provider(config.oidc.issuer, configuration);
-  // Behind a reverse proxy the public scheme and host come from X-Forwarded-*.
-  provider.proxy = true;
+  // Behind a reverse proxy the public scheme and host come from X-Forwarded-*; mount.ts drops
+  // those headers unless they come from a trusted proxy (Koa cannot tell one peer from another).
+  provider.proxy = ctx.config.trustedProxies.length > 0;
   provider.use(consoleOnlyCors(origins));
   provider.use(requireOpenidScope);
   provider.on('server_error', (_ctx, err: Error) => log.error({ err }, 'oidc provider error'));

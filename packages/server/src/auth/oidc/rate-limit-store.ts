@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Db } from '../../db/client.js';
 import { rateLimits } from './rate-limit-table.js';
@@ -62,6 +62,24 @@ export async function countHit(
       ttl: sql<string>`greatest(0, extract(epoch from (${rateLimits.windowEnds} - now())) * 1000)`,
     });
   return { current: row.hits, ttl: Math.ceil(Number(row.ttl)) };
+}
+
+/**
+ * The hits of `key` in its current window and the milliseconds left of it, without counting one;
+ * null when no window is open. Lets a limit refuse before the work whose failures it counts.
+ */
+export async function hitsOf(
+  db: Db,
+  key: string,
+): Promise<{ current: number; ttl: number } | null> {
+  const [row] = await db
+    .select({
+      hits: rateLimits.hits,
+      ttl: sql<string>`extract(epoch from (${rateLimits.windowEnds} - now())) * 1000`,
+    })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), gt(rateLimits.windowEnds, sql`now()`)));
+  return row ? { current: row.hits, ttl: Math.ceil(Number(row.ttl)) } : null;
 }
 
 /** Windows that have ended count nothing; this only reclaims their rows. */

@@ -5,6 +5,7 @@ import { emailTokens, users } from '../../db/schema.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
+import { isServiceAccountUser } from '../tokens/store.js';
 import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './email-tokens.js';
 import { resetMail, verificationMail } from './mails.js';
 import {
@@ -28,12 +29,19 @@ export interface AccountDeps {
 // answer time does not tell which addresses have accounts.
 let dummyHash: Promise<string> | undefined;
 
+/**
+ * A project token's service account signs in with its token alone: never with a password, and
+ * it is never mailed a reset link, whatever address its row holds (docs/tokens.md).
+ */
+const tokenOnly = (db: Db, user: UserRow | null) =>
+  user ? isServiceAccountUser(db, user.id) : Promise.resolve(false);
+
 /** The user with this e-mail and password, or null. */
 export async function authenticate(db: Db, email: string, password: string) {
   const user = email ? await userByEmail(db, normalizeEmail(email)) : null;
   dummyHash ??= hashPassword('not the password of anyone');
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
-  return user && ok ? user : null;
+  return user && ok && !(await tokenOnly(db, user)) ? user : null;
 }
 
 /** Unique-index violations of a concurrent sign-up, mapped onto the field they concern. */
@@ -152,7 +160,7 @@ export async function verifyEmail(db: Db, token: string): Promise<UserRow | null
 /** Mails a reset link when the address has an account; says nothing either way. */
 export async function requestPasswordReset(deps: AccountDeps, email: string, title: string) {
   const user = await userByEmail(deps.db, normalizeEmail(email));
-  if (!user) return;
+  if (!user || (await tokenOnly(deps.db, user))) return;
   const token = await issueEmailToken(deps.db, user.id, 'reset');
   const url = `${deps.publicUrl}/oidc/reset?token=${token}`;
   await deps.mailer.send(resetMail({ to: user.email, name: user.name, title, url }));
@@ -161,7 +169,8 @@ export async function requestPasswordReset(deps: AccountDeps, email: string, tit
 /** Whether a reset link can still be used (to show its form, or an "expired" page). */
 export async function resetTokenUsable(db: Db, token: string) {
   const row = await userOfToken(db, token, 'reset');
-  return !!row && !row.usedAt;
+  // A link mailed to a service account before they were refused one opens nothing.
+  return !!row && !row.usedAt && !(await isServiceAccountUser(db, row.userId));
 }
 
 /**
@@ -175,6 +184,7 @@ export async function resetPassword(
 ): Promise<'ok' | 'invalid' | { error: string }> {
   const error = passwordError(password);
   if (error) return (await resetTokenUsable(db, token)) ? { error } : 'invalid';
+  if (!(await resetTokenUsable(db, token))) return 'invalid';
   const userId = await consumeEmailToken(db, token, 'reset');
   if (!userId) return 'invalid';
   await db

@@ -101,7 +101,7 @@ export const appLogRoutes =
     app.get(
       '/api/v1/apps/:id/log',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['apps'], params: OneApp, querystring: AppLogQuery },
       },
       async (request, reply) => {
@@ -120,7 +120,7 @@ export const appLogRoutes =
     app.get(
       '/api/v1/apps/:id/containers',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['apps'],
           params: OneApp,
@@ -148,7 +148,7 @@ export const appLogRoutes =
       '/api/v1/apps/:id/log_ws',
       {
         websocket: true,
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { params: OneApp, querystring: AppLogQuery },
         preHandler: async (request) => {
           const { id } = request.params as z.infer<typeof OneApp>;

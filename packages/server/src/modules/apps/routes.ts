@@ -368,7 +368,7 @@ export const appRoutes =
     app.get(
       `${APPS_V2}/instances/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['apps'], params: V2One, response: { 200: AppInstance, ...errors } },
       },
       async (request) => one(await instanceFor(request, request.params.id, 'read')),
@@ -377,7 +377,7 @@ export const appRoutes =
     app.get(
       `${APPS_V2}/instances/:id/revisions`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['apps'],
           params: V2One,

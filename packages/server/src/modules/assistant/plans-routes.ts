@@ -20,7 +20,7 @@ export const planRoutes =
     app.post(
       '/api/v1/copilot/plans/:id/confirm',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['copilot'],
           params: OnePlan,

@@ -89,7 +89,7 @@ export const copilotSocket =
       COPILOT_WS_PATH,
       {
         websocket: true,
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { querystring: z.object({ key: z.string().max(200).optional() }) },
       },
       (socket, request) => {

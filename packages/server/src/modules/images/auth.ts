@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Action } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { allows } from '../../auth/permissions.js';
-import { principalOf } from '../../auth/principal-hook.js';
+import { principalOf, tokenAdmits } from '../../auth/principal-hook.js';
 import { userByUsername } from '../users/store.js';
 import { imageUriOf, type RepoPlace } from './names.js';
 
@@ -52,7 +52,9 @@ export async function resolveBasicPrincipal(ctx: AppContext, request: FastifyReq
   if (!claims) return;
   if (basic.username !== claims.username && basic.username !== 'token') return;
   const user = await userByUsername(ctx.db, claims.username);
-  if (user) request.principal = principalOf(user);
+  if (user && (await tokenAdmits(ctx.db, request, basic.token, claims, user))) {
+    request.principal = principalOf(user);
+  }
 }
 
 /**

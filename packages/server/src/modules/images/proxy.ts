@@ -20,7 +20,10 @@ const HOP = new Set([
   'content-encoding',
 ]);
 
-/** The origin the client used to reach Orrery (trustProxy honours X-Forwarded-*). */
+/**
+ * The origin the client used to reach Orrery: X-Forwarded-Proto and -Host count only from a
+ * trusted proxy (ORRERY_TRUSTED_PROXIES, app.ts), as for every other route.
+ */
 export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 function forwardHeaders(request: FastifyRequest) {

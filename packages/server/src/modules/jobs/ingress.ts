@@ -4,7 +4,7 @@ import { WebSocket, type RawData } from 'ws';
 import { allows } from '../../auth/permissions.js';
 import type { AppContext } from '../../context.js';
 import { userByUsername } from '../users/store.js';
-import { principalOf } from '../../auth/principal-hook.js';
+import { principalOf, tokenAdmits } from '../../auth/principal-hook.js';
 import { grantsOf } from '../../auth/permissions.js';
 import { jobUri } from '@orrery/contract';
 import { containerOf, jobById, jobByIngressName, type JobRow } from './store.js';
@@ -55,7 +55,9 @@ export async function registerIngress(app: FastifyInstance, ctx: AppContext, job
     if (!principal && token) {
       const claims = await ctx.verifier.verify(token);
       const user = claims && (await userByUsername(ctx.db, claims.username));
-      if (user) principal = principalOf(user);
+      if (user && (await tokenAdmits(ctx.db, request, token, claims, user))) {
+        principal = principalOf(user);
+      }
     }
     if (!principal) return { refuse: 401, message: 'Sign in to reach this job' };
     const grants = await grantsOf(ctx.db, principal);

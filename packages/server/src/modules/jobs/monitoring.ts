@@ -112,7 +112,7 @@ export const monitoringRoutes =
     app.get(
       '/api/v1/jobs/capacity',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['monitoring'], response: { 200: JobCapacity, ...errorResponses } },
       },
       async () => {
@@ -140,7 +140,7 @@ export const monitoringRoutes =
     app.get(
       '/api/v1/jobs/runtime',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['monitoring'], response: { 200: JobRuntimeInfo, ...errorResponses } },
       },
       // What the create form says before Create: only the docker runtime runs the image.
@@ -156,7 +156,7 @@ export const monitoringRoutes =
     app.get(
       '/api/v1/jobs/:job/metrics',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['monitoring'],
           params: OneJob,
@@ -172,7 +172,7 @@ export const monitoringRoutes =
     app.get(
       '/api/v1/jobs/:job/log',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['monitoring'], params: OneJob, querystring: JobLogQuery },
       },
       async (request, reply) => {
@@ -187,7 +187,7 @@ export const monitoringRoutes =
     app.delete(
       '/api/v1/jobs/:job/log',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['monitoring'],
           params: OneJob,
@@ -205,7 +205,7 @@ export const monitoringRoutes =
       '/api/v1/jobs/:job/log_ws',
       {
         websocket: true,
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { params: OneJob, querystring: JobLogQuery },
         preHandler: jobBeforeUpgrade('read'),
       },
@@ -225,7 +225,7 @@ export const monitoringRoutes =
       '/api/v1/jobs/:job/top',
       {
         websocket: true,
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { params: OneJob },
         preHandler: jobBeforeUpgrade('read'),
       },
@@ -251,7 +251,7 @@ export const monitoringRoutes =
     app.post(
       '/api/v1/jobs/:job/save',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['monitoring'], params: OneJob, body: JobSaveBody },
       },
       async (request, reply) => {
@@ -288,7 +288,7 @@ export const monitoringRoutes =
     app.post(
       '/api/v1/jobs/:job/kill',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { params: OneJob, response: { 204: z.null(), ...errorResponses } },
       },
       async (request, reply) => {
@@ -309,7 +309,7 @@ export const monitoringRoutes =
       '/api/v1/jobs/:job/attach',
       {
         websocket: true,
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { params: OneJob },
         preHandler: jobBeforeUpgrade('write', (_j, request) => {
           const q = request.query as Record<string, string | undefined>;
@@ -364,7 +364,7 @@ export const monitoringRoutes =
       '/api/v1/jobs/:job/exec',
       {
         websocket: true,
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { params: OneJob },
         preHandler: jobBeforeUpgrade('write', (j) =>
           !driver.exec

@@ -2,6 +2,7 @@ import { DEFAULT_MAX_RUN_TIME_MINUTES } from '@orrery/contract';
 import { signAccessToken } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
 import { userById } from '../users/store.js';
+import { isServiceAccountUser, liveTokenOf } from '../tokens/store.js';
 import type { JobRow } from './store.js';
 
 /**
@@ -13,7 +14,12 @@ export async function ownerToken(ctx: AppContext, j: JobRow) {
   if (!owner || ctx.config.oidc.external || !ctx.keys[0]) {
     throw new Error('Acting as the owner needs the embedded identity provider and the account');
   }
+  // A project token's job acts as that token: refused with it once it is revoked (docs/tokens.md).
+  const projectToken = (await isServiceAccountUser(ctx.db, owner.id))
+    ? ((await liveTokenOf(ctx.db, owner.id)) ?? undefined)
+    : undefined;
   return signAccessToken({
+    projectToken,
     key: ctx.keys[0],
     issuer: ctx.config.oidc.issuer,
     audience: ctx.config.oidc.audience,

@@ -109,7 +109,7 @@ export const jobRoutes =
     app.get(
       '/api/v1/jobs',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['jobs'],
           querystring: JobListQuery,
@@ -161,7 +161,7 @@ export const jobRoutes =
     app.get(
       '/api/v1/jobs/:job',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['jobs'], params: OneJob, response: { 200: Job, ...errorResponses } },
       },
       async (request) => {
@@ -173,7 +173,7 @@ export const jobRoutes =
     app.delete(
       '/api/v1/jobs/:job',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['jobs'],
           params: OneJob,
@@ -190,7 +190,7 @@ export const jobRoutes =
     app.post(
       '/api/v1/jobs/:job/rerun',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['jobs'], params: OneJob, response: { 202: Job, ...errorResponses } },
       },
       async (request, reply) => {
@@ -203,7 +203,7 @@ export const jobRoutes =
     app.put(
       '/api/v1/jobs/:job/max_run_time_minutes',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['jobs'],
           params: OneJob,

@@ -50,8 +50,17 @@ const ProjectParams = ClusterParams.extend({ project: z.string().min(1) });
 const ProjectUserParams = ProjectParams.extend({ user: z.string().min(1) });
 
 type Params = Partial<Record<'org' | 'cluster' | 'project', string>>;
+/**
+ * Changing who belongs where is a person's: a project token that added someone (its holder's own
+ * account, say) would leave access behind that outlives its revocation.
+ */
+const people = (action: Action) => (action === 'read' ? {} : { people: true as const });
 const onOrg = (action: Action) => ({
-  access: { uri: (r: FastifyRequest) => orgUri((r.params as Params).org ?? '-'), action },
+  access: {
+    uri: (r: FastifyRequest) => orgUri((r.params as Params).org ?? '-'),
+    action,
+    ...people(action),
+  },
 });
 const onProject = (action: Action) => ({
   access: {
@@ -60,6 +69,7 @@ const onProject = (action: Action) => ({
       return projectUri(p.cluster ?? '-', p.org ?? '-', p.project ?? '-');
     },
     action,
+    ...people(action),
   },
 });
 const tags = ['people'];

@@ -40,7 +40,7 @@ export const permissionRoutes =
     app.post(
       '/api/v1/permissions/check',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['permissions'],
           description:
@@ -58,7 +58,7 @@ export const permissionRoutes =
     app.get(
       '/api/v1/users/:name/permissions',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['permissions'],
           params: Params,
@@ -119,7 +119,7 @@ export const permissionRoutes =
     app.get(
       '/api/v1/users/:name/permissions/shared',
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['permissions'],
           params: Params,

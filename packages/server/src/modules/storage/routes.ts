@@ -84,7 +84,7 @@ export const storageRoutes =
       url: `${STORAGE_PREFIX}/*`,
       exposeHeadRoute: false,
       // segmentsOf checks the raw path itself and answers with the errno the SDK maps.
-      config: { access: 'user', checksOwnPath: true },
+      config: { access: 'user-or-token', checksOwnPath: true },
       schema: { tags: ['storage'], querystring: StorageQuery },
       handler: async (request, reply) => {
         requireUser(request);

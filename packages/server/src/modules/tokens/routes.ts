@@ -27,7 +27,10 @@ const PATH = '/api/v1/clusters/:cluster/orgs/:org/projects/:project/tokens';
 const DAY_MS = 86_400_000;
 const tags = ['tokens'];
 
-/** Tokens are a project manager's: reading them too, since their names and roles say who can act. */
+/**
+ * Tokens are a project manager's: reading them too, since their names and roles say who can act.
+ * A person's only: a token that made tokens could outlive its own revocation through them.
+ */
 const onProject = (action: Action) => ({
   access: {
     uri: (r: FastifyRequest) => {
@@ -35,6 +38,7 @@ const onProject = (action: Action) => ({
       return projectUri(p.cluster, p.org, p.project);
     },
     action,
+    people: true as const,
   },
 });
 

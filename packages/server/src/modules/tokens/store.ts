@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   TOKEN_TEXTS,
@@ -147,13 +147,16 @@ export async function createToken(
 
 /**
  * Revokes a token: the row says so (the per-request check refuses it from now on, on every
- * replica) and the service account leaves the project, so nothing it held stays granted.
+ * replica) and the service account leaves the project, so nothing it held stays granted. The
+ * tokens it made (before tokens were kept from making tokens) go with it, and theirs in turn:
+ * a token minted by a token never outlives it.
  */
 export async function revokeToken(db: Db, projectId: string, id: string) {
   await db.transaction(async (tx) => {
-    const [row] = await tx
+    const now = new Date();
+    let revoked = await tx
       .update(projectTokens)
-      .set({ revokedAt: new Date() })
+      .set({ revokedAt: now })
       .where(
         and(
           eq(projectTokens.projectId, projectId),
@@ -162,9 +165,42 @@ export async function revokeToken(db: Db, projectId: string, id: string) {
         ),
       )
       .returning({ userId: projectTokens.userId });
-    if (row) await tx.delete(projectMembers).where(eq(projectMembers.userId, row.userId));
+    while (revoked.length) {
+      const userIds = revoked.map((r) => r.userId);
+      await tx.delete(projectMembers).where(inArray(projectMembers.userId, userIds));
+      revoked = await tx
+        .update(projectTokens)
+        .set({ revokedAt: now })
+        .where(and(inArray(projectTokens.createdBy, userIds), isNull(projectTokens.revokedAt)))
+        .returning({ userId: projectTokens.userId });
+    }
   });
   return oneToken(db, projectId, id);
+}
+
+/** The live project token of a service account's user (there is one per user), or null. */
+export async function liveTokenOf(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: projectTokens.id })
+    .from(projectTokens)
+    .where(
+      and(
+        eq(projectTokens.userId, userId),
+        isNull(projectTokens.revokedAt),
+        gt(projectTokens.expiresAt, new Date()),
+      ),
+    );
+  return row?.id ?? null;
+}
+
+/** Whether a user is a project token's service account (revoked or not). */
+export async function isServiceAccountUser(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: projectTokens.id })
+    .from(projectTokens)
+    .where(eq(projectTokens.userId, userId))
+    .limit(1);
+  return !!row;
 }
 
 /**

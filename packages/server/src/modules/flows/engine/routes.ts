@@ -90,7 +90,7 @@ export const engineRoutes =
     app.post(
       `${FLOW_API}/bakes/:id/restart`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           params: z.object({ id: z.string().min(1) }),

@@ -39,7 +39,7 @@ export const attemptRoutes =
     app.get(
       `${FLOW_API}/attempts`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: OfBake,
@@ -58,7 +58,7 @@ export const attemptRoutes =
     app.post(
       `${FLOW_API}/attempts`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           body: Replace,
@@ -86,7 +86,7 @@ export const attemptRoutes =
     app.get(
       `${FLOW_API}/attempts/by_number`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ByNumber,
@@ -106,7 +106,7 @@ export const attemptRoutes =
     app.put(
       `${FLOW_API}/attempts/replace`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], body: Replace, response: { 200: Attempt, ...errorResponses } },
       },
       async (request) => {
@@ -125,7 +125,7 @@ export const attemptRoutes =
     app.get(
       `${FLOW_API}/attempts/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: Attempt, ...errorResponses } },
       },
       async (request) => {

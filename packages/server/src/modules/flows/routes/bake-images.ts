@@ -36,7 +36,7 @@ export const bakeImageRoutes =
     app.get(
       `${FLOW_API}/bake_images`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: OfBake,
@@ -55,7 +55,7 @@ export const bakeImageRoutes =
     app.get(
       `${FLOW_API}/bake_images/by_ref`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ByRef,
@@ -74,7 +74,7 @@ export const bakeImageRoutes =
     app.post(
       `${FLOW_API}/bake_images`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], body: Create, response: { 201: BakeImage, ...errorResponses } },
       },
       async (request, reply) => {
@@ -102,7 +102,7 @@ export const bakeImageRoutes =
     app.patch(
       `${FLOW_API}/bake_images/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           params: Id,
@@ -126,7 +126,7 @@ export const bakeImageRoutes =
     app.get(
       `${FLOW_API}/bake_images/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: BakeImage, ...errorResponses } },
       },
       async (request) => {

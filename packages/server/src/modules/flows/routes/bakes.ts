@@ -59,7 +59,7 @@ export const bakeRoutes =
     app.get(
       `${FLOW_API}/bakes`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ListQuery,
@@ -85,7 +85,7 @@ export const bakeRoutes =
     app.post(
       `${FLOW_API}/bakes`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], body: BakeCreate, response: { 201: Bake, ...errorResponses } },
       },
       async (request, reply) => {
@@ -112,7 +112,7 @@ export const bakeRoutes =
     app.get(
       `${FLOW_API}/bakes/by_name`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ByName,
@@ -131,7 +131,7 @@ export const bakeRoutes =
     app.get(
       `${FLOW_API}/bakes/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           params: Id,
@@ -149,7 +149,7 @@ export const bakeRoutes =
     app.post(
       `${FLOW_API}/config_files`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           body: ConfigFileCreate,
@@ -171,7 +171,7 @@ export const bakeRoutes =
     app.get(
       `${FLOW_API}/config_files/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: ConfigFile, ...errorResponses } },
       },
       async (request) => {

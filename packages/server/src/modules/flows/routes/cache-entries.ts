@@ -28,7 +28,7 @@ export const cacheEntryRoutes =
     app.get(
       `${FLOW_API}/cache_entries/by_key`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: Key,
@@ -52,7 +52,7 @@ export const cacheEntryRoutes =
     app.post(
       `${FLOW_API}/cache_entries`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], body: Create, response: { 201: CacheEntry, ...errorResponses } },
       },
       async (request, reply) => {
@@ -70,7 +70,7 @@ export const cacheEntryRoutes =
     app.get(
       `${FLOW_API}/cache_entries/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: CacheEntry, ...errorResponses } },
       },
       async (request) => {
@@ -88,7 +88,7 @@ export const cacheEntryRoutes =
     app.delete(
       `${FLOW_API}/cache_entries`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: Clear,

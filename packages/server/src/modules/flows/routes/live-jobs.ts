@@ -33,7 +33,7 @@ export const liveJobRoutes =
     app.get(
       `${FLOW_API}/live_jobs`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: OfFlow,
@@ -52,7 +52,7 @@ export const liveJobRoutes =
     app.post(
       `${FLOW_API}/live_jobs`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           body: LiveJobCreate,
@@ -74,7 +74,7 @@ export const liveJobRoutes =
     app.put(
       `${FLOW_API}/live_jobs/replace`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           body: LiveJobCreate,
@@ -93,7 +93,7 @@ export const liveJobRoutes =
     app.get(
       `${FLOW_API}/live_jobs/by_yaml_id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ByYamlId,
@@ -112,7 +112,7 @@ export const liveJobRoutes =
     app.get(
       `${FLOW_API}/live_jobs/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: LiveJob, ...errorResponses } },
       },
       async (request) => {

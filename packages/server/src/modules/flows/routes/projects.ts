@@ -52,7 +52,7 @@ export const projectRoutes =
     app.get(
       base,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ListQuery,
@@ -131,7 +131,7 @@ export const projectRoutes =
     app.get(
       `${base}/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: FlowProject, ...errorResponses } },
       },
       async (request) => {
@@ -145,7 +145,7 @@ export const projectRoutes =
     app.delete(
       `${base}/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 204: Empty, ...errorResponses } },
       },
       async (request, reply) => {

@@ -46,7 +46,7 @@ export const taskRoutes =
     app.get(
       `${FLOW_API}/tasks`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: OfAttempt,
@@ -65,7 +65,7 @@ export const taskRoutes =
     app.post(
       `${FLOW_API}/tasks`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], body: Body, response: { 201: Task, ...errorResponses } },
       },
       async (request, reply) => {
@@ -83,7 +83,7 @@ export const taskRoutes =
     app.put(
       `${FLOW_API}/tasks/replace`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], body: Body, response: { 200: Task, ...errorResponses } },
       },
       async (request) => {
@@ -99,7 +99,7 @@ export const taskRoutes =
     app.get(
       `${FLOW_API}/tasks/by_yaml_id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: {
           tags: ['flows'],
           querystring: ByYamlId,
@@ -119,7 +119,7 @@ export const taskRoutes =
     app.get(
       `${FLOW_API}/tasks/:id`,
       {
-        config: { access: 'user' },
+        config: { access: 'user-or-token' },
         schema: { tags: ['flows'], params: Id, response: { 200: Task, ...errorResponses } },
       },
       async (request) => {
