@@ -370,3 +370,10 @@ export const JOB_TEXTS = {
   runsOnHost:
     "This job runs on the server's own machine with the process runtime: a process tree, not a container.",
 } as const;
+
+/**
+ * `POST /api/v1/jobs/{id}/ingress-ticket`: the job's URL with a one-time ticket (about a minute),
+ * which the job's host exchanges for a cookie of its own; the console opens it in a new tab.
+ */
+export const IngressTicket = z.object({ url: z.string() });
+export type IngressTicket = z.infer<typeof IngressTicket>;
