@@ -136,6 +136,8 @@ export async function registerIngress(
         if (principal) break;
       }
     }
+    const denied = await denial(j, key, principal);
+    if (denied) return denied;
     // A page of another origin (another job, another port of this host) rides no one's
     // credentials here: its WebSocket upgrades and its unsafe requests are refused. Browsers
     // always send an Origin on upgrades; an upgrade without one must carry its own Bearer token
@@ -146,8 +148,6 @@ export async function registerIngress(
     if (unsafe && !sameOrigin(request, withoutOrigin)) {
       return refusal(403, 'Requests from another origin are refused');
     }
-    const denied = await denial(j, key, principal);
-    if (denied) return denied;
     return targetOf(j, path);
   };
 
