@@ -89,7 +89,7 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     const base = `${urlOf(chatApi).replace(/\/$/, '')}${chatApi.api_base_path}`;
     expect(base).toBe(`${app.url}v1`);
     expect(`${urlOf(app.outputs.embeddings_external_api).replace(/\/$/, '')}/v1`).toBe(base);
-    const session = await openSession(app.url!, owner);
+    const session = await openSession(s, app.url!, owner);
     const models = await fetch(`${base}/models`, { headers: session });
     expect(models.status).toBe(200);
     expect(await models.json()).toMatchObject({ data: [{ id: 'tiny', object: 'model' }] });
