@@ -95,7 +95,7 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     expect(await models.json()).toMatchObject({ data: [{ id: 'tiny', object: 'model' }] });
     // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(`${base}/models`)).status).toBe(401);
-    expect((await fetch(`${base}/models`, { headers: outsider.headers })).status).toBe(403);
+    expect((await fetch(`${base}/models`, { headers: outsider.headers })).status).toBe(404);
 
     const chat = await post(`${base}/chat/completions`, session, {
       model: 'tiny',

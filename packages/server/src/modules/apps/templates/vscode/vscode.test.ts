@@ -31,7 +31,7 @@ describe.skipIf(!process.env.ORRERY_TEST_VSCODE)('vscode template (opt-in)', () 
     expect(health.status).toBe(200);
     expect(await health.json()).toHaveProperty('status');
     expect((await fetch(`${app.url}healthz`)).status).toBe(401);
-    expect((await fetch(`${app.url}healthz`, { headers: outsider.headers })).status).toBe(403);
+    expect((await fetch(`${app.url}healthz`, { headers: outsider.headers })).status).toBe(404);
     const page = await fetch(app.url!, { headers: session });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('workbench');
