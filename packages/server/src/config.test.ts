@@ -25,9 +25,23 @@ describe('configuration', () => {
     [{ OIDC_ISSUER: 'https://id.example.test' }, 'OIDC_CLIENT_ID'],
     [{ ORRERY_INVITE_TTL: 'a week' }, 'ORRERY_INVITE_TTL'],
     [{ ORRERY_INVITE_TTL: '0d' }, 'ORRERY_INVITE_TTL'],
+    [{ ORRERY_INGRESS_DOMAIN: 'https://jobs.example.com' }, 'ORRERY_INGRESS_DOMAIN'],
+    [{ ORRERY_INGRESS_DOMAIN: 'jobs.example.com:8443' }, 'ORRERY_INGRESS_DOMAIN'],
+    // The console's own host under the jobs' domain would be routed to a job.
+    [
+      { ORRERY_PUBLIC_URL: 'https://orrery.jobs.example.com', ORRERY_INGRESS_DOMAIN: 'jobs.example.com' },
+      'ORRERY_INGRESS_DOMAIN',
+    ],
   ])('stops on a bad value and names the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('serves jobs under jobs.localhost unless ORRERY_INGRESS_DOMAIN says otherwise', () => {
+    expect(loadConfig({}).ingressDomain).toBe('jobs.localhost');
+    expect(loadConfig({ ORRERY_INGRESS_DOMAIN: 'Jobs.Example.COM' }).ingressDomain).toBe(
+      'jobs.example.com',
+    );
   });
 
   it('keeps invitations open 7 days unless ORRERY_INVITE_TTL says otherwise', () => {
