@@ -200,7 +200,16 @@ export const JobContainer = z.object({
   command: z.string().optional(),
   working_dir: z.string().optional(),
   http: z
-    .object({ port: z.number(), health_check_path: z.string(), requires_auth: z.boolean() })
+    .object({
+      port: z.number(),
+      health_check_path: z.string(),
+      requires_auth: z.boolean(),
+      /**
+       * Orrery: what a user opens in an interactive app's job (`terminal`, `notebook`, `IDE`):
+       * opening it needs write access to the job. Set by the apps service only.
+       */
+      interactive: z.string().optional(),
+    })
     .optional(),
   secret_env: z.record(z.string(), z.string()),
   secret_volumes: z.array(SecretVolumeMount),
