@@ -14,7 +14,13 @@ const MALLORY: NewAccount = {
 const VISION = 'org=acme&cluster=default&project=vision';
 const V1 = '/apis/apps/v1/cluster/default/org/acme/project/vision';
 
-async function api(server: RunningServer, token: string, method: string, path: string, body?: unknown) {
+async function api(
+  server: RunningServer,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

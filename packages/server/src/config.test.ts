@@ -29,7 +29,10 @@ describe('configuration', () => {
     [{ ORRERY_INGRESS_DOMAIN: 'jobs.example.com:8443' }, 'ORRERY_INGRESS_DOMAIN'],
     // The console's own host under the jobs' domain would be routed to a job.
     [
-      { ORRERY_PUBLIC_URL: 'https://orrery.jobs.example.com', ORRERY_INGRESS_DOMAIN: 'jobs.example.com' },
+      {
+        ORRERY_PUBLIC_URL: 'https://orrery.jobs.example.com',
+        ORRERY_INGRESS_DOMAIN: 'jobs.example.com',
+      },
       'ORRERY_INGRESS_DOMAIN',
     ],
   ])('stops on a bad value and names the variable: %j', (env, name) => {

@@ -97,10 +97,14 @@ describe('ingress', () => {
     // Not B's host, not the API (as a cookie or as a Bearer token), not the console's ingress path.
     expect((await injectAt(s, urlB, { headers: { cookie } })).statusCode).toBe(401);
     const value = cookie.slice(cookie.indexOf('=') + 1);
-    expect((await call(s, 'GET', `/api/v1/jobs/${a}`, { headers: { cookie } } as never)).status).toBe(401);
+    expect(
+      (await call(s, 'GET', `/api/v1/jobs/${a}`, { headers: { cookie } } as never)).status,
+    ).toBe(401);
     const asBearer = { headers: { authorization: `Bearer ${value}` } } as never;
     expect((await call(s, 'GET', `/api/v1/jobs/${a}`, asBearer)).status).toBe(401);
-    expect((await s.app.inject({ url: `/ingress/${a}/`, headers: { cookie } })).statusCode).toBe(401);
+    expect((await s.app.inject({ url: `/ingress/${a}/`, headers: { cookie } })).statusCode).toBe(
+      401,
+    );
 
     // A ticket that has outlived its minute opens nothing.
     const late = await ticketFor(s, owner, a);

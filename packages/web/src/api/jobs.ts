@@ -1,10 +1,4 @@
-import type {
-  Camel,
-  IngressTicket,
-  JobStatus,
-  JobTopSample,
-  JobWire,
-} from '@orrery/contract';
+import type { Camel, IngressTicket, JobStatus, JobTopSample, JobWire } from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
 
@@ -101,7 +95,8 @@ export async function openJobTab(jobId: string): Promise<void> {
 export const jobIdOfUrl = (url: string) => new URL(url).hostname.split('.')[0] ?? '';
 
 /** The server's reason, word for word, when a reader would open an interactive job. */
-export const openNeedsWrite = (kind: string) => `Opening this ${kind} needs write access to the job`;
+export const openNeedsWrite = (kind: string) =>
+  `Opening this ${kind} needs write access to the job`;
 
 export function useJobList(p: JobPlace, f: JobFilter) {
   return useInfiniteQuery({

@@ -101,7 +101,8 @@ export function verifyCredential(key: Buffer, value: string, jobKey: string): st
 }
 
 /** `__Host-` on https: a cookie no other host (a sibling job's page included) can set or widen. */
-export const cookieName = (secure: boolean) => (secure ? '__Host-orrery_ingress' : 'orrery_ingress');
+export const cookieName = (secure: boolean) =>
+  secure ? '__Host-orrery_ingress' : 'orrery_ingress';
 
 /** The values of the cookie `name` in a Cookie header, and the header without them. */
 export function splitCookies(header: string | undefined, name: string) {

@@ -44,7 +44,12 @@ export const ingressTicketRoutes =
           throw new HttpError('forbidden', `Opening this ${kind} needs write access to the job`);
         }
         if (!containerOf(j).http) throw new HttpError('conflict', 'The job serves no HTTP');
-        const ticket = await issueTicket(ctx.db, caller.id, j.id, opts.ticketTtlMs ?? TICKET_TTL_MS);
+        const ticket = await issueTicket(
+          ctx.db,
+          caller.id,
+          j.id,
+          opts.ticketTtlMs ?? TICKET_TTL_MS,
+        );
         const url = new URL(jobUrl(ctx.config, j.id));
         url.searchParams.set(TICKET_PARAM, ticket);
         return { url: url.toString() };

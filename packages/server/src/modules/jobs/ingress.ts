@@ -117,7 +117,10 @@ export async function registerIngress(
       if (request.ws) return refusal(400, 'Open the job from the console first');
       const userId = await consumeTicket(ctx.db, ticket, key);
       if (!userId) {
-        return refusal(401, 'This link has expired or was used: open the job from the console again');
+        return refusal(
+          401,
+          'This link has expired or was used: open the job from the console again',
+        );
       }
       const denied = await denial(j, key, await userOf(userId));
       if (denied) return denied;

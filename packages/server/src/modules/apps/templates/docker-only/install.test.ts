@@ -129,7 +129,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
   });
 
-  it("installs jupyter-lab: healthy at the root of its own host, and reached by a job of the project at its internal URL", async () => {
+  it('installs jupyter-lab: healthy at the root of its own host, and reached by a job of the project at its internal URL', async () => {
     const r = await install(s, owner, {
       template_name: 'jupyter-lab',
       template_version: '1.0.0',
