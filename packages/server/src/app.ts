@@ -121,7 +121,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // Without an external S3 endpoint, buckets are served by Orrery's own (docs/buckets.md).
   if (!ctx.config.s3) await app.register(s3Routes(ctx));
   await app.register(imageRoutes(ctx));
-  await installWebsocket(app, { exempt: (request) => hostKeyOf(request) !== null });
+  await installWebsocket(app, {
+    exempt: (request) => hostKeyOf(request) !== null,
+    consoleOrigin: new URL(ctx.config.publicUrl).origin,
+  });
   await app.register(
     jobsModule(ctx, opts.jobs, [
       (jobs) => appsModule(ctx, jobs, opts.apps),

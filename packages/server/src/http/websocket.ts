@@ -25,6 +25,8 @@ export async function installWebsocket(
   opts: {
     /** Upgrades that check their Origin themselves (a job's own host). */
     exempt?: (request: FastifyRequest) => boolean;
+    /** The console's origin (the public URL's), also accepted behind a proxy that rewrites Host. */
+    consoleOrigin?: string;
   } = {},
 ) {
   await app.register(fastifyWebsocket, {
@@ -37,6 +39,7 @@ export async function installWebsocket(
   // is not bound by CORS: without this any page could open one as the user.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.ws || opts.exempt?.(request) || sameOrigin(request, true)) return;
+    if (opts.consoleOrigin && request.headers.origin === opts.consoleOrigin) return;
     return reply.status(403).type('text/plain').send('WebSocket from another origin refused');
   });
   // An upgrade refused before any route runs (a malformed URL, no such route) gets its HTTP
