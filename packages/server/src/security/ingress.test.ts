@@ -7,8 +7,8 @@ import { installApp } from '../test/app-instance.js';
 import { injectAt, openJob, ticketFor, upgrade, whenServing } from '../test/ingress.js';
 
 const NODE = process.execPath;
-/** A job's page that answers with what it was asked and which cookies reached it. */
-const PAGE = `${NODE} -e "require('http').createServer((q,s)=>s.end(process.env.WHO+' '+q.method+' '+q.url+' cookie='+(q.headers.cookie||''))).listen(process.env.PORT,'0.0.0.0')"`;
+/** A job's page that answers with what it was asked and which credentials reached it. */
+const PAGE = `${NODE} -e "require('http').createServer((q,s)=>s.end(process.env.WHO+' '+q.method+' '+q.url+' cookie='+(q.headers.cookie||'')+(q.headers.authorization?' auth='+q.headers.authorization:''))).listen(process.env.PORT,'0.0.0.0')"`;
 
 /**
  * The ingress as an attacker meets it: a tenant's job page that would read the console's
@@ -24,6 +24,7 @@ describe('ingress', () => {
   let b: string;
   let urlA: string;
   let urlB: string;
+  let urlOpen: string;
 
   const jobOf = async (id: string) => (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
 
@@ -38,9 +39,15 @@ describe('ingress', () => {
     b = await submitJob(s, owner, PAGE, { http, env: { WHO: 'b' } });
     urlA = (await jobOf(a)).http_url;
     urlB = (await jobOf(b)).http_url;
+    const open = await submitJob(s, owner, PAGE, {
+      http: { port: 8080, requires_auth: false },
+      env: { WHO: 'open' },
+    });
+    urlOpen = (await jobOf(open)).http_url;
     for (const [id, url] of [
       [a, urlA],
       [b, urlB],
+      [open, urlOpen],
     ] as const) {
       const served = await whenServing(() => injectAt(s, url, { headers: owner.headers }));
       expect(served.statusCode, `${id}: ${served.body}`).toBe(200);
@@ -104,6 +111,13 @@ describe('ingress', () => {
     expect((await call(s, 'GET', `/api/v1/jobs/${a}`, asBearer)).status).toBe(401);
     expect((await s.app.inject({ url: `/ingress/${a}/`, headers: { cookie } })).statusCode).toBe(
       401,
+    );
+
+    // An open job takes an Authorization of its own, never the user's Orrery token.
+    const own = await injectAt(s, urlOpen, { headers: { authorization: 'Bearer app-key' } });
+    expect(own.body).toBe('open GET / cookie= auth=Bearer app-key');
+    expect((await injectAt(s, urlOpen, { headers: owner.headers })).body).toBe(
+      'open GET / cookie=',
     );
 
     // A ticket that has outlived its minute opens nothing.

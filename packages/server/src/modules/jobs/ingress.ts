@@ -34,6 +34,8 @@ interface Target {
   host: string;
   port: number;
   path: string;
+  /** The client's Authorization header goes on to the job (an open job's own, never Orrery's). */
+  authorization?: boolean;
 }
 type Routed = Refusal | { redirect: string; cookie: string } | { target: Target };
 
@@ -84,12 +86,12 @@ export async function registerIngress(
   };
 
   /** Where an allowed request goes: the job's port, once it serves. */
-  const targetOf = async (j: JobRow, path: string): Promise<Routed> => {
+  const targetOf = async (j: JobRow, path: string, authorization = false): Promise<Routed> => {
     const endpoint = await jobs.driver.endpoint(j.id);
     if (!endpoint || j.status !== 'running') {
       return refusal(502, 'The job is not serving HTTP yet');
     }
-    return { target: { ...endpoint, path } };
+    return { target: { ...endpoint, path, authorization } };
   };
 
   /** The caller named by an `Authorization: Bearer` header (never a WebSocket sub-protocol). */
@@ -110,8 +112,11 @@ export async function registerIngress(
     if (!j || !containerOf(j).http) return refusal(404, NO_SUCH_JOB);
     const path = requestedPath(request);
     const url = new URL(path, 'http://x');
-    const hasBearer = request.headers.authorization !== undefined;
-    if (hasBearer && !request.principal) return refusal(401, 'The token is not valid');
+    const protectedJob = !!containerOf(j).http?.requires_auth;
+    const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
+    if (protectedJob && hasBearer && !request.principal) {
+      return refusal(401, 'The token is not valid');
+    }
     const ticket = url.searchParams.get(TICKET_PARAM);
     if (ticket !== null) {
       if (request.ws) return refusal(400, 'Open the job from the console first');
@@ -146,12 +151,13 @@ export async function registerIngress(
     // always send an Origin on upgrades; an upgrade without one must carry its own Bearer token
     // (an open job's need not).
     const unsafe = request.ws || !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
-    const withoutOrigin =
-      !request.ws || (hasBearer && !!principal) || !containerOf(j).http?.requires_auth;
+    const withoutOrigin = !request.ws || (hasBearer && !!principal) || !protectedJob;
     if (unsafe && !sameOrigin(request, withoutOrigin)) {
       return refusal(403, 'Requests from another origin are refused');
     }
-    return targetOf(j, path);
+    // An open job may take an Authorization of its own (Dify's API does); an Orrery token never
+    // reaches a job.
+    return targetOf(j, path, !protectedJob && !bearerCaller(request));
   };
 
   /** A request for `/ingress/{key}/…` on the console's origin: API clients only. */
@@ -182,9 +188,13 @@ export async function registerIngress(
       if ('redirect' in r) return reply.header('set-cookie', r.cookie).redirect(r.redirect, 303);
       return reply.from(`http://${r.target.host}:${r.target.port}${r.target.path}`, {
         rewriteRequestHeaders: (_req, headers) => {
-          const { authorization: _a, cookie, ...others } = headers;
+          const { authorization, cookie, ...others } = headers;
           const kept = splitCookies(cookie, COOKIE).others;
-          return { ...others, ...(kept ? { cookie: kept } : {}) };
+          return {
+            ...others,
+            ...(kept ? { cookie: kept } : {}),
+            ...(r.target.authorization && authorization ? { authorization } : {}),
+          };
         },
         rewriteHeaders: (headers) => {
           const out: typeof headers = { ...headers };

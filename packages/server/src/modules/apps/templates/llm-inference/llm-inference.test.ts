@@ -187,7 +187,7 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     const key = Buffer.from(secret.body.value, 'base64').toString();
     const base = `${app.url}v1`;
     expect((await fetch(`${base}/models`)).status).toBe(401);
-    // The ingress keeps Authorization to itself: the key travels as X-API-Key.
+    // The key travels as X-API-Key, as the template documents.
     const withKey = await fetch(`${base}/models`, { headers: { 'x-api-key': key } });
     expect(withKey.status).toBe(200);
     const wrong = await fetch(`${base}/models`, { headers: { 'x-api-key': `${key}x` } });
