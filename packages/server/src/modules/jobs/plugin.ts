@@ -17,8 +17,6 @@ export interface JobsOptions extends JobsServiceOptions {
   driver?: RuntimeDriver;
   /** How often running jobs are looked for to record their load (tests shorten it). */
   metricsScanMs?: number;
-  /** How long an ingress ticket is valid (tests shorten it; ingress-auth.ts TICKET_TTL_MS). */
-  ingressTicketTtlMs?: number;
 }
 
 /** Modules built on the jobs service (apps), registered with it. */
@@ -53,7 +51,7 @@ export const jobsModule =
     const history = new MetricsHistory(ctx.db, driver, app.log, opts.metricsScanMs);
     await app.register(monitoringRoutes(ctx, service, history));
     await registerIngress(app, ctx, service, cookieKeyOf(sealKey));
-    await app.register(ingressTicketRoutes(ctx, { ticketTtlMs: opts.ingressTicketTtlMs }));
+    await app.register(ingressTicketRoutes(ctx));
     for (const d of dependents) await app.register(d(service));
     app.addHook('onReady', async () => {
       await service.start();
