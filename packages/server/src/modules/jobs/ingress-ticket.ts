@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { authorize } from '../../http/access.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { TICKET_PARAM, TICKET_TTL_MS, issueTicket } from './ingress-auth.js';
+import { TICKET_PARAM, issueTicket } from './ingress-auth.js';
 import { jobUrl } from './ingress-host.js';
 import { containerOf, jobById } from './store.js';
 import { interactiveOf } from './wire.js';
@@ -20,7 +20,7 @@ const OneJob = z.object({ job: z.string().min(1) });
  * as the job's host asks for: read, and write for an interactive app's job.
  */
 export const ingressTicketRoutes =
-  (ctx: AppContext, opts: { ticketTtlMs?: number } = {}): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/v1/jobs/:job/ingress-ticket',
@@ -44,12 +44,7 @@ export const ingressTicketRoutes =
           throw new HttpError('forbidden', `Opening this ${kind} needs write access to the job`);
         }
         if (!containerOf(j).http) throw new HttpError('conflict', 'The job serves no HTTP');
-        const ticket = await issueTicket(
-          ctx.db,
-          caller.id,
-          j.id,
-          opts.ticketTtlMs ?? TICKET_TTL_MS,
-        );
+        const ticket = await issueTicket(ctx.db, caller.id, j.id);
         const url = new URL(jobUrl(ctx.config, j.id));
         url.searchParams.set(TICKET_PARAM, ticket);
         return { url: url.toString() };
