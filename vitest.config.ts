@@ -34,6 +34,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
+          setupFiles: ['packages/server/src/test/localhost-names.ts'],
           exclude: ['**/node_modules/**', SLURM_TESTS, ...runtimeApart],
           environment: 'node',
           testTimeout: 30000,
@@ -47,6 +48,7 @@ export default defineConfig({
               test: {
                 name: 'slurm',
                 include: [SLURM_TESTS],
+                setupFiles: ['packages/server/src/test/localhost-names.ts'],
                 environment: 'node',
                 testTimeout: 60000,
                 hookTimeout: 60000,

@@ -71,9 +71,10 @@ describe('apps journey', () => {
   });
 
   it('opens the web terminal and runs a command in it', async () => {
-    const open = page.getByRole('link', { name: 'Open' });
+    const open = page.getByRole('button', { name: 'Open', exact: true });
     const [tab] = await Promise.all([page.context().waitForEvent('page'), open.click()]);
-    await tab.waitForLoadState();
+    // At the terminal's own host, the one-time ticket gone from the address.
+    await tab.waitForURL((u) => u.hostname.endsWith('.jobs.localhost') && !u.search);
     await tab.locator('.xterm').waitFor();
     await tab.locator('.xterm').click();
     await tab.keyboard.type('echo hi-$((6*7))\n');

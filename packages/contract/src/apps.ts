@@ -130,6 +130,11 @@ export const AppInstance = z
     created_at: z.string(),
     updated_at: z.string(),
     endpoints: z.array(z.string()),
+    /**
+     * Orrery: what a user opens in an interactive app (`terminal`, `notebook`, `IDE`), which
+     * needs write access to its job; null for an app that shows a page or serves an API.
+     */
+    interactive: z.string().nullable().optional(),
     /** Orrery: the console's progress until healthy. */
     startup: z
       .object({ step: z.enum(APP_STEPS), since: z.string(), message: z.string().nullable() })

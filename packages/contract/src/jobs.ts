@@ -200,7 +200,16 @@ export const JobContainer = z.object({
   command: z.string().optional(),
   working_dir: z.string().optional(),
   http: z
-    .object({ port: z.number(), health_check_path: z.string(), requires_auth: z.boolean() })
+    .object({
+      port: z.number(),
+      health_check_path: z.string(),
+      requires_auth: z.boolean(),
+      /**
+       * Orrery: what a user opens in an interactive app's job (`terminal`, `notebook`, `IDE`):
+       * opening it needs write access to the job. Set by the apps service only.
+       */
+      interactive: z.string().optional(),
+    })
     .optional(),
   secret_env: z.record(z.string(), z.string()),
   secret_volumes: z.array(SecretVolumeMount),
@@ -374,3 +383,10 @@ export const JOB_TEXTS = {
   runsOnHost:
     "This job runs on the server's own machine with the process runtime: a process tree, not a container.",
 } as const;
+
+/**
+ * `POST /api/v1/jobs/{id}/ingress-ticket`: the job's URL with a one-time ticket (about a minute),
+ * which the job's host exchanges for a cookie of its own; the console opens it in a new tab.
+ */
+export const IngressTicket = z.object({ url: z.string() });
+export type IngressTicket = z.infer<typeof IngressTicket>;

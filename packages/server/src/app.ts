@@ -35,6 +35,7 @@ import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
 import { flowsModule } from './modules/flows/plugin.js';
 import { assistantModule, type AssistantOptions } from './modules/assistant/plugin.js';
 import { installWebsocket } from './http/websocket.js';
+import { hostKeyOf, ingressRewrite } from './modules/jobs/ingress-host.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -77,6 +78,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: 'array' } },
+    // A job's own host is routed to its ingress before any console or API route is matched.
+    rewriteUrl: ingressRewrite(ctx.config),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer({ validate: opts.validateResponses ?? false }));
@@ -123,7 +126,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // Without an external S3 endpoint, buckets are served by Orrery's own (docs/buckets.md).
   if (!ctx.config.s3) await app.register(s3Routes(ctx));
   await app.register(imageRoutes(ctx));
-  await installWebsocket(app);
+  await installWebsocket(app, {
+    exempt: (request) => hostKeyOf(request) !== null,
+    consoleOrigin: new URL(ctx.config.publicUrl).origin,
+  });
   await app.register(
     jobsModule(ctx, opts.jobs, [
       (jobs) => appsModule(ctx, jobs, opts.apps),

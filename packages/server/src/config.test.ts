@@ -29,6 +29,16 @@ describe('configuration', () => {
     [{ ORRERY_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'ORRERY_TRUSTED_PROXIES'],
     [{ ORRERY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'ORRERY_TRUSTED_PROXIES'],
     [{ ORRERY_SIGNIN_WINDOW: '0m' }, 'ORRERY_SIGNIN_WINDOW'],
+    [{ ORRERY_INGRESS_DOMAIN: 'https://jobs.example.com' }, 'ORRERY_INGRESS_DOMAIN'],
+    [{ ORRERY_INGRESS_DOMAIN: 'jobs.example.com:8443' }, 'ORRERY_INGRESS_DOMAIN'],
+    // The console's own host under the jobs' domain would be routed to a job.
+    [
+      {
+        ORRERY_PUBLIC_URL: 'https://orrery.jobs.example.com',
+        ORRERY_INGRESS_DOMAIN: 'jobs.example.com',
+      },
+      'ORRERY_INGRESS_DOMAIN',
+    ],
   ])('stops on a bad value and names the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -37,6 +47,13 @@ describe('configuration', () => {
   it('refuses unsandboxed jobs unless ORRERY_UNSANDBOXED_JOBS=allow', () => {
     expect(loadConfig({}).runtime.unsandboxedJobs).toBe('refuse');
     expect(loadConfig({ ORRERY_UNSANDBOXED_JOBS: 'allow' }).runtime.unsandboxedJobs).toBe('allow');
+  });
+
+  it('serves jobs under jobs.localhost unless ORRERY_INGRESS_DOMAIN says otherwise', () => {
+    expect(loadConfig({}).ingressDomain).toBe('jobs.localhost');
+    expect(loadConfig({ ORRERY_INGRESS_DOMAIN: 'Jobs.Example.COM' }).ingressDomain).toBe(
+      'jobs.example.com',
+    );
   });
 
   it('keeps invitations open 7 days unless ORRERY_INVITE_TTL says otherwise', () => {

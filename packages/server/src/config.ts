@@ -39,6 +39,14 @@ const Env = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   ORRERY_PUBLIC_URL: optionalUrl,
+  ORRERY_INGRESS_DOMAIN: z
+    .string()
+    .toLowerCase()
+    .regex(
+      /^(?=.{1,200}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/,
+      'must be a DNS name such as jobs.example.com (no scheme, port or path)',
+    )
+    .default('jobs.localhost'),
   ORRERY_ADMIN_EMAIL: z.string().email().default('admin@orrery.local'),
   ORRERY_ADMIN_PASSWORD: z.string().min(8).optional(),
   SMTP_URL: z
@@ -146,6 +154,11 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   publicUrl: string;
+  /**
+   * The domain under which every job is served at a host of its own, `<job id>.<domain>` (and
+   * `<name>--<project>--<org>.<domain>`), never on the console's origin (docs/operations.md).
+   */
+  ingressDomain: string;
   adminEmail: string;
   adminPassword?: string;
   smtpUrl?: string;
@@ -314,12 +327,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const publicUrl =
     e.ORRERY_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`;
+  const consoleHost = new URL(publicUrl).hostname.toLowerCase();
+  const domain = e.ORRERY_INGRESS_DOMAIN;
+  if (consoleHost === domain || consoleHost.endsWith(`.${domain}`)) {
+    // The console's host would be routed to a job: jobs must never share its origin.
+    throw new ConfigError(
+      `Invalid configuration:\n  ORRERY_INGRESS_DOMAIN: must not contain the public URL's host (${consoleHost})`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.ORRERY_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl,
+    ingressDomain: e.ORRERY_INGRESS_DOMAIN,
     adminEmail: e.ORRERY_ADMIN_EMAIL,
     adminPassword: e.ORRERY_ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,

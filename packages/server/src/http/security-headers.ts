@@ -60,11 +60,19 @@ export function consolePageHeaders(
 /**
  * Every answer of the server itself (API, files, the console's assets) forbids MIME sniffing, so
  * that a text or JSON answer (a file's content, a job's log) is never run as a script or page.
- * The ingress passes a job's own answers through as the job sends them.
+ * The ingress passes a job's own answers through as the job sends them (its routes say
+ * `jobAnswers`).
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route passes a job's own answers through (the ingress): no headers of the server's. */
+    jobAnswers?: boolean;
+  }
+}
+
 export function installSecurityHeaders(app: FastifyInstance) {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.routeOptions.url?.startsWith('/ingress/')) {
+    if (!request.routeOptions.config?.jobAnswers) {
       reply.header('x-content-type-options', 'nosniff');
       if (!reply.hasHeader('referrer-policy')) {
         reply.header('referrer-policy', 'strict-origin-when-cross-origin');

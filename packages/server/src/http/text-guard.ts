@@ -56,8 +56,13 @@ const paramsOf = (r: FastifyRequest) => {
   return others;
 };
 
-/** A job's ingress: its path, query and body are the job's business, its id is ours. */
-const proxied = (r: FastifyRequest) => r.routeOptions.url?.startsWith('/ingress/') ?? false;
+/**
+ * A job's ingress: its path, query and body are the job's business, its id is ours. Requests for
+ * a job's own host arrive on the route `/.orrery-ingress-host` (modules/jobs/ingress-host.ts).
+ */
+const proxied = (r: FastifyRequest) =>
+  r.routeOptions.url === '/.orrery-ingress-host' ||
+  (r.routeOptions.url?.startsWith('/ingress/') ?? false);
 
 /**
  * Refuses bad text with a 400 naming the field (`query.org_name`), before validation and before

@@ -18,8 +18,10 @@ describe('WebSocket upgrades', () => {
   /** How an upgrade ends: refused with an HTTP status, or opened (then closed by us). */
   const upgrade = (path: string, who: TestUser | null, protocol = 'logs.apolo.us') =>
     new Promise<{ refused: number } | { opened: true }>((resolve, reject) => {
-      const ws = new WebSocket(`${s.url.replace('http', 'ws')}${path}`, [protocol], {
-        headers: who ? who.headers : {},
+      // `path@host`: the path on a job's own host (the Host header a browser would send).
+      const [at, host] = path.split('@');
+      const ws = new WebSocket(`${s.url.replace('http', 'ws')}${at}`, [protocol], {
+        headers: { ...(who ? who.headers : {}), ...(host ? { host } : {}) },
       });
       ws.on('unexpected-response', (_req, res) => {
         resolve({ refused: res.statusCode ?? 0 });
@@ -87,15 +89,19 @@ describe('WebSocket upgrades', () => {
     });
   });
 
-  it('refuses an ingress upgrade to a missing job with 404 and without a token with 401, another tenant with 403', async () => {
-    expect(await upgrade('/ingress/job-no-such-one/socket', null)).toEqual({ refused: 404 });
-    expect(await upgrade(`/ingress/${job}/socket`, null)).toEqual({ refused: 401 });
-    expect(await upgrade(`/ingress/${job}/socket`, outsider)).toEqual({ refused: 403 });
+  it("refuses an ingress upgrade to a missing job or another tenant's with 404 and without a token with 401", async () => {
+    const host = (key: string) => `/socket@${key}.jobs.localhost:${new URL(s.url).port}`;
+    expect(await upgrade(host('job-no-such-one'), null)).toEqual({ refused: 404 });
+    expect(await upgrade(host(job), null)).toEqual({ refused: 401 });
+    expect(await upgrade(host(job), outsider)).toEqual({ refused: 404 });
     // Allowed, but the job no longer serves: a gateway status, still before any upgrade.
-    expect(await upgrade(`/ingress/${job}/socket`, owner)).toEqual({ refused: 502 });
-    // A malformed job cookie is no token, over HTTP too (it was a 500).
-    const cookie = 'orrery_job_token=%E0%A4%A';
-    const page = await s.app.inject({ url: `/ingress/${job}/page`, headers: { cookie } });
+    expect(await upgrade(host(job), owner)).toEqual({ refused: 502 });
+    // A malformed job cookie is no credential, over HTTP too (it was a 500).
+    const cookie = 'orrery_ingress=%E0%A4%A';
+    const page = await s.app.inject({
+      url: '/page',
+      headers: { cookie, host: `${job}.jobs.localhost` },
+    });
     expect(page.statusCode).toBe(401);
   });
 
@@ -108,6 +114,8 @@ describe('WebSocket upgrades', () => {
         expect('refused' in r && r.refused >= 400 && r.refused < 500, `${route} ${id}`).toBe(true);
       }
       const ingress = await upgrade(`/ingress/${id}/%2e%2e%2f%00`, owner);
+      const hosted = await upgrade(`/%2e%2e%2f%00@${id}.jobs.localhost`, owner);
+      expect('refused' in hosted && hosted.refused < 500, `host ${id}`).toBe(true);
       expect('refused' in ingress && ingress.refused < 500, `ingress ${id}`).toBe(true);
     }
   });

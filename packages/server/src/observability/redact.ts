@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-const SECRET_PARAM = /token|code|hint|secret|password|verifier|state|nonce/i;
+const SECRET_PARAM = /token|ticket|code|hint|secret|password|verifier|state|nonce/i;
 
 /** A URL with the values of credential-like query parameters replaced, for logs. */
 export function redactUrl(url: string): string {

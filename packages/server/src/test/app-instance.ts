@@ -14,7 +14,7 @@ export interface Installed {
   jobIds: string[];
   /** `GET …/instances/{id}/output` of the healthy instance. */
   outputs: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  /** What Open leads to: the instance's external URL through the ingress, null without HTTP. */
+  /** What Open leads to: the instance's job URL at its own host, null without HTTP. */
   url: string | null;
 }
 
@@ -66,17 +66,22 @@ export const urlOf = (api: { protocol: string; host: string; port: number; base_
   `${api.protocol}://${api.host}:${api.port}${api.base_path}`;
 
 /**
- * Opens `url` as the console's Open does: the session's token handed to the ingress once in the
- * query, which answers with a cookie for this app and a redirect; the cookie is the session from
- * then on. Resolves with the cookie header to send with later requests.
+ * Opens `url` (an app's job URL, at the job's own host) as the console's Open does: a ticket for
+ * the job, which the job's host exchanges once for a cookie of its own; the cookie is the session
+ * from then on. Resolves with the cookie header to send with later requests.
  */
-export async function openSession(url: string, who: TestUser): Promise<{ cookie: string }> {
-  const open = new URL(url);
-  open.searchParams.set('orrery_token', who.token);
-  const r = await fetch(open, { redirect: 'manual' });
+export async function openSession(
+  s: TestServer,
+  url: string,
+  who: TestUser,
+): Promise<{ cookie: string }> {
+  const job = new URL(url).hostname.split('.')[0]!;
+  const t = await call(s, 'POST', `/api/v1/jobs/${job}/ingress-ticket`, who);
+  expect(t.status, JSON.stringify(t.body)).toBe(200);
+  const r = await fetch(t.body.url as string, { redirect: 'manual' });
   expect(r.status).toBe(303);
   const cookie = r.headers.get('set-cookie')?.split(';')[0];
-  expect(cookie).toMatch(/^orrery_job_token=/);
+  expect(cookie).toMatch(/^orrery_ingress=/);
   return { cookie: cookie! };
 }
 

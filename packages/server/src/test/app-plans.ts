@@ -12,6 +12,7 @@ export const planContext = (over: Partial<InstanceContext> = {}): InstanceContex
   preset: { name: 'cpu-small', cpu: 1, memoryBytes: 2 ** 30 },
   home: 'storage:.apps/x/demo',
   publicUrl: 'https://orrery.example',
+  ingressDomain: 'jobs.orrery.example',
   ...over,
 });
 

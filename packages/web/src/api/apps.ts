@@ -74,6 +74,8 @@ export interface AppInstance {
   endpoints: (string | { url: string; friendlyName?: string })[];
   /** The instance's main job: Observability and Log follow it. */
   jobId: string | null;
+  /** What a user opens (`terminal`, `notebook`, `IDE`): Open then needs write on its job. */
+  interactive: string | null;
   startupStep: StartupStep | null;
   startupStepSince: string | null;
   idleTimeoutMinutes: number | null;
@@ -125,6 +127,7 @@ export const appOf = (a: AppWire): AppInstance => ({
   updatedAt: a.updatedAt,
   endpoints: a.endpoints,
   jobId: a.jobIds[0] ?? null,
+  interactive: a.interactive ?? null,
   startupStep: a.startup?.step ?? null,
   startupStepSince: a.startup?.since ?? null,
   idleTimeoutMinutes: a.idle?.timeoutMinutes ?? null,

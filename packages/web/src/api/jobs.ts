@@ -1,4 +1,4 @@
-import type { Camel, JobStatus, JobTopSample, JobWire } from '@orrery/contract';
+import type { Camel, IngressTicket, JobStatus, JobTopSample, JobWire } from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
 
@@ -65,26 +65,38 @@ export const killJob = (id: string) =>
 export const rerunJob = (job: Job) =>
   request<JobWire>(`${JOBS}/${encodeURIComponent(job.id)}/rerun`, { method: 'POST' });
 
-/**
- * The job's URL for a new tab: a job behind `requires_auth` gets the console's token once in
- * `orrery_token`, which the server turns into a cookie for that job only.
- */
-export function openUrl(job: Job, token: string | null): string | undefined {
-  if (!job.httpUrl) return undefined;
-  return job.container.http?.requiresAuth ? withIngressToken(job.httpUrl, token) : job.httpUrl;
-}
+/** `POST /jobs/{id}/ingress-ticket` (Orrery's): the job's URL with a one-time ticket in it. */
+export const ingressTicket = (jobId: string) =>
+  request<IngressTicket>(`${JOBS}/${encodeURIComponent(jobId)}/ingress-ticket`, {
+    method: 'POST',
+  });
 
 /**
- * A URL through the ingress that a new tab can open signed in: the console's token handed over
- * once in `orrery_token`, which the ingress keeps in an HttpOnly cookie of that job's path and
- * never passes to the job (modules/jobs/ingress.ts).
+ * Open: a new tab at the job's own host (never the console's origin), signed in there by a
+ * one-time ticket, so the user's token never leaves the console (docs/jobs.md). The tab is opened
+ * while the click is handled, which popup blockers let through, and sent on once the ticket is
+ * there; it gets no handle back to the console. A refusal closes it and is thrown, with the
+ * server's message.
  */
-export function withIngressToken(ingressUrl: string, token: string | null): string {
-  if (!token) return ingressUrl;
-  const url = new URL(ingressUrl);
-  url.searchParams.set('orrery_token', token);
-  return url.toString();
+export async function openJobTab(jobId: string): Promise<void> {
+  const tab = window.open('about:blank', '_blank');
+  if (tab) tab.opener = null;
+  try {
+    const { url } = await ingressTicket(jobId);
+    if (tab) tab.location.href = url;
+    else window.open(url, '_blank', 'noopener');
+  } catch (e) {
+    tab?.close();
+    throw e;
+  }
 }
+
+/** The job a URL at a job's own host (`<job id>.<ingress domain>`) belongs to. */
+export const jobIdOfUrl = (url: string) => new URL(url).hostname.split('.')[0] ?? '';
+
+/** The server's reason, word for word, when a reader would open an interactive job. */
+export const openNeedsWrite = (kind: string) =>
+  `Opening this ${kind} needs write access to the job`;
 
 export function useJobList(p: JobPlace, f: JobFilter) {
   return useInfiniteQuery({

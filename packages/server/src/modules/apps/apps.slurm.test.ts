@@ -64,7 +64,7 @@ describeSlurm('apps on the slurm runtime', (c) => {
       ),
     );
     for (const app of apps) {
-      const session = await openSession(app.url!, owner);
+      const session = await openSession(s, app.url!, owner);
       const page = await eventually(async () => {
         const res = await fetch(app.url!, { headers: session });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -130,7 +130,7 @@ describeSlurm('apps on the slurm runtime', (c) => {
     async () => {
       const app = await installApp(s, owner, 'jupyter', 'nb');
       expect(urlOf(app.outputs.app_url.external_url)).toBe(`${app.url!.replace(/\/$/, '')}/tree`);
-      const session = await openSession(app.url!, owner);
+      const session = await openSession(s, app.url!, owner);
       const status = await fetch(`${app.url!.replace(/\/$/, '')}/api/status`, {
         headers: session,
       });

@@ -14,7 +14,7 @@ describe('health checks', () => {
       );
     });
   const check = (port: number) =>
-    runHealthCheck({ host: '127.0.0.1', port }, { role: 'main', protocol: 'postgres' }, (p) => p);
+    runHealthCheck({ host: '127.0.0.1', port }, { role: 'main', protocol: 'postgres' });
 
   it('does not take a forward that accepts and closes for PostgreSQL', async () => {
     const port = await listen((s) => s.end());

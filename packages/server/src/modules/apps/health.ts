@@ -14,12 +14,10 @@ export const HEALTH_TIMEOUT_MS = 2000;
 export async function runHealthCheck(
   target: { host: string; port: number },
   check: HealthCheck,
-  /** The path the job receives for a path of the check (the ingress may forward its prefix). */
-  pathOf: (path: string) => string,
 ): Promise<string | null> {
   if ('protocol' in check) return postgresAnswers(target);
   try {
-    const r = await fetch(`http://${target.host}:${target.port}${pathOf(check.path)}`, {
+    const r = await fetch(`http://${target.host}:${target.port}${check.path}`, {
       signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
       redirect: 'manual',
     });

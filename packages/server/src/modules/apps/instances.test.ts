@@ -13,6 +13,7 @@ import {
   writeTemplate,
 } from '../../test/apps.js';
 import { relayAddress } from '../../runtime/process/relay.js';
+import { injectAt } from '../../test/ingress.js';
 
 /** Install, states from a real job on the process runtime, outputs, revisions, uninstall. */
 describe('app instances', () => {
@@ -111,9 +112,8 @@ describe('app instances', () => {
       tags: expect.arrayContaining([`instance_id:${r.body.id}`, 'app-role:main']),
     });
     const healthy = await until(s, owner, r.body.id, stateIs('healthy'));
-    expect(healthy.endpoints).toEqual([
-      `${s.url}/ingress/${jobId}/`.replace('//ingress', '/ingress'),
-    ]);
+    const jobUrl = `http://${jobId}.jobs.localhost:${new URL(s.url).port}/`;
+    expect(healthy.endpoints).toEqual([jobUrl]);
     const events = await call(s, 'GET', `${V1}/instances/${r.body.id}/events`, reader);
     const states = events.body.items.map((e: { state: string }) => e.state);
     expect(states[0]).toBe('healthy');
@@ -121,14 +121,15 @@ describe('app instances', () => {
     expect(events.body.items[0].resources).toEqual([
       expect.objectContaining({ kind: 'Job', uid: jobId, health_status: 'running' }),
     ]);
-    // Open: through the ingress, with the project's auth; the home folder is mounted.
-    const open = await s.app.inject({ url: `/ingress/${jobId}/`, headers: owner.headers });
+    // Open: at the job's own host, with the project's auth; the home folder is mounted.
+    const open = await injectAt(s, jobUrl, { headers: owner.headers });
     expect(open.body).toBe('hi true');
-    expect((await s.app.inject({ url: `/ingress/${jobId}/` })).statusCode).toBe(401);
+    expect((await injectAt(s, jobUrl)).statusCode).toBe(401);
     const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, reader);
     expect(output.body.app_url.external_url).toMatchObject({
+      host: `${jobId}.jobs.localhost`,
       protocol: 'http',
-      base_path: `/ingress/${jobId}/`,
+      base_path: '/',
       api_type: 'rest',
     });
     // The project's jobs reach it through the process runtime's relay on the host's address.
@@ -184,9 +185,8 @@ describe('app instances', () => {
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     await until(s, owner, id, stateIs('healthy'));
     const job2 = (await call(s, 'GET', url, owner)).body.job_ids[0];
-    expect((await s.app.inject({ url: `/ingress/${job2}/`, headers: owner.headers })).body).toBe(
-      'v2 true',
-    );
+    const url2 = `http://${job2}.jobs.localhost:${new URL(s.url).port}/`;
+    expect((await injectAt(s, url2, { headers: owner.headers })).body).toBe('v2 true');
     const revisions = await call(s, 'GET', `/apis/apps/v2/instances/${id}/revisions`, owner);
     expect(revisions.body).toEqual([
       expect.objectContaining({ revision_number: 1, comment: null, end_at: expect.any(String) }),

@@ -1,5 +1,6 @@
 import { containerOf, type JobRow } from '../jobs/store.js';
-import { publicIngressPath } from '../jobs/wire.js';
+import type { Config } from '../../config.js';
+import { jobOrigin } from '../jobs/ingress-host.js';
 import type { AppEndpoint, AppJob } from './runner.js';
 
 /** Apolo's `HttpApi`: how to reach an HTTP service, as the outputs of most templates carry it. */
@@ -21,12 +22,13 @@ const API_TIMEOUT_S = 30;
  */
 export function endpointOf(
   j: JobRow,
-  publicUrl: string,
+  config: Pick<Config, 'publicUrl' | 'ingressDomain'>,
   reach?: { host: string; port: number },
 ): AppEndpoint | null {
   const http = containerOf(j).http;
   if (!http) return null;
-  const pub = new URL(publicUrl);
+  // Through the ingress, at the root of the job's own host.
+  const pub = new URL(jobOrigin(config, j.id));
   const https = pub.protocol === 'https:';
   return {
     internal: {
@@ -38,7 +40,7 @@ export function endpointOf(
       host: pub.hostname,
       port: pub.port ? Number(pub.port) : https ? 443 : 80,
       protocol: https ? 'https' : 'http',
-      basePath: publicIngressPath(j.id, publicUrl),
+      basePath: '/',
     },
   };
 }
@@ -50,13 +52,13 @@ export function endpointOf(
 export function siblingEnvOf(
   job: AppJob,
   byRole: Map<string, JobRow>,
-  publicUrl: string,
+  config: Pick<Config, 'publicUrl' | 'ingressDomain'>,
   reach = new Map<string, { host: string; port: number }>(),
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, { role, as }] of Object.entries(job.siblingEnv ?? {})) {
     const sibling = byRole.get(role);
-    const e = sibling && endpointOf(sibling, publicUrl, reach.get(role));
+    const e = sibling && endpointOf(sibling, config, reach.get(role));
     if (!e) throw new Error(`Job ${job.role} needs ${role}, planned before it with an HTTP port`);
     const { host, port, protocol, basePath } = e.external;
     // The origin without a default port, as a browser writes it.

@@ -46,6 +46,11 @@ export interface InstanceContext {
   home: string;
   /** Orrery's public URL (ORRERY_PUBLIC_URL), e.g. for links in outputs. */
   publicUrl: string;
+  /**
+   * The domain of jobs' own hosts (ORRERY_INGRESS_DOMAIN): a job is served at the root of
+   * `<job id>.<domain>`, on the public URL's scheme and port (jobs/ingress-host.ts `jobOrigin`).
+   */
+  ingressDomain: string;
 }
 
 /** One job of an instance. */
@@ -64,13 +69,6 @@ export interface AppJob {
    * other jobs otherwise.
    */
   ownedVolumes?: string[];
-  /**
-   * The job receives its ingress path (`<public path>/ingress/<job id>/`) in front of each
-   * request instead of having it stripped: for apps that serve under a base URL and make
-   * absolute links from it. The job's host name is its id, so it can build that base URL.
-   * Health checks and activity probes reach it under the same path.
-   */
-  forwardPrefix?: boolean;
   /**
    * Env from jobs planned before this one (the service fills it once they exist), name →
    * `{role, as}`: the host and the port where jobs of the project reach the sibling's port
@@ -105,6 +103,12 @@ export interface OutputContext extends InstanceContext {
 export interface AppRunner {
   /** The template this runner serves (the manifest's `name`). */
   template: string;
+  /**
+   * What a user opens in an interactive app (`terminal`, `notebook`, `IDE`): its jobs are marked
+   * so, and opening them needs write access to the job, not read (docs/apps.md). Absent for
+   * apps that only show a web page or serve an API.
+   */
+  interactive?: 'terminal' | 'notebook' | 'IDE';
   /** The runtimes it can run on; the catalogue disables Install on the others. */
   runtimes: AppRuntime[];
   /**

@@ -156,6 +156,7 @@ export class AppsService {
       preset,
       home: homeOf(row),
       publicUrl: this.ctx.config.publicUrl,
+      ingressDomain: this.ctx.config.ingressDomain,
     };
   }
 
@@ -169,7 +170,8 @@ export class AppsService {
     caller: Caller,
   ) {
     const ctx = this.contextOf(row, preset);
-    const plan = await this.catalogue.runnerOf(t).plan(resolved, ctx);
+    const runner = this.catalogue.runnerOf(t);
+    const plan = await runner.plan(resolved, ctx);
     // The home exists before any job starts, whether or not a job mounts it.
     await this.deps.makeDir([row.clusterName, row.orgName, row.projectName, ...homePath(row)]);
     await setRevisionHealth(this.ctx.db, row.id, n, plan.health ?? null);
@@ -180,12 +182,13 @@ export class AppsService {
     for (const job of plan.jobs) {
       const created = await this.jobs.create(caller.principal, caller.grants, {
         kind: 'preset',
-        forwardPrefix: job.forwardPrefix,
+        // Every job with an HTTP port of an interactive app is what the user opens.
+        interactive: job.body.http ? runner.interactive : undefined,
         body: {
           ...job.body,
           env: {
             ...job.body.env,
-            ...siblingEnvOf(job, byRole, this.ctx.config.publicUrl, reach),
+            ...siblingEnvOf(job, byRole, this.ctx.config, reach),
           },
           cluster_name: row.clusterName,
           org_name: row.orgName,
@@ -414,7 +417,7 @@ export class AppsService {
       const role = j.tags.find((t) => t.startsWith('app-role:'))?.slice('app-role:'.length);
       const running = j.status === 'running';
       const reach = running ? await this.jobs.driver.reachFromJobs?.(j.id) : null;
-      const e = running ? endpointOf(j, this.ctx.config.publicUrl, reach ?? undefined) : null;
+      const e = running ? endpointOf(j, this.ctx.config, reach ?? undefined) : null;
       if (role && e) out[role] = e;
     }
     return out;

@@ -3,7 +3,6 @@ import { JOB_REASONS, type AppEventWire, type AppState } from '@orrery/contract'
 import type { AppContext } from '../../context.js';
 import { whileLeading } from '../../db/advisory-locks.js';
 import type { JobRow } from '../jobs/store.js';
-import { pathForJob } from '../jobs/wire.js';
 import { HEALTH_TIMEOUT_MS, runHealthCheck, type HealthCheck } from './health.js';
 import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
@@ -199,16 +198,11 @@ export class InstanceWatcher {
     };
   }
 
-  /** The path the job receives for `path`, as through the ingress. */
-  private pathOf(job: JobRow, path: string) {
-    return pathForJob(job, this.ctx.config.publicUrl, path);
-  }
-
   /** Null when the job answers the revision's check, else what went wrong. */
   private async check(job: JobRow, health: HealthCheck): Promise<string | null> {
     const target = await this.apps.jobs.driver.endpoint(job.id);
     if (!target) return 'The app has no endpoint yet';
-    return runHealthCheck(target, health, (path) => this.pathOf(job, path));
+    return runHealthCheck(target, health);
   }
 
   /** Idle shutdown: stops the jobs (files stay) after `idle_timeout_minutes` without activity. */
@@ -223,7 +217,7 @@ export class InstanceWatcher {
       const job = jobs.find((j) => j.tags.includes(`app-role:${role}`));
       const target = job && (await this.apps.jobs.driver.endpoint(job.id));
       if (!target) throw new Error(`No endpoint for ${role}`);
-      return fetch(`http://${target.host}:${target.port}${this.pathOf(job, path)}`, {
+      return fetch(`http://${target.host}:${target.port}${path}`, {
         signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
       });
     };

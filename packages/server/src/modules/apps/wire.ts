@@ -1,5 +1,6 @@
 import type { AppEventWire, AppInstanceWire, AppState } from '@orrery/contract';
 import type { JobRow } from '../jobs/store.js';
+import { interactiveOf } from '../jobs/wire.js';
 import type { AppEndpoint } from './runner.js';
 import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
@@ -67,6 +68,7 @@ export async function instancesWire(apps: AppsService, rows: InstanceRow[]) {
           .filter((u) => u.targetId === row.id && u.id !== row.id)
           .map((u) => ({ id: u.id, display_name: u.displayName })),
         job_ids: jobs.map((j) => j.id),
+        interactive: jobs.map(interactiveOf).find(Boolean) ?? null,
         home: homeOf(row),
         ...creditsOf(jobs, everJobsOf.get(row.id) ?? []),
       };

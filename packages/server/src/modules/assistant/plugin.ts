@@ -67,6 +67,7 @@ export const assistantModule =
       db: ctx.db,
       driver: jobs.driver,
       publicUrl: ctx.config.publicUrl,
+      ingressDomain: ctx.config.ingressDomain,
       catalogue: catalogueOf(ctx, jobs.driver),
     });
     const embedded = new EmbeddedAnswerer(knowledge, tools);

@@ -24,7 +24,7 @@ import {
   type ProjectPlace,
   type StoredContainer,
 } from './store.js';
-import { forwardsPrefix } from './wire.js';
+import { interactiveOf } from './wire.js';
 import { checkVolumeAccess, diskIdsOf, normalizeUris } from './volumes.js';
 
 /** A job to admit, with what only the server sets (no route does): for the apps' runners. */
@@ -36,8 +36,8 @@ export type NewJob = (
    * own its data (driver.ts JobMount.owned).
    */
   ownedVolumes?: string[];
-  /** The ingress forwards its path in front of each request (wire.ts `forwardsPrefix`). */
-  forwardPrefix?: boolean;
+  /** What a user opens in the job, for an interactive app's job (wire.ts `interactiveOf`). */
+  interactive?: string;
 };
 
 /** The preset that prices a job and, with `?from_preset`, sizes it. */
@@ -105,7 +105,7 @@ async function containerFor(
         port: f.http.port,
         health_check_path: f.http.health_check_path,
         requires_auth: f.http.requires_auth,
-        ...(req.forwardPrefix ? { forward_prefix: true } : {}),
+        ...(req.interactive ? { interactive: req.interactive } : {}),
       },
       secret_env: f.secret_env,
       secret_volumes: f.secret_volumes,
@@ -222,7 +222,7 @@ export function rerunRequest(j: JobRow): NewJob {
   const { memory_mb: _mb, ...resources } = container.resources;
   return {
     kind: 'container',
-    forwardPrefix: forwardsPrefix(j),
+    interactive: interactiveOf(j) ?? undefined,
     body: {
       cluster_name: j.clusterName,
       org_name: j.orgName,

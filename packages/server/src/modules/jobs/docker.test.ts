@@ -4,6 +4,7 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { call, tenancy } from '../../test/fixtures.js';
 import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../../test/dockerd.mjs';
 import { REGISTRY_BINARY } from '../images/supervisor.js';
+import { injectAt, whenServing } from '../../test/ingress.js';
 
 const IMAGE = 'busybox:orrery';
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
@@ -73,17 +74,14 @@ describe.skipIf(!canRunDockerd || !existsSync(REGISTRY_BINARY))(
       expect(log.body).toBe('hello from a container\n');
     });
 
-    it('serves the container’s HTTP port through the ingress', async () => {
+    it('serves the container’s HTTP port through the ingress, at the job’s own host', async () => {
       const id = await run(
         'mkdir -p /www && echo served by busybox > /www/index.html && httpd -f -p 8080 -h /www',
         { http: { port: 8080, requires_auth: false } },
       );
       await until(id, ['running']);
-      let answer = await s.app.inject({ method: 'GET', url: `/ingress/${id}/index.html` });
-      for (let i = 0; answer.statusCode === 502 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        answer = await s.app.inject({ method: 'GET', url: `/ingress/${id}/index.html` });
-      }
+      const at = `http://${id}.jobs.localhost:${new URL(s.url).port}/index.html`;
+      const answer = await whenServing(() => injectAt(s, at));
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toBe('served by busybox\n');
       await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);

@@ -1,187 +1,296 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { WebSocket, type RawData } from 'ws';
-import { allows } from '../../auth/permissions.js';
-import type { AppContext } from '../../context.js';
-import { userByUsername } from '../users/store.js';
-import { principalOf, tokenAdmits } from '../../auth/principal-hook.js';
-import { grantsOf } from '../../auth/permissions.js';
 import { jobUri } from '@orrery/contract';
+import { allows, grantsOf } from '../../auth/permissions.js';
+import { principalOf } from '../../auth/principal-hook.js';
+import type { Principal } from '../../auth/principal.js';
+import type { AppContext } from '../../context.js';
+import { sameOrigin } from '../../http/origin.js';
+import { sendPaced } from '../../http/ws-stream.js';
+import { userById } from '../users/store.js';
+import {
+  COOKIE_TTL_S,
+  TICKET_PARAM,
+  consumeTicket,
+  cookieName,
+  signCredential,
+  splitCookies,
+  verifyCredential,
+} from './ingress-auth.js';
+import { HOST_ROUTE, hostKeyOf, requestedPath } from './ingress-host.js';
 import { containerOf, jobById, jobByIngressName, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
-import { ingressPath, isIngressNameKey, pathForJob } from './wire.js';
-import { sendPaced } from '../../http/ws-stream.js';
+import { interactiveOf, isIngressNameKey } from './wire.js';
 
-/** The query parameter the console adds when it opens a job's URL in a new tab. */
-export const INGRESS_TOKEN_PARAM = 'orrery_token';
-const COOKIE = 'orrery_job_token';
+/** One answer for a job that does not exist and one the caller may not see: names do not leak. */
+export const NO_SUCH_JOB = 'No such job, or it serves no HTTP';
 
-const cookieOf = (request: FastifyRequest) => {
-  const raw = request.headers.cookie ?? '';
-  for (const part of raw.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k !== COOKIE) continue;
-    try {
-      return decodeURIComponent(v.join('='));
-    } catch {
-      return null; // a malformed cookie is no token
-    }
-  }
-  return null;
-};
+interface Refusal {
+  refuse: number;
+  message: string;
+}
+interface Target {
+  host: string;
+  port: number;
+  path: string;
+  /** The client's Authorization header goes on to the job (an open job's own, never Orrery's). */
+  authorization?: boolean;
+}
+type Routed = Refusal | { redirect: string; cookie: string } | { target: Target };
+
+const refusal = (refuse: number, message: string): Refusal => ({ refuse, message });
 
 /**
- * HTTP ingress (issue 4): a job's HTTP port is reached at `/ingress/{id}/…` through the server,
- * WebSocket upgrades included; a named job also at `/ingress/{name}--{project}--{org}/…`
- * (`http_url_named`), which reaches whichever run of that name is live. `/jobs/{id}` belongs to the console's job page, hence the prefix.
- * With `requires_auth` the caller needs read permission on the job: a Bearer token (CLI,
- * scripts), or the console's token handed over once in `?orrery_token=` and then kept in an
- * HttpOnly cookie scoped to this job's path. Neither reaches the job.
+ * HTTP ingress: a job's HTTP port is served at a host of its own, `<job id>.<ingress domain>`,
+ * and a named job's also at `<name>--<project>--<org>.<ingress domain>` (ingress-host.ts),
+ * WebSocket upgrades included. With `requires_auth` the caller needs read permission on the job,
+ * and write permission on an interactive app's job (a terminal, a notebook, an IDE): a Bearer
+ * token (CLI, scripts), or the cookie the job's host sets from a console ticket
+ * (ingress-auth.ts). Neither reaches the job. `/ingress/{key}/…` on the console's origin answers
+ * API clients with a Bearer header only, never a browser's page (docs/jobs.md).
  */
-export async function registerIngress(app: FastifyInstance, ctx: AppContext, jobs: JobsService) {
+export async function registerIngress(
+  app: FastifyInstance,
+  ctx: AppContext,
+  jobs: JobsService,
+  cookieKey: Buffer,
+) {
   await app.register(replyFrom, { undici: { connections: 32 } });
+  const secure = ctx.config.publicUrl.startsWith('https:');
+  const COOKIE = cookieName(secure);
 
-  /** What follows the job's ingress path, query included. */
-  const rest = (request: FastifyRequest) => {
-    const { id } = request.params as { id: string };
-    const path = request.url.slice(`/ingress/${id}`.length) || '/';
-    return path.startsWith('/') ? path : `/${path}`;
-  };
+  const jobOf = (key: string) =>
+    key ? (isIngressNameKey(key) ? jobByIngressName(ctx.db, key) : jobById(ctx.db, key)) : null;
 
-  /** Null when the caller may reach the job, else the refusal: who they are, or that they may not. */
-  const refusal = async (request: FastifyRequest, j: JobRow, token: string | null) => {
+  /**
+   * Null when `principal` may open the job, else why not: anonymous callers are asked to sign in
+   * (a name key says nothing about whether the name exists), a caller who may not read the job
+   * reads as if it did not exist, and a reader of an interactive job is told what they lack.
+   */
+  const denial = async (j: JobRow, key: string, principal: Principal | null) => {
     if (!containerOf(j).http?.requires_auth) return null;
-    let principal = request.principal;
-    if (!principal && token) {
-      const claims = await ctx.verifier.verify(token);
-      const user = claims && (await userByUsername(ctx.db, claims.username));
-      if (user && (await tokenAdmits(ctx.db, request, token, claims, user))) {
-        principal = principalOf(user);
-      }
+    if (!principal) {
+      return isIngressNameKey(key)
+        ? refusal(404, NO_SUCH_JOB)
+        : refusal(401, 'Sign in to reach this job: open it from the console');
     }
-    if (!principal) return { refuse: 401, message: 'Sign in to reach this job' };
     const grants = await grantsOf(ctx.db, principal);
-    return allows(grants, jobUri(j.clusterName, j.orgName, j.projectName, j.id), 'read')
-      ? null
-      : { refuse: 403, message: 'You have no access to this job' };
+    const uri = jobUri(j.clusterName, j.orgName, j.projectName, j.id);
+    if (!allows(grants, uri, 'read')) return refusal(404, NO_SUCH_JOB);
+    const kind = interactiveOf(j);
+    if (kind && !allows(grants, uri, 'write')) {
+      return refusal(403, `Opening this ${kind} needs write access to the job`);
+    }
+    return null;
   };
 
-  /** Where a request goes on the job: its port, and the path the job receives. */
-  interface Target {
-    host: string;
-    port: number;
-    path: string;
-  }
-
-  type Routed =
-    { refuse: number; message: string } | { redirect: string; cookie: string } | { target: Target };
-
-  /** Where a request goes: the job's port, a redirect that stores the token, or a refusal. */
-  const route = async (request: FastifyRequest): Promise<Routed> => {
-    const { id } = request.params as { id: string };
-    const j = isIngressNameKey(id) ? await jobByIngressName(ctx.db, id) : await jobById(ctx.db, id);
-    if (!j || !containerOf(j).http) {
-      return { refuse: 404, message: 'No such job, or it serves no HTTP' };
-    }
-    const query = request.query as Record<string, string | undefined>;
-    const handed = query[INGRESS_TOKEN_PARAM];
-    const refused = await refusal(request, j, handed ?? cookieOf(request));
-    if (refused) return refused;
-    if (handed) {
-      // Keep the token in a cookie for this job only, and drop it from the address bar.
-      const url = new URL(request.url, 'http://x');
-      url.searchParams.delete(INGRESS_TOKEN_PARAM);
-      const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
-      return {
-        redirect: url.pathname + url.search,
-        cookie: `${COOKIE}=${encodeURIComponent(handed)}; Path=${ingressPath(id)}; HttpOnly; SameSite=Lax${secure}`,
-      };
-    }
+  /** Where an allowed request goes: the job's port, once it serves. */
+  const targetOf = async (j: JobRow, path: string, authorization = false): Promise<Routed> => {
     const endpoint = await jobs.driver.endpoint(j.id);
     if (!endpoint || j.status !== 'running') {
-      return { refuse: 502, message: 'The job is not serving HTTP yet' };
+      return refusal(502, 'The job is not serving HTTP yet');
     }
-    return { target: { ...endpoint, path: pathForJob(j, ctx.config.publicUrl, rest(request)) } };
+    return { target: { ...endpoint, path, authorization } };
   };
 
-  const proxy = async (request: FastifyRequest, reply: FastifyReply) => {
-    const r = await route(request);
-    if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
-    if ('redirect' in r) return reply.header('set-cookie', r.cookie).redirect(r.redirect, 303);
-    return reply.from(`http://${r.target.host}:${r.target.port}${r.target.path}`, {
-      rewriteRequestHeaders: (_req, headers) => {
-        const { authorization: _a, cookie, ...others } = headers;
-        const kept = (cookie ?? '')
-          .split(';')
-          .filter((c) => c.trim() && !c.trim().startsWith(`${COOKIE}=`))
-          .join(';');
-        return { ...others, ...(kept ? { cookie: kept } : {}) };
-      },
-    });
+  /** The caller named by an `Authorization: Bearer` header (never a WebSocket sub-protocol). */
+  const bearerCaller = (request: FastifyRequest) =>
+    /^Bearer\s+\S/i.test(request.headers.authorization ?? '') ? request.principal : null;
+
+  const userOf = async (id: string | null) => {
+    const user = id ? await userById(ctx.db, id) : null;
+    return user ? principalOf(user) : null;
   };
+
+  /** A request for a job's own host. */
+  const routeHost = async (request: FastifyRequest): Promise<Routed> => {
+    const key = hostKeyOf(request);
+    // The host route on the console's origin is no way into a job.
+    if (key === null) return refusal(404, 'Not found');
+    const j = await jobOf(key);
+    if (!j || !containerOf(j).http) return refusal(404, NO_SUCH_JOB);
+    const path = requestedPath(request);
+    const url = new URL(path, 'http://x');
+    const protectedJob = !!containerOf(j).http?.requires_auth;
+    const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
+    if (protectedJob && hasBearer && !request.principal) {
+      return refusal(401, 'The token is not valid');
+    }
+    const ticket = url.searchParams.get(TICKET_PARAM);
+    if (ticket !== null) {
+      if (request.ws) return refusal(400, 'Open the job from the console first');
+      const userId = await consumeTicket(ctx.db, ticket, key);
+      if (!userId) {
+        return refusal(
+          401,
+          'This link has expired or was used: open the job from the console again',
+        );
+      }
+      const denied = await denial(j, key, await userOf(userId));
+      if (denied) return denied;
+      // The ticket leaves the address bar: what stays is a cookie of this host alone.
+      url.searchParams.delete(TICKET_PARAM);
+      const attrs = `Path=/; Max-Age=${COOKIE_TTL_S}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+      return {
+        redirect: url.pathname + url.search,
+        cookie: `${COOKIE}=${signCredential(cookieKey, userId, key)}; ${attrs}`,
+      };
+    }
+    let principal = bearerCaller(request);
+    if (!principal) {
+      for (const value of splitCookies(request.headers.cookie, COOKIE).mine) {
+        principal = await userOf(verifyCredential(cookieKey, value, key));
+        if (principal) break;
+      }
+    }
+    const denied = await denial(j, key, principal);
+    if (denied) return denied;
+    // A page of another origin (another job, another port of this host) rides no one's
+    // credentials here: its WebSocket upgrades and its unsafe requests are refused. Browsers
+    // always send an Origin on upgrades; an upgrade without one must carry its own Bearer token
+    // (an open job's need not).
+    const unsafe = request.ws || !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
+    const withoutOrigin = !request.ws || (hasBearer && !!principal) || !protectedJob;
+    if (unsafe && !sameOrigin(request, withoutOrigin)) {
+      return refusal(403, 'Requests from another origin are refused');
+    }
+    // An open job may take an Authorization of its own (Dify's API does); an Orrery token never
+    // reaches a job.
+    return targetOf(j, path, !protectedJob && !bearerCaller(request));
+  };
+
+  /** A request for `/ingress/{key}/…` on the console's origin: API clients only. */
+  const routePath = async (request: FastifyRequest): Promise<Routed> => {
+    const principal = bearerCaller(request);
+    // A browser sends an Origin on upgrades and unsafe requests, and has no Bearer header to send.
+    if (!principal || request.headers.origin !== undefined) {
+      return refusal(
+        principal ? 403 : 401,
+        "Jobs are served at their own address (the job's http_url); this path answers API clients with a Bearer token only",
+      );
+    }
+    const { id } = request.params as { id: string };
+    const j = await jobOf(id);
+    if (!j || !containerOf(j).http) return refusal(404, NO_SUCH_JOB);
+    const denied = await denial(j, id, principal);
+    if (denied) return denied;
+    const rest = request.url.slice(`/ingress/${id}`.length) || '/';
+    return targetOf(j, rest.startsWith('/') ? rest : `/${rest}`);
+  };
+
+  const proxy =
+    (route: (r: FastifyRequest) => Promise<Routed>, sandbox: boolean) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const r = await route(request);
+      if (sandbox) reply.header('content-security-policy', 'sandbox');
+      if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
+      if ('redirect' in r) return reply.header('set-cookie', r.cookie).redirect(r.redirect, 303);
+      return reply.from(`http://${r.target.host}:${r.target.port}${r.target.path}`, {
+        rewriteRequestHeaders: (_req, headers) => {
+          const { authorization, cookie, ...others } = headers;
+          const kept = splitCookies(cookie, COOKIE).others;
+          return {
+            ...others,
+            ...(kept ? { cookie: kept } : {}),
+            ...(r.target.authorization && authorization ? { authorization } : {}),
+          };
+        },
+        rewriteHeaders: (headers) => {
+          const out: typeof headers = { ...headers };
+          // A job's cookie stays on the job's own host: one set for the whole ingress domain
+          // (or a parent of the console's host) would reach other jobs' pages.
+          const cookies = [headers['set-cookie'] ?? []].flat();
+          if (cookies.length) {
+            out['set-cookie'] = cookies.map((c) => c.replace(/;\s*domain=[^;]*/gi, ''));
+          }
+          if (sandbox) out['content-security-policy'] = 'sandbox';
+          return out;
+        },
+      });
+    };
 
   /**
    * An upgrade is routed before it is accepted: a refusal is an HTTP status on the upgrade
    * request (404, 401), as for any other request, not an accepted socket closed at once.
    */
   const upgrades = new WeakMap<FastifyRequest, Target>();
-  const routeUpgrade = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.ws) return;
-    const r = await route(request);
-    if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
-    // A redirect cannot be followed by a WebSocket client: the console opens the page first.
-    if ('redirect' in r) {
-      return reply.status(400).type('text/plain').send('Open the job from the console first');
-    }
-    upgrades.set(request, r.target);
+  const routeUpgrade =
+    (route: (r: FastifyRequest) => Promise<Routed>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.ws) return;
+      const r = await route(request);
+      if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
+      if ('redirect' in r) {
+        return reply.status(400).type('text/plain').send('Open the job from the console first');
+      }
+      upgrades.set(request, r.target);
+    };
+
+  const relay = (socket: WebSocket, request: FastifyRequest) => {
+    // Listen at once: what the client sends while the job's port is reached would be lost.
+    const pending: Array<{ data: RawData; binary: boolean }> = [];
+    let upstream: WebSocket | null = null;
+    socket.on('message', (data, binary) => {
+      if (upstream?.readyState === WebSocket.OPEN) return sendPaced(upstream, data, binary, socket);
+      pending.push({ data, binary });
+    });
+    socket.on('close', () => upstream?.close());
+    // Until the job's socket is open the client's is not read further (what it sends waits in
+    // the kernel); read again before closing, or its answer to the close would wait there too.
+    socket.pause();
+    const closeClient = (code: number, reason?: string) => {
+      socket.resume();
+      socket.close(code, reason);
+    };
+    const target = upgrades.get(request)!;
+    const up = new WebSocket(`ws://${target.host}:${target.port}${target.path}`);
+    upstream = up;
+    up.on('open', () => {
+      socket.resume();
+      pending.splice(0).forEach((m) => sendPaced(up, m.data, m.binary, socket));
+    });
+    // Each side stops reading while the other is behind, so a slow peer costs no memory here.
+    up.on('message', (data, binary) => sendPaced(socket, data, binary, up));
+    up.on('close', (code) =>
+      closeClient(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
+    );
+    up.on('error', () => closeClient(1011, 'The job closed the connection'));
   };
 
+  const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+  // Every request for a job's host lands here (ingress-host.ts rewrites its URL).
   // WebSocket upgrades are GET requests: the GET route carries both handlers.
   app.route({
     method: 'GET',
-    url: '/ingress/:id/*',
-    config: { access: 'public' },
-    preHandler: routeUpgrade,
-    handler: proxy,
-    wsHandler: (socket, request) => {
-      // Listen at once: what the client sends while the job's port is reached would be lost.
-      const pending: Array<{ data: RawData; binary: boolean }> = [];
-      let upstream: WebSocket | null = null;
-      socket.on('message', (data, binary) => {
-        if (upstream?.readyState === WebSocket.OPEN)
-          return sendPaced(upstream, data, binary, socket);
-        pending.push({ data, binary });
-      });
-      socket.on('close', () => upstream?.close());
-      // Until the job's socket is open the client's is not read further (what it sends waits in
-      // the kernel); read again before closing, or its answer to the close would wait there too.
-      socket.pause();
-      const closeClient = (code: number, reason?: string) => {
-        socket.resume();
-        socket.close(code, reason);
-      };
-      const target = upgrades.get(request)!;
-      const up = new WebSocket(`ws://${target.host}:${target.port}${target.path}`);
-      upstream = up;
-      up.on('open', () => {
-        socket.resume();
-        pending.splice(0).forEach((m) => sendPaced(up, m.data, m.binary, socket));
-      });
-      // Each side stops reading while the other is behind, so a slow peer costs no memory here.
-      up.on('message', (data, binary) => sendPaced(socket, data, binary, up));
-      up.on('close', (code) =>
-        closeClient(code >= 1000 && code < 5000 && code !== 1005 && code !== 1006 ? code : 1000),
-      );
-      up.on('error', () => closeClient(1011, 'The job closed the connection'));
-    },
+    url: HOST_ROUTE,
+    config: { access: 'public', jobAnswers: true },
+    preHandler: routeUpgrade(routeHost),
+    handler: proxy(routeHost, false),
+    wsHandler: relay,
   });
   app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/ingress/:id/*',
-    config: { access: 'public' },
-    handler: proxy,
+    method: [...OTHER_METHODS],
+    url: HOST_ROUTE,
+    config: { access: 'public', jobAnswers: true },
+    handler: proxy(routeHost, false),
   });
-  app.get('/ingress/:id', { config: { access: 'public' } }, (request, reply) =>
+  // The console's origin: API clients with a Bearer header, each answer sandboxed.
+  app.route({
+    method: 'GET',
+    url: '/ingress/:id/*',
+    config: { access: 'public', jobAnswers: true },
+    preHandler: routeUpgrade(routePath),
+    handler: proxy(routePath, true),
+    wsHandler: relay,
+  });
+  app.route({
+    method: [...OTHER_METHODS],
+    url: '/ingress/:id/*',
+    config: { access: 'public', jobAnswers: true },
+    handler: proxy(routePath, true),
+  });
+  app.get('/ingress/:id', { config: { access: 'public', jobAnswers: true } }, (request, reply) =>
     reply.redirect(`${request.url.split('?')[0]}/`, 308),
   );
 }

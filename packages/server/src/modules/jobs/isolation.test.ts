@@ -5,6 +5,7 @@ import type { TestServer, TestUser } from '../../test/harness.js';
 import { call, submitJob, processServer } from '../../test/fixtures.js';
 import { SLIRP } from '../../runtime/process/network.js';
 import { BWRAP } from '../../runtime/process/sandbox.js';
+import { injectAt, whenServing } from '../../test/ingress.js';
 
 const missing = [
   existsSync(BWRAP) ? '' : 'bubblewrap',
@@ -58,11 +59,8 @@ describe.skipIf(missing.length > 0)(
       );
       await until(web.id, ['running']);
       // Served through the ingress once it listens; its forward's host port is in job.json.
-      let answer = await s.app.inject({ url: `/ingress/${web.id}/`, headers: owner.headers });
-      for (let i = 0; answer.statusCode === 502 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        answer = await s.app.inject({ url: `/ingress/${web.id}/`, headers: owner.headers });
-      }
+      const at = `http://${web.id}.jobs.localhost:${port}/`;
+      const answer = await whenServing(() => injectAt(s, at, { headers: owner.headers }));
       expect(answer.body).toBe('secret');
       const record = join(s.config.dataDir, 'jobs', web.id, 'job.json');
       const endpoint = JSON.parse(readFileSync(record, 'utf8')) as { port: number };

@@ -5,6 +5,8 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { creditLedger } from '../billing/tables.js';
+import { injectAt, openJob, whenServing } from '../../test/ingress.js';
+import { NO_SUCH_JOB } from './ingress.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
@@ -278,38 +280,29 @@ describe('jobs on the process runtime', () => {
     expect(ended.history.reason).toBe('LifeSpanEnded');
   });
 
-  it('serves the job HTTP port through the ingress, asking for a token when required', async () => {
+  it('serves the job HTTP port at its own host, asking for a token when required', async () => {
     const server = `${NODE} -e "require('http').createServer((q,s)=>s.end('job says '+q.url)).listen(process.env.PORT,'127.0.0.1')"`;
     const j = await run(owner, server, { http: { port: 8080, requires_auth: true } });
     const running = await until(j.id, ['running']);
-    expect(running.http_url).toBe(`${s.url}/ingress/${j.id}/`);
-    const path = `/ingress/${j.id}/hello?x=1`;
-    let answer = await s.app.inject({ method: 'GET', url: path, headers: owner.headers });
-    for (let i = 0; answer.statusCode === 502 && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      answer = await s.app.inject({ method: 'GET', url: path, headers: owner.headers });
-    }
+    expect(running.http_url).toBe(`http://${j.id}.jobs.localhost:${new URL(s.url).port}/`);
+    const url = `${running.http_url}hello?x=1`;
+    const answer = await whenServing(() => injectAt(s, url, { headers: owner.headers }));
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toBe('job says /hello?x=1');
-    expect((await s.app.inject({ method: 'GET', url: path })).statusCode).toBe(401);
+    expect((await injectAt(s, url)).statusCode).toBe(401);
+    // Another tenant's user reads it as a job that does not exist.
     const stranger = await s.user();
-    expect(
-      (await s.app.inject({ method: 'GET', url: path, headers: stranger.headers })).statusCode,
-    ).toBe(403);
-    // The console hands its token over once; the cookie then opens the job's pages.
-    const handed = await s.app.inject({
-      method: 'GET',
-      url: `${path}&orrery_token=${owner.token}`,
-    });
-    expect(handed.statusCode).toBe(303);
-    expect(handed.headers.location).toBe(path);
-    const cookie = String(handed.headers['set-cookie']).split(';')[0]!;
-    const viaCookie = await s.app.inject({ method: 'GET', url: path, headers: { cookie } });
+    const refused = await injectAt(s, url, { headers: stranger.headers });
+    expect([refused.statusCode, refused.body]).toEqual([404, NO_SUCH_JOB]);
+    // The console's Open: a ticket, exchanged once for a cookie of the job's host.
+    const { cookie, location } = await openJob(s, owner, j.id);
+    expect(location).toBe('/');
+    const viaCookie = await injectAt(s, url, { headers: { cookie } });
     expect(viaCookie.body).toBe('job says /hello?x=1');
     await call(s, 'DELETE', `/api/v1/jobs/${j.id}`, owner);
   });
 
-  it('serves a named job at its name-based URL, following the name to its live run', async () => {
+  it('serves a named job at its name-based host, following the name to its live run', async () => {
     const server = `${NODE} -e "require('http').createServer((q,s)=>s.end(process.env.RUN+' '+q.url)).listen(process.env.PORT,'127.0.0.1')"`;
     const start = async (runName: string) => {
       const j = await run(owner, server, {
@@ -319,39 +312,28 @@ describe('jobs on the process runtime', () => {
       });
       return until(j.id, ['running']);
     };
-    const reach = async (url: string, headers = owner.headers) => {
-      let answer = await s.app.inject({ method: 'GET', url, headers });
-      for (let i = 0; answer.statusCode === 502 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        answer = await s.app.inject({ method: 'GET', url, headers });
-      }
-      return answer;
-    };
+    const reach = (url: string, headers: Record<string, string> = owner.headers) =>
+      whenServing(() => injectAt(s, url, { headers }));
     const first = await start('first');
-    const named = `/ingress/named-web--${first.project_name}--${first.org_name}/`;
-    expect(first.http_url_named).toBe(`${s.url}${named}`);
-    expect(first.http_url).toBe(`${s.url}/ingress/${first.id}/`);
+    const port = new URL(s.url).port;
+    const named = `http://named-web--${first.project_name}--${first.org_name}.jobs.localhost:${port}/`;
+    expect(first.http_url_named).toBe(named);
+    expect(first.http_url).toBe(`http://${first.id}.jobs.localhost:${port}/`);
     const answer = await reach(`${named}page?a=1`);
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toBe('first /page?a=1');
-    // The same checks as by id: no token 401, another user 403.
-    expect((await s.app.inject({ method: 'GET', url: named })).statusCode).toBe(401);
+    // No token, another user: no such job, as for a name that does not exist.
+    expect((await injectAt(s, named)).statusCode).toBe(404);
     const stranger = await s.user();
-    expect((await reach(named, stranger.headers)).statusCode).toBe(403);
-    // The cookie handed over is scoped to the name's path.
-    const handed = await s.app.inject({
-      method: 'GET',
-      url: `${named}?orrery_token=${owner.token}`,
-    });
-    expect(String(handed.headers['set-cookie'])).toContain(`Path=${named};`);
+    expect((await reach(named, stranger.headers)).statusCode).toBe(404);
     // The next run of the name answers at the same URL.
     await call(s, 'DELETE', `/api/v1/jobs/${first.id}`, owner);
     await until(first.id, ['cancelled']);
     const second = await start('second');
     expect((await reach(named)).body).toBe('second /');
     // Unknown names and places are no job; an unnamed job has no name-based URL.
-    expect((await reach('/ingress/named-web--nowhere--acme/')).statusCode).toBe(404);
-    expect((await reach('/ingress/other--x/')).statusCode).toBe(404);
+    expect((await reach(named.replace('--vision--', '--nowhere--'))).statusCode).toBe(404);
+    expect((await reach(`http://other--x.jobs.localhost:${port}/`)).statusCode).toBe(404);
     await call(s, 'DELETE', `/api/v1/jobs/${second.id}`, owner);
   });
 

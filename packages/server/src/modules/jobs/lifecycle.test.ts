@@ -125,7 +125,7 @@ describe('job lifecycle through the API', () => {
     await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
   });
 
-  it('passes WebSocket upgrades through the ingress', async () => {
+  it("passes WebSocket upgrades through the ingress, at the job's own host", async () => {
     // A WebSocket echo server in plain Node (the job's sandbox sees no module outside the host's
     // system paths): the handshake, then one masked text frame in, one text frame out.
     const echo = [
@@ -140,7 +140,11 @@ describe('job lifecycle through the API', () => {
     await until(id, (j) => j.status === 'running');
     const talk = () =>
       new Promise<string>((resolve, reject) => {
-        const socket = ws(`/ingress/${id}/socket`, []);
+        const socket = new WebSocket(
+          `ws://${id}.jobs.localhost:${new URL(s.url).port}/socket`,
+          [],
+          { headers: owner.headers },
+        );
         socket.on('open', () => socket.send('ping'));
         socket.on('message', (d) => {
           resolve(String(d));

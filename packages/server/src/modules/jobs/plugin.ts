@@ -5,6 +5,8 @@ import type { RuntimeDriver } from '../../runtime/driver.js';
 import { createDriver } from '../../runtime/select.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { registerIngress } from './ingress.js';
+import { cookieKeyOf } from './ingress-auth.js';
+import { ingressTicketRoutes } from './ingress-ticket.js';
 import { MetricsHistory } from './metrics-history.js';
 import { monitoringRoutes } from './monitoring.js';
 import { jobRoutes } from './routes.js';
@@ -48,7 +50,8 @@ export const jobsModule =
     await app.register(jobRoutes(ctx, service));
     const history = new MetricsHistory(ctx.db, driver, app.log, opts.metricsScanMs);
     await app.register(monitoringRoutes(ctx, service, history));
-    await registerIngress(app, ctx, service);
+    await registerIngress(app, ctx, service, cookieKeyOf(sealKey));
+    await app.register(ingressTicketRoutes(ctx));
     for (const d of dependents) await app.register(d(service));
     app.addHook('onReady', async () => {
       await service.start();

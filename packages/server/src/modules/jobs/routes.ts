@@ -48,7 +48,7 @@ export const jobRoutes =
         ));
       return rows.map((r) =>
         jobWire(r, history.get(r.id) ?? [], {
-          publicUrl: ctx.config.publicUrl,
+          config: ctx.config,
           warning: r.runtime === jobs.driver.name ? jobs.driver.warning : undefined,
         }),
       );

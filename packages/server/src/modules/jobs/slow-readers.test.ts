@@ -164,6 +164,8 @@ describe('slow readers of job streams', () => {
 
   describe('through the ingress', () => {
     let id: string;
+    /** The job's own host, as its http_url names it. */
+    const at = (path: string) => `http://${id}.jobs.localhost:${new URL(s.url).port}${path}`;
     beforeAll(async () => {
       id = await run(`${NODE} -e "${FLOOD}"`, {
         http: { port: 8080, requires_auth: false },
@@ -172,7 +174,7 @@ describe('slow readers of job streams', () => {
       await until(id, ['running']);
       // Running is not serving yet: wait for the first answer through the ingress.
       await eventually(async () => {
-        const r = await pausedGet(`${s.url}/ingress/${id}/`).catch(() => null);
+        const r = await pausedGet(at('/')).catch(() => null);
         r?.leave();
         return r?.status === 200;
       });
@@ -182,7 +184,7 @@ describe('slow readers of job streams', () => {
     it('holds a paused HTTP reader of a job sending 400 MB', async () => {
       let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
       const grown = await peakGrowth(async () => {
-        reader = await pausedGet(`${s.url}/ingress/${id}/big`);
+        reader = await pausedGet(at('/big'));
         expect(reader.status).toBe(200);
         await new Promise((r) => setTimeout(r, 4000));
       });
@@ -194,7 +196,7 @@ describe('slow readers of job streams', () => {
     it('holds a slow WebSocket reader of a job sending 400 MB', async () => {
       let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
       const grown = await peakGrowth(async () => {
-        reader = await pausedWebSocket(ws(`/ingress/${id}/socket`), []);
+        reader = await pausedWebSocket(at('/socket').replace('http', 'ws'), []);
         await new Promise((r) => setTimeout(r, 4000));
       });
       console.log(`ingress WebSocket slow reader: server RSS +${grown.toFixed(0)} MB`);
@@ -207,7 +209,7 @@ describe('slow readers of job streams', () => {
       let leave = () => {};
       const grown = await peakGrowth(async () => {
         ({ sent, leave } = await floodWebSocket(
-          ws(`/ingress/${id}/quiet`),
+          at('/quiet').replace('http', 'ws'),
           [],
           {},
           Buffer.alloc(2 ** 20, 97),

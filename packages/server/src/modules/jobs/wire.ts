@@ -1,15 +1,14 @@
 import { isFinalJobStatus, jobUri, type JobStatus, type JobWire } from '@orrery/contract';
+import type { Config } from '../../config.js';
+import { jobUrl } from './ingress-host.js';
 import { containerOf, type JobRow, type JobStatusRow } from './store.js';
 
 const iso = (d: Date) => d.toISOString();
 const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);
 
-/** Where a job's HTTP port is reached through the server's ingress. */
-export const ingressPath = (id: string) => `/ingress/${id}/`;
-
 /**
- * The key of a named job's ingress: `{name}--{project}--{org}`, which follows the name from one
- * run to the next (apolo-wire §2 `http_url_named`).
+ * The key of a named job's ingress host: `{name}--{project}--{org}`, which follows the name from
+ * one run to the next (apolo-wire §2 `http_url_named`).
  */
 export const ingressNameKey = (j: Pick<JobRow, 'name' | 'projectName' | 'orgName'>) =>
   j.name ? `${j.name}--${j.projectName}--${j.orgName}` : null;
@@ -17,40 +16,29 @@ export const ingressNameKey = (j: Pick<JobRow, 'name' | 'projectName' | 'orgName
 /** Whether an ingress key is a name key rather than a job id (ids have single hyphens only). */
 export const isIngressNameKey = (key: string) => key.includes('--');
 
-/** The path of a job's ingress as the browser sees it: under the public URL's own path, if any. */
-export const publicIngressPath = (id: string, publicUrl: string) =>
-  `${new URL(publicUrl).pathname.replace(/\/$/, '')}${ingressPath(id)}`;
-
 /**
- * Whether the job receives its ingress path in front of each request. Set by app runners only
- * (not part of the jobs API): for apps that serve under a base URL and build absolute links
- * from it (JupyterLab), which the stripped path would break.
+ * What a user opens in an interactive job (`terminal`, `notebook`, `IDE`), or null for a plain
+ * web page. Set by the apps service for the jobs of interactive apps (not part of the jobs API);
+ * opening one through the ingress needs write access to the job, not read (docs/apps.md).
  */
-export const forwardsPrefix = (j: JobRow) =>
-  (containerOf(j).http as { forward_prefix?: boolean } | undefined)?.forward_prefix === true;
-
-/**
- * The path a job receives for `rest` (what follows its ingress path, starting with `/`): as it
- * is, or after the public ingress path for a job that asks for it. The ingress, the apps'
- * health checks and their activity probes all reach the job through this.
- */
-export const pathForJob = (j: JobRow, publicUrl: string, rest: string) =>
-  forwardsPrefix(j) ? `${publicIngressPath(j.id, publicUrl).replace(/\/$/, '')}${rest}` : rest;
+export const interactiveOf = (j: JobRow): string | null => {
+  const v = (containerOf(j).http as { interactive?: unknown } | undefined)?.interactive;
+  return typeof v === 'string' && v ? v : null;
+};
 
 /** The job JSON of platform-api (apolo-wire §2) from a record and its transitions. */
 export function jobWire(
   j: JobRow,
   statuses: JobStatusRow[],
-  opts: { publicUrl: string; warning?: string },
+  opts: { config: Pick<Config, 'publicUrl' | 'ingressDomain'>; warning?: string },
 ): JobWire {
   const status = j.status as JobStatus;
   const { owned_volumes: _owned, ...container } = containerOf(j);
   const end = j.finishedAt ?? new Date();
   const runTime = j.startedAt ? Math.max(0, (end.getTime() - j.startedAt.getTime()) / 1000) : 0;
-  const http = container.http ? `${opts.publicUrl}${ingressPath(j.id)}` : undefined;
+  const http = container.http ? jobUrl(opts.config, j.id) : undefined;
   const nameKey = ingressNameKey(j);
-  const httpNamed =
-    container.http && nameKey ? `${opts.publicUrl}${ingressPath(nameKey)}` : undefined;
+  const httpNamed = container.http && nameKey ? jobUrl(opts.config, nameKey) : undefined;
   return {
     id: j.id,
     owner: j.owner,

@@ -4,10 +4,10 @@ import {
   type AppState,
   type AppTemplateSummary,
 } from '../../api/apps';
-import { withIngressToken } from '../../api/jobs';
-import { withRule, type Can } from '../../api/permissions';
+import { jobUri } from '@orrery/contract';
+import { jobIdOfUrl, openJobTab, openNeedsWrite } from '../../api/jobs';
+import { ALLOWED, useCanOne, withRule, type Can } from '../../api/permissions';
 import { useProjectCan } from '../../api/project-can';
-import { useSession } from '../../app/session/session-context';
 import { APPS_TEXTS } from './texts';
 
 export const EASY_DEPLOY = 'Easy Deploy';
@@ -81,11 +81,25 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * What Open leads to, signed in: the endpoint with the console's token handed over once, as a
- * job's Open does. The ingress keeps it from the app, whatever the app's auth.
+ * Open: whether this user may, and what it does. The app needs a URL; an interactive app (a
+ * terminal, a notebook, an IDE) needs write access to its job, as the server checks. The tab
+ * goes to the app's own host with a one-time ticket (api/jobs.ts `openJobTab`).
  */
-export function useOpenUrl(app: AppInstance): string | null {
-  const token = useSession().oidcUser?.access_token ?? null;
+export function useOpenApp(app: AppInstance): { can: Can; open: () => Promise<void> } {
   const url = instanceUrl(app);
-  return url && withIngressToken(url, token);
+  const job = url ? jobIdOfUrl(url) : null;
+  const kind = app.interactive;
+  const write = useCanOne(
+    kind && job
+      ? { uri: jobUri(app.clusterName, app.orgName, app.projectName, job), action: 'write' }
+      : null,
+  );
+  const can: Can = !url
+    ? { allowed: false, reason: APPS_TEXTS.why.noUrl, pending: false }
+    : !kind || write.allowed || write.pending
+      ? kind
+        ? write
+        : ALLOWED
+      : { allowed: false, reason: openNeedsWrite(kind), pending: false };
+  return { can, open: () => openJobTab(job ?? '') };
 }

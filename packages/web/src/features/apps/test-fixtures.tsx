@@ -60,7 +60,7 @@ export const appWire = (over: Partial<AppInstanceWire> = {}): AppInstanceWire =>
   creator: 'alice',
   created_at: '2026-01-02T03:04:05.000000+00:00',
   updated_at: '2026-01-02T03:05:05.000000+00:00',
-  endpoints: ['https://orrery.example/ingress/job-1/'],
+  endpoints: ['https://job-1.jobs.orrery.example/'],
   startup: null,
   idle: null,
   used_by: [],

@@ -59,6 +59,7 @@ export const APPS_TEXTS = {
     version: 'Version',
     details: 'Details',
     open: 'Open',
+    openFailed: 'Could not open the app',
     name: 'Name',
     status: 'Status',
     closeFilter: 'Show every installed app',

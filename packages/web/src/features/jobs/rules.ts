@@ -1,5 +1,6 @@
 import { JOB_STATUS_FILTERS, type JobStatus } from '@orrery/contract';
-import type { Job } from '../../api/jobs';
+import { openNeedsWrite, type Job } from '../../api/jobs';
+import { ALLOWED, type Can } from '../../api/permissions';
 import { JOBS_TEXTS } from './texts';
 
 /** workloads §4: pending and suspended warn; running and succeeded are fine; the rest failed. */
@@ -58,6 +59,17 @@ export function jobActions(job: Job, username: string, where: 'list' | 'page' = 
       ? state(false, why.noUrl)
       : state(s !== 'cancelled' && s !== 'failed', why.openEnded),
   };
+}
+
+/**
+ * Who may Open a job: anyone who sees it, for a web page; for an interactive app's job (a
+ * terminal, a notebook, an IDE) only those with write access to it, as the server checks.
+ */
+export function openCan(job: Job, write: Can): Can {
+  const kind = job.container.http?.interactive;
+  if (!kind) return ALLOWED;
+  if (write.allowed || write.pending) return write;
+  return { allowed: false, reason: openNeedsWrite(kind), pending: false };
 }
 
 /** workloads §4: live monitoring connects only while running, or when the status is unknown. */

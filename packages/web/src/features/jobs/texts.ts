@@ -67,6 +67,7 @@ export const JOBS_TEXTS = {
     killWhenActive: 'Only a pending or running job can be killed',
     noUrl: 'This job has no HTTP endpoint',
     openEnded: 'The job is not serving anymore',
+    openFailed: 'Could not open the job',
   },
   side: {
     idName: 'ID / Name',

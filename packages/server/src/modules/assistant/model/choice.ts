@@ -47,7 +47,7 @@ async function appEndpoint(ctx: AppContext, deps: ChoiceDeps, id: string): Promi
   );
   const reach = main && deps.driver ? await deps.driver.endpoint(main.id) : null;
   const rev = await revision(ctx.db, row.id, row.revision);
-  const e = main && reach ? endpointOf(main, ctx.config.publicUrl, reach) : null;
+  const e = main && reach ? endpointOf(main, ctx.config, reach) : null;
   if (!e || !rev) throw new ModelError(`${label} is not running`);
   const outputs = llmInferenceRunner.outputs(rev.resolved, {
     instanceId: row.id,
@@ -60,6 +60,7 @@ async function appEndpoint(ctx: AppContext, deps: ChoiceDeps, id: string): Promi
     preset: { name: row.presetName, cpu: 0, memoryBytes: 0 },
     home: homeOf(row),
     publicUrl: ctx.config.publicUrl,
+    ingressDomain: ctx.config.ingressDomain,
     endpoints: { main: e },
   });
   const api = outputs.chat_internal_api as ChatApi | null;

@@ -21,6 +21,8 @@ export interface FactDeps {
   catalogue: Catalogue;
   driver: Pick<RuntimeDriver, 'logs'>;
   publicUrl: string;
+  /** Where jobs are served (ORRERY_INGRESS_DOMAIN), for apps' URLs. */
+  ingressDomain: string;
 }
 
 /** The last lines of a log the assistant shows, and how much of a log it reads at most. */
@@ -140,7 +142,7 @@ export async function appStatusFact(d: FactDeps, asker: Asker, idOrName: string)
     row.state === 'uninstalled'
       ? []
       : (await jobsOfRevision(d.db, row.id, row.revision)).flatMap((j) => {
-          const e = j.status === 'running' ? endpointOf(j, d.publicUrl) : null;
+          const e = j.status === 'running' ? endpointOf(j, d) : null;
           return e
             ? [
                 `${e.external.protocol}://${e.external.host}:${e.external.port}${e.external.basePath}`,

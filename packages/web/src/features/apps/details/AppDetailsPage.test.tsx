@@ -48,10 +48,6 @@ describe('App details', { timeout: 20_000 }, () => {
     renderApps(ROUTE, answers(appWire()));
     expect(await screen.findByRole('heading', { name: 'My shell', level: 2 })).toBeTruthy();
     expect(screen.getByText('healthy', { selector: '.mantine-Badge-label' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(
-      // The console's token, handed over once (the ingress keeps it from the app).
-      'https://orrery.example/ingress/job-1/?orrery_token=token-alice',
-    );
     const input = await screen.findByLabelText('Input parameters');
     expect(input.textContent).toContain('"http_auth": true');
     const output = await screen.findByLabelText('Output parameters');
@@ -65,10 +61,7 @@ describe('App details', { timeout: 20_000 }, () => {
   it('takes the title from the name without a display name, and waits for a URL before Open', async () => {
     renderApps(ROUTE, answers(appWire({ display_name: '', endpoints: [], state: 'queued' })));
     expect(await screen.findByRole('heading', { name: 'shell-7f3a', level: 2 })).toBeTruthy();
-    const open = screen.getByText('Open').closest('a')!;
-    expect(open.getAttribute('data-disabled')).toBe('true');
-    fireEvent.mouseEnter(open.parentElement!);
-    expect(await screen.findByText('The app has no URL yet')).toBeTruthy();
+    await expectWhyNot('Open', 'The app has no URL yet');
   });
 
   it('shows the start-up step and its elapsed time until healthy', async () => {
@@ -171,6 +164,26 @@ describe('App details', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Uninstall app' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Uninstall' }));
     expect(await screen.findByText('The app is already being uninstalled')).toBeTruthy();
+  });
+
+  it("opens the app at its own host with a one-time ticket for its job, not the user's token", async () => {
+    const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const ticket = 'https://job-1.jobs.orrery.example/?orrery_ticket=t-1';
+    renderApps(ROUTE, [
+      ...answers(appWire()),
+      { method: 'POST', url: '/api/v1/jobs/job-1/ingress-ticket', body: { url: ticket } },
+    ]);
+    fireEvent.click(await findEnabled('Open'));
+    await vi.waitFor(() => expect(tab.location.href).toBe(ticket));
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank');
+    expect(tab.opener).toBeNull();
+  });
+
+  it("disables Open of a terminal for a project reader, with the server's reason", async () => {
+    const app = appWire({ project_name: 'nlp', interactive: 'terminal' });
+    renderApps(ROUTE, answers(app, V1_READER), 'nlp');
+    await expectWhyNot('Open', 'Opening this terminal needs write access to the job');
   });
 
   it('disables Uninstall for a project reader, with the reason', async () => {

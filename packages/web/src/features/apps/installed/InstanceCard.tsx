@@ -1,13 +1,16 @@
-import { Badge, Button, Paper, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Paper, Group, Stack, Table, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { AppInstance } from '../../../api/apps';
-import { useOpenUrl } from '../rules';
+import { useOpenApp } from '../rules';
 import { useContextLink } from '../../../app/context/platform-context';
 import { formatDate } from '../../../ui/dates';
 import { appLabel, stateColor } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { COST_TEXTS, credits } from '../../billing/cost/cost';
+import { WhyNot } from '../../../ui/WhyNot';
+import { messageOf } from '../../../ui/errors';
+import { notifyError } from '../../../ui/notify';
 
 const T = APPS_TEXTS.installed;
 
@@ -19,26 +22,23 @@ export function AppStateBadge({ state }: { state: string }) {
   );
 }
 
-/** Open (a new tab, signed in), disabled with the reason until the app has a URL. */
+/**
+ * Open (a new tab at the app's own host, signed in), disabled with the reason until the app has
+ * a URL, and for a reader of an interactive app.
+ */
 export function OpenAppButton({ app, compact = false }: { app: AppInstance; compact?: boolean }) {
-  const url = useOpenUrl(app);
+  const { can, open } = useOpenApp(app);
   return (
-    <Tooltip label={APPS_TEXTS.why.noUrl} disabled={!!url}>
-      <span>
-        <Button
-          size={compact ? 'xs' : 'sm'}
-          variant={compact ? 'light' : 'filled'}
-          component="a"
-          href={url ?? undefined}
-          target="_blank"
-          rel="noreferrer"
-          disabled={!url}
-          rightSection={<IconExternalLink size={14} />}
-        >
-          {T.open}
-        </Button>
-      </span>
-    </Tooltip>
+    <WhyNot can={can}>
+      <Button
+        size={compact ? 'xs' : 'sm'}
+        variant={compact ? 'light' : 'filled'}
+        onClick={() => open().catch((e) => notifyError(messageOf(e, T.openFailed)))}
+        rightSection={<IconExternalLink size={14} />}
+      >
+        {T.open}
+      </Button>
+    </WhyNot>
   );
 }
 

@@ -8,7 +8,7 @@ import {
   IconShare,
 } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { openUrl, useRerunJob, type Job } from '../../../api/jobs';
+import { openJobTab, useRerunJob, type Job } from '../../../api/jobs';
 import { ALLOWED, useCan, withRule, type Can } from '../../../api/permissions';
 import { WhyNot } from '../../../ui/WhyNot';
 import { useContextLink } from '../../../app/context/platform-context';
@@ -16,7 +16,7 @@ import { messageOf } from '../../../ui/errors';
 import { notifyError, notifySuccess } from '../../../ui/notify';
 import { ShareDialog } from '../../files';
 import { KillJobDialog } from '../KillJobDialog';
-import { jobActions, jobLabel } from '../rules';
+import { jobActions, jobLabel, openCan } from '../rules';
 import { JOBS_TEXTS } from '../texts';
 import { SaveImageDialog } from './SaveImageDialog';
 
@@ -76,10 +76,12 @@ export function JobActions(props: {
         loading={rerun.isPending}
       />
       <Action
-        can={withRule(ALLOWED, rules.open)}
+        can={withRule(openCan(job, write), rules.open)}
         label={JOBS_TEXTS.actions.open}
         icon={<IconExternalLink size={16} />}
-        href={openUrl(job, props.token)}
+        onClick={() =>
+          openJobTab(job.id).catch((e) => notifyError(messageOf(e, JOBS_TEXTS.why.openFailed)))
+        }
       />
       <Action
         can={manage}
@@ -110,7 +112,6 @@ function Action(props: {
   icon: ReactNode;
   color?: string;
   onClick?: () => void;
-  href?: string;
   loading?: boolean;
 }) {
   const common = {
@@ -122,19 +123,11 @@ function Action(props: {
     color: props.color,
     loading: props.loading,
   };
-  const button =
-    props.href && props.can.allowed ? (
-      <Button {...common} component="a" href={props.href} target="_blank" rel="noreferrer">
-        {props.label}
-      </Button>
-    ) : (
+  return (
+    <WhyNot can={props.can} block>
       <Button {...common} onClick={props.onClick}>
         {props.label}
       </Button>
-    );
-  return (
-    <WhyNot can={props.can} block>
-      {button}
     </WhyNot>
   );
 }

@@ -77,13 +77,47 @@ describe('Job page', () => {
     await expectWhyNot('Share', 'You have read access here; this needs manage access');
   });
 
-  it('opens the job URL in a new tab with the token handed over once', async () => {
-    renderJob(jobWire({ status: 'running', http_url: 'http://localhost:8080/ingress/job-1/' }));
-    const open = await within(await actionsPanel()).findByRole('link', { name: 'Open' });
-    expect(open.getAttribute('target')).toBe('_blank');
-    expect(open.getAttribute('href')).toBe(
-      'http://localhost:8080/ingress/job-1/?orrery_token=token-alice',
-    );
+  /** A stand-in for the tab `window.open` gives: where it was sent, whether it was closed. */
+  const stubTab = () => {
+    const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    return { tab, open };
+  };
+  const HOST_URL = `http://${JOB_ID}.jobs.localhost:8080/`;
+  const TICKET = `/api/v1/jobs/${JOB_ID}/ingress-ticket`;
+
+  it("opens the job at its own host in a new tab, with a one-time ticket and not the user's token", async () => {
+    const { tab, open } = stubTab();
+    const { calls } = renderJob(jobWire({ status: 'running', http_url: HOST_URL }), '', [
+      { method: 'POST', url: TICKET, body: { url: `${HOST_URL}?orrery_ticket=t-1` } },
+    ]);
+    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Open' }));
+    await waitFor(() => expect(tab.location.href).toBe(`${HOST_URL}?orrery_ticket=t-1`));
+    // The tab opened at once (popup blockers allow it), with no way back to the console.
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank');
+    expect(tab.opener).toBeNull();
+    expect(calls.some((c) => c.url === TICKET)).toBe(true);
+    expect(tab.location.href).not.toContain('token-alice');
+    open.mockRestore();
+  });
+
+  it("closes the tab and shows the server's message when Open is refused", async () => {
+    const { tab, open } = stubTab();
+    const message = 'Opening this notebook needs write access to the job';
+    renderJob(jobWire({ status: 'running', http_url: HOST_URL }), '', [
+      { method: 'POST', url: TICKET, status: 403, body: { error: 'forbidden', message } },
+    ]);
+    fireEvent.click(await within(await actionsPanel()).findByRole('button', { name: 'Open' }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(tab.close).toHaveBeenCalled();
+    open.mockRestore();
+  });
+
+  it("keeps a project reader from opening an interactive app's job, and says why", async () => {
+    const job = jobWire({ status: 'running', http_url: HOST_URL });
+    job.container.http = { ...job.container.http!, interactive: 'terminal' };
+    renderJob(job, '', [permissionsOf([{ prefix: 'job://default/acme/vision', have: 'read' }])]);
+    await expectWhyNot('Open', 'Opening this terminal needs write access to the job');
   });
 
   it('reruns on the server, says so and opens the new job', async () => {

@@ -51,19 +51,6 @@ const codeMount = (input: Input) =>
 /** Where JupyterLab works: the override's mount path, else the home. */
 const codeDirOf = (input: Input) => codeMount(input)[0]?.dst_path ?? JOVYAN;
 
-/**
- * `app_url` of an app that receives its ingress path (`forwardPrefix`): jobs of the project
- * reach it under that path too.
- */
-function servedUnderPrefix(e: AppEndpoint | undefined, path: string) {
-  if (!e) return appUrl(e);
-  const internal = `${e.external.basePath.replace(/\/$/, '')}${path}`;
-  return {
-    internal_url: httpApi(e, 'internal', internal, 'webapp'),
-    external_url: httpApi(e, 'external', path, 'webapp'),
-  };
-}
-
 /** Weaviate's gRPC port, beside its HTTP one. */
 const WEAVIATE_GRPC_PORT = 50051;
 
@@ -84,16 +71,14 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     health: '/api/status',
     dataPath: JOVYAN,
     workingDir: (input) => codeDirOf(input),
-    // JupyterLab makes absolute links from its base URL: the job's ingress path, built from the
-    // job's host name (its id) in a shell, hence the image's entrypoint restated (exec: tini
-    // stays PID 1).
+    // Served at the root of its own host, JupyterLab's default base URL. The arguments are
+    // quoted for a shell, hence the image's entrypoint restated (exec: tini stays PID 1).
     entrypoint: 'exec tini -g -- start.sh',
-    forwardPrefix: true,
+    interactive: 'notebook',
     // No token or password: the ingress authenticates (apolo_auth) before a request gets here.
-    command: (input, ctx) =>
+    command: (input) =>
       [
         'start-notebook.py',
-        `--ServerApp.base_url=${shellQuoted(new URL(ctx.publicUrl).pathname.replace(/\/$/, ''))}/ingress/"$HOSTNAME"/`,
         "--IdentityProvider.token=''",
         "--PasswordIdentityProvider.hashed_password=''",
         `--ServerApp.root_dir=${shellQuoted(codeDirOf(input))}`,
@@ -102,7 +87,7 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     // `pip install` goes to ~/.local, in the home, so packages survive a reinstall.
     env: (input) => ({ PIP_USER: '1', ...mlflowEnv(input.mlflow_integration) }),
     extraVolumes: (input) => [...codeMount(input), ...storageMounts(input.extra_storage_mounts)],
-    outputs: (_i, e) => ({ app_url: servedUnderPrefix(e, '/lab') }),
+    outputs: (_i, e) => ({ app_url: appUrl(e, '/lab') }),
     lastActivity: jupyterRunner.lastActivity,
   },
   {
@@ -159,6 +144,7 @@ export const DOCKER_ONLY_APPS: ContainerApp[] = [
     health: '/',
     dataPath: '/home/projector-user',
     legacy: true,
+    interactive: 'IDE',
     outputs: (_i, e) => ({
       internal_web_app_url: e ? httpApi(e, 'internal', '/', 'webapp') : null,
       external_web_app_url: e ? httpApi(e, 'external', '/', 'webapp') : null,

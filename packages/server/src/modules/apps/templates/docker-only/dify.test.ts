@@ -100,15 +100,15 @@ describe('dify template', () => {
     // Redis through its relay, on the bridge's gateway (runtime/docker/relay.ts).
     const reach = new Map([['redis', { host: '172.18.0.1', port: 40123 }]]);
     for (const role of ['api', 'worker'])
-      expect(siblingEnvOf(roles[role], byRole, ctx.publicUrl, reach)).toEqual({
+      expect(siblingEnvOf(roles[role], byRole, ctx, reach)).toEqual({
         REDIS_HOST: '172.18.0.1',
         REDIS_PORT: '40123',
       });
-    expect(siblingEnvOf(roles.web, byRole, ctx.publicUrl)).toEqual({
-      CONSOLE_API_URL: 'https://orrery.example/ingress/job-a',
-      APP_API_URL: 'https://orrery.example/ingress/job-a',
+    expect(siblingEnvOf(roles.web, byRole, ctx)).toEqual({
+      CONSOLE_API_URL: 'https://job-a.jobs.orrery.example',
+      APP_API_URL: 'https://job-a.jobs.orrery.example',
     });
-    expect(() => siblingEnvOf(roles.web, new Map(), ctx.publicUrl)).toThrow(/needs api/);
+    expect(() => siblingEnvOf(roles.web, new Map(), ctx)).toThrow(/needs api/);
 
     // The broker URL and the API's own URL are made in the job's shell from its env.
     const env = {
@@ -120,7 +120,7 @@ describe('dify template', () => {
     const api = shell(roles.api, env, ['exec /bin/bash /entrypoint.sh', 'env']);
     expect(api).toContain('CELERY_BROKER_URL=redis://:pw@172.18.0.1:40123/1');
     for (const name of ['CONSOLE_API_URL', 'SERVICE_API_URL', 'APP_API_URL', 'FILES_URL'])
-      expect(api).toContain(`${name}=https://orrery.example/ingress/job-a`);
+      expect(api).toContain(`${name}=https://job-a.jobs.orrery.example`);
     const worker = shell(roles.worker, env, ['exec /bin/bash /entrypoint.sh', 'env']);
     expect(worker).toContain('CELERY_BROKER_URL=redis://:pw@172.18.0.1:40123/1');
     expect(worker.some((l) => l.startsWith('CONSOLE_API_URL='))).toBe(false);
@@ -177,10 +177,10 @@ describe('dify template', () => {
     const e = (id: string, port: number) => ({
       internal: { host: `${id}.acme--vision`, port, protocol: 'http' as const },
       external: {
-        host: 'orrery.example',
+        host: `${id}.jobs.orrery.example`,
         port: 443,
         protocol: 'https' as const,
-        basePath: `/ingress/${id}/`,
+        basePath: '/',
       },
     });
     const running: OutputContext = {
@@ -188,8 +188,10 @@ describe('dify template', () => {
       endpoints: { web: e('job-w', 3000), api: e('job-a', 5001), redis: e('job-r', 6379) },
     };
     const out = difyRunner.outputs(input, running) as Outputs;
+    // The web console at the root of its own host: its scripts load from /_next/.
     expect(out.app_url.external_url).toMatchObject({
-      base_path: '/ingress/job-w/',
+      host: 'job-w.jobs.orrery.example',
+      base_path: '/',
       api_type: 'webapp',
     });
     expect(out.app_url.internal_url).toMatchObject({ host: 'job-w.acme--vision', port: 3000 });
@@ -199,7 +201,8 @@ describe('dify template', () => {
       base_path: '/v1',
     });
     expect(out.api_url.external_url).toMatchObject({
-      base_path: '/ingress/job-a/v1',
+      host: 'job-a.jobs.orrery.example',
+      base_path: '/v1',
       api_type: 'rest',
     });
     expect(out.dify_specific).toEqual({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppJob, AppRunner, InstanceContext } from '../../runner.js';
 import { appUrl, homeVolume, httpApi, jobSpec, requiresAuth } from '../shared.js';
 import { shellQuoted } from './runner.js';
+import { jobOrigin } from '../../../jobs/ingress-host.js';
 
 export const DIFY_VERSION = '1.0.0';
 const API_IMAGE = `langgenius/dify-api:${DIFY_VERSION}`;
@@ -39,8 +40,9 @@ function backend(input: Input, ctx: InstanceContext, mode: 'api' | 'worker') {
   const pgPassword = obj(pg.password).key;
   // Celery's broker URL carries the Redis password, which only the job's env holds: the shell
   // makes it before Dify's own entrypoint starts. For the API the same goes for its public URL,
-  // made of its host name (the job id) and Orrery's public URL.
-  const self = `${shellQuoted(ctx.publicUrl.replace(/\/$/, ''))}"/ingress/$HOSTNAME"`;
+  // the origin of its own host, named by its host name (the job id).
+  const [scheme, domain] = jobOrigin(ctx, '\0').split('\0');
+  const self = `${shellQuoted(scheme!)}"$HOSTNAME"${shellQuoted(domain!)}`;
   const urls =
     mode === 'api' ? ['CONSOLE_API_URL', 'SERVICE_API_URL', 'APP_API_URL', 'FILES_URL'] : [];
   const entrypoint = [
@@ -72,9 +74,9 @@ function backend(input: Input, ctx: InstanceContext, mode: 'api' | 'worker') {
       ...(mode === 'api' ? { INIT_PASSWORD: `secret:${initPasswordKey(input, ctx)}` } : {}),
     },
     volumes: [homeVolume(ctx, STORAGE)],
-    // Open at the ingress: the console's page calls it from the browser, which holds the
-    // ingress cookie of the web job only. Dify authenticates these calls itself (a console
-    // sign-in, app API keys on /v1).
+    // Open at the ingress: the web's page calls it from the browser, at the API's own host
+    // (cross-origin, which Dify's CORS defaults allow), without any Orrery cookie. Dify
+    // authenticates these calls itself (a console sign-in, app API keys on /v1).
     ...(mode === 'api'
       ? { http: { port: API_PORT, health_check_path: '/health', requires_auth: false } }
       : {}),
@@ -125,7 +127,7 @@ export const difyRunner: AppRunner = {
         http: { port: WEB_PORT, health_check_path: '/', requires_auth: requiresAuth(input) },
         restart_policy: 'never',
       }),
-      // The browser calls the API through its ingress URL, on the same origin as the web.
+      // The browser calls the API at its own host; the web is served at the root of its own.
       siblingEnv: {
         CONSOLE_API_URL: { role: 'api', as: 'url' },
         APP_API_URL: { role: 'api', as: 'url' },

@@ -19,10 +19,10 @@ const running: OutputContext = {
     main: {
       internal: { host: 'job-1.acme--vision', port: 8080, protocol: 'http' },
       external: {
-        host: 'orrery.example',
+        host: 'job-1.jobs.orrery.example',
         port: 443,
         protocol: 'https',
-        basePath: '/ingress/job-1/',
+        basePath: '/',
       },
     },
   },
@@ -104,9 +104,9 @@ describe('docker-only templates', () => {
       running,
     );
     expect(out.external_api).toMatchObject({
-      host: 'orrery.example',
+      host: 'job-1.jobs.orrery.example',
       protocol: 'https',
-      base_path: '/ingress/job-1/',
+      base_path: '/',
       endpoint_url: '/v1/embeddings',
     });
 
@@ -124,7 +124,7 @@ describe('docker-only templates', () => {
     ]);
   });
 
-  it('jupyter-lab: served under its ingress path, no token, the home its working directory', async () => {
+  it('jupyter-lab: served at the root of its own host, no token, the home its working directory', async () => {
     const runner = byName['jupyter-lab'];
     const input = {
       preset: { name: 'cpu-small' },
@@ -141,8 +141,7 @@ describe('docker-only templates', () => {
     };
     const plan = await runner.plan(input, { ...ctx, publicUrl: 'https://orrery.example/orrery/' });
     const [job] = plan.jobs;
-    expect(job.forwardPrefix).toBe(true);
-    const { body } = job;
+    const { body } = job!;
     expect(body.working_dir).toBe('/home/jovyan');
     expect(body.volumes).toEqual([
       { src_storage_uri: ctx.home, dst_path: '/home/jovyan', read_only: false },
@@ -152,8 +151,8 @@ describe('docker-only templates', () => {
       PIP_USER: '1',
       MLFLOW_TRACKING_URI: 'http://job-5.acme--vision:5000',
     });
-    // The image's entrypoint runs the command in a shell: the arguments it gets, with the job's
-    // host name (its id) in the base URL, are what a real shell makes of them.
+    // The image's entrypoint runs the command in a shell: the arguments it gets are what a real
+    // shell makes of them. No base URL: JupyterLab serves at the root of the job's own host.
     expect(body.entrypoint).toBe('exec tini -g -- start.sh');
     const args = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${body.command}`], {
       env: { HOSTNAME: 'job-1' },
@@ -163,7 +162,6 @@ describe('docker-only templates', () => {
       .split('\n');
     expect(args).toEqual([
       'start-notebook.py',
-      '--ServerApp.base_url=/orrery/ingress/job-1/',
       '--IdentityProvider.token=',
       '--PasswordIdentityProvider.hashed_password=',
       '--ServerApp.root_dir=/home/jovyan',
@@ -195,12 +193,14 @@ describe('docker-only templates', () => {
     }).toString();
     expect(root).toContain("--ServerApp.root_dir=/mnt/it's code\n");
 
-    // Jobs of the project reach it under the same path as the browser does.
+    // Jobs of the project reach it at the same path as the browser does.
     const { app_url } = runner.outputs(input, running) as {
       app_url: { internal_url: { base_path: string }; external_url: { base_path: string } };
     };
-    expect(app_url.internal_url.base_path).toBe('/ingress/job-1/lab');
-    expect(app_url.external_url.base_path).toBe('/ingress/job-1/lab');
+    expect(app_url.internal_url.base_path).toBe('/lab');
+    expect(app_url.external_url.base_path).toBe('/lab');
+    // What a user opens is a notebook: a project reader may not (docs/apps.md).
+    expect(runner.interactive).toBe('notebook');
 
     // Activity is the kernels', as for the jupyter template.
     const busy = new Response(JSON.stringify([{ execution_state: 'busy' }]));
@@ -225,8 +225,8 @@ describe('docker-only templates', () => {
       api_type: 'rest',
     });
     expect(out.graphql_endpoint.external_url).toMatchObject({
-      host: 'orrery.example',
-      base_path: '/ingress/job-1/v1/graphql',
+      host: 'job-1.jobs.orrery.example',
+      base_path: '/v1/graphql',
     });
     expect(out.grpc_endpoint).toEqual({
       internal_url: {

@@ -12,6 +12,7 @@ import {
   type Dockerd,
 } from '../../../../test/dockerd.mjs';
 import { call, jobEnded, submitJob, tenancy } from '../../../../test/fixtures.js';
+import { injectAt } from '../../../../test/ingress.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
 import { containerOf } from '../../../jobs/store.js';
 import { jobsOfInstance, roleTag } from '../../store.js';
@@ -104,7 +105,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     // Whether that relay still listens is not asked: Redis's image cannot be pulled here, so its
     // job fails, and its relay closes, at a moment of the machine's choosing. Relays themselves
     // are tested in runtime/docker.test.ts.
-    const apiUrl = `${s.url}/ingress/${jobs.api.id}`;
+    const apiUrl = `http://${jobs.api.id}.jobs.localhost:${new URL(s.url).port}`;
     expect(env('web')).toMatchObject({ CONSOLE_API_URL: apiUrl, APP_API_URL: apiUrl });
     expect(jobs.web.tags).toContain(roleTag('web'));
 
@@ -128,7 +129,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
   });
 
-  it('installs jupyter-lab: healthy under its ingress path, and reached by a job of the project at its internal URL', async () => {
+  it('installs jupyter-lab: healthy at the root of its own host, and reached by a job of the project at its internal URL', async () => {
     const r = await install(s, owner, {
       template_name: 'jupyter-lab',
       template_version: '1.0.0',
@@ -136,26 +137,27 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const { main } = await jobsByRole(r.body.id);
-    expect(containerOf(main).http).toMatchObject({ port: 8888, forward_prefix: true });
-    // Healthy: the watcher's check reached /api/status under the job's ingress path.
+    // A notebook: opening it needs write access to the job.
+    expect(containerOf(main).http).toMatchObject({ port: 8888, interactive: 'notebook' });
+    // Healthy: the watcher's check reached /api/status.
     await until(s, owner, r.body.id, stateIs('healthy'));
-    const status = await s.app.inject({
-      method: 'GET',
-      url: `/ingress/${main.id}/api/status`,
-      headers: owner.headers,
-    });
+    const jobUrl = `http://${main.id}.jobs.localhost:${new URL(s.url).port}/`;
+    const status = await injectAt(s, `${jobUrl}api/status`, { headers: owner.headers });
     expect(status.statusCode).toBe(200);
     expect(JSON.parse(status.body)).toEqual({
-      base_url: `/ingress/${main.id}/`,
+      base_url: '/',
       root_dir: '/home/jovyan',
       cwd: '/home/jovyan',
     });
     const output = await call(s, 'GET', `${V1}/instances/${r.body.id}/output`, owner);
-    expect(output.body.app_url.external_url.base_path).toBe(`/ingress/${main.id}/lab`);
+    expect(output.body.app_url.external_url).toMatchObject({
+      host: `${main.id}.jobs.localhost`,
+      base_path: '/lab',
+    });
     // The project's jobs reach it at its internal URL: its relay, on the bridge's gateway.
     const { host, port } = output.body.app_url.internal_url;
     expect(host).toBe(gatewayOf(dockerd, network));
-    const request = `GET /ingress/${main.id}/api/status HTTP/1.0\\r\\n\\r\\n`;
+    const request = `GET /api/status HTTP/1.0\\r\\n\\r\\n`;
     const id = await submitJob(
       s,
       owner,
@@ -174,7 +176,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
       if (!l.body) throw new Error('no log yet');
       return l.body;
     });
-    expect(log).toContain(`{"base_url":"/ingress/${main.id}/"`);
+    expect(log).toContain('{"base_url":"/"');
     expect(log).toMatch(/exit 0\n$/);
   });
 });
@@ -203,6 +205,8 @@ function buildJupyterStandIn(dockerd: Dockerd) {
   script(
     'start-notebook.py',
     [
+      // JupyterLab's own default: the root.
+      'base=/',
       'for a in "$@"; do case "$a" in',
       '  --ServerApp.base_url=*) base="${a#*=}" ;;',
       '  --ServerApp.root_dir=*) root="${a#*=}" ;;',

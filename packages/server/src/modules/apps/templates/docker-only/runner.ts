@@ -18,8 +18,8 @@ export interface ContainerApp {
   workingDir?: (input: Record<string, unknown>) => string;
   /** Mounts beyond the home (Apolo's `extra_storage_mounts`), from the input. */
   extraVolumes?: (input: Record<string, unknown>) => AppJob['body']['volumes'];
-  /** The app serves under its ingress path (AppJob.forwardPrefix). */
-  forwardPrefix?: boolean;
+  /** What the user opens, for an interactive app (AppRunner.interactive). */
+  interactive?: AppRunner['interactive'];
   lastActivity?: AppRunner['lastActivity'];
   env?: (input: Record<string, unknown>, ctx: InstanceContext) => Record<string, string>;
   /** Environment from project secrets (`secret:` URIs), from the input. */
@@ -57,11 +57,12 @@ export function containerRunner(app: ContainerApp): AppRunner {
         restart_policy: 'never',
       });
       return {
-        jobs: [{ role: 'main', body, forwardPrefix: app.forwardPrefix }],
+        jobs: [{ role: 'main', body }],
         health: { role: 'main', path: app.health },
       };
     },
     outputs: (input, ctx) => app.outputs(input, ctx.endpoints.main),
     lastActivity: app.lastActivity,
+    interactive: app.interactive,
   };
 }

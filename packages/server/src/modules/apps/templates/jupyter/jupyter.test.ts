@@ -16,7 +16,9 @@ import { jupyterRunner } from './runner.js';
 /** Executes `code` in a kernel over the Jupyter messaging WebSocket; the execute_result text. */
 function execute(url: string, headers: Record<string, string>, code: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
+    // From the notebook's own page, as a browser sends it.
+    const origin = new URL(url.replace(/^ws/, 'http')).origin;
+    const ws = new WebSocket(url, { headers: { origin, ...headers } });
     const msgId = randomUUID();
     const timer = setTimeout(() => reject(new Error('no execute_result')), 30_000);
     ws.on('open', () =>
@@ -73,16 +75,17 @@ describe.skipIf(!existsSync('/usr/bin/jupyter-notebook'))('jupyter template', ()
     const base = app.url!.replace(/\/$/, '');
     const tree = urlOf(app.outputs.app_url.external_url);
     expect(tree).toBe(`${base}/tree`);
-    const session = await openSession(app.url!, owner);
+    const session = await openSession(s, app.url!, owner);
 
-    // Open leads to the Notebook's tree page, whose links stay under the ingress path.
+    // Open leads to the Notebook's tree page, served at the root of the job's own host.
     const page = await fetch(app.url!, { headers: session });
     expect(page.url.replace(/\?$/, '')).toBe(tree);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(`/ingress/${app.jobIds[0]}/static/`);
+    expect(new URL(app.url!).hostname).toBe(`${app.jobIds[0]}.jobs.localhost`);
+    expect(await page.text()).toContain('"/static/');
     // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(tree)).status).toBe(401);
-    expect((await fetch(tree, { headers: outsider.headers })).status).toBe(403);
+    expect((await fetch(tree, { headers: outsider.headers })).status).toBe(404);
 
     const kernel = await fetch(`${base}/api/kernels`, {
       method: 'POST',

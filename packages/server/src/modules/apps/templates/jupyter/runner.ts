@@ -16,11 +16,11 @@ interface Kernel {
 /**
  * `jupyter`: Debian's classic Notebook (not JupyterLab, which Debian does not package) in one
  * job on the process runtime, its notebooks and `pip install --user` packages in the instance's
- * home. The program (app-runtime/jupyter/start.mjs) puts the ingress path back in front of each
- * request, as the Notebook serves under a fixed base URL.
+ * home, served at the root of the job's own host (app-runtime/jupyter/start.mjs).
  */
 export const jupyterRunner: AppRunner = {
   template: 'jupyter',
+  interactive: 'notebook',
   runtimes: ['process', 'slurm'],
   unavailable: () =>
     existsSync(NOTEBOOK)
@@ -35,7 +35,6 @@ export const jupyterRunner: AppRunner = {
       env: {
         HOME: NOTEBOOKS,
         JUPYTER_NOTEBOOK_DIR: NOTEBOOKS,
-        JUPYTER_BASE_PREFIX: new URL(ctx.publicUrl).pathname,
         PYTHONUSERBASE: `${NOTEBOOKS}/.local`,
       },
       volumes: [homeVolume(ctx, NOTEBOOKS)],

@@ -89,13 +89,13 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     const base = `${urlOf(chatApi).replace(/\/$/, '')}${chatApi.api_base_path}`;
     expect(base).toBe(`${app.url}v1`);
     expect(`${urlOf(app.outputs.embeddings_external_api).replace(/\/$/, '')}/v1`).toBe(base);
-    const session = await openSession(app.url!, owner);
+    const session = await openSession(s, app.url!, owner);
     const models = await fetch(`${base}/models`, { headers: session });
     expect(models.status).toBe(200);
     expect(await models.json()).toMatchObject({ data: [{ id: 'tiny', object: 'model' }] });
     // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(`${base}/models`)).status).toBe(401);
-    expect((await fetch(`${base}/models`, { headers: outsider.headers })).status).toBe(403);
+    expect((await fetch(`${base}/models`, { headers: outsider.headers })).status).toBe(404);
 
     const chat = await post(`${base}/chat/completions`, session, {
       model: 'tiny',
@@ -187,7 +187,7 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     const key = Buffer.from(secret.body.value, 'base64').toString();
     const base = `${app.url}v1`;
     expect((await fetch(`${base}/models`)).status).toBe(401);
-    // The ingress keeps Authorization to itself: the key travels as X-API-Key.
+    // The key travels as X-API-Key, as the template documents.
     const withKey = await fetch(`${base}/models`, { headers: { 'x-api-key': key } });
     expect(withKey.status).toBe(200);
     const wrong = await fetch(`${base}/models`, { headers: { 'x-api-key': `${key}x` } });

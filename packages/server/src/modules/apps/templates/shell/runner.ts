@@ -28,6 +28,7 @@ const PROGRAM = join(APP_RUNTIME_HOST, 'shell', 'server.mjs');
  */
 export const shellRunner: AppRunner = {
   template: 'shell',
+  interactive: 'terminal',
   runtimes: ['process', 'docker', 'kubernetes'],
   unavailable(runtime) {
     // Apolo's web-shell image carries its own terminal server on docker and kubernetes.

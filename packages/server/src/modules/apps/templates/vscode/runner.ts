@@ -33,6 +33,7 @@ export const CODE_SERVER = join(
  */
 export const vscodeRunner: AppRunner = {
   template: 'vscode',
+  interactive: 'IDE',
   runtimes: ['process'],
   unavailable: () =>
     existsSync(CODE_SERVER)

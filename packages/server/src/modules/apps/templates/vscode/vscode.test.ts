@@ -26,12 +26,12 @@ describe.skipIf(!process.env.ORRERY_TEST_VSCODE)('vscode template (opt-in)', () 
     expect(existsSync(CODE_SERVER), 'run node scripts/install-code-server.mjs first').toBe(true);
     expect(vscodeRunner.unavailable!()).toBeNull();
     const app = await installApp(s, owner, 'vscode', 'ide');
-    const session = await openSession(app.url!, owner);
+    const session = await openSession(s, app.url!, owner);
     const health = await fetch(`${app.url}healthz`, { headers: session });
     expect(health.status).toBe(200);
     expect(await health.json()).toHaveProperty('status');
     expect((await fetch(`${app.url}healthz`)).status).toBe(401);
-    expect((await fetch(`${app.url}healthz`, { headers: outsider.headers })).status).toBe(403);
+    expect((await fetch(`${app.url}healthz`, { headers: outsider.headers })).status).toBe(404);
     const page = await fetch(app.url!, { headers: session });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('workbench');
