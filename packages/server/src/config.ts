@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isAddressOrCidr } from './net/trusted-proxies.js';
 import { KUBE_ENV, kubeOptions, type KubeOptions } from './runtime/kubernetes/options.js';
@@ -325,8 +326,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  ${e.ORRERY_S3_STORAGE_BUCKET ? 'ORRERY_S3_STORAGE_BUCKET' : 'ORRERY_S3_ACCESS_KEY_ID'}: needs ORRERY_S3_ENDPOINT`,
     );
   }
-  const publicUrl =
-    e.ORRERY_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`;
+  const listenHost = e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST;
+  // An IPv6 address is bracketed in a URL (`http://[::1]:8080`).
+  const urlHost = isIP(listenHost) === 6 ? `[${listenHost}]` : listenHost;
+  const publicUrl = e.ORRERY_PUBLIC_URL ?? `http://${urlHost}:${e.PORT}`;
   const consoleHost = new URL(publicUrl).hostname.toLowerCase();
   const domain = e.ORRERY_INGRESS_DOMAIN;
   if (consoleHost === domain || consoleHost.endsWith(`.${domain}`)) {
