@@ -22,6 +22,12 @@ export const hostRoutes =
       runtimeNotIsolated: driver.notIsolated,
       registryUrl: ctx.config.registryUrl,
     });
+    // Once, at start: the operator reading the log learns where the list and its fixes are.
+    if (found.limits.length > 0) {
+      app.log.warn(
+        `This installation cannot do everything it offers (${found.limits.map((l) => l.feature).join('; ')}): Administration > Host lists each reason and fix`,
+      );
+    }
     app.get(
       `${ADMIN_API}/host/limits`,
       {
