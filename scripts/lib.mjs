@@ -1,6 +1,6 @@
 // Shared by the npm scripts: only Node built-ins, because they run before dependencies exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aptPlan } from './packages.mjs';
@@ -100,6 +100,10 @@ export function ensureBuilt({ force = false } = {}) {
     if (!force && built > 0 && s.src.every((p) => newest(join(ROOT, p)) <= built)) continue;
     log(`Building ${s.name}`);
     run(s.cmd[0], s.cmd[1], s.cmd[2]);
+    // tsc -b leaves outputs it did not need to change untouched: mark this one built, or every
+    // later start would build again.
+    const now = new Date();
+    utimesSync(join(ROOT, s.out), now, now);
   }
 }
 
