@@ -121,9 +121,9 @@ export function ensureApt(wanted, { quiet = false } = {}) {
     const q = quiet ? '-qq' : '-q';
     const step = (msg, args) => {
       const t0 = Date.now();
-      if (quiet) log(msg);
+      if (quiet) process.stdout.write(`\x1b[36m▸ ${msg}…\x1b[0m`);
       run('apt-get', args, quiet ? { env, stdio: ['ignore', 'pipe', 'pipe'] } : { env });
-      if (quiet) log(`${msg}: done in ${Math.round((Date.now() - t0) / 1000)} s`);
+      if (quiet) process.stdout.write(` done in ${Math.round((Date.now() - t0) / 1000)} s\n`);
     };
     if (!quiet) log(`Installing ${plan.install.join(' ')} from Debian`);
     step('Debian package lists (apt-get update)', ['update', q]);
