@@ -38,7 +38,6 @@ import { installWebsocket } from './http/websocket.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
-import { hostRoutes } from './modules/host/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { serviceAccountRoutes } from './modules/tokens/accounts.js';
 import { adminReadRoutes } from './modules/admin/reads.js';
@@ -130,7 +129,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       (jobs) => appsModule(ctx, jobs, opts.apps),
       (jobs) => flowsModule(ctx, jobs),
       (jobs) => assistantModule(ctx, jobs, opts.assistant),
-      (jobs) => hostRoutes(ctx, jobs.driver),
     ]),
   );
   await app.register(peopleRoutes(ctx));

@@ -80,6 +80,35 @@ describe('what this installation cannot do', () => {
     expect(limits.length).toBeGreaterThan(0);
   });
 
+  it('names the apps whose programs are missing, once, with the command their reason gives', () => {
+    const { limits } = hostLimits({
+      list,
+      root: false,
+      runtime: 'process',
+      exists: allBut('/usr/bin/jupyter-notebook'),
+      apps: [
+        {
+          title: 'Jupyter Notebook',
+          reason:
+            'The Jupyter Notebook is not installed (apt-get install --no-install-recommends jupyter-notebook python3-ipykernel)',
+        },
+        { title: 'PostgreSQL', reason: 'PostgreSQL is not installed (apt-get install postgresql)' },
+        {
+          title: 'VS Code',
+          reason:
+            'code-server is not installed: the operator runs node scripts/install-code-server.mjs',
+        },
+      ],
+    });
+    expect(limits.filter((l) => /jupyter/i.test(l.feature))).toHaveLength(1);
+    expect(limits.find((l) => l.feature === 'The PostgreSQL app')?.fix).toBe(
+      'sudo apt-get install -y postgresql',
+    );
+    expect(limits.find((l) => l.feature === 'The VS Code app')?.fix).toBe(
+      'sudo node scripts/install-code-server.mjs',
+    );
+  });
+
   it('puts the runtime’s refusal first; not root, the fix is sudo and a root start', () => {
     const { limits } = hostLimits({
       list,

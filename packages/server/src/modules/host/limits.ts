@@ -31,7 +31,20 @@ export interface HostFacts {
   runtimeNotIsolated?: string;
   /** An external registry is configured: docker-registry is not used. */
   registryUrl?: string;
+  /** Apps this runtime runs whose programs are missing (catalogue.ts), with the reason. */
+  apps?: { title: string; reason: string }[];
   exists?: (path: string) => boolean;
+}
+
+/** The command an app's reason names: `apt-get install …`, a script, or npm start. */
+function commandIn(reason: string, sudo: string): string {
+  const apt = /apt-get install[^)]*/.exec(reason);
+  if (apt)
+    return `${sudo}${apt[0].trim().replace(/^apt-get install (?!-y)/, 'apt-get install -y ')}`;
+  const script = /node scripts\/\S+/.exec(reason);
+  if (script) return `${sudo}${script[0]}`;
+  if (reason.includes('npm start')) return `${sudo}npm start`;
+  return 'Restart the server once the cause above is fixed';
 }
 
 /**
@@ -73,6 +86,16 @@ export function hostLimits(f: HostFacts): HostLimits {
         feature === 'registry'
           ? `${sudo}${installCommand(names)}, or set ORRERY_REGISTRY_URL to a registry of your own`
           : `${sudo}${installCommand(names)}`,
+    });
+  }
+  // An app whose missing program is a package listed above is not said twice.
+  const listed = missing.map((p) => p.package);
+  for (const a of f.apps ?? []) {
+    if (listed.some((pkg) => a.reason.includes(pkg))) continue;
+    limits.push({
+      feature: `The ${a.title} app`,
+      reason: a.reason,
+      fix: commandIn(a.reason, sudo),
     });
   }
   return { root: f.root, limits };

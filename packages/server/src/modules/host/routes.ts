@@ -4,15 +4,15 @@ import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../http/route.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import { ADMIN_API } from '../people/routes.js';
-import { hostLimits, readPackageList } from './limits.js';
+import { hostLimits, readPackageList, type HostFacts } from './limits.js';
 
 /**
  * Administration > Host: what this installation cannot do, found once at start from what the
- * server detected (the runtime's refusal, the packages of the embedded defaults), for system
- * administrators only.
+ * server detected (the runtime's refusal, the packages of the embedded defaults, the apps whose
+ * programs are missing), for system administrators only.
  */
 export const hostRoutes =
-  (ctx: AppContext, driver: RuntimeDriver): FastifyPluginAsyncZod =>
+  (ctx: AppContext, driver: RuntimeDriver, apps: HostFacts['apps'] = []): FastifyPluginAsyncZod =>
   async (app) => {
     const found = hostLimits({
       list: readPackageList(),
@@ -21,6 +21,7 @@ export const hostRoutes =
       runtimeRefusal: driver.refusal,
       runtimeNotIsolated: driver.notIsolated,
       registryUrl: ctx.config.registryUrl,
+      apps,
     });
     // Once, at start: the operator reading the log learns where the list and its fixes are.
     if (found.limits.length > 0) {
