@@ -75,6 +75,13 @@ describe('first run', () => {
     await page.getByRole('tab', { name: 'Clusters' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/clusters');
     await screenshot(page, 'first-run-02-admin');
+    // What this installation cannot do, as the server found it at start.
+    await page.getByRole('tab', { name: 'Host' }).click();
+    await page.waitForURL((u) => u.pathname === '/admin/host');
+    await page
+      .getByRole('heading', { name: 'What this installation cannot do, and how to fix it' })
+      .waitFor();
+    await screenshot(page, 'first-run-02a-admin-host');
     // Contact support sits in the user menu, addressed to the configured address.
     await page
       .getByRole('button', { name: /Administrator|admin/ })
