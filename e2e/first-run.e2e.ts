@@ -11,7 +11,8 @@ import { ADMIN, signIn, tokenFor } from './support/session.js';
 
 /**
  * A first run with no dead ends (issue 15), in Debian's Chromium against the real server: the
- * fresh system administrator reaches Administration with no organization; an unverified newcomer
+ * fresh system administrator reaches Administration with no organization and, creating one,
+ * lands in it; an unverified newcomer
  * is told before acting, resends the mail, verifies and creates an organization; an invitee who
  * signs up from the invitation mail is verified by it and "Accept and Go" lands in the
  * organization.
@@ -74,6 +75,13 @@ describe('first run', () => {
     await page.getByRole('tab', { name: 'Clusters' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/clusters');
     await screenshot(page, 'first-run-02-admin');
+    // What this installation cannot do, as the server found it at start.
+    await page.getByRole('tab', { name: 'Host' }).click();
+    await page.waitForURL((u) => u.pathname === '/admin/host');
+    await page
+      .getByRole('heading', { name: 'What this installation cannot do, and how to fix it' })
+      .waitFor();
+    await screenshot(page, 'first-run-02a-admin-host');
     // Contact support sits in the user menu, addressed to the configured address.
     await page
       .getByRole('button', { name: /Administrator|admin/ })
@@ -82,6 +90,22 @@ describe('first run', () => {
     const support = page.getByRole('menuitem', { name: 'Contact support' });
     expect(await support.getAttribute('href')).toMatch(/^mailto:help%40example\.test\?subject=/);
     await screenshot(page, 'first-run-02b-user-menu');
+  });
+
+  it('lands the system administrator who creates an organization in it, offering Create project', async () => {
+    const page = await newPage();
+    await page.goto(server.url);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByText('You are not a member of any organization yet.').waitFor();
+    await page.getByRole('link', { name: 'Create organization' }).click();
+    await page.getByLabel('Organization name').fill('acme');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/' && u.searchParams.get('org') === 'acme');
+    // The organization's empty state, not the onboarding card again.
+    await page.getByRole('link', { name: 'Create project' }).waitFor();
+    expect(await page.getByText('You are a member of the organization acme.').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await screenshot(page, 'first-run-02c-admin-created-org');
   });
 
   it('tells an unverified newcomer before acting, resends, verifies, then creates an organization', async () => {

@@ -1,8 +1,9 @@
 // Shared by the npm scripts: only Node built-ins, because they run before dependencies exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptPlan } from './packages.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -15,6 +16,8 @@ export function log(msg) {
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts });
   if (r.status !== 0) {
+    // Output kept back (a quiet step) is shown when the step fails.
+    for (const out of [r.stdout, r.stderr]) if (out?.length) process.stderr.write(out);
     process.stderr.write(`\n✗ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})\n`);
     process.exit(r.status ?? 1);
   }
@@ -97,28 +100,49 @@ export function ensureBuilt({ force = false } = {}) {
     if (!force && built > 0 && s.src.every((p) => newest(join(ROOT, p)) <= built)) continue;
     log(`Building ${s.name}`);
     run(s.cmd[0], s.cmd[1], s.cmd[2]);
+    // tsc -b leaves outputs it did not need to change untouched: mark this one built, or every
+    // later start would build again.
+    const now = new Date();
+    utimesSync(join(ROOT, s.out), now, now);
   }
 }
 
 /**
  * Installs the Debian packages whose probe (a file, or a function) says they are absent, as root,
- * in one apt-get run.
+ * in one apt-get run; not root, installs nothing and says once what to run. `quiet` (npm start)
+ * shows one line per step and apt-get's own output only when it fails.
  * Returns which probes exist afterwards.
  */
-export function ensureApt(wanted) {
+export function ensureApt(wanted, { quiet = false } = {}) {
   const has = (probe) => (typeof probe === 'function' ? probe() : existsSync(probe));
-  const missing = wanted.filter(([, probe]) => !has(probe));
-  if (missing.length && isRoot) {
-    const packages = missing.map(([pkg]) => pkg);
-    log(`Installing ${packages.join(' ')} from Debian`);
+  const plan = aptPlan(wanted, { root: isRoot });
+  if (plan.install.length) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    run('apt-get', ['update', '-q'], { env });
-    run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { env });
+    const q = quiet ? '-qq' : '-q';
+    const step = (msg, args) => {
+      const t0 = Date.now();
+      if (quiet) process.stdout.write(`\x1b[36m▸ ${msg}…\x1b[0m`);
+      run('apt-get', args, quiet ? { env, stdio: ['ignore', 'pipe', 'pipe'] } : { env });
+      if (quiet) process.stdout.write(` done in ${Math.round((Date.now() - t0) / 1000)} s\n`);
+    };
+    if (!quiet) log(`Installing ${plan.install.join(' ')} from Debian`);
+    step('Debian package lists (apt-get update)', ['update', q]);
+    step(`Installing ${plan.install.join(' ')} (apt-get install)`, [
+      'install',
+      '-y',
+      q,
+      '--no-install-recommends',
+      ...plan.install,
+    ]);
+  } else if (plan.notice && quiet) {
+    process.stdout.write(`! ${plan.notice}\n`);
   }
   const present = Object.fromEntries(wanted.map(([pkg, probe]) => [pkg, has(probe)]));
-  for (const [pkg] of wanted) {
-    if (!present[pkg])
-      process.stdout.write(`! ${pkg} is missing: install it (apt-get) to run its tests\n`);
+  if (!quiet) {
+    for (const [pkg] of wanted) {
+      if (!present[pkg])
+        process.stdout.write(`! ${pkg} is missing: install it (apt-get) to run its tests\n`);
+    }
   }
   return present;
 }

@@ -1,6 +1,9 @@
-// `npm start`: install what is missing, build, then serve on the embedded defaults (migrations run at start).
-import { ensureAppRuntimes, ensureBuilt, ensureDependencies, start } from './lib.mjs';
+// `npm start`: install what is missing (as root, the Debian packages of the embedded defaults in
+// one apt-get run), build, then serve on the embedded defaults (migrations run at start).
+import { ensureApt, ensureAppRuntimes, ensureBuilt, ensureDependencies, start } from './lib.mjs';
+import { embeddedPackages } from './packages.mjs';
 
+ensureApt(embeddedPackages(), { quiet: true });
 ensureDependencies();
 ensureAppRuntimes();
 ensureBuilt();

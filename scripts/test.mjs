@@ -15,6 +15,7 @@ import {
   log,
   run,
 } from './lib.mjs';
+import { embeddedPackages } from './packages.mjs';
 import { postgresBin, startPostgres } from './postgres.mjs';
 import { slurmAvailable, startSlurm } from './slurm.mjs';
 import { RUNTIME_TESTS, databaseTests } from './database-tests.mjs';
@@ -25,22 +26,14 @@ ensureAppRuntimes();
 const apt = ensureApt([
   ['chromium', CHROMIUM],
   ['postgresql', () => !!postgresBin()],
-  ['docker-registry', '/usr/bin/docker-registry'],
+  // The embedded defaults' own packages (sandbox, network, firewall, registry, app runtimes),
+  // the same list `npm start` installs.
+  ...embeddedPackages(),
   // The real Docker client against /v2/: dockerd on a private socket, an image of busybox.
   ['docker.io', '/usr/sbin/dockerd'],
   ['busybox-static', '/bin/busybox'],
-  // The process runtime's sandbox: bwrap, the job network helper and the firewall rule that
-  // keeps jobs off the host's addresses (docs/security.md).
-  ['bubblewrap', '/usr/bin/bwrap'],
-  ['slirp4netns', '/usr/bin/slirp4netns'],
   // A Slurm job's network on its node (slurm/script.ts): pasta forwards its HTTP port.
   ['passt', '/usr/bin/pasta'],
-  ['nftables', '/usr/sbin/nft'],
-  // Ptys in the sandbox (the shell app): the network helper finds the job's network through it.
-  ['python3-minimal', '/usr/bin/python3'],
-  // The jupyter app: Debian's classic Notebook and its Python kernel.
-  ['jupyter-notebook', '/usr/bin/jupyter-notebook'],
-  ['python3-ipykernel', '/usr/lib/python3/dist-packages/ipykernel'],
   // A real S3 client against the embedded S3 endpoint (modules/s3).
   ['awscli', '/usr/bin/aws'],
   // The Slurm runtime's tests: a private two-node cluster on loopback (scripts/slurm.mjs).

@@ -31,3 +31,4 @@ export * from './assistant-model.js';
 export * from './tokens.js';
 export * from './service-accounts.js';
 export * from './admin-reads.js';
+export * from './host.js';

@@ -3,6 +3,7 @@ import type {
   Camel,
   ClusterOrgWire,
   ClusterWire,
+  HostLimits,
   NodePoolStatusWire,
   SystemUserWire,
 } from '@orrery/contract';
@@ -39,6 +40,7 @@ export const adminKeys = {
   clusterOrgs: (c: string) => ['admin', 'cluster-orgs', c] as const,
   volumes: (c: string) => ['admin', 'volumes', c] as const,
   diskPrice: (c: string) => ['admin', 'disk-price', c] as const,
+  hostLimits: ['admin', 'host-limits'] as const,
 };
 
 const get =
@@ -50,6 +52,12 @@ export const useSystemUsers = () =>
   useQuery({ queryKey: adminKeys.users, queryFn: get<SystemUserWire[]>(`${API.admin}/users`) });
 export const useAdminClusters = () =>
   useQuery({ queryKey: adminKeys.clusters, queryFn: get<AdminCluster[]>(`${API.admin}/clusters`) });
+/** What this installation cannot do, as the server found its host at start. */
+export const useHostLimits = () =>
+  useQuery({
+    queryKey: adminKeys.hostLimits,
+    queryFn: get<HostLimits>(`${API.admin}/host/limits`),
+  });
 export const useAdminOrgs = () =>
   useQuery({ queryKey: adminKeys.orgs, queryFn: get<AdminOrgWire[]>(`${API.admin}/orgs`) });
 export const useNodePools = (c: string) =>

@@ -102,6 +102,20 @@ export class Catalogue {
     return runner.unavailable?.(this.runtime) ?? null;
   }
 
+  /**
+   * The newest templates this runtime runs whose programs the host lacks (Administration > Host):
+   * the runtime's refusal and templates made for other runtimes are not the host's to fix.
+   */
+  missingPrograms(): { title: string; reason: string }[] {
+    return this.latest().flatMap((t) => {
+      const runner = this.runnerOf(t);
+      if (!t.manifest.runtimes.some((r) => r === this.runtime && runner.runtimes.includes(r)))
+        return [];
+      const reason = runner.unavailable?.(this.runtime);
+      return reason ? [{ title: t.manifest.title, reason }] : [];
+    });
+  }
+
   /** Every tag of the newest versions, "Easy Deploy" first, then by name. */
   tags() {
     const all = new Set(this.latest().flatMap((t) => t.manifest.tags));

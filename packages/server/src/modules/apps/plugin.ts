@@ -4,6 +4,7 @@ import type { JobsService } from '../jobs/service.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { Catalogue } from './catalogue.js';
+import { hostRoutes } from '../host/routes.js';
 import { appLogRoutes } from './logs.js';
 import { appRoutes } from './routes.js';
 import type { AppRuntime } from './runner.js';
@@ -44,6 +45,8 @@ export const appsModule =
     });
     const watcher = new InstanceWatcher(ctx, service, app.log, opts);
     await app.register(templateRoutes(catalogue));
+    // Registered here: what the host cannot do includes the apps whose programs it lacks.
+    await app.register(hostRoutes(ctx, jobs.driver, catalogue.missingPrograms()));
     await app.register(appRoutes(service));
     await app.register(appLogRoutes(service));
     app.addHook('onReady', () => watcher.start());

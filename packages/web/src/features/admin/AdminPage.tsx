@@ -12,17 +12,19 @@ import { ReportsTab } from '../billing/reports/ReportsTab';
 import { AdminUsersTab } from './AdminUsersTab';
 import { OrgBalanceDialog } from './OrgBalanceDialog';
 import { ClusterOrgsTab } from './ClusterOrgsTab';
+import { HostTab } from './HostTab';
 import { NodesTab } from './NodesTab';
 import { ResourcesTab } from './ResourcesTab';
 import { ADMIN_UI } from './texts';
 
-const AREA_TABS = ['users', 'clusters', 'organizations'] as const;
+const AREA_TABS = ['users', 'clusters', 'organizations', 'host'] as const;
 const CLUSTER_TABS = ['nodes', 'resources', 'reports', 'organizations'] as const;
 
 /**
  * /admin (console-shell §2): system role only, anyone else goes home. Tabs users, clusters,
- * organizations; a cluster at clusters/{name} with nodes (default), resources, reports and
- * organizations. Any other path leads back to the users tab.
+ * organizations and host (what this installation cannot do); a cluster at clusters/{name} with
+ * nodes (default), resources, reports and organizations. Any other path leads back to the users
+ * tab.
  */
 export default function AdminPage() {
   const { user } = useAccount();
@@ -78,6 +80,7 @@ function AdminTabs() {
       {current === 'users' && <AdminUsersTab />}
       {current === 'clusters' && <ClustersTab />}
       {current === 'organizations' && <OrgsTab />}
+      {current === 'host' && <HostTab />}
     </Stack>
   );
 }

@@ -5,7 +5,22 @@ export const ADMIN_UI = {
   ...ADMIN_TEXTS,
   typeMore: PEOPLE_TEXTS.typeMore,
   title: 'Administration',
-  tabs: { users: 'Users', clusters: 'Clusters', organizations: 'Organizations' },
+  tabs: {
+    users: 'Users',
+    clusters: 'Clusters',
+    organizations: 'Organizations',
+    host: 'Host',
+  },
+  host: {
+    title: 'What this installation cannot do, and how to fix it',
+    intro:
+      'Found when the server started. As root, npm start installs the missing Debian packages; restart the server after a fix.',
+    allWell: 'This installation can do everything its embedded defaults offer.',
+    notRoot: 'The server does not run as root: it installed nothing.',
+    feature: 'Feature',
+    reason: 'Reason',
+    fix: 'Fix',
+  },
   clusterTabs: {
     nodes: 'Nodes',
     resources: 'Resources',

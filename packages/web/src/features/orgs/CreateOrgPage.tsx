@@ -34,9 +34,10 @@ export default function CreateOrgPage() {
     }
     // The cluster is left open so the context picks the new organization's first cluster.
     saveContext({ org: name });
-    const reloaded = account.refresh();
+    // Arrive with the new membership already loaded: on the old account the home page knows no
+    // organization and sends the creator back to onboarding instead of into the organization.
+    await account.refresh();
     navigate(withContext('/', { org: name }));
-    await reloaded;
   };
 
   return (
