@@ -61,8 +61,8 @@ export class EmbeddedAnswerer implements Answerer {
     });
     const own = factsPart(facts, 1);
     const parts = [...own.texts];
-    // The API's words may quote a name the user gave: text, not markup.
-    if (refusal) parts.push(inlineText(refusal));
+    // Markdown already: the API's words escaped (they may quote a name the user gave), live.ts.
+    if (refusal) parts.push(refusal);
     if (plan) parts.push(EMBEDDED_TEXTS.plan(plan));
     const docs = shifted(this.kb.compose(message, retrieval), own.citations.length);
     // Beside a live fact, the docs speak only when they found something to cite.

@@ -1,5 +1,6 @@
 import type { CopilotAnswer, CopilotMode, Plan } from '@orrery/contract';
 import { HttpError } from '../../http/errors.js';
+import { refusalMarkdown } from './tools/markdown.js';
 import type { Asker, Fact, KnowledgeBase, Tools } from './types.js';
 
 /**
@@ -26,7 +27,7 @@ export async function liveOf(tools: Tools, asker: Asker, message: string): Promi
       (plan) => ({ plan, refusal: null }),
       (e: unknown) => {
         // A change that cannot be offered is an answer, not a failure of the turn.
-        if (e instanceof HttpError) return { plan: null, refusal: e.message };
+        if (e instanceof HttpError) return { plan: null, refusal: refusalMarkdown(e) };
         throw e;
       },
     ),

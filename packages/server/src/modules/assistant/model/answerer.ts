@@ -15,7 +15,6 @@ import { ANSWER_TOKENS, ModelError, type ChatClient, type ChatMessage } from './
 import { composeAnswer } from './compose.js';
 import { judge } from './judge.js';
 import { extractKeywords, type Keywords } from './keywords.js';
-import { inlineText } from '../tools/markdown.js';
 import { budgetOf, checkCitations, cut, itemsOf, recent, type Redact } from './material.js';
 
 /** Shown with the embedded engine's answer when the chosen model failed this turn. */
@@ -148,7 +147,7 @@ export class ModelAnswerer implements Answerer {
     return {
       // A change that cannot be offered is said in the API's words, as the embedded engine does.
       // The API's words may quote a name the user gave: text, not markup.
-      response: refusal ? `${inlineText(refusal)}\n\n${response}` : response,
+      response: refusal ? `${refusal}\n\n${response}` : response,
       citations,
       mode: input.mode,
       iterations,

@@ -14,6 +14,7 @@ import { presetWire } from '../../clusters/wire.js';
 import type { PlanSpec } from '../plans.js';
 import type { Asker } from '../types.js';
 import type { ChangeIntent } from './intents.js';
+import { inlineText, withMarkdown } from './markdown.js';
 import { consoleUrl, placeOf } from './resolve.js';
 
 export const INSTALL_TEXTS = {
@@ -73,8 +74,18 @@ export async function proposeInstall(
   const page = `/apps/${encodeURIComponent(t.manifest.name)}/install`;
   // Validation fills the defaults in place; what is still missing, only the user can give.
   const missing = validateInput(t.input, input).map((e) => e.path.join('.') || 'input');
-  if (missing.length)
-    throw conflict(INSTALL_TEXTS.needsInputs(t.manifest.title, [...new Set(missing)], page));
+  if (missing.length) {
+    const fields = [...new Set(missing)];
+    const markdown = INSTALL_TEXTS.needsInputs(
+      inlineText(t.manifest.title),
+      fields.map(inlineText),
+      page,
+    );
+    throw withMarkdown(
+      conflict(INSTALL_TEXTS.needsInputs(t.manifest.title, fields, page)),
+      markdown,
+    );
+  }
 
   // Without a name the apps service names it as the console's blank field does.
   const displayName = intent.name ?? t.manifest.title;

@@ -22,3 +22,17 @@ export function codeBlock(text: string, info = 'text'): string {
  */
 export const inlineText = (text: string): string =>
   text.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\\`*_[\]<>!#|~]/g, '\\$&');
+
+/**
+ * An API refusal as an answer shows it: its words escaped like any text a user may have named in
+ * them, unless the refusal carries markup the server made itself (a link to a console page,
+ * around names it escaped), set with `withMarkdown`.
+ */
+export const refusalMarkdown = (e: Error & { markdown?: string }): string =>
+  e.markdown ?? inlineText(e.message);
+
+/** A refusal whose answer is `markdown`: server-made markup, any user's words in it escaped. */
+export const withMarkdown = <E extends Error>(
+  error: E,
+  markdown: string,
+): E & { markdown: string } => Object.assign(error, { markdown });
