@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { linkFromOutbox, type RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, signIn, signUpElsewhere, tokenFor, type NewAccount } from './support/session.js';
+import { send } from './support/roles-world.js';
 
 /** The attacker: a writer of an organization of her own. */
 const MALLORY: NewAccount = {
@@ -14,22 +15,8 @@ const MALLORY: NewAccount = {
 const VISION = 'org=acme&cluster=default&project=vision';
 const V1 = '/apis/apps/v1/cluster/default/org/acme/project/vision';
 
-async function api(
-  server: RunningServer,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const api = (server: RunningServer, token: string, method: string, path: string, body?: unknown) =>
+  send(server, token, method, path, body) as Promise<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * The page of the attacker's job: it looks for the console's tokens (storage, cookies, the API

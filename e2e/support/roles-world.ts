@@ -19,7 +19,8 @@ export const ORG_USER: NewAccount = {
 
 const PLACE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 
-async function send(
+/** A call of the API with a bearer token; anything but a success throws with the server's answer. */
+export async function send(
   server: RunningServer,
   token: string,
   method: string,

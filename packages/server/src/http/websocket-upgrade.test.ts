@@ -1,7 +1,7 @@
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { call, jobEnded, projectMember, tenancy } from '../test/fixtures.js';
+import { upgrade as upgradeOf } from '../test/ingress.js';
 
 /**
  * A WebSocket route refuses a bad or unauthorized upgrade with an HTTP status on the upgrade
@@ -15,27 +15,14 @@ describe('WebSocket upgrades', () => {
   let reader: TestUser;
   let job: string;
 
-  /** How an upgrade ends: refused with an HTTP status, or opened (then closed by us). */
-  const upgrade = (path: string, who: TestUser | null, protocol = 'logs.apolo.us') =>
-    new Promise<{ refused: number } | { opened: true }>((resolve, reject) => {
-      // `path@host`: the path on a job's own host (the Host header a browser would send).
-      const [at, host] = path.split('@');
-      const ws = new WebSocket(`${s.url.replace('http', 'ws')}${at}`, [protocol], {
-        headers: { ...(who ? who.headers : {}), ...(host ? { host } : {}) },
-      });
-      ws.on('unexpected-response', (_req, res) => {
-        resolve({ refused: res.statusCode ?? 0 });
-        res.resume();
-        ws.terminate();
-      });
-      ws.on('open', () => {
-        resolve({ opened: true });
-        ws.close();
-      });
-      ws.on('error', (e) => {
-        if (!/Unexpected server response/.test(e.message)) reject(e);
-      });
-    });
+  /** How an upgrade ends (its status only: the bodies are asserted elsewhere). */
+  const upgrade = async (path: string, who: TestUser | null, protocol = 'logs.apolo.us') => {
+    // `path@host`: the path on a job's own host (the Host header a browser would send).
+    const [at, host] = path.split('@');
+    const headers = { ...(who ? who.headers : {}), ...(host ? { host } : {}) };
+    const r = await upgradeOf(`${s.url}${at}`, headers, [protocol]);
+    return 'refused' in r ? { refused: r.refused } : r;
+  };
 
   beforeAll(async () => {
     s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });

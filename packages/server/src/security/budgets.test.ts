@@ -1,27 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageRecords } from '../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { call, joinOrg, projectMember, tenancy } from '../test/fixtures.js';
+import { budgetAlerts } from '../test/billing.js';
 import { checkBudgets } from '../modules/billing/budgets.js';
 import { budgets } from '../modules/billing/tables.js';
 
 const API = '/apis/billing/v1/orgs';
-
-/** The budget alert mails in the server's outbox, soft line breaks undone. */
-function alertMails(s: TestServer) {
-  const dir = join(s.config.dataDir, 'outbox');
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return files
-    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, ''))
-    .filter((m) => m.includes('Subject: Budget alert'));
-}
 
 describe('budgets of 0 credits', () => {
   let s: TestServer;
@@ -83,7 +68,7 @@ describe('budgets of 0 credits', () => {
     }
     // The managers' mails say what happened, never Infinity% or NaN%.
     await checkBudgets({ db: s.ctx.db, mailer: s.ctx.mailer, publicUrl: s.url });
-    const mails = alertMails(s).filter((m) => m.includes('project vision of acme'));
+    const mails = budgetAlerts(s).filter((m) => m.includes('project vision of acme'));
     expect(mails.length).toBeGreaterThan(0);
     for (const m of mails) {
       expect(m).not.toMatch(/Infinity|NaN/);

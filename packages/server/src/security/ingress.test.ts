@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailTokens, projectMembers, projects } from '../db/schema.js';
+import { emailTokens } from '../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, projectMember, submitJob, tenancy } from '../test/fixtures.js';
+import { call, projectMember, submitJob, tenancy, leaveProject } from '../test/fixtures.js';
 import { installApp } from '../test/app-instance.js';
 import { injectAt, openJob, ticketFor, upgrade, whenServing } from '../test/ingress.js';
 
@@ -133,13 +133,7 @@ describe('ingress', () => {
     const writer = await projectMember(s, 'writer');
     const { cookie: theirs } = await openJob(s, writer, a);
     expect((await injectAt(s, urlA, { headers: { cookie: theirs } })).statusCode).toBe(200);
-    const [p] = await s.ctx.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(and(eq(projects.orgName, 'acme'), eq(projects.name, 'vision')));
-    await s.ctx.db
-      .delete(projectMembers)
-      .where(and(eq(projectMembers.projectId, p!.id), eq(projectMembers.userId, writer.id)));
+    await leaveProject(s, writer);
     expect((await injectAt(s, urlA, { headers: { cookie: theirs } })).statusCode).toBe(404);
   });
 

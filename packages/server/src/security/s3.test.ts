@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { call, tenancy } from '../test/fixtures.js';
-import { clientFrom, type Keys } from '../test/s3-credentials.js';
+import { clientFrom, type Keys, s3Outcome, bodyText } from '../test/s3-credentials.js';
 import { KEY_FILE } from '../modules/secrets/key.js';
 
 /**
@@ -37,21 +37,6 @@ async function bucketOf(s: TestServer, who: TestUser, org: string, project: stri
   expect(c.status).toBe(201);
   return c.body.credentials[0].credentials as Keys;
 }
-
-const refusal = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    const err = e as { name: string; $metadata?: { httpStatusCode?: number } };
-    return `${err.$metadata?.httpStatusCode} ${err.name}`;
-  }
-};
-
-const text = async (body: unknown) =>
-  Buffer.from(
-    await (body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
-  ).toString();
 
 /**
  * A client whose request documents have `marker` replaced by `raw` after the SDK wrote them (it
@@ -117,8 +102,8 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
           MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] },
         }),
       );
-      expect(await refusal(forged), ETag).toBe('400 InvalidPart');
-      expect(await refusal(attacker.send(new GetObjectCommand({ Bucket, Key }))), ETag).toBe(
+      expect(await s3Outcome(forged), ETag).toBe('400 InvalidPart');
+      expect(await s3Outcome(attacker.send(new GetObjectCommand({ Bucket, Key }))), ETag).toBe(
         '404 NoSuchKey',
       );
       // A part the upload stored, named by another number, is not that part either.
@@ -130,7 +115,7 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
           MultipartUpload: { Parts: [{ PartNumber: 2, ETag: part.ETag }] },
         }),
       );
-      expect(await refusal(renumbered)).toBe('400 InvalidPart');
+      expect(await s3Outcome(renumbered)).toBe('400 InvalidPart');
       // The upload itself still completes with the part it stored, as the server named it.
       await attacker.send(
         new CompleteMultipartUploadCommand({
@@ -140,14 +125,14 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
           MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
         }),
       );
-      expect(await text((await attacker.send(new GetObjectCommand({ Bucket, Key }))).Body)).toBe(
-        'mine',
-      );
+      expect(
+        await bodyText((await attacker.send(new GetObjectCommand({ Bucket, Key }))).Body),
+      ).toBe('mine');
     }
     // Nothing in the bucket holds a byte of what the ETags pointed at.
     const listed = await attacker.send(new ListObjectsV2Command({ Bucket }));
     for (const o of listed.Contents ?? []) {
-      const got = await text(
+      const got = await bodyText(
         (await attacker.send(new GetObjectCommand({ Bucket, Key: o.Key }))).Body,
       );
       expect(got).toBe('mine');
@@ -160,14 +145,14 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
       '00000000-0000-0000-0000-0000000000/',
     ]) {
       expect(
-        await refusal(
+        await s3Outcome(
           attacker.send(
             new UploadPartCommand({ Bucket, Key: 'x', UploadId, PartNumber: 1, Body: 'x' }),
           ),
         ),
       ).toBe('404 NoSuchUpload');
       expect(
-        await refusal(
+        await s3Outcome(
           attacker.send(new AbortMultipartUploadCommand({ Bucket, Key: 'x', UploadId })),
         ),
       ).toBe('404 NoSuchUpload');
@@ -180,7 +165,7 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
       const deleting = rawClient(b, 'MARKER', raw).send(
         new DeleteObjectsCommand({ Bucket, Delete: { Objects: [{ Key: 'MARKER' }] } }),
       );
-      expect(await refusal(deleting), raw).toBe('400 MalformedXML');
+      expect(await s3Outcome(deleting), raw).toBe('400 MalformedXML');
       const Key = 'entity';
       const { UploadId } = await attacker.send(new CreateMultipartUploadCommand({ Bucket, Key }));
       const completing = rawClient(b, 'MARKER', raw).send(
@@ -191,7 +176,7 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
           MultipartUpload: { Parts: [{ PartNumber: 1, ETag: 'MARKER' }] },
         }),
       );
-      expect(await refusal(completing), raw).toBe('400 MalformedXML');
+      expect(await s3Outcome(completing), raw).toBe('400 MalformedXML');
       await attacker.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
     }
     // References XML defines still work: the key `a&b<c` is deleted by name.
@@ -205,7 +190,7 @@ describe('the embedded S3 endpoint against a hostile tenant', () => {
   it('a copy source that is not URI encoding, or a signature of non-ASCII bytes, answers 4xx, not 500', async () => {
     const Bucket = b.bucket_name;
     expect(
-      await refusal(
+      await s3Outcome(
         attacker.send(new CopyObjectCommand({ Bucket, Key: 'c', CopySource: '%E0%A4%A' })),
       ),
     ).toBe('400 InvalidArgument');

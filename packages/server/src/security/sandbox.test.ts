@@ -12,6 +12,7 @@ import { SETPRIV } from '../runtime/process/launch.js';
 import { KEY_FILE } from '../modules/secrets/key.js';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { call, jobEnded, JOB_SCOPE, submitJob, tenancy } from '../test/fixtures.js';
+import { framesUntilClose } from '../test/ingress.js';
 
 /**
  * A tenant's job on a process runtime without its sandbox (here: `sandbox: false`, as on a host
@@ -148,12 +149,7 @@ describe.skipIf(!root)(
         ['v2.channels.neu.ro'],
         { headers: owner.headers },
       );
-      const frames = await new Promise<Buffer[]>((resolve, reject) => {
-        const got: Buffer[] = [];
-        socket.on('message', (d: Buffer) => got.push(d));
-        socket.on('close', () => resolve(got));
-        socket.on('error', reject);
-      });
+      const frames = await framesUntilClose(socket);
       const out = Buffer.concat(frames.filter((f) => f[0] === 1).map((f) => f.subarray(1)));
       // The job's own uid: the one its home (in the job's environment) is named by.
       const [uid, home] = out.toString().trim().split('\n');

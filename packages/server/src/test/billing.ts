@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestServer, TestUser } from './harness.js';
 import { call } from './fixtures.js';
 
@@ -25,4 +27,22 @@ export async function ledgerOf(s: TestServer, manager: TestUser, org = 'acme') {
     .slice(lastSet + 1)
     .reduce((a, r) => a + Number(r.credits), Number(rows[lastSet]?.balance_after ?? 0));
   return { rows, sum };
+}
+
+/** Budget alerts in a server's outbox (the embedded default's mailer), decoded. */
+export function budgetAlerts(s: TestServer) {
+  const dir = join(s.config.dataDir, 'outbox');
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return files
+    .map((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/\r?\n /g, ' '),
+    )
+    .filter((m) => m.includes('Subject: Budget alert'));
 }

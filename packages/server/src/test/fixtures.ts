@@ -61,6 +61,17 @@ export async function projectMember(
   return u;
 }
 
+/** Takes a user out of a project, as its managers do: their access ends with it. */
+export async function leaveProject(s: TestServer, u: TestUser, org = 'acme', project = 'vision') {
+  const [p] = await s.ctx.db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  await s.ctx.db
+    .delete(projectMembers)
+    .where(and(eq(projectMembers.projectId, p.id), eq(projectMembers.userId, u.id)));
+}
+
 /** Makes a user a member of an organization (and optionally of a cluster) with a role. */
 export async function joinOrg(
   s: TestServer,

@@ -68,3 +68,12 @@ export const upgrade = (url: string, headers: Record<string, string>, protocols:
       if (!/Unexpected server response/.test(e.message)) reject(e);
     });
   });
+
+/** Every frame an exec or attach socket sends until it closes (channel byte first). */
+export const framesUntilClose = (ws: WebSocket) =>
+  new Promise<Buffer[]>((resolve, reject) => {
+    const got: Buffer[] = [];
+    ws.on('message', (d: Buffer) => got.push(d));
+    ws.on('close', () => resolve(got));
+    ws.on('error', reject);
+  });

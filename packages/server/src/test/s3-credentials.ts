@@ -10,6 +10,23 @@ const SCOPE = { org_name: 'acme', project_name: 'vision' };
 
 export type Keys = Record<string, string>;
 
+/** What an SDK call came to: `accepted`, or the S3 error as a client sees it (`403 AccessDenied`). */
+export const s3Outcome = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'accepted';
+  } catch (e) {
+    const err = e as { name: string; $metadata?: { httpStatusCode?: number } };
+    return `${err.$metadata?.httpStatusCode} ${err.name}`;
+  }
+};
+
+/** An object's body, as text. */
+export const bodyText = async (body: unknown) =>
+  Buffer.from(
+    await (body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+  ).toString();
+
 /** An S3 client made only from what the console's credentials hand out. */
 export const clientFrom = (c: Keys, secret = c.secret_access_key) =>
   new S3Client({

@@ -1,31 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, joinOrg, projectMember, tenancy, twoReplicas } from '../../test/fixtures.js';
+import { budgetAlerts } from '../../test/billing.js';
 import { checkBudgets } from './budgets.js';
 
 const API = '/apis/billing/v1/orgs';
 const MID_NOVEMBER = new Date('2026-11-15T12:00:00Z');
-
-/** Budget alerts in a server's outbox (the embedded default's mailer), decoded. */
-function alerts(s: TestServer) {
-  const dir = join(s.config.dataDir, 'outbox');
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return files
-    .map((f) =>
-      readFileSync(join(dir, f), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/\r?\n /g, ' '),
-    )
-    .filter((m) => m.includes('Subject: Budget alert'));
-}
 
 /** A job's usage in acme, as metering writes it. */
 const usage = (s: TestServer, at: string, credits: string, project = 'vision') =>
@@ -161,7 +142,7 @@ describe('budgets', () => {
     await call(s, 'PUT', `${API}/acme/budgets`, owner, { credits: 500 });
     await usage(s, '2026-11-02T10:00:00Z', '100');
     expect(await check(s)).toBe(0);
-    expect(alerts(s)).toHaveLength(0);
+    expect(budgetAlerts(s)).toHaveLength(0);
 
     await usage(s, '2026-11-03T10:00:00Z', '160'); // 260 of 500: 52%
     // October's and December's usage is not November's.
@@ -169,7 +150,7 @@ describe('budgets', () => {
     await usage(s, '2026-12-01T00:00:00Z', '400');
     expect(await check(s)).toBe(2); // the owner (admin) and mona (manager)
     expect(await check(s)).toBe(0);
-    const first = alerts(s);
+    const first = budgetAlerts(s);
     expect(first).toHaveLength(2);
     const toMona = first.find((m) => m.includes('To: mona@example.test'))!;
     expect(toMona).toContain(
@@ -185,23 +166,23 @@ describe('budgets', () => {
     await usage(s, '2026-11-04T10:00:00Z', '200'); // 460: 92%
     expect(await check(s)).toBe(2);
     expect(await check(s)).toBe(0);
-    const second = alerts(s).filter((m) => m.includes('Threshold: 90%'));
+    const second = budgetAlerts(s).filter((m) => m.includes('Threshold: 90%'));
     expect(second).toHaveLength(2);
-    expect(alerts(s)).toHaveLength(4);
+    expect(budgetAlerts(s)).toHaveLength(4);
 
     const banner = await inNovember(() => call(s, 'GET', `${API}/acme/budget_alerts`, manager));
     expect(banner.body.items).toMatchObject([{ project_name: null, percent: 92, crossed: 90 }]);
 
     // December starts again from nothing: its 400 credits (80%) cross 50% once more.
     expect(await check(s, new Date('2026-12-10T00:00:00Z'))).toBe(2);
-    expect(alerts(s).filter((m) => m.includes('for December'))).toHaveLength(2);
+    expect(budgetAlerts(s).filter((m) => m.includes('for December'))).toHaveLength(2);
   });
 
   it('mails about a project budget with its name, and shows it to its members only', async () => {
     await call(s, 'PUT', `${API}/acme/budgets/vision`, owner, { credits: 100, thresholds: [100] });
     await usage(s, '2026-11-05T10:00:00Z', '20', 'nlp'); // not vision's
     expect(await check(s)).toBe(2); // vision has 460 of 100
-    const mail = alerts(s).find((m) => m.includes('Project: vision'))!;
+    const mail = budgetAlerts(s).find((m) => m.includes('Project: vision'))!;
     expect(mail).toContain('project vision of acme has used 460% of its 100-credit budget');
     expect(mail).toContain('Threshold: 100%');
     // The reader of vision sees its budget, not the organization's; a member of none sees nothing.
@@ -218,11 +199,11 @@ describe('budgets', () => {
 
   it('sends one mail when checks run at once, as on two replicas', async () => {
     await call(s, 'PUT', `${API}/acme/budgets`, owner, { credits: 1000, thresholds: [95] });
-    const before = alerts(s).length;
+    const before = budgetAlerts(s).length;
     await usage(s, '2026-11-06T10:00:00Z', '500'); // acme: 980 + … of 1000
     const sent = await Promise.all([check(s), check(s), check(s)]);
     expect(sent.reduce((a, b) => a + b, 0)).toBe(2);
-    expect(alerts(s).length - before).toBe(2);
+    expect(budgetAlerts(s).length - before).toBe(2);
   });
 });
 
@@ -236,6 +217,6 @@ describe.runIf(engine === 'postgres')('budgets on two replicas', () => {
       checkBudgets({ db: r.b.ctx.db, mailer: r.b.ctx.mailer, publicUrl: r.b.url }),
     ]);
     expect(a + b).toBe(1);
-    expect(alerts(r.a).length + alerts(r.b).length).toBe(1);
+    expect(budgetAlerts(r.a).length + budgetAlerts(r.b).length).toBe(1);
   });
 });

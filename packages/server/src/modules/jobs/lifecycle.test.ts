@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
+import { framesUntilClose } from '../../test/ingress.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
@@ -112,12 +113,7 @@ describe('job lifecycle through the API', () => {
     const socket = ws(`/api/v1/jobs/${id}/exec?cmd=${encodeURIComponent('echo hi from $WHO')}`, [
       'v2.channels.neu.ro',
     ]);
-    const frames = await new Promise<Buffer[]>((resolve, reject) => {
-      const got: Buffer[] = [];
-      socket.on('message', (d: Buffer) => got.push(d));
-      socket.on('close', () => resolve(got));
-      socket.on('error', reject);
-    });
+    const frames = await framesUntilClose(socket);
     const out = Buffer.concat(frames.filter((f) => f[0] === 1).map((f) => f.subarray(1)));
     expect(out.toString()).toBe('hi from the job\n');
     const exit = frames.find((f) => f[0] === 3)!;

@@ -4,6 +4,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy, JOB_SCOPE as SCOPE, submitJob } from '../../test/fixtures.js';
+import { framesUntilClose } from '../../test/ingress.js';
 
 const sandboxed = existsSync('/usr/bin/bwrap');
 
@@ -191,12 +192,7 @@ describe('what a job mounts and what it says', () => {
       ['v2.channels.neu.ro'],
       { headers: owner.headers },
     );
-    const frames = await new Promise<Buffer[]>((resolve, reject) => {
-      const got: Buffer[] = [];
-      ws.on('message', (d: Buffer) => got.push(d));
-      ws.on('close', () => resolve(got));
-      ws.on('error', reject);
-    });
+    const frames = await framesUntilClose(ws);
     const exit = frames.find((f) => f[0] === 3)!;
     expect(JSON.parse(exit.subarray(1).toString())).toEqual({ exit_code: 4 });
   });

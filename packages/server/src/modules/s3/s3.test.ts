@@ -17,25 +17,16 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { and, eq } from 'drizzle-orm';
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import { projectMembers } from '../../db/schema.js';
-import { bucketWithKeys, clientFrom, type Keys } from '../../test/s3-credentials.js';
+import {
+  bucketWithKeys,
+  clientFrom,
+  type Keys,
+  s3Outcome,
+  bodyText,
+} from '../../test/s3-credentials.js';
 
 const B = '/api/v1/buckets/buckets';
 const C = '/api/v1/buckets/persistent_credentials';
-
-const text = async (body: unknown) =>
-  Buffer.from(
-    await (body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
-  ).toString();
-
-const refusal = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return 'accepted';
-  } catch (e) {
-    const err = e as { name: string; $metadata?: { httpStatusCode?: number } };
-    return `${err.$metadata?.httpStatusCode} ${err.name}`;
-  }
-};
 
 describe('the embedded S3 endpoint with the AWS SDK', () => {
   let s: TestServer;
@@ -85,24 +76,26 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
       }),
     );
     const got = await client.send(new GetObjectCommand({ Bucket, Key: 'a/b.txt' }));
-    expect(await text(got.Body)).toBe('hello world');
+    expect(await bodyText(got.Body)).toBe('hello world');
     expect(
-      await text((await client.send(new GetObjectCommand({ Bucket, Key: 'a/streamed.txt' }))).Body),
+      await bodyText(
+        (await client.send(new GetObjectCommand({ Bucket, Key: 'a/streamed.txt' }))).Body,
+      ),
     ).toBe('one two');
     const part = await client.send(
       new GetObjectCommand({ Bucket, Key: 'a/b.txt', Range: 'bytes=6-' }),
     );
-    expect([await text(part.Body), part.ContentRange]).toEqual(['world', 'bytes 6-10/11']);
+    expect([await bodyText(part.Body), part.ContentRange]).toEqual(['world', 'bytes 6-10/11']);
     const head = await client.send(new HeadObjectCommand({ Bucket, Key: 'a/b.txt' }));
     expect(head.ContentLength).toBe(11);
     await client.send(
       new CopyObjectCommand({ Bucket, Key: 'c.txt', CopySource: `${Bucket}/a/b.txt` }),
     );
     expect(
-      await text((await client.send(new GetObjectCommand({ Bucket, Key: 'c.txt' }))).Body),
+      await bodyText((await client.send(new GetObjectCommand({ Bucket, Key: 'c.txt' }))).Body),
     ).toBe('hello world');
     await client.send(new DeleteObjectCommand({ Bucket, Key: 'c.txt' }));
-    expect(await refusal(client.send(new GetObjectCommand({ Bucket, Key: 'c.txt' })))).toBe(
+    expect(await s3Outcome(client.send(new GetObjectCommand({ Bucket, Key: 'c.txt' })))).toBe(
       '404 NoSuchKey',
     );
     await client.send(
@@ -173,32 +166,32 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
   it('refuses writes with read-only credentials, other buckets, bad signatures and .. keys', async () => {
     const Bucket = rw.bucket_name;
     const reader = clientFrom(ro);
-    expect(await refusal(reader.send(new PutObjectCommand({ Bucket, Key: 'x', Body: 'x' })))).toBe(
-      '403 AccessDenied',
-    );
-    expect(await refusal(reader.send(new DeleteObjectCommand({ Bucket, Key: 'z' })))).toBe(
-      '403 AccessDenied',
-    );
-    expect(await text((await reader.send(new GetObjectCommand({ Bucket, Key: 'z' }))).Body)).toBe(
-      'z',
-    );
-    const elsewhere = clientFrom(other);
-    expect(await refusal(elsewhere.send(new GetObjectCommand({ Bucket, Key: 'z' })))).toBe(
+    expect(
+      await s3Outcome(reader.send(new PutObjectCommand({ Bucket, Key: 'x', Body: 'x' }))),
+    ).toBe('403 AccessDenied');
+    expect(await s3Outcome(reader.send(new DeleteObjectCommand({ Bucket, Key: 'z' })))).toBe(
       '403 AccessDenied',
     );
     expect(
-      await refusal(elsewhere.send(new PutObjectCommand({ Bucket, Key: 'z', Body: 'x' }))),
+      await bodyText((await reader.send(new GetObjectCommand({ Bucket, Key: 'z' }))).Body),
+    ).toBe('z');
+    const elsewhere = clientFrom(other);
+    expect(await s3Outcome(elsewhere.send(new GetObjectCommand({ Bucket, Key: 'z' })))).toBe(
+      '403 AccessDenied',
+    );
+    expect(
+      await s3Outcome(elsewhere.send(new PutObjectCommand({ Bucket, Key: 'z', Body: 'x' }))),
     ).toBe('403 AccessDenied');
     const forged = clientFrom(rw, 'not-the-secret');
-    expect(await refusal(forged.send(new GetObjectCommand({ Bucket, Key: 'z' })))).toBe(
+    expect(await s3Outcome(forged.send(new GetObjectCommand({ Bucket, Key: 'z' })))).toBe(
       '403 SignatureDoesNotMatch',
     );
     expect(
-      await refusal(
+      await s3Outcome(
         client.send(new PutObjectCommand({ Bucket, Key: 'a/../../escape', Body: 'x' })),
       ),
     ).toBe('400 InvalidArgument');
-    expect(await refusal(client.send(new GetObjectCommand({ Bucket, Key: '../other/z' })))).toBe(
+    expect(await s3Outcome(client.send(new GetObjectCommand({ Bucket, Key: '../other/z' })))).toBe(
       '400 InvalidArgument',
     );
   });
@@ -218,12 +211,12 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
       { relation: 'after', toMiddleware: 'httpSigningMiddleware' },
     );
     expect(
-      await refusal(
+      await s3Outcome(
         tamperer.send(new PutObjectCommand({ Bucket, Key: 'kept.txt', Body: 'replaced' })),
       ),
     ).toBe('400 XAmzContentSHA256Mismatch');
     expect(
-      await text((await client.send(new GetObjectCommand({ Bucket, Key: 'kept.txt' }))).Body),
+      await bodyText((await client.send(new GetObjectCommand({ Bucket, Key: 'kept.txt' }))).Body),
     ).toBe('original');
   });
 
@@ -239,22 +232,24 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
     // Longer than a route parameter's default limit; a segment above the file system's is refused.
     const long = `deep/${'k'.repeat(200)}/${'k'.repeat(200)}.txt`;
     expect(
-      await refusal(theirs.send(new PutObjectCommand({ Bucket, Key: 'k'.repeat(300), Body: 'w' }))),
+      await s3Outcome(
+        theirs.send(new PutObjectCommand({ Bucket, Key: 'k'.repeat(300), Body: 'w' })),
+      ),
     ).toBe('400 KeyTooLongError');
     await theirs.send(new PutObjectCommand({ Bucket, Key: long, Body: 'w' }));
-    expect(await text((await theirs.send(new GetObjectCommand({ Bucket, Key: long }))).Body)).toBe(
-      'w',
-    );
+    expect(
+      await bodyText((await theirs.send(new GetObjectCommand({ Bucket, Key: long }))).Body),
+    ).toBe('w');
     const membership = and(eq(projectMembers.userId, writer.id), eq(projectMembers.role, 'writer'));
     await s.ctx.db.update(projectMembers).set({ role: 'reader' }).where(membership);
-    expect(await refusal(theirs.send(new PutObjectCommand({ Bucket, Key: 'w', Body: 'w' })))).toBe(
-      '403 AccessDenied',
-    );
-    expect(await text((await theirs.send(new GetObjectCommand({ Bucket, Key: long }))).Body)).toBe(
-      'w',
-    );
+    expect(
+      await s3Outcome(theirs.send(new PutObjectCommand({ Bucket, Key: 'w', Body: 'w' }))),
+    ).toBe('403 AccessDenied');
+    expect(
+      await bodyText((await theirs.send(new GetObjectCommand({ Bucket, Key: long }))).Body),
+    ).toBe('w');
     await s.ctx.db.delete(projectMembers).where(eq(projectMembers.userId, writer.id));
-    expect(await refusal(theirs.send(new GetObjectCommand({ Bucket, Key: long })))).toBe(
+    expect(await s3Outcome(theirs.send(new GetObjectCommand({ Bucket, Key: long })))).toBe(
       '403 AccessDenied',
     );
   });
@@ -272,7 +267,7 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
       (await call(s, 'DELETE', `${C}/${id}?org_name=acme&project_name=vision`, owner)).status,
     ).toBe(204);
     expect(
-      await refusal(
+      await s3Outcome(
         clientFrom(extra.keys).send(new ListObjectsV2Command({ Bucket: extra.keys.bucket_name })),
       ),
     ).toBe('403 InvalidAccessKeyId');

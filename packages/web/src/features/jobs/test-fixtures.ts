@@ -152,3 +152,17 @@ export function textStream() {
     end: () => controller.close(),
   };
 }
+
+/** The server's sentences for a process runtime without its sandbox (runtime/process/unsandboxed.ts). */
+export const NOT_ISOLATED =
+  "Jobs are not isolated on this installation (ORRERY_UNSANDBOXED_JOBS=allow): bubblewrap (/usr/bin/bwrap) is not installed, so each job runs on the host system under a uid of its own, and sees the host's files, network and processes. Run only code you trust.";
+export const JOBS_REFUSED =
+  'Jobs are refused on this installation, as they would not be isolated: bubblewrap (/usr/bin/bwrap) is not installed, so each job would run on the host system under a uid of its own. An administrator can install bubblewrap and run the server as root, or set ORRERY_UNSANDBOXED_JOBS=allow on a one-person machine.';
+
+/** `GET /api/v1/jobs/runtime` of the process runtime, with what it says of isolation. */
+export const processRuntimeRoute = (
+  isolation: { isolation_warning?: string; refused_reason?: string } = {},
+) => ({
+  url: '/api/v1/jobs/runtime',
+  body: { name: 'process', can_save_image: false, uses_image: false, ...isolation },
+});

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { projectMembers, projects } from '../../../db/schema.js';
-import { call, projectMember, processServer } from '../../../test/fixtures.js';
+import { call, projectMember, processServer, leaveProject } from '../../../test/fixtures.js';
 import type { TestServer, TestUser } from '../../../test/harness.js';
 import {
   PLACE,
@@ -170,13 +168,7 @@ tasks:
 `,
     );
     await attemptReaches(s, bakeId, ['running']);
-    const [p] = await s.ctx.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(and(eq(projects.orgName, 'acme'), eq(projects.name, 'vision')));
-    await s.ctx.db
-      .delete(projectMembers)
-      .where(and(eq(projectMembers.projectId, p!.id), eq(projectMembers.userId, writer.id)));
+    await leaveProject(s, writer);
     const attempt = await attemptReaches(s, bakeId, ['succeeded', 'failed']);
     const tasks = await tasksById(s, attempt.id);
     expect(attempt.result).toBe('failed');

@@ -4,6 +4,7 @@ import { findEnabled } from '../../../test/world-permissions';
 import { expectWhyNot } from '../../../test/permissions';
 import type { AppTemplateWire } from '@orrery/contract';
 import { appWire, INSTANCE_ID, renderApps, templateWire, V1, V1_READER } from '../test-fixtures';
+import { processRuntimeRoute, NOT_ISOLATED } from '../../jobs/test-fixtures';
 
 const TEMPLATE = `${V1}/templates/shell/latest`;
 const shell = (over: Partial<AppTemplateWire> = {}) =>
@@ -101,21 +102,11 @@ describe('Install an app', { timeout: 20_000 }, () => {
   });
 
   it('tells every user before Install that jobs are not isolated on this installation', async () => {
-    const warning =
-      "Jobs are not isolated on this installation (ORRERY_UNSANDBOXED_JOBS=allow): bubblewrap (/usr/bin/bwrap) is not installed, so each job runs on the host system under a uid of its own, and sees the host's files, network and processes. Run only code you trust.";
     renderApps('/apps/shell/install', [
       { url: TEMPLATE, body: shell() },
-      {
-        url: '/api/v1/jobs/runtime',
-        body: {
-          name: 'process',
-          can_save_image: false,
-          uses_image: false,
-          isolation_warning: warning,
-        },
-      },
+      processRuntimeRoute({ isolation_warning: NOT_ISOLATED }),
     ]);
-    expect(await screen.findByText(warning)).toBeTruthy();
+    expect(await screen.findByText(NOT_ISOLATED)).toBeTruthy();
     expect(screen.getByText('Jobs are not isolated')).toBeTruthy();
   });
 

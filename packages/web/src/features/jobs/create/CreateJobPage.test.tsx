@@ -10,6 +10,7 @@ import { stubFetch, type CannedResponse } from '../../../test/fetch';
 import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
 import { renderSignedIn } from '../../../test/render';
 import CreateJobPage from './CreateJobPage';
+import { processRuntimeRoute, NOT_ISOLATED, JOBS_REFUSED } from '../test-fixtures';
 
 const jobTemplate = {
   name: 'job',
@@ -97,41 +98,17 @@ describe('Create new job page', { timeout: 20_000 }, () => {
   });
 
   it('tells every user before Create that jobs are not isolated on this installation', async () => {
-    const warning =
-      "Jobs are not isolated on this installation (ORRERY_UNSANDBOXED_JOBS=allow): bubblewrap (/usr/bin/bwrap) is not installed, so each job runs on the host system under a uid of its own, and sees the host's files, network and processes. Run only code you trust.";
-    withTemplate([
-      {
-        url: '/api/v1/jobs/runtime',
-        body: {
-          name: 'process',
-          can_save_image: false,
-          uses_image: false,
-          isolation_warning: warning,
-        },
-      },
-    ]);
-    expect(await screen.findByText(warning)).toBeTruthy();
+    withTemplate([processRuntimeRoute({ isolation_warning: NOT_ISOLATED })]);
+    expect(await screen.findByText(NOT_ISOLATED)).toBeTruthy();
     expect(screen.getByText('Jobs are not isolated')).toBeTruthy();
     // Warned, not refused: the writer may still create the job.
     await expectOffered('Create job');
   });
 
   it('keeps Create disabled with the reason where the installation refuses every job', async () => {
-    const refused =
-      'Jobs are refused on this installation, as they would not be isolated: bubblewrap (/usr/bin/bwrap) is not installed, so each job would run on the host system under a uid of its own. An administrator can install bubblewrap and run the server as root, or set ORRERY_UNSANDBOXED_JOBS=allow on a one-person machine.';
-    const { calls } = withTemplate([
-      {
-        url: '/api/v1/jobs/runtime',
-        body: {
-          name: 'process',
-          can_save_image: false,
-          uses_image: false,
-          refused_reason: refused,
-        },
-      },
-    ]);
-    expect(await screen.findByText(refused)).toBeTruthy();
-    await expectWhyNot('Create job', refused);
+    const { calls } = withTemplate([processRuntimeRoute({ refused_reason: JOBS_REFUSED })]);
+    expect(await screen.findByText(JOBS_REFUSED)).toBeTruthy();
+    await expectWhyNot('Create job', JOBS_REFUSED);
     expect(calls.some(isCreate)).toBe(false);
   });
 

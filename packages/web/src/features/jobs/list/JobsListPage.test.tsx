@@ -5,7 +5,15 @@ import { stubFetch, type CannedResponse } from '../../../test/fetch';
 import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
 import { renderSignedIn } from '../../../test/render';
 import JobsPage from '../JobsPage';
-import { JOB_ID, jobWire, ROUTE_QUERY, signedIn, stubIntersectionObserver } from '../test-fixtures';
+import {
+  JOB_ID,
+  jobWire,
+  ROUTE_QUERY,
+  signedIn,
+  stubIntersectionObserver,
+  processRuntimeRoute,
+  JOBS_REFUSED,
+} from '../test-fixtures';
 
 const LIST = /^\/api\/v1\/jobs\?/;
 const SCOPE = 'cluster_name=default&org_name=acme&project_name=vision';
@@ -140,24 +148,8 @@ describe('Jobs list', () => {
   });
 
   it('keeps everyone from Create new job where the installation refuses every job, and says why', async () => {
-    const refused =
-      'Jobs are refused on this installation, as they would not be isolated: the server is not root, so jobs cannot get a uid of their own. An administrator can install bubblewrap and run the server as root, or set ORRERY_UNSANDBOXED_JOBS=allow on a one-person machine.';
-    renderList(
-      '',
-      [],
-      [
-        {
-          url: '/api/v1/jobs/runtime',
-          body: {
-            name: 'process',
-            can_save_image: false,
-            uses_image: false,
-            refused_reason: refused,
-          },
-        },
-      ],
-    );
-    await expectWhyNot('Create new job', refused);
+    renderList('', [], [processRuntimeRoute({ refused_reason: JOBS_REFUSED })]);
+    await expectWhyNot('Create new job', JOBS_REFUSED);
   });
 
   it('keeps a project reader from Create new job and Kill, and says why', async () => {
