@@ -50,9 +50,10 @@ describe('postgresql template', () => {
         .status,
     ).toBe(404);
 
-    // PostgreSQL speaks no HTTP, but its port is behind the ingress's check all the same.
+    // PostgreSQL speaks no HTTP, but its port is behind the ingress's check all the same: a
+    // user of another organization is told no more than that there is no such job.
     expect((await fetch(app.url!)).status).toBe(401);
-    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(403);
+    expect((await fetch(app.url!, { headers: outsider.headers })).status).toBe(404);
 
     // The forward the server's ingress uses: 127.0.0.1 on the host (job.json of the process runtime).
     const record = JSON.parse(
