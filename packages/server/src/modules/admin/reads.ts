@@ -21,6 +21,8 @@ import { clusterMembers, clusters, projects, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { visibleFrom } from '../clusters/visible.js';
+import { loadClusters } from '../clusters/store.js';
+import { configClusterWire } from '../clusters/wire.js';
 import { ADMIN_API } from '../people/routes.js';
 import { userInfo } from '../people/store.js';
 import { adminClusters, adminOrgs, clusterOrgsOf } from './store.js';
@@ -103,16 +105,9 @@ export const adminReadRoutes =
       },
       async (request) => {
         const scope = await scopeOf(request);
-        const rows = await db.select().from(clusters).orderBy(clusters.name);
-        return rows
-          .filter((c) => seesCluster(scope, c.name))
-          .map((c) => ({
-            name: c.name,
-            status: 'deployed' as const,
-            location: c.location,
-            timezone: c.timezone,
-            created_at: c.createdAt.toISOString(),
-          }));
+        const rows = await db.select({ name: clusters.name }).from(clusters);
+        const names = rows.map((c) => c.name).filter((n) => seesCluster(scope, n));
+        return (await loadClusters(db, names)).map((c) => configClusterWire(c, ctx.config));
       },
     );
 

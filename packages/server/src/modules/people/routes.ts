@@ -219,6 +219,32 @@ export const peopleRoutes =
       },
     );
 
+    // The official CLI's `config show` reads the caller's own record here (its quota and credits).
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/orgs/:org/users/:user`,
+      {
+        config: onOrg('read'),
+        schema: {
+          tags,
+          params: ClusterUserParams,
+          querystring: WithUserInfo,
+          response: { 200: ClusterUser, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, org, user } = request.params;
+        await assertClusterOfOrg(db, cluster, org);
+        const withInfo = request.query.with_user_info;
+        const row = (await clusterUsers(db, cluster, org)).find((u) => u.username === user);
+        if (row) return clusterUserWire(cluster, org, row, withInfo);
+        // A member of an organization on the cluster works there as a user without a cluster
+        // membership of their own (docs/people.md): the same role the config gives them.
+        const member = (await orgUsers(db, org)).find((u) => u.username === user);
+        if (!member) throw notFound(`User ${user} is not in ${cluster} cluster`);
+        return clusterUserWire(cluster, org, { ...member, role: 'user' }, withInfo);
+      },
+    );
+
     app.put(
       `${ADMIN_API}/clusters/:cluster/orgs/:org/users/:user`,
       {
