@@ -18,7 +18,8 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { notFound } from '../../http/errors.js';
+import { invalid, notFound } from '../../http/errors.js';
+import { authorize } from '../../http/access.js';
 import { errorResponses } from '../../http/route.js';
 import {
   addOrgUser,
@@ -195,6 +196,40 @@ export const peopleRoutes =
         return (await clusterUsers(db, cluster, org)).map((u) =>
           clusterUserWire(cluster, org, u, request.query.with_user_info),
         );
+      },
+    );
+
+    // The official CLI's `admin add-cluster-user` posts here, naming the organization in the body.
+    app.post(
+      `${ADMIN_API}/clusters/:cluster/users`,
+      {
+        config: { access: 'user' as const },
+        schema: {
+          tags,
+          params: z.object({ cluster: z.string().min(1) }),
+          body: ClusterUserAdd.extend({ org_name: z.string().min(1).optional() }),
+          response: { 201: ClusterUser, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { cluster } = request.params;
+        const b = request.body;
+        if (!b.org_name)
+          throw invalid(
+            'org_name',
+            'org_name is required: the cluster users belong to an organization',
+          );
+        await authorize(request, orgUri(b.org_name), 'read');
+        await assertClusterOfOrg(db, cluster, b.org_name);
+        await assertClusterPeopleManager(request, cluster, b.org_name);
+        await setClusterUser(
+          db,
+          cluster,
+          b.org_name,
+          { username: b.user_name, role: b.role },
+          'add',
+        );
+        return reply.status(201).send(await clusterUser(cluster, b.org_name, b.user_name));
       },
     );
 
