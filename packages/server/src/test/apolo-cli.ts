@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -116,7 +116,35 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
       throw new Error(`${name} ${args.join(' ')} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
     return r.stdout;
   };
+  /**
+   * A command that streams until stopped (`top`, `port-forward`): started, and resolved once its
+   * output matches; `stop()` ends it. Fails when it exits before.
+   */
+  const streaming = (args: string[], until: RegExp, timeoutMs = 60_000) =>
+    new Promise<{ output: () => string; stop: () => void }>((done, fail) => {
+      const child: ChildProcess = spawn(bin('apolo'), args, { env: env(), cwd: home });
+      let out = '';
+      const stop = () => child.exitCode === null && child.kill('SIGINT');
+      const timer = setTimeout(() => {
+        stop();
+        fail(new Error(`apolo ${args.join(' ')} printed no ${until}:\n${out}`));
+      }, timeoutMs);
+      const seen = (d: Buffer) => {
+        out += d.toString();
+        if (until.test(out)) {
+          clearTimeout(timer);
+          done({ output: () => out, stop });
+        }
+      };
+      child.stdout!.on('data', seen);
+      child.stderr!.on('data', seen);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        fail(new Error(`apolo ${args.join(' ')} exited ${code}:\n${out}`));
+      });
+    });
   return {
+    streaming,
     home: () => home,
     run: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) => run('apolo', args, opts),
     ok: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) => ok('apolo', args, opts),
