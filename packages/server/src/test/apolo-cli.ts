@@ -1,7 +1,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe } from 'vitest';
 import type { TestServer, TestUser } from './harness.js';
@@ -67,6 +67,8 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
     ...process.env,
     HOME: home,
     APOLO_CONFIG: join(home, '.apolo'),
+    // `apolo-flow run` starts its live jobs with the `apolo` beside it.
+    PATH: `${dirname(bin('apolo'))}:${process.env.PATH ?? ''}`,
     NO_COLOR: '1',
     COLUMNS: '200',
   });
@@ -120,31 +122,42 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
    * A command that streams until stopped (`top`, `port-forward`): started, and resolved once its
    * output matches; `stop()` ends it. Fails when it exits before.
    */
-  const streaming = (args: string[], until: RegExp, timeoutMs = 60_000) =>
-    new Promise<{ output: () => string; stop: () => void }>((done, fail) => {
-      const child: ChildProcess = spawn(bin('apolo'), args, { env: env(), cwd: home });
-      let out = '';
-      const stop = () => child.exitCode === null && child.kill('SIGINT');
-      const timer = setTimeout(() => {
-        stop();
-        fail(new Error(`apolo ${args.join(' ')} printed no ${until}:\n${out}`));
-      }, timeoutMs);
-      const seen = (d: Buffer) => {
-        out += d.toString();
-        if (until.test(out)) {
+  const streaming = (
+    name: string,
+    args: string[],
+    until: RegExp,
+    opts: { cwd?: string; timeoutMs?: number } = {},
+  ) =>
+    new Promise<{ output: () => string; stop: () => void; exited: Promise<number | null> }>(
+      (done, fail) => {
+        const child: ChildProcess = spawn(bin(name), args, { env: env(), cwd: opts.cwd ?? home });
+        let out = '';
+        const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+        const stop = () => child.exitCode === null && child.kill('SIGINT');
+        const timer = setTimeout(() => {
+          stop();
+          fail(new Error(`${name} ${args.join(' ')} printed no ${until}:\n${out}`));
+        }, opts.timeoutMs ?? 60_000);
+        const seen = (d: Buffer) => {
+          out += d.toString();
+          if (until.test(out)) {
+            clearTimeout(timer);
+            done({ output: () => out, stop, exited });
+          }
+        };
+        child.stdout!.on('data', seen);
+        child.stderr!.on('data', seen);
+        void exited.then((code) => {
           clearTimeout(timer);
-          done({ output: () => out, stop });
-        }
-      };
-      child.stdout!.on('data', seen);
-      child.stderr!.on('data', seen);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        fail(new Error(`apolo ${args.join(' ')} exited ${code}:\n${out}`));
-      });
-    });
+          fail(new Error(`${name} ${args.join(' ')} exited ${code}:\n${out}`));
+        });
+      },
+    );
   return {
-    streaming,
+    streaming: (args: string[], until: RegExp, opts?: { cwd?: string; timeoutMs?: number }) =>
+      streaming('apolo', args, until, opts),
+    flowStreaming: (args: string[], until: RegExp, opts?: { cwd?: string; timeoutMs?: number }) =>
+      streaming('apolo-flow', args, until, opts),
     home: () => home,
     run: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) => run('apolo', args, opts),
     ok: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) => ok('apolo', args, opts),
