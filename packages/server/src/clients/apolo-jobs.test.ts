@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { tenancy } from '../test/fixtures.js';
@@ -16,9 +19,10 @@ const WEB = [
 /**
  * The official `apolo` CLI's job commands against a real server on the process runtime (the
  * embedded default): run, ps, status, logs, top, exec, port-forward, bump-life-span, kill, and
- * the clear refusal of `save`, which this runtime cannot do (docs/apolo-clients.md).
+ * the clear refusal of `save`, which this runtime cannot do; app templates and an app of the
+ * `job` template (docs/apolo-clients.md).
  */
-describeClients('the official apolo CLI: jobs', () => {
+describeClients('the official apolo CLI: jobs and apps', () => {
   let s: TestServer;
   let owner: TestUser;
   beforeAll(async () => {
@@ -110,5 +114,39 @@ describeClients('the official apolo CLI: jobs', () => {
     await apolo.ok(['kill', 'web']);
     expect(await apolo.ok(['status', 'web'])).toMatch(/Status\s+cancelled/);
     expect(await apolo.ok(['ps'])).not.toContain(id);
+  });
+
+  it('app-template ls/get, app install, ls, get-status, get-values, get-input, logs, uninstall', async () => {
+    expect(await apolo.ok(['app-template', 'ls'])).toMatch(/\bjob\s+Job\s+1\.0\.0/);
+    expect(await apolo.ok(['app-template', 'get', 'job'])).toMatch(/template_name: job/);
+    const values = join(mkdtempSync(join(tmpdir(), 'apolo-app-')), 'job-app.yaml');
+    writeFileSync(
+      values,
+      [
+        'template_name: job',
+        'template_version: 1.0.0',
+        'input:',
+        '  image: busybox:latest',
+        '  preset_name: cpu-small',
+        '  command: sh -c "echo app-says-hello; while true; do sleep 1; done"',
+        '',
+      ].join('\n'),
+    );
+    const installed = await apolo.ok(['app', 'install', '-f', values]);
+    const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(installed)![0];
+    expect(await apolo.ok(['app', 'ls'])).toContain(id);
+    const logs = await apolo.streaming(['app', 'logs', id], /app-says-hello/);
+    logs.stop();
+    expect(await apolo.ok(['app', 'get-status', id])).toMatch(/STATE: \w+/);
+    expect(await apolo.ok(['app', 'get-values', id])).toContain(id);
+    expect(await apolo.ok(['app', 'get-input', id])).toContain('preset_name: cpu-small');
+    expect(await apolo.ok(['app', 'uninstall', id])).toContain(`App ${id} uninstalled`);
+    // Uninstalling stops the app's job first; the list shows it until then.
+    let listed = await apolo.ok(['app', 'ls']);
+    for (let i = 0; i < 60 && listed.includes(id); i++) {
+      expect(listed).toMatch(new RegExp(`${id}.*uninstall`));
+      listed = await apolo.ok(['app', 'ls']);
+    }
+    expect(listed).not.toContain(id);
   });
 });
