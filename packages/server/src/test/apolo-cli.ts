@@ -1,9 +1,9 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeEach, describe } from 'vitest';
+import { afterAll, beforeEach, describe } from 'vitest';
 import type { TestServer, TestUser } from './harness.js';
 
 /**
@@ -49,6 +49,13 @@ export function describeClients(name: string, body: () => void) {
   describe(name, body);
 }
 
+/** Where and how long a client runs, and environment it gets beside its HOME. */
+export interface RunOpts {
+  cwd?: string;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -74,12 +81,16 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
   });
   const bin = (name: string) => join((clients() as { bin: string }).bin, name);
 
-  const exec = (name: string, args: string[], opts: { cwd?: string; timeoutMs?: number } = {}) =>
+  const exec = (name: string, args: string[], opts: RunOpts = {}) =>
     new Promise<CliResult>((done) => {
       execFile(
         bin(name),
         args,
-        { env: env(), cwd: opts.cwd ?? home, timeout: opts.timeoutMs ?? 120_000 },
+        {
+          env: { ...env(), ...opts.env },
+          cwd: opts.cwd ?? home,
+          timeout: opts.timeoutMs ?? 120_000,
+        },
         (err, stdout, stderr) => {
           const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
           done({ code, stdout, stderr });
@@ -103,17 +114,18 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
       template = join(home, '.apolo');
     }
     home = mkdtempSync(join(base, 'test-'));
-    cpSync(template, join(home, '.apolo'), { recursive: true });
+    // The configuration, not the login's own logs.
+    cpSync(template, join(home, '.apolo'), {
+      recursive: true,
+      filter: (from) => from !== join(template!, 'logs'),
+    });
     const mine = home;
     onTestFailed(() => process.stderr.write(logsOf(mine)));
   });
-  const run = async (name: string, args: string[], opts?: { cwd?: string; timeoutMs?: number }) => {
-    const r = await exec(name, args, opts);
-    return r;
-  };
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
   /** Runs and requires exit 0; the output otherwise, in the error. */
-  const ok = async (name: string, args: string[], opts?: { cwd?: string; timeoutMs?: number }) => {
-    const r = await run(name, args, opts);
+  const ok = async (name: string, args: string[], opts?: RunOpts) => {
+    const r = await exec(name, args, opts);
     if (r.code !== 0)
       throw new Error(`${name} ${args.join(' ')} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
     return r.stdout;
@@ -122,15 +134,13 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
    * A command that streams until stopped (`top`, `port-forward`): started, and resolved once its
    * output matches; `stop()` ends it. Fails when it exits before.
    */
-  const streaming = (
-    name: string,
-    args: string[],
-    until: RegExp,
-    opts: { cwd?: string; timeoutMs?: number } = {},
-  ) =>
+  const streaming = (name: string, args: string[], until: RegExp, opts: RunOpts = {}) =>
     new Promise<{ output: () => string; stop: () => void; exited: Promise<number | null> }>(
       (done, fail) => {
-        const child: ChildProcess = spawn(bin(name), args, { env: env(), cwd: opts.cwd ?? home });
+        const child: ChildProcess = spawn(bin(name), args, {
+          env: { ...env(), ...opts.env },
+          cwd: opts.cwd ?? home,
+        });
         let out = '';
         const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
         const stop = () => child.exitCode === null && child.kill('SIGINT');
@@ -154,17 +164,15 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
       },
     );
   return {
-    streaming: (args: string[], until: RegExp, opts?: { cwd?: string; timeoutMs?: number }) =>
+    streaming: (args: string[], until: RegExp, opts?: RunOpts) =>
       streaming('apolo', args, until, opts),
-    flowStreaming: (args: string[], until: RegExp, opts?: { cwd?: string; timeoutMs?: number }) =>
+    flowStreaming: (args: string[], until: RegExp, opts?: RunOpts) =>
       streaming('apolo-flow', args, until, opts),
     home: () => home,
-    run: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) => run('apolo', args, opts),
-    ok: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) => ok('apolo', args, opts),
-    flow: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) =>
-      run('apolo-flow', args, opts),
-    flowOk: (args: string[], opts?: { cwd?: string; timeoutMs?: number }) =>
-      ok('apolo-flow', args, opts),
+    run: (args: string[], opts?: RunOpts) => exec('apolo', args, opts),
+    ok: (args: string[], opts?: RunOpts) => ok('apolo', args, opts),
+    flow: (args: string[], opts?: RunOpts) => exec('apolo-flow', args, opts),
+    flowOk: (args: string[], opts?: RunOpts) => ok('apolo-flow', args, opts),
   };
 }
 
