@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { tenancy } from '../test/fixtures.js';
+import { projectMember, tenancy } from '../test/fixtures.js';
 import { apoloOf, describeClients } from '../test/apolo-cli.js';
 
 /**
@@ -18,11 +18,13 @@ describeClients(
     let owner: TestUser;
     let friend: TestUser;
     let admin: TestUser;
+    let reader: TestUser;
     beforeAll(async () => {
       s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
       owner = (await tenancy(s)).owner;
       friend = await s.user();
       admin = await s.user({ systemRole: 'admin' });
+      reader = await projectMember(s, 'reader');
     });
     afterAll(() => s?.stop());
     const apolo = apoloOf(
@@ -32,6 +34,10 @@ describeClients(
     const root = apoloOf(
       () => s,
       () => admin,
+    );
+    const member = apoloOf(
+      () => s,
+      () => reader,
     );
     const local = mkdtempSync(join(tmpdir(), 'apolo-files-'));
 
@@ -43,6 +49,12 @@ describeClients(
       expect(out).toMatch(/Current Project\s+vision/);
       expect(out).toMatch(/Credits Quota\s+unlimited/);
       expect(out).toMatch(/cpu-small\s+0\.5/);
+    });
+
+    it('config show: a project member who is not in the organization', async () => {
+      const out = await member.ok(['config', 'show']);
+      expect(out).toMatch(new RegExp(`User Name\\s+${reader.username}`));
+      expect(out).toMatch(/Current Project\s+vision/);
     });
 
     it('storage: mkdir, cp both ways, ls, mv, tree, df, rm', async () => {

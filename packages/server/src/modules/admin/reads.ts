@@ -19,6 +19,7 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { clusterMembers, clusters, projects, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
+import { authorize } from '../../http/access.js';
 import { errorResponses } from '../../http/route.js';
 import { visibleFrom } from '../clusters/visible.js';
 import { loadClusters } from '../clusters/store.js';
@@ -114,9 +115,7 @@ export const adminReadRoutes =
     app.get(
       `${ADMIN_API}/clusters/:cluster/orgs/:org`,
       {
-        config: {
-          access: { uri: (r) => orgUri((r.params as { org: string }).org), action: 'read' },
-        },
+        config: { access: 'user-or-token' as const },
         schema: {
           tags,
           params: ClusterOrgParams,
@@ -125,6 +124,11 @@ export const adminReadRoutes =
       },
       async (request) => {
         const { cluster, org } = request.params;
+        // The quota its jobs run under: the organization's readers, and the members of its
+        // projects on the cluster (the official CLI's `config show` reads it).
+        const m = await (await request.accessSnapshot()).memberships(requireUser(request));
+        if (!m.projects.some((p) => p.cluster === cluster && p.org === org))
+          await authorize(request, orgUri(org), 'read');
         const found = (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org);
         if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
         return found;

@@ -20,6 +20,7 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { authorize } from '../../http/access.js';
+import { userByUsername } from '../users/store.js';
 import { errorResponses } from '../../http/route.js';
 import {
   addOrgUser,
@@ -254,11 +255,13 @@ export const peopleRoutes =
       },
     );
 
-    // The official CLI's `config show` reads the caller's own record here (its quota and credits).
+    // The official CLI's `config show` reads the caller's own record here (its quota and credits):
+    // anyone reads their own, also a project member outside the organization; others need read
+    // on the organization.
     app.get(
       `${ADMIN_API}/clusters/:cluster/orgs/:org/users/:user`,
       {
-        config: onOrg('read'),
+        config: { access: 'user-or-token' as const },
         schema: {
           tags,
           params: ClusterUserParams,
@@ -268,15 +271,31 @@ export const peopleRoutes =
       },
       async (request) => {
         const { cluster, org, user } = request.params;
-        await assertClusterOfOrg(db, cluster, org);
+        const caller = requireUser(request);
+        const missing = notFound(`User ${user} is not in ${cluster} cluster`);
+        const self = caller.username === user;
+        if (!self) await authorize(request, orgUri(org), 'read');
         const withInfo = request.query.with_user_info;
+        const m = self ? await (await request.accessSnapshot()).memberships(caller) : null;
+        const inProject = !!m?.projects.some((p) => p.cluster === cluster && p.org === org);
+        if (self && !inProject && !m!.orgs.some((o) => o.name === org)) throw missing;
+        await assertClusterOfOrg(db, cluster, org);
         const row = (await clusterUsers(db, cluster, org)).find((u) => u.username === user);
         if (row) return clusterUserWire(cluster, org, row, withInfo);
-        // A member of an organization on the cluster works there as a user without a cluster
-        // membership of their own (docs/people.md): the same role the config gives them.
+        // A member of an organization on the cluster, or of one of its projects there, works
+        // there as a user without a cluster membership of their own (docs/people.md): the same
+        // role the config gives them.
         const member = (await orgUsers(db, org)).find((u) => u.username === user);
-        if (!member) throw notFound(`User ${user} is not in ${cluster} cluster`);
-        return clusterUserWire(cluster, org, { ...member, role: 'user' }, withInfo);
+        if (member) return clusterUserWire(cluster, org, { ...member, role: 'user' }, withInfo);
+        const me = inProject ? await userByUsername(db, user) : null;
+        if (!me) throw missing;
+        const person = { userId: me.id, username: me.username, name: me.name, email: me.email };
+        return clusterUserWire(
+          cluster,
+          org,
+          { ...person, createdAt: me.createdAt, role: 'user' },
+          withInfo,
+        );
       },
     );
 
