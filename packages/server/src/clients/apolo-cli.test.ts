@@ -158,6 +158,15 @@ describeClients(
         'acme',
       ]);
       await root.ok(['admin', 'add-org-credits', 'acme', '--credits', '10']);
+      await root.ok(['admin', 'set-org-credits', 'acme', '--credits', '50']);
+      await root.ok(['admin', 'set-org-cluster-quota', 'default', 'acme', '--jobs', '7']);
+      expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'acme'])).toMatch(
+        /Jobs:\s+7/,
+      );
+      await root.ok(['admin', 'set-org-cluster-quota', 'default', 'acme', '--jobs', 'unlimited']);
+      expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'acme'])).toMatch(
+        /Jobs:\s+unlimited/,
+      );
       expect(await root.ok(['admin', 'get-orgs'])).toContain('acme');
     });
   },
