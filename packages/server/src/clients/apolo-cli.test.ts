@@ -159,6 +159,11 @@ describeClients(
       ]);
       await root.ok(['admin', 'add-org-credits', 'acme', '--credits', '10']);
       await root.ok(['admin', 'set-org-credits', 'acme', '--credits', '50']);
+      await apolo.ok(['admin', 'set-user-credits', 'acme', friend.username, '--credits', '5']);
+      await apolo.ok(['admin', 'add-user-credits', 'acme', friend.username, '--credits', '2.5']);
+      expect(await apolo.ok(['admin', 'get-org-users', 'acme'])).toMatch(
+        new RegExp(`${friend.username}.*7\\.50`),
+      );
       await root.ok(['admin', 'set-org-cluster-quota', 'default', 'acme', '--jobs', '7']);
       expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'acme'])).toMatch(
         /Jobs:\s+7/,

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ClusterUser,
   ClusterUserAdd,
+  Credits,
   ClusterUserUpdate,
   OrgUser,
   OrgUserAdd,
@@ -29,6 +30,7 @@ import {
   removeClusterUser,
   removeOrgUser,
   setClusterUser,
+  setOrgUserCredits,
   setProjectUser,
   updateOrgUser,
 } from './service.js';
@@ -158,6 +160,35 @@ export const peopleRoutes =
           role: request.body.role,
           credits: request.body.balance?.credits,
         });
+        return orgUser(org, user);
+      },
+    );
+
+    // The official CLI's `admin set-user-credits` and `add-user-credits`.
+    app.patch(
+      `${ADMIN_API}/orgs/:org/users/:user/balance`,
+      {
+        config: onOrg('manage'),
+        schema: {
+          tags,
+          params: OrgUserParams,
+          querystring: WithUserInfo,
+          body: z.union([
+            z.object({ credits: Credits }).strict(),
+            z.object({ additional_credits: z.string().regex(/^-?\d+(\.\d+)?$/) }),
+          ]),
+          response: { 200: OrgUser, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { org, user } = request.params;
+        const b = request.body;
+        await setOrgUserCredits(
+          db,
+          org,
+          user,
+          'credits' in b ? { credits: b.credits } : { add: b.additional_credits },
+        );
         return orgUser(org, user);
       },
     );
