@@ -125,7 +125,7 @@ describeClients(
       expect(await root.ok(['admin', 'get-cluster-orgs', 'default'])).toContain('acme');
     });
 
-    it('admin changes: add-org-user, add/update/remove-project-user, add-cluster-user, org credits', async () => {
+    it('admin changes: org, project and cluster users, org and member credits, the org jobs quota', async () => {
       const proj = (cmd: string, ...rest: string[]) =>
         apolo.ok(['admin', cmd, 'default', 'vision', ...rest, '--org', 'acme']);
       await apolo.ok(['admin', 'add-org-user', 'acme', friend.username, 'user']);
