@@ -21,6 +21,8 @@ export const RUNTIME_TESTS = [
   'packages/server/src/modules/jobs/isolation.test.ts',
   'packages/server/src/modules/jobs/docker.test.ts',
   'packages/server/src/security/sandbox.test.ts',
+  // The official Apolo clients against a real server: they start jobs on the process runtime.
+  'packages/server/src/clients/',
 ];
 
 export function databaseTests(root) {

@@ -47,6 +47,7 @@ const apt = ensureApt([
 ]);
 const haveChromium = apt.chromium;
 ensureBuilt();
+const apolo = installApoloClients();
 
 log('Lint');
 run('npx', ['eslint', '.', '--max-warnings', '0']);
@@ -76,6 +77,30 @@ function vitest(name, args, env = {}) {
   }
   return r.status ?? 1;
 }
+/**
+ * The official Apolo clients (`apolo`, `apolo-flow`) for the compatibility suite
+ * (packages/server/src/clients, docs/apolo-clients.md), from the copy beside the repository or
+ * ORRERY_APOLO_CLIENTS; as root install.sh also installs their Debian packages. Without them the
+ * suite skips saying so, except under CI, where it fails.
+ */
+function installApoloClients() {
+  const dir =
+    process.env.ORRERY_APOLO_CLIENTS ?? join(ROOT, '..', 'shared', 'tools', 'apolo-clients');
+  const script = join(dir, 'install.sh');
+  log('Official Apolo clients');
+  if (!existsSync(script)) {
+    process.stdout.write(`! ${script} not found: the Apolo clients' compatibility tests skip\n`);
+    return { ORRERY_APOLO_CLIENTS: dir };
+  }
+  const bin = mkdtempSync(join(tmpdir(), 'apolo-bin-'));
+  const r = spawnSync('bash', [script, bin], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    process.stdout.write(`! ${script} failed: the Apolo clients' compatibility tests skip\n`);
+    return { ORRERY_APOLO_CLIENTS: dir };
+  }
+  return { ORRERY_APOLO_CLIENTS: dir, ORRERY_APOLO_BIN: bin };
+}
+
 function finish(code) {
   process.stdout.write(
     `\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`,
@@ -87,7 +112,7 @@ function finish(code) {
 // tests share host-wide state and timings, so they run apart, one file at a time.
 if (vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], { ORRERY_TEST_RUNTIME_APART: '1' }))
   finish(1);
-if (vitest('Runtime tests (PGlite)', ['--project', 'server', ...RUNTIME_TESTS])) finish(1);
+if (vitest('Runtime tests (PGlite)', ['--project', 'server', ...RUNTIME_TESTS], apolo)) finish(1);
 
 const pg = startPostgres();
 if (pg) {

@@ -17,9 +17,12 @@ export const UsageGroup = z.enum(USAGE_GROUPS, {
 });
 export type UsageGroup = z.infer<typeof UsageGroup>;
 
-export const DATE_FORMAT_MESSAGE = 'must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC)';
+export const DATE_FORMAT_MESSAGE =
+  'must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC unless it ends in Z or an offset)';
 const UNIX_SECONDS = /^\d{1,12}$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+// Python's `datetime.isoformat()` (what Apolo's clients send) adds fractions and an offset.
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** Unix seconds (a number or its digits) or `YYYY-MM-DDTHH:MM:SS` in UTC; null when neither. */
 export function parseUsageDate(v: unknown): Date | null {
@@ -28,7 +31,7 @@ export function parseUsageDate(v: unknown): Date | null {
   if (UNIX_SECONDS.test(v)) return new Date(Number(v) * 1000);
   const m = DATE_TIME.exec(v);
   if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [
     number,
     number,
     number,
@@ -45,7 +48,11 @@ export function parseUsageDate(v: unknown): Date | null {
     date.getUTCHours() === h &&
     date.getUTCMinutes() === mi &&
     date.getUTCSeconds() === s;
-  return exact ? date : null;
+  if (!exact) return null;
+  const offset = /^([+-])(\d{2}):?(\d{2})$/.exec(m[7] ?? '');
+  if (!offset) return date;
+  const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === '-' ? -1 : 1);
+  return new Date(date.getTime() - minutes * 60_000);
 }
 
 const usageDate = (field: string) =>

@@ -14,6 +14,9 @@ function isDataException(err: unknown): boolean {
   return false;
 }
 
+/** The User-Agent of Apolo's Python SDK, which every official Apolo client speaks through. */
+const APOLO_SDK = /^ApoloCLI\//;
+
 /** Maps every failure onto `{error, message, errors?}` with the right status. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
@@ -60,6 +63,22 @@ export function installErrorHandler(app: FastifyInstance) {
             ? 'not_found'
             : 'bad_request';
     return reply.status(status).send({ error: code, message: err.message });
+  });
+  // Apolo's SDK (the `apolo` CLI, `apolo-flow`) prints a failure's `error` as its reason, where
+  // Apolo's services put the message: for it the message goes there, the code under `code`, so
+  // that its user reads why ("The process runtime cannot save a job's image"), not "bad_request".
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+    if (!APOLO_SDK.test(request.headers['user-agent'] ?? '')) return payload;
+    let body: unknown;
+    try {
+      body = JSON.parse(payload);
+    } catch {
+      return payload;
+    }
+    const b = body as { error?: unknown; message?: unknown };
+    if (typeof b?.error !== 'string' || typeof b.message !== 'string') return payload;
+    return JSON.stringify({ ...b, error: b.message, code: b.error });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({

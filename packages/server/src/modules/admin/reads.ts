@@ -19,8 +19,11 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { clusterMembers, clusters, projects, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
+import { authorize } from '../../http/access.js';
 import { errorResponses } from '../../http/route.js';
 import { visibleFrom } from '../clusters/visible.js';
+import { loadClusters } from '../clusters/store.js';
+import { configClusterWire } from '../clusters/wire.js';
 import { ADMIN_API } from '../people/routes.js';
 import { userInfo } from '../people/store.js';
 import { adminClusters, adminOrgs, clusterOrgsOf } from './store.js';
@@ -103,25 +106,16 @@ export const adminReadRoutes =
       },
       async (request) => {
         const scope = await scopeOf(request);
-        const rows = await db.select().from(clusters).orderBy(clusters.name);
-        return rows
-          .filter((c) => seesCluster(scope, c.name))
-          .map((c) => ({
-            name: c.name,
-            status: 'deployed' as const,
-            location: c.location,
-            timezone: c.timezone,
-            created_at: c.createdAt.toISOString(),
-          }));
+        const rows = await db.select({ name: clusters.name }).from(clusters);
+        const names = rows.map((c) => c.name).filter((n) => seesCluster(scope, n));
+        return (await loadClusters(db, names)).map((c) => configClusterWire(c, ctx.config));
       },
     );
 
     app.get(
       `${ADMIN_API}/clusters/:cluster/orgs/:org`,
       {
-        config: {
-          access: { uri: (r) => orgUri((r.params as { org: string }).org), action: 'read' },
-        },
+        config: { access: 'user-or-token' as const },
         schema: {
           tags,
           params: ClusterOrgParams,
@@ -130,6 +124,11 @@ export const adminReadRoutes =
       },
       async (request) => {
         const { cluster, org } = request.params;
+        // The quota its jobs run under: the organization's readers, and the members of its
+        // projects on the cluster (the official CLI's `config show` reads it).
+        const m = await (await request.accessSnapshot()).memberships(requireUser(request));
+        if (!m.projects.some((p) => p.cluster === cluster && p.org === org))
+          await authorize(request, orgUri(org), 'read');
         const found = (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org);
         if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
         return found;

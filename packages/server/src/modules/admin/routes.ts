@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ADMIN_TEXTS,
+  INT4_MAX,
   AdminOrg,
   ClusterOrg,
   ClusterOrgAdd,
@@ -205,11 +207,48 @@ export const adminRoutes =
       async (request) => {
         const { cluster, org } = request.params;
         await clusterOrg(cluster, org);
-        await db
-          .update(clusterOrgs)
-          .set({ quotaTotalRunningJobs: request.body.quota.total_running_jobs })
-          .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
-        return clusterOrg(cluster, org);
+        return setJobsQuota(cluster, org, request.body.quota.total_running_jobs);
+      },
+    );
+
+    const setJobsQuota = async (cluster: string, org: string, jobs: number | null) => {
+      await db
+        .update(clusterOrgs)
+        .set({ quotaTotalRunningJobs: jobs })
+        .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+      return clusterOrg(cluster, org);
+    };
+
+    // The official CLI's `admin set-org-cluster-quota` (a new quota; none is unlimited) and
+    // `add-org-cluster-quota`-style deltas (`additional_quota`, added to a limited quota).
+    app.patch(
+      `${ADMIN_API}/clusters/:cluster/orgs/:org/quota`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterOrgParams,
+          body: z.union([
+            ClusterOrgUpdate.pick({ quota: true }).strict(),
+            z.object({
+              additional_quota: z.object({
+                total_running_jobs: z.number().int().min(-INT4_MAX).max(INT4_MAX),
+              }),
+            }),
+          ]),
+          response: { 200: ClusterOrg, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, org } = request.params;
+        const now = await clusterOrg(cluster, org);
+        const b = request.body;
+        if ('quota' in b) return setJobsQuota(cluster, org, b.quota.total_running_jobs);
+        const current = now.quota.total_running_jobs;
+        if (current === null) return now;
+        const jobs = current + b.additional_quota.total_running_jobs;
+        if (jobs < 0) throw invalid('additional_quota', ADMIN_TEXTS.jobsInvalid);
+        return setJobsQuota(cluster, org, jobs);
       },
     );
 

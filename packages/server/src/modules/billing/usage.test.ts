@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { addProject, call, joinOrg, tenancy } from '../../test/fixtures.js';
+import { DATE_FORMAT_MESSAGE } from '@orrery/contract';
 import { csvField, toCsv } from './csv.js';
 import { addCredits } from './usage.js';
 
@@ -184,22 +185,11 @@ describe('usage and reports API', () => {
     expect(body.errors).toContainEqual({ path, message });
   });
 
+  const MSG = `start_date ${DATE_FORMAT_MESSAGE}`;
   it.each([
-    [
-      'start_date=yesterday&end_date=1800000000',
-      'start_date',
-      'start_date must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC)',
-    ],
-    [
-      'start_date=2026-02-30T00:00:00&end_date=1800000000',
-      'start_date',
-      'start_date must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC)',
-    ],
-    [
-      'start_date=2026-11-01T00:00:00Z&end_date=1800000000',
-      'start_date',
-      'start_date must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC)',
-    ],
+    ['start_date=yesterday&end_date=1800000000', 'start_date', MSG],
+    ['start_date=2026-02-30T00:00:00&end_date=1800000000', 'start_date', MSG],
+    ['start_date=2026-11-01 00:00:00&end_date=1800000000', 'start_date', MSG],
     ['start_date=1800000000&end_date=1800000000', 'end_date', 'end_date must be after start_date'],
     ['start_date=1800000000', 'end_date', 'end_date is required'],
   ])('refuses the dates %s with a clear 400', async (dates, path, message) => {
@@ -349,6 +339,21 @@ describe('usage and reports API', () => {
       expect(nlp.body.map((r: { credits: string }) => r.credits)).toEqual(['0.0001']);
       expect((await call(s, 'POST', METRICS, bob, { ...period, org_name: 'rival' })).status).toBe(
         404,
+      );
+    });
+
+    it('reads the storage category over a period written as Python writes it (offset, fractions)', async () => {
+      const iso = await call(s, 'POST', METRICS, admin, {
+        category_name: 'storage',
+        start_date: '2026-11-01T01:00:00.250000+01:00',
+        end_date: '2027-01-01T00:00:00Z',
+      });
+      expect(iso.status).toBe(200);
+      const plain = await call(s, 'POST', METRICS, admin, { ...period, category_name: 'storage' });
+      expect(iso.body).toEqual(plain.body);
+      expect(iso.body.length).toBeGreaterThan(0);
+      expect(iso.body.every((r: { category_name: string }) => r.category_name === 'storage')).toBe(
+        true,
       );
     });
 

@@ -1,4 +1,5 @@
-import type { ClusterWire, GpuVendor } from '@orrery/contract';
+import type { ClusterWire, ConfigClusterWire, GpuVendor } from '@orrery/contract';
+import type { Config } from '../../config.js';
 import type { LoadedCluster, NodePoolRow, PresetRow } from './store.js';
 
 type Gpus = Partial<Record<GpuVendor, { count: number; model?: string; memory?: number }>>;
@@ -80,5 +81,60 @@ export function clusterWire(
       app_proxy_url: `${base}/apps-proxy`,
       launchpad_use_subdomain: false,
     },
+  };
+}
+
+/**
+ * A cluster as the cluster-config API lists it (`GET /api/v1/clusters`): the official client's
+ * reader (`apolo admin get-clusters`) requires every service section, so each names the address
+ * this process serves it at, as `clusterWire` does.
+ */
+export function configClusterWire(
+  c: LoadedCluster,
+  config: Pick<Config, 'publicUrl' | 'ingressDomain'>,
+): ConfigClusterWire {
+  const base = config.publicUrl;
+  const api = `${base}/api/v1`;
+  const wire = clusterWire(c, base, null);
+  const diskSizes = c.pools.map((p) => p.diskSize);
+  return {
+    name: c.cluster.name,
+    status: 'deployed',
+    location: c.cluster.location,
+    timezone: c.cluster.timezone,
+    created_at: c.cluster.createdAt.toISOString(),
+    orchestrator: {
+      // Jobs are served at their own host under the ingress domain (docs/jobs.md).
+      job_hostname_template: `{job_id}.${config.ingressDomain}`,
+      job_fallback_hostname: config.ingressDomain,
+      // A job waits for capacity until its own schedule timeout, if it names one: no default.
+      job_schedule_timeout_s: 0,
+      job_schedule_scale_up_timeout_s: 0,
+      is_http_ingress_secure: base.startsWith('https:'),
+      resource_pool_types: wire.resource_pool_types,
+      resource_presets: wire.resource_presets,
+      allow_privileged_mode: false,
+      allow_job_priority: true,
+    },
+    storage: {
+      url: wire.storage_url,
+      volumes: c.cluster.storageVolumes.map((v) => ({
+        name: v.name,
+        path: null,
+        credits_per_hour_per_gb: v.creditsPerHourPerGb,
+      })),
+    },
+    registry: { url: wire.registry_url },
+    monitoring: { url: wire.monitoring_url },
+    secrets: { url: wire.secrets_url },
+    metrics: { url: `${api}/metrics` },
+    // A disk is at most the disk of the largest node (modules/disks/service.ts).
+    disks: {
+      url: wire.disks_url,
+      storage_limit_per_user: diskSizes.length ? Math.max(...diskSizes) : 0,
+    },
+    buckets: { url: wire.buckets_url, disable_creation: false },
+    energy: { co2_grams_eq_per_kwh: 0, schedules: [] },
+    apps: wire.apps,
   };
 }

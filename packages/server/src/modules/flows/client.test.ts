@@ -7,11 +7,11 @@ import { call, JOB_SCOPE, processServer } from '../../test/fixtures.js';
 import { FLOW, ndjson, pyNow, THREE_TASKS } from '../../test/flows.js';
 
 /**
- * STAND-IN for the official `apolo-flow` client, which cannot be installed here (PyPI is
- * unreachable): this test replays, in order, the calls its `bake --local-executor` makes for the
- * wire reference's 3-task flow (apolo-flow-wire.md, "One `bake --local-executor`"), with real jobs
- * on the process runtime, then a second identical bake that finds every cache entry, then the
- * client's `inspect` and `cancel`.
+ * STAND-IN for the official `apolo-flow` client, for machines without it (the real client runs in
+ * clients/apolo-flow.test.ts where it is installed): this test replays, in order, the calls its
+ * `bake --local-executor` makes for the wire reference's 3-task flow (apolo-flow-wire.md, "One
+ * `bake --local-executor`"), with real jobs on the process runtime, then a second identical bake
+ * that finds every cache entry, then the client's `inspect` and `cancel`.
  */
 
 /** The tasks of `.apolo/three.yml`, their commands evaluated as the client evaluates them. */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
@@ -24,7 +25,7 @@ import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js'
 import type { ExecSession } from '../../runtime/driver.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
-import { jobById, updateJob, type JobRow } from './store.js';
+import { containerOf, jobById, updateJob, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import type { MetricsHistory } from './metrics-history.js';
 
@@ -245,6 +246,49 @@ export const monitoringRoutes =
         } catch (e) {
           if (!abort.signal.aborted) closeWith(socket, e);
         }
+      },
+    );
+
+    // `apolo port-forward`: the bytes of one TCP connection to the job's port, in binary frames.
+    // A job's port is reached where the ingress reaches it (the runtime's endpoint), so the port
+    // it serves HTTP on is the one that can be forwarded.
+    app.get(
+      '/api/v1/jobs/:job/port_forward/:port',
+      {
+        websocket: true,
+        config: { access: 'user-or-token' },
+        schema: { params: OneJob.extend({ port: z.coerce.number().int().min(1).max(65535) }) },
+        preHandler: jobBeforeUpgrade('write', (j, request) => {
+          const { port } = request.params as { port: number };
+          const http = (containerOf(j).http as { port?: number } | undefined)?.port;
+          if (j.status !== 'running')
+            return new HttpError('bad_request', `Job ${j.id} is not running`);
+          return http === port
+            ? null
+            : new HttpError(
+                'bad_request',
+                http
+                  ? `Only the job's HTTP port (${http}) can be forwarded on this installation`
+                  : 'Only a job with an HTTP port (--http-port) can be forwarded on this installation',
+              );
+        }),
+      },
+      async (socket, request) => {
+        // Frames that come while the job's address is looked up are kept, not dropped.
+        const early: Buffer[] = [];
+        const keep = (d: Buffer) => early.push(d);
+        socket.on('message', keep);
+        const j = upgraded.get(request)!;
+        const at = await driver.endpoint(j.id).catch(() => null);
+        if (!at) return socket.close(1011, `Job ${j.id} does not listen on its HTTP port yet`);
+        const tcp = connect(at.port, at.host);
+        for (const d of early) tcp.write(d);
+        socket.off('message', keep);
+        socket.on('message', (d: Buffer) => tcp.write(d));
+        tcp.on('data', (d) => socket.send(d, { binary: true }));
+        tcp.on('close', () => socket.readyState === socket.OPEN && socket.close(1000));
+        tcp.on('error', (e) => socket.readyState === socket.OPEN && closeWith(socket, e));
+        socket.on('close', () => tcp.destroy());
       },
     );
 

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ClusterUser,
   ClusterUserAdd,
+  Credits,
   ClusterUserUpdate,
   OrgUser,
   OrgUserAdd,
@@ -18,7 +19,9 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { notFound } from '../../http/errors.js';
+import { invalid, notFound } from '../../http/errors.js';
+import { authorize } from '../../http/access.js';
+import { userByUsername } from '../users/store.js';
 import { errorResponses } from '../../http/route.js';
 import {
   addOrgUser,
@@ -27,6 +30,7 @@ import {
   removeClusterUser,
   removeOrgUser,
   setClusterUser,
+  setOrgUserCredits,
   setProjectUser,
   updateOrgUser,
 } from './service.js';
@@ -160,6 +164,35 @@ export const peopleRoutes =
       },
     );
 
+    // The official CLI's `admin set-user-credits` and `add-user-credits`.
+    app.patch(
+      `${ADMIN_API}/orgs/:org/users/:user/balance`,
+      {
+        config: onOrg('manage'),
+        schema: {
+          tags,
+          params: OrgUserParams,
+          querystring: WithUserInfo,
+          body: z.union([
+            z.object({ credits: Credits }).strict(),
+            z.object({ additional_credits: z.string().regex(/^-?\d+(\.\d+)?$/) }),
+          ]),
+          response: { 200: OrgUser, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { org, user } = request.params;
+        const b = request.body;
+        await setOrgUserCredits(
+          db,
+          org,
+          user,
+          'credits' in b ? { credits: b.credits } : { add: b.additional_credits },
+        );
+        return orgUser(org, user);
+      },
+    );
+
     app.delete(
       `${ADMIN_API}/orgs/:org/users/:user`,
       {
@@ -198,6 +231,40 @@ export const peopleRoutes =
       },
     );
 
+    // The official CLI's `admin add-cluster-user` posts here, naming the organization in the body.
+    app.post(
+      `${ADMIN_API}/clusters/:cluster/users`,
+      {
+        config: { access: 'user' as const },
+        schema: {
+          tags,
+          params: z.object({ cluster: z.string().min(1) }),
+          body: ClusterUserAdd.extend({ org_name: z.string().min(1).optional() }),
+          response: { 201: ClusterUser, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { cluster } = request.params;
+        const b = request.body;
+        if (!b.org_name)
+          throw invalid(
+            'org_name',
+            'org_name is required: the cluster users belong to an organization',
+          );
+        await authorize(request, orgUri(b.org_name), 'read');
+        await assertClusterOfOrg(db, cluster, b.org_name);
+        await assertClusterPeopleManager(request, cluster, b.org_name);
+        await setClusterUser(
+          db,
+          cluster,
+          b.org_name,
+          { username: b.user_name, role: b.role },
+          'add',
+        );
+        return reply.status(201).send(await clusterUser(cluster, b.org_name, b.user_name));
+      },
+    );
+
     app.post(
       `${ADMIN_API}/clusters/:cluster/orgs/:org/users`,
       {
@@ -216,6 +283,50 @@ export const peopleRoutes =
         const b = request.body;
         await setClusterUser(db, cluster, org, { username: b.user_name, role: b.role }, 'add');
         return reply.status(201).send(await clusterUser(cluster, org, b.user_name));
+      },
+    );
+
+    // The official CLI's `config show` reads the caller's own record here (its quota and credits):
+    // anyone reads their own, also a project member outside the organization; others need read
+    // on the organization.
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/orgs/:org/users/:user`,
+      {
+        config: { access: 'user-or-token' as const },
+        schema: {
+          tags,
+          params: ClusterUserParams,
+          querystring: WithUserInfo,
+          response: { 200: ClusterUser, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, org, user } = request.params;
+        const caller = requireUser(request);
+        const missing = notFound(`User ${user} is not in ${cluster} cluster`);
+        const self = caller.username === user;
+        if (!self) await authorize(request, orgUri(org), 'read');
+        const withInfo = request.query.with_user_info;
+        const m = self ? await (await request.accessSnapshot()).memberships(caller) : null;
+        const inProject = !!m?.projects.some((p) => p.cluster === cluster && p.org === org);
+        if (self && !inProject && !m!.orgs.some((o) => o.name === org)) throw missing;
+        await assertClusterOfOrg(db, cluster, org);
+        const row = (await clusterUsers(db, cluster, org)).find((u) => u.username === user);
+        if (row) return clusterUserWire(cluster, org, row, withInfo);
+        // A member of an organization on the cluster, or of one of its projects there, works
+        // there as a user without a cluster membership of their own (docs/people.md): the same
+        // role the config gives them.
+        const member = (await orgUsers(db, org)).find((u) => u.username === user);
+        if (member) return clusterUserWire(cluster, org, { ...member, role: 'user' }, withInfo);
+        const me = inProject ? await userByUsername(db, user) : null;
+        if (!me) throw missing;
+        const person = { userId: me.id, username: me.username, name: me.name, email: me.email };
+        return clusterUserWire(
+          cluster,
+          org,
+          { ...person, createdAt: me.createdAt, role: 'user' },
+          withInfo,
+        );
       },
     );
 

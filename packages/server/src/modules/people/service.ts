@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   clusterUri,
   orgUri,
@@ -93,6 +93,23 @@ export async function updateOrgUser(
   await db
     .update(orgMembers)
     .set({ role: p.role, ...(p.credits !== undefined ? { credits: p.credits } : {}) })
+    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+}
+
+/**
+ * A member's credits (`apolo admin set-user-credits`, `add-user-credits`): a new limit (null:
+ * unlimited) or an amount added to it, which leaves an unlimited member unlimited.
+ */
+export async function setOrgUserCredits(
+  db: Db,
+  org: string,
+  username: string,
+  change: { credits: string | null } | { add: string },
+) {
+  const m = await memberOf(db, org, username);
+  await db
+    .update(orgMembers)
+    .set({ credits: 'add' in change ? sql`${orgMembers.credits} + ${change.add}` : change.credits })
     .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
 }
 

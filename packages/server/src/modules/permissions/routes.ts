@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   PermissionCheck,
@@ -17,7 +18,7 @@ import { userByUsername } from '../users/store.js';
 import { userVisibleTo } from '../users/service.js';
 import { diskOwnerRefinement } from '../disks/refinements.js';
 import { memberRefinement } from '../people/refinements.js';
-import { assertUri, permissionsOf, revoke, share, sharesOn } from './service.js';
+import { assertUri, permissionsOf, revoke, share, sharesBy, sharesOn } from './service.js';
 import { checkAll } from './check.js';
 
 /** Role names arrive with `/` replaced by `:` (apolo-wire §9); users are plain names here. */
@@ -28,6 +29,14 @@ const Params = z.object({
     .transform((n) => n.replace(/:/g, '/')),
 });
 const DeleteQuery = z.object({ uri: z.string().min(1) });
+const SharedQuery = z.object({ uri: z.string().min(1).optional() });
+
+/** A resource URI the caller manages, or the refusal. */
+async function manageable(request: FastifyRequest, uri: string) {
+  assertUri(uri);
+  await authorize(request, uri, 'manage');
+  return uri;
+}
 
 export const permissionRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -123,15 +132,20 @@ export const permissionRoutes =
         schema: {
           tags: ['permissions'],
           params: Params,
-          querystring: DeleteQuery,
+          querystring: SharedQuery,
           response: { 200: z.array(SharedPermission), ...errorResponses },
         },
       },
       async (request) => {
-        await userVisibleTo(ctx.db, requireUser(request), request.params.name);
-        assertUri(request.query.uri);
-        await authorize(request, request.query.uri, 'manage');
-        const rows = await sharesOn(ctx.db, request.query.uri);
+        const user = await userVisibleTo(ctx.db, requireUser(request), request.params.name);
+        const { uri } = request.query;
+        // Without a resource, or with a scheme alone (`image:`), the official CLI's
+        // `acl ls --shared` asks what the user shared.
+        const scheme = uri === undefined ? '' : /^([a-z][a-z0-9+.-]*):(?:\/\/)?$/.exec(uri)?.[1];
+        const rows =
+          scheme !== undefined
+            ? await sharesBy(ctx.db, user.id, scheme || undefined)
+            : await sharesOn(ctx.db, await manageable(request, uri!));
         return rows.map((r) => ({
           user: r.user,
           uri: r.uri,

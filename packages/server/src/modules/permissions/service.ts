@@ -59,3 +59,21 @@ export async function sharesOn(db: Db, uri: string) {
       or(eq(permissions.uri, uri), like(permissions.uri, `${uri.replace(/[%_\\]/g, '\\$&')}/%`)),
     );
 }
+
+/**
+ * Shares a user gave (`apolo acl ls --shared`): every grant they wrote for someone else, of one
+ * scheme (`storage`, `image`...) or of all.
+ */
+export async function sharesBy(db: Db, granterId: string, scheme?: string) {
+  return db
+    .select({ user: users.username, uri: permissions.uri, action: permissions.action })
+    .from(permissions)
+    .innerJoin(users, eq(users.id, permissions.userId))
+    .where(
+      and(
+        eq(permissions.grantedBy, granterId),
+        scheme ? like(permissions.uri, `${scheme.replace(/[%_\\]/g, '\\$&')}://%`) : undefined,
+      ),
+    )
+    .orderBy(permissions.uri, users.username);
+}
