@@ -9,12 +9,7 @@ import {
   ClusterOrgAdd,
   ClusterOrgUpdate,
   LookupUser,
-  NodePool,
-  NodePoolPatch,
-  NodePoolStatus,
   OrgBalancePatch,
-  Preset,
-  PresetInput,
   SEARCH_MIN,
   PEOPLE_TEXTS,
   StorageVolume,
@@ -27,16 +22,14 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { clusterOrgs, clusters, organizations, presets } from '../../db/schema.js';
+import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { invalidateCatalog } from '../clusters/store.js';
-import { poolWire, presetWire } from '../clusters/wire.js';
 import { ADMIN_API } from '../people/routes.js';
-import { createPreset, deletePreset, updatePreset } from './presets.js';
-import { patchPool, poolStatuses } from './pools.js';
 import { adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
 import { changeBalance, setBalance } from '../billing/ledger.js';
+import { capacityRoutes } from './routes-capacity.js';
 import {
   createSystemUser,
   deleteSystemUser,
@@ -49,8 +42,6 @@ import {
 const tags = ['admin'];
 const system = { access: 'system' as const };
 const ClusterParams = z.object({ cluster: z.string().min(1) });
-const PresetParams = ClusterParams.extend({ preset: z.string().min(1) });
-const PoolParams = ClusterParams.extend({ pool: z.string().min(1) });
 const ClusterOrgParams = ClusterParams.extend({ org: z.string().min(1) });
 const VolumeParams = ClusterParams.extend({ volume: z.string().min(1) });
 const UserParams = z.object({ user: z.string().min(1) });
@@ -389,122 +380,5 @@ export const adminRoutes =
       },
     );
 
-    const presetsPath = '/api/v1/clusters/:cluster/orchestrator/resource_presets';
-
-    app.get(
-      presetsPath,
-      {
-        config: system,
-        schema: {
-          tags,
-          params: ClusterParams,
-          response: { 200: z.array(Preset), ...errorResponses },
-        },
-      },
-      async (request) => {
-        await clusterByName(db, request.params.cluster);
-        const rows = await db
-          .select()
-          .from(presets)
-          .where(eq(presets.clusterName, request.params.cluster));
-        return rows.sort((a, b) => a.cpu - b.cpu || a.memory - b.memory).map(presetWire);
-      },
-    );
-
-    app.get(
-      `${presetsPath}/:preset`,
-      {
-        config: system,
-        schema: { tags, params: PresetParams, response: { 200: Preset, ...errorResponses } },
-      },
-      async (request) => {
-        const { cluster, preset } = request.params;
-        const [row] = await db
-          .select()
-          .from(presets)
-          .where(and(eq(presets.clusterName, cluster), eq(presets.name, preset)));
-        if (!row) throw notFound(`Preset ${preset} not found`);
-        return presetWire(row);
-      },
-    );
-
-    app.post(
-      presetsPath,
-      {
-        config: system,
-        schema: {
-          tags,
-          params: ClusterParams,
-          body: PresetInput,
-          response: { 201: Preset, ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        await clusterByName(db, request.params.cluster);
-        const row = await createPreset(db, request.params.cluster, request.body);
-        return reply.status(201).send(presetWire(row));
-      },
-    );
-
-    app.put(
-      `${presetsPath}/:preset`,
-      {
-        config: system,
-        schema: {
-          tags,
-          params: PresetParams,
-          body: PresetInput,
-          response: { 200: Preset, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const { cluster, preset } = request.params;
-        return presetWire(await updatePreset(db, cluster, preset, request.body));
-      },
-    );
-
-    app.delete(
-      `${presetsPath}/:preset`,
-      {
-        config: system,
-        schema: { tags, params: PresetParams, response: { 204: z.null(), ...errorResponses } },
-      },
-      async (request, reply) => {
-        await deletePreset(db, request.params.cluster, request.params.preset);
-        return reply.status(204).send(null);
-      },
-    );
-
-    app.get(
-      `${ADMIN_API}/clusters/:cluster/node_pools`,
-      {
-        config: system,
-        schema: {
-          tags,
-          params: ClusterParams,
-          response: { 200: z.array(NodePoolStatus), ...errorResponses },
-        },
-      },
-      async (request) => {
-        await clusterByName(db, request.params.cluster);
-        return poolStatuses(db, request.params.cluster, ctx.config.dataDir, ctx.config.runtime);
-      },
-    );
-
-    app.patch(
-      `${ADMIN_API}/clusters/:cluster/node_pools/:pool`,
-      {
-        config: system,
-        schema: {
-          tags,
-          params: PoolParams,
-          body: NodePoolPatch,
-          response: { 200: NodePool, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const { cluster, pool } = request.params;
-        return poolWire(await patchPool(db, cluster, pool, request.body));
-      },
-    );
+    await app.register(capacityRoutes(ctx));
   };

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { NodePool, NodePoolPatch, NodePoolStatus, Preset, PresetInput } from '@orrery/contract';
+import type { AppContext } from '../../context.js';
+import { presets } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { poolWire, presetWire } from '../clusters/wire.js';
+import { ADMIN_API } from '../people/routes.js';
+import { createPreset, deletePreset, updatePreset } from './presets.js';
+import { patchPool, poolStatuses } from './pools.js';
+import { clusterByName } from './store.js';
+
+const tags = ['admin'];
+const system = { access: 'system' as const };
+const ClusterParams = z.object({ cluster: z.string().min(1) });
+const PresetParams = ClusterParams.extend({ preset: z.string().min(1) });
+const PoolParams = ClusterParams.extend({ pool: z.string().min(1) });
+
+/**
+ * What a cluster offers jobs: its resource presets and node pools, edited by system
+ * administrators (the rest of the admin area is in routes.ts, which registers these).
+ */
+export const capacityRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = ctx;
+
+    const presetsPath = '/api/v1/clusters/:cluster/orchestrator/resource_presets';
+
+    app.get(
+      presetsPath,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          response: { 200: z.array(Preset), ...errorResponses },
+        },
+      },
+      async (request) => {
+        await clusterByName(db, request.params.cluster);
+        const rows = await db
+          .select()
+          .from(presets)
+          .where(eq(presets.clusterName, request.params.cluster));
+        return rows.sort((a, b) => a.cpu - b.cpu || a.memory - b.memory).map(presetWire);
+      },
+    );
+
+    app.get(
+      `${presetsPath}/:preset`,
+      {
+        config: system,
+        schema: { tags, params: PresetParams, response: { 200: Preset, ...errorResponses } },
+      },
+      async (request) => {
+        const { cluster, preset } = request.params;
+        const [row] = await db
+          .select()
+          .from(presets)
+          .where(and(eq(presets.clusterName, cluster), eq(presets.name, preset)));
+        if (!row) throw notFound(`Preset ${preset} not found`);
+        return presetWire(row);
+      },
+    );
+
+    app.post(
+      presetsPath,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          body: PresetInput,
+          response: { 201: Preset, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        await clusterByName(db, request.params.cluster);
+        const row = await createPreset(db, request.params.cluster, request.body);
+        return reply.status(201).send(presetWire(row));
+      },
+    );
+
+    app.put(
+      `${presetsPath}/:preset`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: PresetParams,
+          body: PresetInput,
+          response: { 200: Preset, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, preset } = request.params;
+        return presetWire(await updatePreset(db, cluster, preset, request.body));
+      },
+    );
+
+    app.delete(
+      `${presetsPath}/:preset`,
+      {
+        config: system,
+        schema: { tags, params: PresetParams, response: { 204: z.null(), ...errorResponses } },
+      },
+      async (request, reply) => {
+        await deletePreset(db, request.params.cluster, request.params.preset);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      `${ADMIN_API}/clusters/:cluster/node_pools`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: ClusterParams,
+          response: { 200: z.array(NodePoolStatus), ...errorResponses },
+        },
+      },
+      async (request) => {
+        await clusterByName(db, request.params.cluster);
+        return poolStatuses(db, request.params.cluster, ctx.config.dataDir, ctx.config.runtime);
+      },
+    );
+
+    app.patch(
+      `${ADMIN_API}/clusters/:cluster/node_pools/:pool`,
+      {
+        config: system,
+        schema: {
+          tags,
+          params: PoolParams,
+          body: NodePoolPatch,
+          response: { 200: NodePool, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { cluster, pool } = request.params;
+        return poolWire(await patchPool(db, cluster, pool, request.body));
+      },
+    );
+  };
