@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { tenancy } from '../test/fixtures.js';
+import { expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../test/harness.js';
+import { processServer } from '../test/fixtures.js';
 import { apoloOf, describeClients } from '../test/apolo-cli.js';
+import { THREE } from '../modules/flows/batch/test-support.js';
 
 /** A flow project as a user writes one: the wire reference's three tasks, a slow one, a live job. */
 function flowProject() {
@@ -12,25 +13,7 @@ function flowProject() {
   mkdirSync(join(dir, '.apolo'));
   const file = (name: string, text: string) => writeFileSync(join(dir, '.apolo', name), text);
   file('project.yml', 'id: demo_flow\n');
-  file(
-    'three.yml',
-    `kind: batch
-params:
-  greeting: hello
-tasks:
-  - id: first
-    image: busybox:latest
-    cmd: sh -c "echo ::set-output name=word::\${{ params.greeting }}"
-  - id: left
-    needs: [first]
-    image: busybox:latest
-    cmd: sh -c "echo left got \${{ needs.first.outputs.word }}"
-  - id: right
-    needs: [first]
-    image: busybox:latest
-    cmd: sh -c "echo right got \${{ needs.first.outputs.word }}"
-`,
-  );
+  file('three.yml', THREE);
   file(
     'slow.yml',
     `kind: batch
@@ -62,11 +45,7 @@ jobs:
 describeClients('the official apolo-flow client', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    owner = (await tenancy(s)).owner;
-  });
-  afterAll(() => s?.stop());
+  processServer((started) => ({ s, owner } = started));
   const apolo = apoloOf(
     () => s,
     () => owner,

@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { tenancy } from '../test/fixtures.js';
+import { expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../test/harness.js';
+import { processServer } from '../test/fixtures.js';
 import { freePort } from '../net/ports.js';
 import { apoloOf, describeClients } from '../test/apolo-cli.js';
 
@@ -25,11 +25,7 @@ const WEB = [
 describeClients('the official apolo CLI: jobs and apps', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    owner = (await tenancy(s)).owner;
-  });
-  afterAll(() => s?.stop());
+  processServer((started) => ({ s, owner } = started));
   const apolo = apoloOf(
     () => s,
     () => owner,
