@@ -461,6 +461,8 @@ export const usageRecords = pgTable(
   },
   (t) => [
     index('usage_org_time').on(t.orgName, t.startedAt),
+    // Also usage_org_time_cover (migration 0010): its INCLUDE columns have no builder here.
+    index('usage_time').on(t.startedAt),
     uniqueIndex('usage_resource_period').on(t.resourceUri, t.startedAt),
   ],
 );

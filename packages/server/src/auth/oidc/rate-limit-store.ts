@@ -1,7 +1,7 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Db } from '../../db/client.js';
-import { rateLimits } from './rate-limit-table.js';
+import { rateLimits } from './tables.js';
 
 type Incr = FastifyRateLimitStore['incr'];
 type RouteInfo = { routeInfo?: { method?: string | string[]; url?: string } };

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigserial,
   index,
@@ -7,6 +8,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from '../../db/schema.js';
@@ -43,7 +45,13 @@ export const appInstances = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('app_instances_place').on(t.clusterName, t.orgName, t.projectName)],
+  (t) => [
+    index('app_instances_place').on(t.clusterName, t.orgName, t.projectName),
+    // An uninstalled instance keeps its row (events, usage) but frees its name.
+    uniqueIndex('app_instances_name')
+      .on(t.clusterName, t.orgName, t.projectName, t.name)
+      .where(sql`${t.state} <> 'uninstalled'`),
+  ],
 );
 
 /** Each install, configure and rollback: the input it ran with (integrations resolved). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { like } from 'drizzle-orm';
 import { engine, startTestServer, type TestServer } from '../../test/harness.js';
 import { twoReplicas } from '../../test/fixtures.js';
-import { rateLimits } from '../../auth/oidc/rate-limit-table.js';
+import { rateLimits } from '../../auth/oidc/tables.js';
 import { RateLimiter, rateLimitText } from './rate-limit.js';
 
 describe('assistant rate limit (in the rate_limits table)', () => {
