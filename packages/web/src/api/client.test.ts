@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wire } from '../test/fixtures';
 import { stubFetch } from '../test/fetch';
-import { ApiError, clearPageCache, fetchPage, request, setTokenSource } from './client';
+import { ApiError, request, setTokenSource } from './client';
 
 describe('HTTP client', () => {
   it('sends the browser marker, credentials, JSON and the Bearer token, in snake_case', async () => {
@@ -47,20 +47,6 @@ describe('HTTP client', () => {
     expect(error.status).toBe(400);
     expect(error.body).toEqual(body);
     expect(error.fieldErrors[0].message).toBe('Bad name');
-  });
-
-  it('pages with page 1 and size 50 by default and caches each page', async () => {
-    clearPageCache();
-    const { calls } = stubFetch([
-      { url: /^\/api\/v1\/things\?/, body: { items: [{ some_field: 1 }], total: 1, pages: 1 } },
-    ]);
-    const first = await fetchPage('/api/v1/things');
-    const again = await fetchPage('/api/v1/things');
-    expect(calls.map((c) => c.url)).toEqual(['/api/v1/things?page=1&size=50']);
-    expect(first.items).toEqual([{ someField: 1 }]);
-    expect(again).toBe(first);
-    await fetchPage('/api/v1/things', { page: 2, size: 10 });
-    expect(calls[1].url).toBe('/api/v1/things?page=2&size=10');
   });
 
   it('can be aborted', async () => {

@@ -1,5 +1,5 @@
-import { PAGE_DEFAULT, SIZE_DEFAULT, toCamel, toSnake } from '@orrery/contract';
-import type { Camel, ErrorBody, Paged } from '@orrery/contract';
+import { toCamel, toSnake } from '@orrery/contract';
+import type { Camel, ErrorBody } from '@orrery/contract';
 
 /** Path prefixes of the platform (console-shell §7); all relative to the console's origin. */
 export const API = {
@@ -126,36 +126,3 @@ export async function request<Wire = unknown>(
 /** A call that answers a document (e.g. CSV) rather than JSON: its text as sent. */
 export const requestText = (path: string, accept: string, options: RequestOptions = {}) =>
   send(path, options, accept);
-
-const pageCache = new Map<string, Paged<unknown>>();
-
-export interface PageOptions {
-  page?: number;
-  size?: number;
-  query?: Record<string, QueryValue>;
-  signal?: AbortSignal;
-  /** Skips the per-page cache, e.g. after a mutation. */
-  fresh?: boolean;
-}
-
-/** One page of a `{items, total, pages}` list; each page is cached by its full address. */
-export async function fetchPage<WireItem>(
-  path: string,
-  { page = PAGE_DEFAULT, size = SIZE_DEFAULT, query, signal, fresh }: PageOptions = {},
-): Promise<Paged<Camel<WireItem>>> {
-  const key = buildUrl(path, { ...query, page, size });
-  const cached = pageCache.get(key);
-  if (cached && !fresh) return cached as Paged<Camel<WireItem>>;
-  const result = await request<Paged<WireItem>>(path, {
-    query: { ...query, page, size },
-    signal,
-  });
-  const pageResult = result as unknown as Paged<Camel<WireItem>>;
-  pageCache.set(key, pageResult);
-  return pageResult;
-}
-
-/** Forgets cached pages whose address starts with `prefix` (all pages without one). */
-export function clearPageCache(prefix = '') {
-  for (const key of [...pageCache.keys()]) if (key.startsWith(prefix)) pageCache.delete(key);
-}

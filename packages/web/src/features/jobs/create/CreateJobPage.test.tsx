@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { Preset, toCamel } from '@orrery/contract';
+import { AppTemplate, Preset, toCamel } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 // The real built-in template's schema, so that the page and the server cannot drift apart.
 import jobInput from '../../../../../server/app-templates/job/1.0.0/input.schema.json';
@@ -12,15 +12,25 @@ import { renderSignedIn } from '../../../test/render';
 import CreateJobPage from './CreateJobPage';
 import { processRuntimeRoute, NOT_ISOLATED, JOBS_REFUSED } from '../test-fixtures';
 
-const jobTemplate = {
+// What the server answers for the built-in `job` template, checked against the wire contract.
+const jobTemplate = AppTemplate.parse({
   name: 'job',
   title: 'Job',
   version: '1.0.0',
   short_description: 'Run a command in an image with a resource preset.',
   tags: ['job'],
+  logo: null,
+  pub_date: '2026-01-01',
+  available: true,
+  unavailable_reason: null,
   description: 'A job runs one command in a container image.',
   input: jobInput,
-};
+  output: {},
+  assets: [],
+  external_urls: [],
+  runtimes: ['process'],
+  is_latest: true,
+});
 const TEMPLATE_URL = '/apis/apps/v1/cluster/default/org/acme/project/vision/templates/job/latest';
 const CREATE_URL = '/api/v1/jobs?from_preset';
 const ROUTE = '/jobs/new?org=acme&cluster=default&project=vision';

@@ -17,7 +17,8 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
 import { WhyNot } from '../../../ui/WhyNot';
-import { useCreateJob, useJobRuntime, useTemplate, type Template } from './api';
+import { useAppTemplate, type AppTemplate } from '../../../api/apps';
+import { useCreateJob, useJobRuntime } from './api';
 import { toJobBody, type JobFormValues } from './job-body';
 import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
 
@@ -40,10 +41,11 @@ export default function CreateJobPage() {
 }
 
 /** A template without inputs is as good as none (workloads §2: "No job template found"). */
-const isEmpty = (t: Template) => !t.input || Object.keys(t.input.properties ?? {}).length === 0;
+const isEmpty = (t: AppTemplate) => !t.input || Object.keys(t.input.properties ?? {}).length === 0;
 
 function TemplateLoader({ place, presets }: { place: FormPlace; presets: Preset[] }) {
-  const template = useTemplate(place, JOB_TEMPLATE, LATEST_VERSION);
+  // The apps' own query: the job form is the `job` template of the catalogue.
+  const template = useAppTemplate(place, JOB_TEMPLATE, LATEST_VERSION);
   let body;
   if (template.isPending) body = <Loader aria-label={T.loading} />;
   else if (template.isError)
@@ -85,7 +87,7 @@ function PageFrame({ children, intro }: { children: React.ReactNode; intro?: str
   );
 }
 
-function JobForm(props: { template: Template; place: FormPlace; presets: Preset[] }) {
+function JobForm(props: { template: AppTemplate; place: FormPlace; presets: Preset[] }) {
   const form = useSchemaForm(props.template.input);
   const create = useCreateJob();
   const runtime = useJobRuntime();
