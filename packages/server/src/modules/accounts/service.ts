@@ -2,6 +2,7 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { emailTokens, users } from '../../db/schema.js';
+import { uniqueViolation } from '../../db/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
@@ -45,16 +46,12 @@ export async function authenticate(db: Db, email: string, password: string) {
 }
 
 /** Unique-index violations of a concurrent sign-up, mapped onto the field they concern. */
-function uniqueViolation(e: unknown): FieldErrors | null {
-  for (let err = e as { code?: string; constraint?: string; cause?: unknown } | undefined; err;) {
-    if (err.code === '23505') {
-      return err.constraint?.includes('email')
-        ? { email: MESSAGES.emailTaken }
-        : { username: MESSAGES.usernameTaken };
-    }
-    err = err.cause as typeof err;
-  }
-  return null;
+function takenField(e: unknown): FieldErrors | null {
+  const violated = uniqueViolation(e);
+  if (!violated) return null;
+  return violated.constraint?.includes('email')
+    ? { email: MESSAGES.emailTaken }
+    : { username: MESSAGES.usernameTaken };
 }
 
 /**
@@ -89,7 +86,7 @@ export async function signUp(
       passwordHash: await hashPassword(values.password),
     });
   } catch (e) {
-    const mapped = uniqueViolation(e);
+    const mapped = takenField(e);
     if (mapped) return { errors: mapped };
     throw e;
   }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Grant } from '../../auth/permissions.js';
 import { HttpError, notFound } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { loadClusters } from '../clusters/store.js';
 import { presetGpu } from '../jobs/resources.js';
 import type { JobsService } from '../jobs/service.js';
@@ -23,7 +24,6 @@ import {
   deleteInstance,
   insertInstance,
   instanceById,
-  isUniqueViolation,
   instanceTag,
   jobsOfInstance,
   jobsOfRevision,

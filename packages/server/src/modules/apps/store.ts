@@ -290,12 +290,3 @@ export async function setRevisionHealth(
     .set({ health })
     .where(and(eq(appRevisions.instanceId, instanceId), eq(appRevisions.number, n)));
 }
-
-/** A unique index refused the row (PostgreSQL 23505), however the driver wrapped the error. */
-export function isUniqueViolation(e: unknown) {
-  for (let err = e as { code?: string; cause?: unknown } | undefined; err;) {
-    if (err.code === '23505') return true;
-    err = err.cause as typeof err;
-  }
-  return false;
-}

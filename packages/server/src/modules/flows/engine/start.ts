@@ -10,7 +10,7 @@ import {
 import type { Principal } from '../../../auth/principal.js';
 import type { Db } from '../../../db/client.js';
 import { HttpError, conflict, invalid } from '../../../http/errors.js';
-import { isUniqueViolation } from '../../apps/store.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 import {
   BatchError,
   checkBakeSize,

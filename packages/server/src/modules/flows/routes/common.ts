@@ -5,7 +5,7 @@ import { allows } from '../../../auth/permissions.js';
 import { authorize } from '../../../http/access.js';
 import { conflict, notFound } from '../../../http/errors.js';
 import { sendList } from '../../../http/ndjson.js';
-import { isUniqueViolation } from '../../apps/store.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 import type { Db } from '../../../db/client.js';
 import {
   bakeWithProject,
