@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * The cluster every installation creates at its first start, and the one a request means when it
+ * names none (Apolo's clients leave `cluster_name` out for the default cluster).
+ */
+export const DEFAULT_CLUSTER = 'default';
+
 /** Cluster objects as the Apolo SDK reads them from `GET /api/v1/config` (apolo-wire §1). */
 export const GpuVendor = z.enum(['nvidia', 'amd', 'intel']);
 export type GpuVendor = z.infer<typeof GpuVendor>;

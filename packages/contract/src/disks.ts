@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatUri } from './uris.js';
+import { DEFAULT_CLUSTER } from './clusters.js';
 import { BOUND_TEXTS, INT4_MAX } from './bounds.js';
 
 /**
@@ -15,7 +16,6 @@ export const DISK_NAME_LENGTH = `Disk name must be ${DISK_NAME_MIN} to ${DISK_NA
 export const STORAGE_NOT_NUMBER = 'Storage must be a number';
 export const STORAGE_NOT_POSITIVE = 'Storage must be positive';
 export const STORAGE_NOT_WHOLE = 'Storage must be a whole number of bytes';
-export const DEFAULT_DISK_CLUSTER = 'default';
 export const diskTaken = (name: string) => `Disk with name ${name} already exists`;
 
 export const DiskStatus = z.enum(['Pending', 'Ready', 'Broken']);
@@ -50,7 +50,7 @@ export const DiskList = z.array(Disk);
 const Scope = {
   org_name: z.string().min(1),
   project_name: z.string().min(1),
-  cluster_name: z.string().min(1).default(DEFAULT_DISK_CLUSTER),
+  cluster_name: z.string().min(1).default(DEFAULT_CLUSTER),
 };
 
 export const DiskCreate = z.object({

@@ -18,6 +18,7 @@ import {
   TemplateScopeParams,
   projectUri,
   type Action,
+  DEFAULT_CLUSTER,
 } from '@orrery/contract';
 import { requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
@@ -339,7 +340,7 @@ export const appRoutes =
     const queryUri = (r: FastifyRequest) => {
       const q = r.query as Record<string, unknown>;
       const s = (v: unknown) => (typeof v === 'string' && v && !v.includes('/') ? v : '-');
-      return projectUri(s(q.cluster ?? 'default'), s(q.org), s(q.project));
+      return projectUri(s(q.cluster ?? DEFAULT_CLUSTER), s(q.org), s(q.project));
     };
 
     app.get(
@@ -354,7 +355,7 @@ export const appRoutes =
       },
       async (request) => {
         const q = request.query;
-        const place = { cluster: q.cluster ?? 'default', org: q.org!, project: q.project! };
+        const place = { cluster: q.cluster ?? DEFAULT_CLUSTER, org: q.org!, project: q.project! };
         const { rows, total } = await listInstances(apps.db, place, {
           states: q.states.length ? q.states : undefined,
           page: q.page,

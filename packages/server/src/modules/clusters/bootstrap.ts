@@ -1,10 +1,10 @@
+import { DEFAULT_CLUSTER } from '@orrery/contract';
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { statfsSync } from 'node:fs';
 import type { Db } from '../../db/client.js';
 import { clusters, nodePools, presets } from '../../db/schema.js';
 
-export const DEFAULT_CLUSTER = 'default';
 const GB = 10 ** 9;
 
 /** NVIDIA GPUs of this machine, if `nvidia-smi` is there to tell. */

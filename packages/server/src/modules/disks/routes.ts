@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  DEFAULT_DISK_CLUSTER,
+  DEFAULT_CLUSTER,
   Disk,
   DiskCreate,
   DiskList,
@@ -30,7 +30,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 function placeOf(source: unknown): ProjectPlace {
   const s = (source ?? {}) as Record<string, unknown>;
   return {
-    cluster: str(s.cluster_name) || DEFAULT_DISK_CLUSTER,
+    cluster: str(s.cluster_name) || DEFAULT_CLUSTER,
     org: str(s.org_name),
     project: str(s.project_name),
   };

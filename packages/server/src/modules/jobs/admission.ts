@@ -7,6 +7,7 @@ import {
   type JobContainer,
   type JobCreate,
   type JobCreateFromPreset,
+  DEFAULT_CLUSTER,
 } from '@orrery/contract';
 import type { Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
@@ -174,7 +175,7 @@ export async function admit(
 ): Promise<JobInsert> {
   const b = req.body;
   const place: ProjectPlace = {
-    cluster: b.cluster_name ?? 'default',
+    cluster: b.cluster_name ?? DEFAULT_CLUSTER,
     org: b.org_name,
     project: b.project_name,
   };

@@ -15,6 +15,7 @@ import {
   type Action,
   type JobStatus,
   type JobTopSample,
+  DEFAULT_CLUSTER,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { bearerOf, requireUser } from '../../auth/principal.js';
@@ -119,7 +120,7 @@ export const monitoringRoutes =
       async () => {
         // How many more jobs of each preset fit now (apolo config show).
         const pools = await driver.capacity();
-        const [cluster] = await loadClusters(ctx.db, ['default']);
+        const [cluster] = await loadClusters(ctx.db, [DEFAULT_CLUSTER]);
         const out: Record<string, number> = {};
         for (const p of cluster?.presets ?? []) {
           out[p.name] = pools.reduce(

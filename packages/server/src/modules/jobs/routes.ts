@@ -11,6 +11,7 @@ import {
   flowJobsTag,
   jobUri,
   type Action,
+  DEFAULT_CLUSTER,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
@@ -32,7 +33,7 @@ const str = (v: unknown) => (typeof v === 'string' && v && !v.includes('/') ? v 
 /** Access is checked before validation: the URI comes from the raw body. */
 function bodyUri(request: FastifyRequest) {
   const b = (request.body ?? {}) as Record<string, unknown>;
-  return jobUri(str(b.cluster_name ?? 'default'), str(b.org_name), str(b.project_name));
+  return jobUri(str(b.cluster_name ?? DEFAULT_CLUSTER), str(b.org_name), str(b.project_name));
 }
 
 /** Jobs API (apolo-wire §2): create, list, get, kill, extend. */

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
 import { conflict, forbidden } from '../../http/errors.js';
-import { DEFAULT_CLUSTER } from '../clusters/bootstrap.js';
+import { DEFAULT_CLUSTER } from '@orrery/contract';
 import { eq } from 'drizzle-orm';
 import { orgExists } from './store.js';
 

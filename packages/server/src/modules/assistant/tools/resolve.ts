@@ -1,5 +1,5 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
-import { jobUri, projectUri } from '@orrery/contract';
+import { jobUri, projectUri, DEFAULT_CLUSTER } from '@orrery/contract';
 import { allows } from '../../../auth/permissions.js';
 import type { Db } from '../../../db/client.js';
 import { notFound } from '../../../http/errors.js';
@@ -37,7 +37,7 @@ export const placeOfRow = (r: { clusterName: string; orgName: string; projectNam
 export function placeOf(asker: Asker): ProjectPlace | null {
   const c = asker.context;
   return c.org && c.project
-    ? { cluster: c.cluster ?? 'default', org: c.org, project: c.project }
+    ? { cluster: c.cluster ?? DEFAULT_CLUSTER, org: c.org, project: c.project }
     : null;
 }
 

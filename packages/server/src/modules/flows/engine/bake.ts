@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { principalOf } from '../../../auth/principal-hook.js';
-import { jobUri } from '@orrery/contract';
+import { jobUri, DEFAULT_CLUSTER } from '@orrery/contract';
 import { allows, grantsOf } from '../../../auth/permissions.js';
 import { forbidden } from '../../../http/errors.js';
 import { users } from '../../../db/schema.js';
@@ -88,7 +88,11 @@ export async function runAsCreator(
   const principal = principalOf(user);
   const grants = await grantsOf(db, principal);
   // What the jobs API's route checks before admission.
-  const { cluster_name: cluster = 'default', org_name: org, project_name: project } = req.body;
+  const {
+    cluster_name: cluster = DEFAULT_CLUSTER,
+    org_name: org,
+    project_name: project,
+  } = req.body;
   if (!allows(grants, jobUri(cluster, org, project), 'write')) {
     throw forbidden(`${user.username} may no longer run jobs in the project ${org}/${project}`);
   }
