@@ -132,13 +132,18 @@ export class JobsService {
       .catch((e: unknown) => this.log.warn({ err: e, job: id }, 'job event not sent'));
   }
 
+  private warn(job: string, what: string) {
+    return (err: unknown) => this.log.warn({ err, job }, what);
+  }
+
   /** Jobs the driver holds that Orrery no longer wants are stopped; the rest are re-observed. */
   private async reconcile() {
     const wanted = new Set((await unfinishedJobs(this.ctx.db)).map((j) => j.id));
     for (const id of await this.driver.list()) {
       if (wanted.has(id)) continue;
-      await this.driver.kill(id).catch(() => undefined);
-      await this.driver.remove(id).catch(() => undefined);
+      // One the runtime cannot stop is left to the next start's reconcile, said in the log.
+      await this.driver.kill(id).catch(this.warn(id, 'unwanted job not killed'));
+      await this.driver.remove(id).catch(this.warn(id, 'unwanted job not removed'));
     }
     this.reconciled = true;
   }
@@ -437,16 +442,14 @@ export class JobsService {
       { status: 'cancelled', reason, description },
       { finishedAt: new Date() },
     );
-    if (row)
-      await this.driver
-        .kill(j.id)
-        .catch((e) => this.log.warn({ err: e, job: j.id }, 'kill failed'));
+    if (row) await this.driver.kill(j.id).catch(this.warn(j.id, 'kill failed'));
   }
 
   /** After a final status: the last charge, and the runtime lets go of the job. */
   private async finish(j: JobRow) {
     if (j.startedAt) await charge(this.ctx.db, j, j.finishedAt ?? new Date());
-    if (j.materialized) await this.driver.remove(j.id).catch(() => undefined);
+    if (j.materialized)
+      await this.driver.remove(j.id).catch(this.warn(j.id, 'finished job not removed'));
   }
 
   private async diskInUse(diskId: string) {
