@@ -1,0 +1,431 @@
+import {
+  RESOURCES,
+  add,
+  dominantShare,
+  fits,
+  shortOf,
+  subtract,
+  sum,
+  type ResourceName,
+  type Resources,
+} from './resources.js';
+import { weightsOf, type Quota } from './weights.js';
+
+/**
+ * One admission pass over every waiting job of a cluster: which jobs start now and where, which
+ * running jobs give way to whom, and why each other job waits and where it stands. A pure
+ * function of what the cluster holds, so that the rules are tested on simulated capacity and the
+ * service only loads the figures and carries the decision out (docs/scheduling.md).
+ */
+
+export interface SchedNode {
+  name: string;
+  pool: string;
+  capacity: Resources;
+}
+
+export interface OrgPolicy extends Quota {
+  /** The organization's hard cap on running jobs (Apolo's `total_running_jobs`). */
+  maxRunningJobs?: number;
+}
+
+interface JobBase {
+  id: string;
+  org: string;
+  project: string;
+  /** 0 low, 1 normal, 2 high. */
+  priority: number;
+  requests: Resources;
+  /** On a preset of the preemptible kind. */
+  preemptible: boolean;
+  /** The node pools its preset allows; none means any. */
+  pools?: string[];
+}
+export interface RunningJob extends JobBase {
+  node: string;
+  startedAt: number;
+}
+export interface WaitingJob extends JobBase {
+  createdAt: number;
+  /** A reason outside the scheduler's figures (credits, a restart's back-off). */
+  hold?: string;
+}
+
+export interface SchedulerInput {
+  nodes: SchedNode[];
+  running: RunningJob[];
+  waiting: WaitingJob[];
+  orgs?: ReadonlyMap<string, OrgPolicy>;
+  /** Keyed `org/project`. */
+  projects?: ReadonlyMap<string, Quota>;
+  /** Recent use that decays (resources.ts `decay`), keyed `org` and `org/project`. */
+  history?: ReadonlyMap<string, Resources>;
+  now: number;
+  /** A job waiting this long reserves a node for itself. */
+  starvationMs: number;
+}
+
+export type WaitReason =
+  | { kind: 'held'; message: string }
+  | { kind: 'jobs_cap'; used: number; limit: number }
+  | {
+      kind: 'quota';
+      scope: 'project' | 'organization';
+      resource: ResourceName;
+      used: number;
+      requested: number;
+      nominal: number;
+      borrowingLimit: number | null;
+    }
+  | {
+      kind: 'capacity';
+      short: ResourceName[];
+      free: { node: string; pool: string; free: Resources }[];
+    }
+  | { kind: 'preempting'; victims: string[] }
+  | { kind: 'reserving'; node: string }
+  | { kind: 'behind'; ahead: number };
+
+export interface Decision {
+  admit: { job: string; node: string; borrowing: boolean }[];
+  preempt: { job: string; for: string; why: 'reclaim' | 'priority' }[];
+  waiting: Map<string, { position: number; reasons: WaitReason[] }>;
+}
+
+const projectKey = (j: { org: string; project: string }) => `${j.org}/${j.project}`;
+
+/** Higher priority first, then the oldest. */
+const queueOrder = (a: WaitingJob, b: WaitingJob) =>
+  b.priority - a.priority || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+
+export function decide(input: SchedulerInput): Decision {
+  return new Pass(input).run();
+}
+
+/** Whether a job could ever start: on an empty node of a pool it may use. */
+export function neverFits(requests: Resources, pools: string[] | undefined, nodes: SchedNode[]) {
+  const allowed = nodes.filter((n) => !pools?.length || pools.includes(n.pool));
+  return !allowed.some((n) => fits(requests, n.capacity));
+}
+
+class Pass {
+  private readonly total: Resources;
+  private readonly free = new Map<string, Resources>();
+  private readonly pool = new Map<string, string>();
+  private readonly use = new Map<string, Resources>();
+  private readonly count = new Map<string, number>();
+  private readonly running: RunningJob[];
+  /** Nodes held for a job that waited too long: nothing else starts there this pass. */
+  private readonly reserved = new Map<string, string>();
+  private readonly orgWeight: Map<string, number>;
+  private readonly projectWeight = new Map<string, number>();
+  private readonly decision: Decision = { admit: [], preempt: [], waiting: new Map() };
+  /** Shares change only when a job is held or let go: kept until then (one pass decides
+   * thousands of jobs, docs/scheduling.md gives the figures). */
+  private readonly shares = new Map<string, number>();
+  private readonly capacityReasons = new Map<string, WaitReason>();
+  private readonly orgPools = new Map<string, Resources>();
+  private readonly anyQuota: boolean;
+
+  constructor(private readonly input: SchedulerInput) {
+    this.total = sum(input.nodes.map((n) => n.capacity));
+    for (const n of input.nodes) {
+      this.free.set(n.name, { ...n.capacity });
+      this.pool.set(n.name, n.pool);
+    }
+    this.running = [...input.running];
+    this.anyQuota = [...(input.orgs?.values() ?? []), ...(input.projects?.values() ?? [])].some(
+      (q) => !!q.nominal,
+    );
+    for (const j of this.running) this.hold(j, j.node, +1);
+    const orgs = new Set([...input.waiting, ...input.running].map((j) => j.org));
+    this.orgWeight = weightsOf([...orgs], (o) => input.orgs?.get(o), this.total);
+    for (const org of orgs) {
+      const projects = new Set(
+        [...input.waiting, ...input.running].filter((j) => j.org === org).map(projectKey),
+      );
+      const within = this.orgPool(org);
+      for (const [k, w] of weightsOf([...projects], (p) => input.projects?.get(p), within))
+        this.projectWeight.set(k, w);
+    }
+  }
+
+  run(): Decision {
+    const queues = new Map<string, WaitingJob[]>();
+    for (const j of this.input.waiting) {
+      const k = projectKey(j);
+      const q = queues.get(k);
+      if (q) q.push(j);
+      else queues.set(k, [j]);
+    }
+    for (const q of queues.values()) q.sort(queueOrder);
+    const cursor = new Map<string, number>([...queues.keys()].map((k) => [k, 0]));
+    const order: WaitingJob[] = [];
+    for (;;) {
+      const next = this.nextProject(queues, cursor);
+      if (!next) break;
+      const i = cursor.get(next)!;
+      cursor.set(next, i + 1);
+      const job = queues.get(next)![i];
+      const reasons = this.consider(job);
+      if (reasons) {
+        order.push(job);
+        this.decision.waiting.set(job.id, { position: order.length, reasons });
+      }
+    }
+    for (const w of this.decision.waiting.values())
+      if (w.position > 1) w.reasons.push({ kind: 'behind', ahead: w.position - 1 });
+    return this.decision;
+  }
+
+  /** The project furthest below its fair share, inside the organization furthest below its own. */
+  private nextProject(queues: Map<string, WaitingJob[]>, cursor: Map<string, number>) {
+    let best: { key: string; org: number; project: number; head: WaitingJob } | undefined;
+    for (const [key, q] of queues) {
+      const head = q[cursor.get(key)!];
+      if (!head) continue;
+      const org = this.share(head.org, this.total, this.orgWeight.get(head.org) ?? 1);
+      const project = this.share(key, this.orgPool(head.org), this.projectWeight.get(key) ?? 1);
+      const better =
+        !best ||
+        org < best.org ||
+        (org === best.org &&
+          (project < best.project ||
+            (project === best.project && queueOrder(head, best.head) < 0)));
+      if (better) best = { key, org, project, head };
+    }
+    return best?.key;
+  }
+
+  private share(key: string, pool: Resources, weight: number) {
+    let share = this.shares.get(key);
+    if (share === undefined) {
+      const used = add(this.input.history?.get(key) ?? {}, this.use.get(key) ?? {});
+      share = dominantShare(used, pool) / Math.max(weight, 1e-9);
+      this.shares.set(key, share);
+    }
+    return share;
+  }
+
+  /** What an organization's projects share: its nominal quota where set, else the cluster. */
+  private orgPool(org: string): Resources {
+    let pool = this.orgPools.get(org);
+    if (!pool) {
+      const nominal = this.input.orgs?.get(org)?.nominal ?? {};
+      pool = { ...this.total };
+      for (const r of RESOURCES) if (nominal[r] !== undefined) pool[r] = nominal[r];
+      this.orgPools.set(org, pool);
+    }
+    return pool;
+  }
+
+  /** Admits the job, or says why it waits. */
+  private consider(job: WaitingJob): WaitReason[] | null {
+    if (job.hold) return [{ kind: 'held', message: job.hold }];
+    const cap = this.input.orgs?.get(job.org)?.maxRunningJobs;
+    const running = this.count.get(job.org) ?? 0;
+    if (cap !== undefined && running >= cap)
+      return [{ kind: 'jobs_cap', used: running, limit: cap }];
+    const quota = this.quotaReason(job);
+    if (quota) return [quota];
+    const node = this.bestFit(job);
+    if (node) {
+      this.hold(job, node, +1);
+      this.decision.admit.push({ job: job.id, node, borrowing: this.borrowing(job) });
+      return null;
+    }
+    const plan = this.preemption(job);
+    if (plan) {
+      for (const v of plan.victims) {
+        this.hold(v, v.node, -1);
+        this.running.splice(this.running.indexOf(v), 1);
+        this.decision.preempt.push({ job: v.id, for: job.id, why: plan.why(v) });
+      }
+      // What the victims free is the job's: held for it until they have stopped.
+      this.hold(job, plan.node, +1);
+      return [{ kind: 'preempting', victims: plan.victims.map((v) => v.id) }];
+    }
+    const reasons: WaitReason[] = [this.capacityReason(job)];
+    if (this.input.now - job.createdAt >= this.input.starvationMs) {
+      const node = this.reserve(job);
+      if (node) reasons.push({ kind: 'reserving', node });
+    }
+    return reasons;
+  }
+
+  private hold(j: JobBase, node: string, sign: 1 | -1) {
+    const change = sign > 0 ? subtract : add;
+    this.free.set(node, change(this.free.get(node) ?? {}, j.requests));
+    const more = sign > 0 ? add : subtract;
+    for (const k of [j.org, projectKey(j)]) {
+      this.use.set(k, more(this.use.get(k) ?? {}, j.requests));
+      this.shares.delete(k);
+    }
+    this.count.set(j.org, (this.count.get(j.org) ?? 0) + sign);
+    this.capacityReasons.clear();
+  }
+
+  private quotaReason(job: WaitingJob): WaitReason | null {
+    const scopes = [
+      ['project', projectKey(job), this.input.projects?.get(projectKey(job))],
+      ['organization', job.org, this.input.orgs?.get(job.org)],
+    ] as const;
+    for (const [scope, key, quota] of scopes) {
+      const used = this.use.get(key) ?? {};
+      for (const r of RESOURCES) {
+        const nominal = quota?.nominal?.[r];
+        const requested = job.requests[r] ?? 0;
+        if (nominal === undefined || requested === 0) continue;
+        const borrowing = quota?.borrowingLimit?.[r];
+        if ((used[r] ?? 0) + requested > nominal + (borrowing ?? Infinity) + 1e-9)
+          return {
+            kind: 'quota',
+            scope,
+            resource: r,
+            used: used[r] ?? 0,
+            requested,
+            nominal,
+            borrowingLimit: borrowing ?? null,
+          };
+      }
+    }
+    return null;
+  }
+
+  /** Whether the project or its organization holds more than its nominal quota of anything. */
+  private borrowing(j: { org: string; project: string }) {
+    const over = (used: Resources | undefined, nominal: Resources | undefined) =>
+      RESOURCES.some((r) => nominal?.[r] !== undefined && (used?.[r] ?? 0) > nominal[r]! + 1e-9);
+    return (
+      over(this.use.get(projectKey(j)), this.input.projects?.get(projectKey(j))?.nominal) ||
+      over(this.use.get(j.org), this.input.orgs?.get(j.org)?.nominal)
+    );
+  }
+
+  /** Whether the job's project and organization stay within their nominal quotas with it. */
+  private deserves(job: WaitingJob) {
+    const project = this.input.projects?.get(projectKey(job))?.nominal;
+    const org = this.input.orgs?.get(job.org)?.nominal;
+    if (!project && !org) return false;
+    const within = (key: string, nominal: Resources | undefined) => {
+      const after = add(this.use.get(key) ?? {}, job.requests);
+      return RESOURCES.every(
+        (r) => nominal?.[r] === undefined || (after[r] ?? 0) <= nominal[r]! + 1e-9,
+      );
+    };
+    return within(projectKey(job), project) && within(job.org, org);
+  }
+
+  private allowed(job: JobBase) {
+    return this.input.nodes.filter(
+      (n) => (!job.pools?.length || job.pools.includes(n.pool)) && !this.reserved.has(n.name),
+    );
+  }
+
+  /** The node the job fits tightest, so that large free blocks (whole GPU nodes) stay whole. */
+  private bestFit(job: WaitingJob): string | undefined {
+    let best: { node: string; left: number } | undefined;
+    for (const n of this.allowed(job)) {
+      const free = this.free.get(n.name)!;
+      if (!fits(job.requests, free)) continue;
+      const left = dominantShare(subtract(free, job.requests), n.capacity);
+      if (!best || left < best.left) best = { node: n.name, left };
+    }
+    return best?.node;
+  }
+
+  /**
+   * The fewest, cheapest running jobs whose leaving lets the job start on one node: jobs on
+   * borrowed capacity (or of the preemptible kind) of others when the job is within its nominal
+   * quota, and lower-priority preemptible work of its own project. Non-preemptible work within
+   * its quota is never chosen, so that two projects never take capacity back and forth.
+   */
+  private preemption(job: WaitingJob) {
+    const reclaim = this.deserves(job);
+    const why = (v: RunningJob): 'reclaim' | 'priority' | null => {
+      if (projectKey(v) === projectKey(job)) {
+        return v.priority < job.priority && (v.preemptible || this.borrowing(v))
+          ? 'priority'
+          : null;
+      }
+      if (!reclaim) return null;
+      const lender = v.org === job.org ? this.borrowing(v) : this.orgBorrowing(v.org);
+      return lender || v.preemptible ? 'reclaim' : null;
+    };
+    // Only preemptible work and work on borrowed capacity can ever give way.
+    const reasons = new Map<RunningJob, 'reclaim' | 'priority'>();
+    for (const v of this.running) {
+      const r = v.preemptible || (this.anyQuota && this.borrowing(v)) ? why(v) : null;
+      if (r) reasons.set(v, r);
+    }
+    if (!reasons.size) return null;
+    const open = [...reasons.keys()];
+    let best: { node: string; victims: RunningJob[]; cost: number; started: number } | undefined;
+    for (const n of this.allowed(job)) {
+      if (!fits(job.requests, n.capacity)) continue;
+      const candidates = open
+        .filter((v) => v.node === n.name)
+        // Lowest priority first, then the most recently started: the least work is lost.
+        .sort((a, b) => a.priority - b.priority || b.startedAt - a.startedAt);
+      let free = this.free.get(n.name)!;
+      const victims: RunningJob[] = [];
+      for (const v of candidates) {
+        if (fits(job.requests, free)) break;
+        victims.push(v);
+        free = add(free, v.requests);
+      }
+      if (!victims.length || !fits(job.requests, free)) continue;
+      // Fewest victims, then the lowest priorities, then the least time run.
+      const cost = victims.reduce((c, v) => c + 1 + v.priority / 10, 0);
+      const started = Math.min(...victims.map((v) => v.startedAt));
+      if (!best || cost < best.cost || (cost === best.cost && started > best.started))
+        best = { node: n.name, victims, cost, started };
+    }
+    return best ? { ...best, why: (v: RunningJob) => reasons.get(v)! } : null;
+  }
+
+  private orgBorrowing(org: string) {
+    const nominal = this.input.orgs?.get(org)?.nominal;
+    const used = this.use.get(org) ?? {};
+    return RESOURCES.some((r) => nominal?.[r] !== undefined && (used[r] ?? 0) > nominal[r]! + 1e-9);
+  }
+
+  private capacityReason(job: WaitingJob): WaitReason {
+    // Jobs of one preset wait for the same reason: said once until something is held or freed.
+    const key = JSON.stringify([job.requests, job.pools ?? []]);
+    const known = this.capacityReasons.get(key);
+    if (known) return known;
+    const reason = this.describeCapacity(job);
+    this.capacityReasons.set(key, reason);
+    return reason;
+  }
+
+  private describeCapacity(job: WaitingJob): WaitReason {
+    const nodes = this.input.nodes.filter((n) => !job.pools?.length || job.pools.includes(n.pool));
+    const free = nodes
+      .map((n) => ({ node: n.name, pool: n.pool, free: this.free.get(n.name)! }))
+      .sort((a, b) => dominantShare(b.free, this.total) - dominantShare(a.free, this.total))
+      .slice(0, 5);
+    const short = new Set<ResourceName>();
+    for (const n of nodes)
+      for (const r of shortOf(job.requests, this.free.get(n.name)!)) short.add(r);
+    return { kind: 'capacity', short: RESOURCES.filter((r) => short.has(r)), free };
+  }
+
+  /** The node closest to fitting the job is kept for it: nothing else starts there meanwhile. */
+  private reserve(job: WaitingJob): string | undefined {
+    let best: { node: string; closeness: number } | undefined;
+    for (const n of this.allowed(job)) {
+      if (!fits(job.requests, n.capacity)) continue;
+      const free = this.free.get(n.name)!;
+      const closeness = Math.min(
+        ...RESOURCES.filter((r) => (job.requests[r] ?? 0) > 0).map(
+          (r) => (free[r] ?? 0) / job.requests[r]!,
+        ),
+      );
+      if (!best || closeness > best.closeness) best = { node: n.name, closeness };
+    }
+    if (best) this.reserved.set(best.node, job.id);
+    return best?.node;
+  }
+}
