@@ -120,6 +120,7 @@ export class DockerDriver implements RuntimeDriver {
       );
       // A container that cannot start (no such command, a bad mount) is not left behind.
       await container.start().catch(async (e: Error) => {
+        // The start's error is the one the job reports; a failed clean-up is retried by remove.
         await container.remove({ force: true }).catch(() => undefined);
         throw e;
       });
@@ -149,6 +150,7 @@ export class DockerDriver implements RuntimeDriver {
         const finishedAt = new Date();
         await new LogFile(this.jobDir(spec.id))
           .append([{ time: finishedAt.getTime(), text: `${reason}: ${(e as Error).message}\n` }])
+          // The job ends with its reason either way; the log line is a courtesy.
           .catch(() => undefined);
         this.pending.set(spec.id, { state: 'exited', exitCode: 125, finishedAt, reason });
         this.listeners.emit(spec.id);
@@ -212,6 +214,7 @@ export class DockerDriver implements RuntimeDriver {
     const file = new LogFile(this.jobDir(id));
     // Mid-archive, the file already holds the container's log that the marker does not yet name:
     // read both and the log shows twice.
+    // Only its end is awaited here: a failed archive is the engine's log, read below instead.
     await this.archiving.get(id)?.catch(() => undefined);
     const c = await this.inspect(id);
     if (!c || (await this.archived(id)) === c.Id) return file.read(options);
@@ -259,6 +262,7 @@ export class DockerDriver implements RuntimeDriver {
 
   /** The container's processes as the host numbers them (what nvidia-smi lists). */
   private async hostPids(id: string): Promise<number[]> {
+    // A container that ended meanwhile has no processes.
     const top = (await this.container(id)
       .top({ ps_args: '-o pid' })
       .catch(() => null)) as { Processes?: string[][] } | null;
@@ -349,7 +353,8 @@ export class DockerDriver implements RuntimeDriver {
       stdout,
       stderr: options.tty ? undefined : stderr,
       resize: options.tty
-        ? (rows, cols) => void exec.resize({ h: rows, w: cols }).catch(() => undefined)
+        ? // A resize after the exec ended has nothing to resize.
+          (rows, cols) => void exec.resize({ h: rows, w: cols }).catch(() => undefined)
         : undefined,
       exitCode: ended.then(async () => (await exec.inspect()).ExitCode ?? 0),
     };
@@ -407,6 +412,7 @@ export class DockerDriver implements RuntimeDriver {
           if (!id) continue;
           if (e.Action === 'die') {
             await this.relays?.close(id);
+            // Not archived now, the log is archived by remove (or read from the engine).
             await this.archive(id).catch(() => undefined);
           }
           this.listeners.emit(id);

@@ -138,7 +138,8 @@ export class KubernetesDriver implements RuntimeDriver {
         await this.k.core.createNamespacedService({ namespace, body: objects.service });
       await this.k.core.createNamespacedPod({ namespace, body: pod });
     } catch (e) {
-      // Nothing of a job that could not start is left behind.
+      // Nothing of a job that could not start is left behind; the refusal is the error to report,
+      // and objects a failed clean-up leaves are removed with the job.
       await this.removeObjects(spec.id).catch(() => undefined);
       throw new Error(`The Kubernetes API server refused the job: ${apiMessage(e)}`);
     }
@@ -148,7 +149,8 @@ export class KubernetesDriver implements RuntimeDriver {
     await this.forwards.close(id);
     const pod = await this.pod(id);
     if (!pod) return;
-    // The log is copied before the Pod is deleted, since its log goes with it.
+    // The log is copied before the Pod is deleted, since its log goes with it; a kill proceeds
+    // even when the copy fails (a Pod whose node is gone has no log to give).
     await this.archive.copy(id, objectName(id), pod.metadata?.uid ?? '').catch(() => undefined);
     await gone(
       this.k.core.deleteNamespacedPod({
@@ -188,6 +190,7 @@ export class KubernetesDriver implements RuntimeDriver {
   async remove(id: string): Promise<void> {
     await this.forwards.close(id);
     const pod = await this.pod(id);
+    // As in kill: the copy is tried, the removal happens regardless.
     if (pod)
       await this.archive.copy(id, objectName(id), pod.metadata?.uid ?? '').catch(() => undefined);
     await this.removeObjects(id);
@@ -242,6 +245,7 @@ export class KubernetesDriver implements RuntimeDriver {
           timestamp: m.timestamp ? Date.parse(m.timestamp) : Date.now(),
         };
       }
+      // Aborted when the reader stops: the loop's condition ends it.
       await sleep(1000, undefined, { signal: abort }).catch(() => undefined);
     }
   }
