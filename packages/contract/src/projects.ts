@@ -2,6 +2,19 @@ import { z } from 'zod';
 import { NAME_MAX, PLATFORM_NAME, PLATFORM_NAME_MESSAGE } from './names.js';
 import { MemberRole, ProjectRole } from './roles.js';
 
+/**
+ * Where a project lives: the cluster, organization and project that every project-scoped call
+ * names (jobs, files, disks, buckets, images, secrets, apps, flows, people, tokens).
+ */
+export interface ProjectPlace {
+  clusterName: string;
+  orgName: string;
+  projectName: string;
+}
+
+/** One string per place, for cache keys and React keys. */
+export const placeKey = (p: ProjectPlace) => `${p.clusterName}/${p.orgName}/${p.projectName}`;
+
 export const ProjectName = z
   .string()
   .min(1, 'Project name is required')

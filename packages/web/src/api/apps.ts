@@ -9,19 +9,10 @@ import {
   type APP_STEPS,
   type Camel,
   type InputSchema,
+  type ProjectPlace,
 } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
-
-/**
- * The console's calls of the apps API (workloads §7 Apps, apolo-apps-wire.md). The wire's keys are
- * snake_case; optional keys below are Orrery's additions to the App and template objects.
- */
-export interface AppsPlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
 
 /** workloads §4/§9. */
 export const INSTANCES_REFRESH_MS = 15_000;
@@ -147,33 +138,33 @@ interface AppEventWire {
 export type AppEvent = Camel<AppEventWire>;
 
 const seg = encodeURIComponent;
-const v1 = (p: AppsPlace) => appsScopePath(p.clusterName, p.orgName, p.projectName);
-const placeQuery = (p: AppsPlace) => ({
+const v1 = (p: ProjectPlace) => appsScopePath(p.clusterName, p.orgName, p.projectName);
+const placeQuery = (p: ProjectPlace) => ({
   cluster: p.clusterName,
   org: p.orgName,
   project: p.projectName,
 });
 
 export const appsKeys = {
-  templates: (p: AppsPlace) => ['apps', 'templates', p] as const,
-  versions: (p: AppsPlace, name: string) => ['apps', 'versions', p, name] as const,
-  template: (p: AppsPlace, name: string, version: string) =>
+  templates: (p: ProjectPlace) => ['apps', 'templates', p] as const,
+  versions: (p: ProjectPlace, name: string) => ['apps', 'versions', p, name] as const,
+  template: (p: ProjectPlace, name: string, version: string) =>
     ['apps', 'template', p, name, version] as const,
-  instances: (p: AppsPlace) => ['apps', 'instances', p] as const,
+  instances: (p: ProjectPlace) => ['apps', 'instances', p] as const,
   instance: (id: string) => ['apps', 'instance', id] as const,
 };
 
 /** The catalogue's query, shared by the catalogue and the integration field's names. */
-export const templatesQuery = (p: AppsPlace) => ({
+export const templatesQuery = (p: ProjectPlace) => ({
   queryKey: appsKeys.templates(p),
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
     (await request<SummaryWire[]>(`${v1(p)}/templates`, { signal })).map(templateSummaryOf),
 });
 
-export const useTemplates = (p: AppsPlace) => useQuery(templatesQuery(p));
+export const useTemplates = (p: ProjectPlace) => useQuery(templatesQuery(p));
 
 /** Versions newest first; the first one is the latest. */
-export const useTemplateVersions = (p: AppsPlace, name: string) =>
+export const useTemplateVersions = (p: ProjectPlace, name: string) =>
   useQuery({
     queryKey: appsKeys.versions(p, name),
     queryFn: ({ signal }) =>
@@ -181,7 +172,7 @@ export const useTemplateVersions = (p: AppsPlace, name: string) =>
   });
 
 /** Waits while `version` is unknown (Explore reads the latest from the versions first). */
-export const useAppTemplate = (p: AppsPlace, name: string, version: string | undefined) =>
+export const useAppTemplate = (p: ProjectPlace, name: string, version: string | undefined) =>
   useQuery({
     queryKey: appsKeys.template(p, name, version ?? ''),
     enabled: !!version,
@@ -197,7 +188,7 @@ export const useAppTemplate = (p: AppsPlace, name: string, version: string | und
  * Every instance of the project but uninstalled ones, which lists hide (workloads §4): pages of
  * 100 (workloads §9), read while the server says there are more, as the CLI does.
  */
-export const instancesQuery = (p: AppsPlace) => ({
+export const instancesQuery = (p: ProjectPlace) => ({
   queryKey: appsKeys.instances(p),
   queryFn: async ({ signal }: { signal: AbortSignal }) => {
     const items: AppInstance[] = [];
@@ -214,7 +205,7 @@ export const instancesQuery = (p: AppsPlace) => ({
   refetchInterval: INSTANCES_REFRESH_MS,
 });
 
-export const useInstances = (p: AppsPlace) => useQuery(instancesQuery(p));
+export const useInstances = (p: ProjectPlace) => useQuery(instancesQuery(p));
 
 export const useInstance = (id: string) =>
   useQuery({
@@ -228,7 +219,7 @@ export const useInstance = (id: string) =>
  * An instance's input or output as the server stored it: its keys are the template's own names,
  * so they are not converted. A 404 means none yet.
  */
-export const useInstanceParams = (p: AppsPlace, id: string, type: 'input' | 'output') =>
+export const useInstanceParams = (p: ProjectPlace, id: string, type: 'input' | 'output') =>
   useQuery({
     queryKey: [...appsKeys.instance(id), type],
     queryFn: async ({ signal }) => {
@@ -241,7 +232,7 @@ export const useInstanceParams = (p: AppsPlace, id: string, type: 'input' | 'out
     refetchInterval: INSTANCE_REFRESH_MS,
   });
 
-export const useInstanceEvents = (p: AppsPlace, id: string) =>
+export const useInstanceEvents = (p: ProjectPlace, id: string) =>
   useQuery({
     queryKey: [...appsKeys.instance(id), 'events'],
     queryFn: ({ signal }) =>
@@ -257,7 +248,7 @@ export interface InstallBody {
 }
 
 /** `POST v1/instances`: the new instance, whose id opens its page. */
-export const useInstallApp = (p: AppsPlace) => {
+export const useInstallApp = (p: ProjectPlace) => {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: InstallBody) =>
@@ -273,7 +264,7 @@ export const useInstallApp = (p: AppsPlace) => {
  * The current revision's input as given (integration references kept, `restore_ref`): what the
  * Configure page starts from. Read once: a refresh would overwrite what the user is editing.
  */
-export const useInstanceInput = (p: AppsPlace, id: string) =>
+export const useInstanceInput = (p: ProjectPlace, id: string) =>
   useQuery({
     queryKey: [...appsKeys.instance(id), 'input', 'restored'],
     queryFn: ({ signal }) =>
@@ -293,7 +284,7 @@ export interface ConfigureBody {
 }
 
 /** `PUT v1/instances/{id}`: a new revision with the changed inputs; the instance restarts. */
-export const useConfigureApp = (p: AppsPlace, id: string) => {
+export const useConfigureApp = (p: ProjectPlace, id: string) => {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: ConfigureBody) =>
@@ -306,7 +297,7 @@ export const useConfigureApp = (p: AppsPlace, id: string) => {
   });
 };
 
-export const useUninstallApp = (p: AppsPlace) => {
+export const useUninstallApp = (p: ProjectPlace) => {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => request(`${v1(p)}/instances/${seg(id)}`, { method: 'DELETE' }),

@@ -4,6 +4,7 @@ import type {
   BucketWire,
   Camel,
   PersistentCredentialsWire,
+  ProjectPlace,
 } from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, buildUrl, request } from './client';
@@ -13,44 +14,38 @@ import { putFile, type UploadOptions } from './upload';
 export type Bucket = Camel<BucketWire>;
 export type BucketCredentials = Camel<PersistentCredentialsWire>;
 
-export interface BucketPlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
-
 const BUCKETS = `${API.core}/buckets/buckets`;
 const CREDENTIALS = `${API.core}/buckets/persistent_credentials`;
-const scope = (p: BucketPlace) => ({
+const scope = (p: ProjectPlace) => ({
   cluster_name: p.clusterName,
   org_name: p.orgName,
   project_name: p.projectName,
 });
 
 export const bucketKeys = {
-  list: (p: BucketPlace) => ['buckets', p.clusterName, p.orgName, p.projectName] as const,
-  one: (p: BucketPlace, id: string) => [...bucketKeys.list(p), 'one', id] as const,
-  credentials: (p: BucketPlace) =>
+  list: (p: ProjectPlace) => ['buckets', p.clusterName, p.orgName, p.projectName] as const,
+  one: (p: ProjectPlace, id: string) => [...bucketKeys.list(p), 'one', id] as const,
+  credentials: (p: ProjectPlace) =>
     ['bucket-credentials', p.clusterName, p.orgName, p.projectName] as const,
-  objects: (p: BucketPlace, bucket: string) =>
+  objects: (p: ProjectPlace, bucket: string) =>
     ['bucket-objects', p.clusterName, p.orgName, p.projectName, bucket] as const,
-  folder: (p: BucketPlace, bucket: string, prefix: string) =>
+  folder: (p: ProjectPlace, bucket: string, prefix: string) =>
     [...bucketKeys.objects(p, bucket), prefix] as const,
 };
 
-export const listBuckets = (p: BucketPlace, signal?: AbortSignal) =>
+export const listBuckets = (p: ProjectPlace, signal?: AbortSignal) =>
   request<BucketWire[]>(BUCKETS, { query: scope(p), signal });
 
-export const getBucket = (p: BucketPlace, idOrName: string, signal?: AbortSignal) =>
+export const getBucket = (p: ProjectPlace, idOrName: string, signal?: AbortSignal) =>
   request<BucketWire>(`${BUCKETS}/${encodeURIComponent(idOrName)}`, { query: scope(p), signal });
 
-export const createBucket = (p: BucketPlace, name: string | null) =>
+export const createBucket = (p: ProjectPlace, name: string | null) =>
   request<BucketWire>(BUCKETS, { method: 'POST', body: { name, ...p } });
 
-export const deleteBucket = (p: BucketPlace, id: string) =>
+export const deleteBucket = (p: ProjectPlace, id: string) =>
   request<null>(`${BUCKETS}/${encodeURIComponent(id)}`, { method: 'DELETE', query: scope(p) });
 
-export const listBucketCredentials = (p: BucketPlace, signal?: AbortSignal) =>
+export const listBucketCredentials = (p: ProjectPlace, signal?: AbortSignal) =>
   request<PersistentCredentialsWire[]>(CREDENTIALS, { query: scope(p), signal });
 
 export interface CredentialsCreation {
@@ -59,7 +54,7 @@ export interface CredentialsCreation {
   readOnly: boolean;
 }
 
-export const createBucketCredentials = (p: BucketPlace, c: CredentialsCreation) =>
+export const createBucketCredentials = (p: ProjectPlace, c: CredentialsCreation) =>
   request<PersistentCredentialsWire>(CREDENTIALS, {
     method: 'POST',
     query: scope(p),
@@ -67,27 +62,27 @@ export const createBucketCredentials = (p: BucketPlace, c: CredentialsCreation) 
   });
 
 /** The spec sets no polling interval for buckets (workloads §9): refetch on focus and change. */
-export const useBuckets = (p: BucketPlace) =>
+export const useBuckets = (p: ProjectPlace) =>
   useQuery({
     queryKey: bucketKeys.list(p),
     queryFn: ({ signal }) => listBuckets(p, signal),
     refetchOnWindowFocus: true,
   });
 
-export const useBucket = (p: BucketPlace, idOrName: string) =>
+export const useBucket = (p: ProjectPlace, idOrName: string) =>
   useQuery({
     queryKey: bucketKeys.one(p, idOrName),
     queryFn: ({ signal }) => getBucket(p, idOrName, signal),
   });
 
-export const useBucketCredentials = (p: BucketPlace, enabled = true) =>
+export const useBucketCredentials = (p: ProjectPlace, enabled = true) =>
   useQuery({
     queryKey: bucketKeys.credentials(p),
     queryFn: ({ signal }) => listBucketCredentials(p, signal),
     enabled,
   });
 
-export function useCreateBucket(p: BucketPlace) {
+export function useCreateBucket(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (name: string | null) => createBucket(p, name),
@@ -95,7 +90,7 @@ export function useCreateBucket(p: BucketPlace) {
   });
 }
 
-export function useDeleteBucket(p: BucketPlace) {
+export function useDeleteBucket(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteBucket(p, id),
@@ -107,7 +102,7 @@ export function useDeleteBucket(p: BucketPlace) {
   });
 }
 
-export function useCreateBucketCredentials(p: BucketPlace) {
+export function useCreateBucketCredentials(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (c: CredentialsCreation) => createBucketCredentials(p, c),
@@ -129,7 +124,7 @@ const objectUrl = (bucket: string, key: string) =>
 
 /** One page of a "folder": the prefixes and objects right below `prefix`. */
 export const listObjects = (
-  p: BucketPlace,
+  p: ProjectPlace,
   bucket: string,
   prefix: string,
   continuationToken?: string,
@@ -142,14 +137,14 @@ export const listObjects = (
 
 /** A GET link of an object (open in a new tab, previews, download): the token rides along. */
 export const objectLink = (
-  p: BucketPlace,
+  p: ProjectPlace,
   bucket: string,
   key: string,
   token: string | null | undefined,
 ) => buildUrl(objectUrl(bucket, key), { ...scope(p), token: token ?? undefined });
 
 export const uploadObject = (
-  p: BucketPlace,
+  p: ProjectPlace,
   bucket: string,
   key: string,
   file: Blob,
@@ -157,15 +152,15 @@ export const uploadObject = (
 ) => putFile(buildUrl(objectUrl(bucket, key), scope(p)), file, options);
 
 /** A folder is an empty object whose key ends in `/`. */
-export const addFolder = (p: BucketPlace, bucket: string, prefix: string) =>
+export const addFolder = (p: ProjectPlace, bucket: string, prefix: string) =>
   request<BucketObjectWire>(objectUrl(bucket, `${prefix}/`), { method: 'PUT', query: scope(p) });
 
 /** Deletes an object, or with a key ending in `/` a folder and everything below it. */
-export const deleteObjects = (p: BucketPlace, bucket: string, key: string) =>
+export const deleteObjects = (p: ProjectPlace, bucket: string, key: string) =>
   request<{ deleted: number }>(objectUrl(bucket, key), { method: 'DELETE', query: scope(p) });
 
 /** A folder's pages, a thousand entries each; the next one loads when asked. */
-export const useBucketFolder = (p: BucketPlace, bucket: string, prefix: string) =>
+export const useBucketFolder = (p: ProjectPlace, bucket: string, prefix: string) =>
   useInfiniteQuery({
     queryKey: bucketKeys.folder(p, bucket, prefix),
     queryFn: ({ pageParam, signal }) => listObjects(p, bucket, prefix, pageParam, signal),
@@ -176,7 +171,7 @@ export const useBucketFolder = (p: BucketPlace, bucket: string, prefix: string) 
 
 /** A change to a bucket's objects; every cached folder of the bucket is refetched after it. */
 export function useObjectsMutation<V>(
-  p: BucketPlace,
+  p: ProjectPlace,
   bucket: string,
   fn: (v: V) => Promise<unknown>,
 ) {

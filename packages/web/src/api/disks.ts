@@ -1,28 +1,22 @@
-import type { Camel, DiskWire } from '@orrery/contract';
+import type { Camel, DiskWire, ProjectPlace } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 
 /** apolo-wire §6: the disk API; the console always names the cluster it works in. */
 export type Disk = Camel<DiskWire>;
 
-export interface DiskPlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
-
 const DISKS = `${API.core}/disk`;
-const scope = (p: DiskPlace) => ({
+const scope = (p: ProjectPlace) => ({
   cluster_name: p.clusterName,
   org_name: p.orgName,
   project_name: p.projectName,
 });
 
 export const diskKeys = {
-  list: (p: DiskPlace) => ['disks', p.clusterName, p.orgName, p.projectName] as const,
+  list: (p: ProjectPlace) => ['disks', p.clusterName, p.orgName, p.projectName] as const,
 };
 
-export const listDisks = (p: DiskPlace, signal?: AbortSignal) =>
+export const listDisks = (p: ProjectPlace, signal?: AbortSignal) =>
   request<DiskWire[]>(DISKS, { query: scope(p), signal });
 
 export interface DiskCreation {
@@ -31,17 +25,17 @@ export interface DiskCreation {
   name: string | null;
 }
 
-export const createDisk = (p: DiskPlace, d: DiskCreation) =>
+export const createDisk = (p: ProjectPlace, d: DiskCreation) =>
   request<DiskWire>(DISKS, { method: 'POST', body: { ...d, ...p } });
 
-export const deleteDisk = (p: DiskPlace, id: string) =>
+export const deleteDisk = (p: ProjectPlace, id: string) =>
   request<null>(`${DISKS}/${encodeURIComponent(id)}`, { method: 'DELETE', query: scope(p) });
 
 /**
  * The spec sets no polling interval for disks (workloads §4, §9), so the list refreshes when the
  * window regains focus and after every change made here.
  */
-export const useDisks = (p: DiskPlace | null) =>
+export const useDisks = (p: ProjectPlace | null) =>
   useQuery({
     queryKey: p ? diskKeys.list(p) : ['disks', 'none'],
     queryFn: ({ signal }) => listDisks(p!, signal),
@@ -49,7 +43,7 @@ export const useDisks = (p: DiskPlace | null) =>
     refetchOnWindowFocus: true,
   });
 
-export function useCreateDisk(p: DiskPlace) {
+export function useCreateDisk(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (d: DiskCreation) => createDisk(p, d),
@@ -57,7 +51,7 @@ export function useCreateDisk(p: DiskPlace) {
   });
 }
 
-export function useDeleteDisk(p: DiskPlace) {
+export function useDeleteDisk(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteDisk(p, id),

@@ -1,4 +1,4 @@
-import type { Camel, ImageDetailsWire, ImageListWire } from '@orrery/contract';
+import type { Camel, ImageDetailsWire, ImageListWire, ProjectPlace } from '@orrery/contract';
 import { useQuery } from '@tanstack/react-query';
 import { API, request } from './client';
 
@@ -11,31 +11,25 @@ export type ImageRepo = ImageList['images'][number];
 export type ImageDetails = Camel<ImageDetailsWire>;
 export type ImageTag = ImageDetails['tags'][number];
 
-export interface ImagePlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
-
 const IMAGES = `${API.core}/images`;
-const scope = (p: ImagePlace) => ({
+const scope = (p: ProjectPlace) => ({
   cluster_name: p.clusterName,
   org_name: p.orgName,
   project_name: p.projectName,
 });
 
 export const imageKeys = {
-  list: (p: ImagePlace) => ['images', p.clusterName, p.orgName, p.projectName] as const,
-  details: (p: ImagePlace, name: string) => [...imageKeys.list(p), 'tags', name] as const,
+  list: (p: ProjectPlace) => ['images', p.clusterName, p.orgName, p.projectName] as const,
+  details: (p: ProjectPlace, name: string) => [...imageKeys.list(p), 'tags', name] as const,
 };
 
-export const listImages = (p: ImagePlace, signal?: AbortSignal) =>
+export const listImages = (p: ProjectPlace, signal?: AbortSignal) =>
   request<ImageListWire>(IMAGES, { query: scope(p), signal });
 
-export const imageDetails = (p: ImagePlace, name: string, signal?: AbortSignal) =>
+export const imageDetails = (p: ProjectPlace, name: string, signal?: AbortSignal) =>
   request<ImageDetailsWire>(`${IMAGES}/tags`, { query: { ...scope(p), name }, signal });
 
-export const useImages = (p: ImagePlace | null) =>
+export const useImages = (p: ProjectPlace | null) =>
   useQuery({
     queryKey: p ? imageKeys.list(p) : ['images', 'none'],
     queryFn: ({ signal }) => listImages(p!, signal),
@@ -43,7 +37,7 @@ export const useImages = (p: ImagePlace | null) =>
     refetchOnWindowFocus: true,
   });
 
-export const useImageDetails = (p: ImagePlace, name: string | null) =>
+export const useImageDetails = (p: ProjectPlace, name: string | null) =>
   useQuery({
     queryKey: imageKeys.details(p, name ?? ''),
     queryFn: ({ signal }) => imageDetails(p, name!, signal),

@@ -1,4 +1,11 @@
-import type { Camel, IngressTicket, JobStatus, JobTopSample, JobWire } from '@orrery/contract';
+import type {
+  Camel,
+  IngressTicket,
+  JobStatus,
+  JobTopSample,
+  JobWire,
+  ProjectPlace,
+} from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
 
@@ -8,12 +15,6 @@ import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
  */
 export type Job = Camel<JobWire>;
 export type { JobStatus };
-
-export interface JobPlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
 
 const JOBS = `${API.core}/jobs`;
 /** workloads §4, §9: infinite lists load 50 at a time. */
@@ -31,13 +32,13 @@ export interface JobFilter {
 
 export const jobKeys = {
   all: ['jobs'] as const,
-  list: (p: JobPlace, f: JobFilter) =>
+  list: (p: ProjectPlace, f: JobFilter) =>
     ['jobs', 'list', p.clusterName, p.orgName, p.projectName, f] as const,
   one: (id: string) => ['jobs', 'one', id] as const,
 };
 
 /** The list query of one page: newest first, resumed after the last job of the previous page. */
-export const listQuery = (p: JobPlace, f: JobFilter, cursor?: string) => ({
+export const listQuery = (p: ProjectPlace, f: JobFilter, cursor?: string) => ({
   cluster_name: p.clusterName,
   org_name: p.orgName,
   project_name: p.projectName,
@@ -49,7 +50,7 @@ export const listQuery = (p: JobPlace, f: JobFilter, cursor?: string) => ({
   cursor,
 });
 
-export const listJobs = (p: JobPlace, f: JobFilter, cursor?: string, signal?: AbortSignal) =>
+export const listJobs = (p: ProjectPlace, f: JobFilter, cursor?: string, signal?: AbortSignal) =>
   request<{ jobs: JobWire[] }>(JOBS, { query: listQuery(p, f, cursor), signal });
 
 export const getJob = (id: string, signal?: AbortSignal) =>
@@ -98,7 +99,7 @@ export const jobIdOfUrl = (url: string) => new URL(url).hostname.split('.')[0] ?
 export const openNeedsWrite = (kind: string) =>
   `Opening this ${kind} needs write access to the job`;
 
-export function useJobList(p: JobPlace, f: JobFilter) {
+export function useJobList(p: ProjectPlace, f: JobFilter) {
   return useInfiniteQuery({
     queryKey: jobKeys.list(p, f),
     queryFn: ({ pageParam, signal }) => listJobs(p, f, pageParam, signal),

@@ -1,11 +1,13 @@
-import type {
-  Camel,
-  ClusterRole,
-  ClusterUserWire,
-  MemberRole,
-  OrgRole,
-  OrgUserWire,
-  ProjectUserWire,
+import {
+  placeKey,
+  type Camel,
+  type ClusterRole,
+  type ClusterUserWire,
+  type MemberRole,
+  type OrgRole,
+  type OrgUserWire,
+  type ProjectPlace,
+  type ProjectUserWire,
 } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForgetPermissions } from './permissions';
@@ -25,18 +27,13 @@ const orgPath = (org: string) => `${API.admin}/orgs/${enc(org)}/users`;
 const clusterPath = (cluster: string, org: string) =>
   `${API.admin}/clusters/${enc(cluster)}/orgs/${enc(org)}/users`;
 const projectPath = (p: ProjectPlace) =>
-  `${API.admin}/clusters/${enc(p.cluster)}/orgs/${enc(p.org)}/projects/${enc(p.project)}/users`;
-export interface ProjectPlace {
-  cluster: string;
-  org: string;
-  project: string;
-}
+  `${API.admin}/clusters/${enc(p.clusterName)}/orgs/${enc(p.orgName)}/projects/${enc(p.projectName)}/users`;
 const withInfo = { with_user_info: 'true' };
 
 export const peopleKeys = {
   org: (org: string) => ['people', 'org', org] as const,
   cluster: (cluster: string, org: string) => ['people', 'cluster', cluster, org] as const,
-  project: (p: ProjectPlace) => ['people', 'project', p.cluster, p.org, p.project] as const,
+  project: (p: ProjectPlace) => ['people', 'project', placeKey(p)] as const,
 };
 
 export const useOrgUsers = (org: string) =>

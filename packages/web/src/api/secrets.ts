@@ -1,21 +1,14 @@
-import type { SecretWire } from '@orrery/contract';
+import type { SecretWire, ProjectPlace } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 import type { Camel } from '@orrery/contract';
 
 export type Secret = Camel<SecretWire>;
 
-/** The project whose secrets are meant; the console always names the cluster. */
-export interface SecretScope {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
-
-export const secretsKey = (s: SecretScope) =>
+export const secretsKey = (s: ProjectPlace) =>
   ['secrets', s.clusterName, s.orgName, s.projectName] as const;
 
-const scopeQuery = (s: SecretScope) => ({
+const scopeQuery = (s: ProjectPlace) => ({
   cluster_name: s.clusterName,
   org_name: s.orgName,
   project_name: s.projectName,
@@ -32,11 +25,11 @@ export function encodeSecretValue(text: string): string {
   return btoa(binary);
 }
 
-export const listSecrets = (scope: SecretScope, signal?: AbortSignal) =>
+export const listSecrets = (scope: ProjectPlace, signal?: AbortSignal) =>
   request<SecretWire[]>(`${API.core}/secrets`, { query: scopeQuery(scope), signal });
 
 export interface SecretCreation {
-  scope: SecretScope;
+  scope: ProjectPlace;
   key: string;
   /** The plain text; encoded here. */
   value: string;
@@ -48,16 +41,16 @@ export const createSecret = ({ scope, key, value }: SecretCreation) =>
     body: { ...scope, key, value: encodeSecretValue(value) },
   });
 
-export const deleteSecret = ({ scope, key }: { scope: SecretScope; key: string }) =>
+export const deleteSecret = ({ scope, key }: { scope: ProjectPlace; key: string }) =>
   request<null>(`${API.core}/secrets/${encodeURIComponent(key)}`, {
     method: 'DELETE',
     query: scopeQuery(scope),
   });
 
-export const useSecrets = (scope: SecretScope | null) =>
+export const useSecrets = (scope: ProjectPlace | null) =>
   useQuery({
     queryKey: scope ? secretsKey(scope) : ['secrets', null],
-    queryFn: ({ signal }) => listSecrets(scope as SecretScope, signal),
+    queryFn: ({ signal }) => listSecrets(scope as ProjectPlace, signal),
     enabled: !!scope,
   });
 

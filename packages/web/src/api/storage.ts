@@ -1,4 +1,4 @@
-import type { Action, FileStatus as FileStatusWire } from '@orrery/contract';
+import type { Action, FileStatus as FileStatusWire, ProjectPlace } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, buildUrl, request } from './client';
 import { putFile, type UploadOptions } from './upload';
@@ -10,31 +10,25 @@ import { putFile, type UploadOptions } from './upload';
 export type FileStatus = FileStatusWire;
 export type StorageAction = Action;
 
-export interface StoragePlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
-
 const STORAGE = `${API.core}/storage`;
 
 /** `/ORG/PROJECT/a/b`, as the RENAME destination and GETFILESTATUS name it. */
-export const absolutePath = (p: StoragePlace, path: string[]) =>
+export const absolutePath = (p: ProjectPlace, path: string[]) =>
   `/${[p.orgName, p.projectName, ...path].join('/')}`;
 
 /** The request path, every segment encoded on its own (the server refuses `%2f`). */
-export const storageUrl = (p: StoragePlace, path: string[]) =>
+export const storageUrl = (p: ProjectPlace, path: string[]) =>
   `${STORAGE}${absolutePath(p, path).split('/').map(encodeURIComponent).join('/')}`;
 
 export const storageKeys = {
-  all: (p: StoragePlace) => ['storage', p.clusterName, p.orgName, p.projectName] as const,
-  list: (p: StoragePlace, path: string[]) =>
+  all: (p: ProjectPlace) => ['storage', p.clusterName, p.orgName, p.projectName] as const,
+  list: (p: ProjectPlace, path: string[]) =>
     [...storageKeys.all(p), 'list', path.join('/')] as const,
-  status: (p: StoragePlace, path: string[]) =>
+  status: (p: ProjectPlace, path: string[]) =>
     [...storageKeys.all(p), 'status', path.join('/')] as const,
 };
 
-export const listStatus = async (p: StoragePlace, path: string[], signal?: AbortSignal) =>
+export const listStatus = async (p: ProjectPlace, path: string[], signal?: AbortSignal) =>
   (
     await request<{ FileStatuses: { FileStatus: FileStatus[] } }>(storageUrl(p, path), {
       query: { op: 'LISTSTATUS' },
@@ -42,7 +36,7 @@ export const listStatus = async (p: StoragePlace, path: string[], signal?: Abort
     })
   ).FileStatuses.FileStatus;
 
-export const getFileStatus = async (p: StoragePlace, path: string[], signal?: AbortSignal) =>
+export const getFileStatus = async (p: ProjectPlace, path: string[], signal?: AbortSignal) =>
   (
     await request<{ FileStatus: FileStatus }>(storageUrl(p, path), {
       query: { op: 'GETFILESTATUS' },
@@ -50,16 +44,16 @@ export const getFileStatus = async (p: StoragePlace, path: string[], signal?: Ab
     })
   ).FileStatus;
 
-export const makeDirs = (p: StoragePlace, path: string[]) =>
+export const makeDirs = (p: ProjectPlace, path: string[]) =>
   request<null>(storageUrl(p, path), { method: 'PUT', query: { op: 'MKDIRS' } });
 
-export const deletePath = (p: StoragePlace, path: string[], recursive: boolean) =>
+export const deletePath = (p: ProjectPlace, path: string[], recursive: boolean) =>
   request<null>(storageUrl(p, path), {
     method: 'DELETE',
     query: { op: 'DELETE', recursive: recursive ? 'true' : 'false' },
   });
 
-export const renamePath = (p: StoragePlace, from: string[], to: string[]) =>
+export const renamePath = (p: ProjectPlace, from: string[], to: string[]) =>
   request<null>(storageUrl(p, from), {
     method: 'POST',
     query: { op: 'RENAME', destination: absolutePath(p, to) },
@@ -69,7 +63,7 @@ export const renamePath = (p: StoragePlace, from: string[], to: string[]) =>
  * The op=OPEN link of "open in new tab" and of previews: a plain link cannot send a header, so
  * the token rides in the query (accepted by the server on GET op=OPEN only).
  */
-export const openUrl = (p: StoragePlace, path: string[], token: string | null | undefined) =>
+export const openUrl = (p: ProjectPlace, path: string[], token: string | null | undefined) =>
   buildUrl(storageUrl(p, path), { op: 'OPEN', token: token ?? undefined });
 
 /** Grants `action` on a storage URI to a user (workloads §7: POST users/{name}/permissions). */
@@ -83,11 +77,11 @@ export const sharePermission = (username: string, uri: string, action: StorageAc
  * PUT op=CREATE of one file with its own content type, reporting progress (api/upload.ts).
  * Rejects with an ApiError like `request`, or an AbortError.
  */
-export const uploadFile = (p: StoragePlace, path: string[], file: Blob, options: UploadOptions) =>
+export const uploadFile = (p: ProjectPlace, path: string[], file: Blob, options: UploadOptions) =>
   putFile(buildUrl(storageUrl(p, path), { op: 'CREATE' }), file, options);
 
 /** A folder's entries; the spec sets no polling, so it refreshes on focus and after changes. */
-export const useListing = (p: StoragePlace, path: string[], enabled = true) =>
+export const useListing = (p: ProjectPlace, path: string[], enabled = true) =>
   useQuery({
     queryKey: storageKeys.list(p, path),
     queryFn: ({ signal }) => listStatus(p, path, signal),
@@ -96,7 +90,7 @@ export const useListing = (p: StoragePlace, path: string[], enabled = true) =>
   });
 
 /** The folder itself: its `permission` decides whether the area is read-only. */
-export const useFileStatus = (p: StoragePlace, path: string[], enabled = true) =>
+export const useFileStatus = (p: ProjectPlace, path: string[], enabled = true) =>
   useQuery({
     queryKey: storageKeys.status(p, path),
     queryFn: ({ signal }) => getFileStatus(p, path, signal),
@@ -104,7 +98,7 @@ export const useFileStatus = (p: StoragePlace, path: string[], enabled = true) =
   });
 
 /** Mutations of the storage area; each refreshes every cached listing of the project. */
-export function useStorageMutation<V>(p: StoragePlace, fn: (v: V) => Promise<unknown>) {
+export function useStorageMutation<V>(p: ProjectPlace, fn: (v: V) => Promise<unknown>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,

@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { FORM_MESSAGES } from './texts';
-import { secretUriOf, type FormPlace } from './uris';
+import { secretUriOf } from './uris';
 
 /** workloads §3 Env entry: a plain variable, or one fed from a secret (`secret:KEY`). */
 export interface EnvEntry {
@@ -20,7 +21,7 @@ export function envVariableErrors(e: Pick<EnvEntry, 'name' | 'value'>) {
 }
 
 /** The job wire's two maps (apolo-wire §2): `env {K: V}` and `secret_env {K: secret://…}`. */
-export function toWireEnv(entries: readonly EnvEntry[], place: FormPlace) {
+export function toWireEnv(entries: readonly EnvEntry[], place: ProjectPlace) {
   const env: Record<string, string> = {};
   const secretEnv: Record<string, string> = {};
   for (const e of entries) {

@@ -1,19 +1,13 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { createContext, useContext } from 'react';
 import type { Cluster } from '../api/types';
 import type { SchemaForm } from './useSchemaForm';
 
 export type Preset = Cluster['resourcePresets'][number];
 
-/** The project a form works in: pickers list its images, files, disks and secrets. */
-export interface FormPlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
-
 /** What the special inputs need from the page around the form. */
 export interface FormEnvironment {
-  place: FormPlace | null;
+  place: ProjectPlace | null;
   /** The cluster's resource presets. */
   presets: Preset[];
   /** What the form creates ("job", "app"), for the preset warning. */

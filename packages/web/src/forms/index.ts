@@ -6,7 +6,7 @@ export {
   type SchemaForm,
   type SchemaFormOptions,
 } from './useSchemaForm';
-export type { FormEnvironment, FormPlace, Preset } from './environment';
+export type { FormEnvironment, Preset } from './environment';
 export type { FormSchema } from './refs';
 export { toWireEnv, type EnvEntry } from './env';
 export { toWireVolumes, type VolumeEntry } from './volumes';

@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { appsScopePath } from '@orrery/contract';
+import { appsScopePath, type ProjectPlace } from '@orrery/contract';
 import {
   INSTANCES_REFRESH_MS,
   instancesQuery,
   templatesQuery,
   type AppInstance,
   type AppState,
-  type AppsPlace,
 } from '../api/apps';
 import { request } from '../api/client';
-import type { FormPlace } from './environment';
 
 /** One output of an installed app that an integration input may take (apolo-apps-wire). */
 export interface IntegrationCandidate {
@@ -34,7 +32,11 @@ const labelOf = (i: Pick<AppInstance, 'displayName' | 'name'>) => i.displayName 
  * catalogue's titles (the installed list's cached queries). A failed lookup is an empty list
  * (workloads §8: integration lookup failures are swallowed silently).
  */
-export function useIntegrationCandidates(place: FormPlace | null, type: string, enabled: boolean) {
+export function useIntegrationCandidates(
+  place: ProjectPlace | null,
+  type: string,
+  enabled: boolean,
+) {
   const instances = useProjectInstances(place, enabled);
   const templates = useQuery({
     ...templatesQuery(place ?? NO_PLACE),
@@ -79,10 +81,10 @@ export function useIntegrationCandidates(place: FormPlace | null, type: string, 
   return { isPending, data };
 }
 
-const NO_PLACE: AppsPlace = { clusterName: '', orgName: '', projectName: '' };
+const NO_PLACE: ProjectPlace = { clusterName: '', orgName: '', projectName: '' };
 
 /** The list is refreshed every 15 s anyway; a name need not be fetched again for each input. */
-function useProjectInstances(place: FormPlace | null, enabled: boolean) {
+function useProjectInstances(place: ProjectPlace | null, enabled: boolean) {
   return useQuery({
     ...instancesQuery(place ?? NO_PLACE),
     enabled: enabled && place !== null,
@@ -91,7 +93,10 @@ function useProjectInstances(place: FormPlace | null, enabled: boolean) {
 }
 
 /** The name of the instance an integration refers to, or its id until (or unless) it is known. */
-export function useInstanceName(place: FormPlace | null, instanceId: string | null): string | null {
+export function useInstanceName(
+  place: ProjectPlace | null,
+  instanceId: string | null,
+): string | null {
   const instances = useProjectInstances(place, instanceId !== null);
   if (instanceId === null) return null;
   const instance = instances.data?.find((i) => i.id === instanceId);

@@ -1,8 +1,6 @@
-import { formatUri } from '@orrery/contract';
+import { formatUri, type ProjectPlace } from '@orrery/contract';
 
-import type { FormPlace } from './environment';
-
-export type { FormPlace };
+export type { ProjectPlace };
 
 type Kind = 'storage' | 'disk' | 'secret';
 
@@ -11,7 +9,7 @@ type Kind = 'storage' | 'disk' | 'secret';
  * `storage://C/ORG/PROJECT/data`, `storage:/org/proj/data` → `storage://C/org/proj/data`. Full
  * URIs pass unchanged.
  */
-export function expandUri(kind: Kind, value: string, place: FormPlace): string {
+export function expandUri(kind: Kind, value: string, place: ProjectPlace): string {
   const text = value.trim();
   if (text.startsWith(`${kind}://`)) return text;
   const rest = text.startsWith(`${kind}:`) ? text.slice(kind.length + 1) : text;
@@ -21,4 +19,5 @@ export function expandUri(kind: Kind, value: string, place: FormPlace): string {
     : formatUri(kind, place.clusterName, place.orgName, place.projectName, ...segments);
 }
 
-export const secretUriOf = (value: string, place: FormPlace) => expandUri('secret', value, place);
+export const secretUriOf = (value: string, place: ProjectPlace) =>
+  expandUri('secret', value, place);

@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { FORM_MESSAGES } from './texts';
-import { expandUri, type FormPlace } from './uris';
+import { expandUri } from './uris';
 
 export const VOLUME_TYPES = ['storage', 'disk', 'secret'] as const;
 export type VolumeType = (typeof VOLUME_TYPES)[number];
@@ -54,7 +55,7 @@ export interface WireVolumes {
  * its type; a volume missing only its path or its resource is skipped with a warning, an empty
  * one silently.
  */
-export function toWireVolumes(entries: readonly VolumeEntry[], place: FormPlace): WireVolumes {
+export function toWireVolumes(entries: readonly VolumeEntry[], place: ProjectPlace): WireVolumes {
   const out: WireVolumes = {
     volumes: [],
     disk_volumes: [],

@@ -6,7 +6,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { CatalogueTab } from './catalogue/CatalogueTab';
 import { InstalledTab } from './installed/InstalledTab';
 import { LegacyTab } from './LegacyTab';
-import { useAppsPlace } from './place';
+import { useProjectPlace } from '../../app/context/project-place';
 import { APPS_TEXTS as T } from './texts';
 import './styles';
 
@@ -37,7 +37,7 @@ const TAB_PATHS: Record<TabKey, string> = {
  * Configure page under `/apps/instances/{id}/configure`.
  */
 export default function AppsPage() {
-  const place = useAppsPlace();
+  const place = useProjectPlace();
   if (!place) return <EmptyState title={T.title} description={T.missingProject} />;
   const key = `${place.clusterName}/${place.orgName}/${place.projectName}`;
   const tab = (name: TabKey, body: ReactNode) => (

@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Alert, Badge, Button, Drawer, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconFolderOpen, IconKey, IconTrash } from '@tabler/icons-react';
-import { useBucketCredentials, type Bucket, type BucketPlace } from '../../api/buckets';
+import { useBucketCredentials, type Bucket } from '../../api/buckets';
 import { useCan } from '../../api/permissions';
 import { useProjectUri } from '../../api/project-can';
 import { WhyNot } from '../../ui/WhyNot';
@@ -13,7 +14,7 @@ const T = BUCKET_TEXTS.drawer;
 
 /** workloads §2: the credentials naming this bucket, then its details and actions. */
 export function BucketDrawer(props: {
-  place: BucketPlace;
+  place: ProjectPlace;
   bucket: Bucket | null;
   onClose(): void;
   onOpen(bucket: Bucket): void;
@@ -80,7 +81,7 @@ export function BucketDrawer(props: {
   );
 }
 
-function Credentials({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
+function Credentials({ place, bucket }: { place: ProjectPlace; bucket: Bucket }) {
   const credentials = useBucketCredentials(place);
   const mine = (credentials.data ?? []).filter((c) => c.bucketIds.includes(bucket.id));
   let body;

@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -12,7 +13,6 @@ import {
   useBucketFolder,
   useObjectsMutation,
   type Bucket,
-  type BucketPlace,
 } from '../../api/buckets';
 import { useCanOne } from '../../api/permissions';
 import { useProjectUri } from '../../api/project-can';
@@ -44,7 +44,7 @@ const T = BUCKET_TEXTS.view;
  * `/buckets/:bucketId/:bucketName` (workloads §2): the bucket's objects in the files area's
  * browser, one folder (key prefix) at a time, the folder in `?path=` as on the Files page.
  */
-export function BucketView({ place }: { place: BucketPlace }) {
+export function BucketView({ place }: { place: ProjectPlace }) {
   const { bucketId = '', bucketName } = useParams();
   const bucket = useBucket(place, bucketId);
   const title = bucket.data ? bucketLabel(bucket.data) : (bucketName ?? bucketId);
@@ -73,7 +73,7 @@ export function BucketView({ place }: { place: BucketPlace }) {
   );
 }
 
-function Objects({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
+function Objects({ place, bucket }: { place: ProjectPlace; bucket: Bucket }) {
   // The name, as the bucket's permission URI has it (api/buckets.ts).
   const name = bucketLabel(bucket);
   const [path, go] = useFolderPath();
@@ -106,7 +106,7 @@ function Objects({ place, bucket }: { place: BucketPlace; bucket: Bucket }) {
 }
 
 function Folder(props: {
-  place: BucketPlace;
+  place: ProjectPlace;
   bucket: string;
   path: string[];
   token: string | null;

@@ -1,10 +1,11 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBucket, IconPlus, IconSearch } from '@tabler/icons-react';
 import { Route, Routes, useNavigate } from 'react-router';
-import { useBuckets, type Bucket, type BucketPlace } from '../../api/buckets';
-import { usePlatformContext, useContextLink } from '../../app/context/platform-context';
+import { useBuckets, type Bucket } from '../../api/buckets';
+import { useContextLink } from '../../app/context/platform-context';
 import { useProjectCan } from '../../api/project-can';
 import { EmptyState } from '../../ui/EmptyState';
 import { WhyNot } from '../../ui/WhyNot';
@@ -20,24 +21,23 @@ import { DeleteBucketDialog } from './DeleteBucketDialog';
 import { bucketPath, matches } from './format';
 import { BUCKET_TEXTS, SEARCH_DEBOUNCE_MS } from './texts';
 import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
+import { NeedsProject } from '../../app/context/project-place';
 
 /** The Buckets area (workloads §2): the current project's buckets, and one bucket's page. */
 export default function BucketsPage() {
-  const { names } = usePlatformContext();
-  if (!names.org || !names.cluster || !names.project) {
-    return <EmptyState title={BUCKET_TEXTS.empty} description={BUCKET_TEXTS.missingProject} />;
-  }
-  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
-  const key = `${place.clusterName}/${place.orgName}/${place.projectName}`;
   return (
-    <Routes>
-      <Route index element={<Buckets key={key} place={place} />} />
-      <Route path=":bucketId/:bucketName?" element={<BucketView key={key} place={place} />} />
-    </Routes>
+    <NeedsProject title={BUCKET_TEXTS.empty} description={BUCKET_TEXTS.missingProject}>
+      {(place) => (
+        <Routes>
+          <Route index element={<Buckets place={place} />} />
+          <Route path=":bucketId/:bucketName?" element={<BucketView place={place} />} />
+        </Routes>
+      )}
+    </NeedsProject>
   );
 }
 
-function Buckets({ place }: { place: BucketPlace }) {
+function Buckets({ place }: { place: ProjectPlace }) {
   const buckets = useBuckets(place);
   const navigate = useNavigate();
   const link = useContextLink();

@@ -1,8 +1,8 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { Alert, Modal, Stack, TextInput } from '@mantine/core';
-import { BucketName } from '@orrery/contract';
-import { useCreateBucket, type BucketPlace } from '../../api/buckets';
+import { BucketName, type ProjectPlace } from '@orrery/contract';
+import { useCreateBucket } from '../../api/buckets';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
@@ -19,7 +19,7 @@ export function bucketNameError(name: string): string | null {
 }
 
 export function CreateBucketDialog(props: {
-  place: BucketPlace;
+  place: ProjectPlace;
   opened: boolean;
   onClose(): void;
 }) {

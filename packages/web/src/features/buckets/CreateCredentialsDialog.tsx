@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import {
@@ -12,12 +13,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import {
-  useCreateBucketCredentials,
-  type Bucket,
-  type BucketCredentials,
-  type BucketPlace,
-} from '../../api/buckets';
+import { useCreateBucketCredentials, type Bucket, type BucketCredentials } from '../../api/buckets';
 import { useCan } from '../../api/permissions';
 import { useProjectUri } from '../../api/project-can';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
@@ -36,7 +32,7 @@ type Access = 'read-only' | 'read-write';
  * creation (docs/buckets.md): closing the dialog forgets them.
  */
 export function CreateCredentialsDialog(props: {
-  place: BucketPlace;
+  place: ProjectPlace;
   buckets: Bucket[];
   /** The bucket the dialog was opened for; it is preselected. Null keeps the dialog closed. */
   bucket: Bucket | null;
@@ -111,7 +107,7 @@ function CreatedKeys(props: { created: BucketCredentials; buckets: Bucket[]; onD
 }
 
 function CredentialsForm(props: {
-  place: BucketPlace;
+  place: ProjectPlace;
   buckets: Bucket[];
   bucket: Bucket;
   onClose(): void;

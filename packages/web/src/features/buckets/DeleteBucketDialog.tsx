@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Modal, Stack, Text } from '@mantine/core';
-import { useDeleteBucket, type Bucket, type BucketPlace } from '../../api/buckets';
+import { useDeleteBucket, type Bucket } from '../../api/buckets';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { bucketLabel } from './format';
@@ -8,7 +9,7 @@ import { DialogActions } from '../../ui/DialogActions';
 
 /** Deleting a bucket Orrery made deletes its objects, so it is always confirmed. */
 export function DeleteBucketDialog(props: {
-  place: BucketPlace;
+  place: ProjectPlace;
   bucket: Bucket | null;
   onClose(): void;
   onDeleted?(bucket: Bucket): void;

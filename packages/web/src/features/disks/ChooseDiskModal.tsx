@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Button, Group, Loader, Modal, Stack, Table } from '@mantine/core';
-import { useDisks, type Disk, type DiskPlace } from '../../api/disks';
+import { useDisks, type Disk } from '../../api/disks';
 import { EmptyState } from '../../ui/EmptyState';
 import { usageOf } from './format';
 import { DISK_TEXTS } from './texts';
@@ -18,7 +19,7 @@ export const diskVolumeValue = (d: Disk) => (d.name ? `disk:${d.name}` : d.uri);
  * selects, a double click chooses at once.
  */
 export function ChooseDiskModal(props: {
-  place: DiskPlace;
+  place: ProjectPlace;
   opened: boolean;
   onClose(): void;
   onChoose(value: string, disk: Disk): void;

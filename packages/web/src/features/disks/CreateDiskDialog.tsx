@@ -1,8 +1,9 @@
+import type { ProjectPlace } from '@orrery/contract';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { ApiError } from '../../api/client';
-import { useCreateDisk, type DiskPlace } from '../../api/disks';
+import { useCreateDisk } from '../../api/disks';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { messageOf } from '../../ui/errors';
 import { diskNameOf, validateDiskForm, type DiskFormErrors, type DiskFormValues } from './rules';
@@ -20,7 +21,7 @@ const FIELD_OF: Record<string, keyof DiskFormErrors> = {
 };
 
 export function CreateDiskDialog(props: {
-  place: DiskPlace;
+  place: ProjectPlace;
   /** The cluster's credits per GB-day, to say what the disk will cost; undefined: unknown. */
   pricePerGbDay?: string;
   opened: boolean;

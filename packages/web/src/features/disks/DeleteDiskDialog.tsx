@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Modal, Stack, Text } from '@mantine/core';
-import { useDeleteDisk, type Disk, type DiskPlace } from '../../api/disks';
+import { useDeleteDisk, type Disk } from '../../api/disks';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { diskLabel } from './format';
@@ -8,7 +9,7 @@ import { DialogActions } from '../../ui/DialogActions';
 
 /** Deleting loses the data on the disk, so it is always confirmed. */
 export function DeleteDiskDialog(props: {
-  place: DiskPlace;
+  place: ProjectPlace;
   disk: Disk | null;
   onClose(): void;
   onDeleted?(disk: Disk): void;

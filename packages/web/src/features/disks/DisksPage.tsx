@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Stack, Title } from '@mantine/core';
 import { IconDatabase, IconPlus } from '@tabler/icons-react';
-import { diskUri } from '@orrery/contract';
-import { useDisks, type Disk, type DiskPlace } from '../../api/disks';
+import { diskUri, type ProjectPlace } from '@orrery/contract';
+import { useDisks, type Disk } from '../../api/disks';
 import { useCanOne } from '../../api/permissions';
 import { WhyNot } from '../../ui/WhyNot';
 import { usePlatformContext } from '../../app/context/platform-context';
@@ -13,24 +13,21 @@ import { DeleteDiskDialog } from './DeleteDiskDialog';
 import { DiskDrawer } from './DiskDrawer';
 import { DisksTable } from './DisksTable';
 import { DISK_TEXTS } from './texts';
+import { NeedsProject } from '../../app/context/project-place';
 
 /** The Disks area (workloads §2): the current project's disks. */
 export default function DisksPage() {
-  const { names, cluster } = usePlatformContext();
-  if (!names.org || !names.cluster || !names.project) {
-    return <EmptyState title={DISK_TEXTS.empty} description={DISK_TEXTS.missingProject} />;
-  }
-  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
+  const { cluster } = usePlatformContext();
   return (
-    <Disks
-      key={`${place.clusterName}/${place.orgName}/${place.projectName}`}
-      place={place}
-      pricePerGbDay={cluster?.details?.diskPrice?.creditsPerDayPerGb}
-    />
+    <NeedsProject title={DISK_TEXTS.empty} description={DISK_TEXTS.missingProject}>
+      {(place) => (
+        <Disks place={place} pricePerGbDay={cluster?.details?.diskPrice?.creditsPerDayPerGb} />
+      )}
+    </NeedsProject>
   );
 }
 
-function Disks({ place, pricePerGbDay }: { place: DiskPlace; pricePerGbDay?: string }) {
+function Disks({ place, pricePerGbDay }: { place: ProjectPlace; pricePerGbDay?: string }) {
   const disks = useDisks(place);
   const canCreate = useCanOne({
     uri: diskUri(place.clusterName, place.orgName, place.projectName),

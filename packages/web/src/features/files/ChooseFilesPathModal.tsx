@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Alert, Button, Code, Group, Loader, Modal, ScrollArea, Stack } from '@mantine/core';
-import { useListing, type FileStatus, type StoragePlace } from '../../api/storage';
+import { useListing, type FileStatus } from '../../api/storage';
 import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
 import { FileGrid } from './FileGrid';
@@ -20,7 +21,7 @@ export interface ChosenFilesPath {
   uri: string;
 }
 
-export const chosenPath = (place: StoragePlace, segments: string[]): ChosenFilesPath => ({
+export const chosenPath = (place: ProjectPlace, segments: string[]): ChosenFilesPath => ({
   segments,
   path: storageValue(segments),
   uri: fullUri(place, segments),
@@ -32,7 +33,7 @@ export const chosenPath = (place: StoragePlace, segments: string[]): ChosenFiles
  * selected item, or the open folder when nothing is selected.
  */
 export function ChooseFilesPathModal(props: {
-  place: StoragePlace;
+  place: ProjectPlace;
   opened: boolean;
   initialPath?: string[];
   onClose(): void;

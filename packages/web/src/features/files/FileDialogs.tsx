@@ -1,4 +1,5 @@
-import type { FileStatus, StoragePlace } from '../../api/storage';
+import type { ProjectPlace } from '@orrery/contract';
+import type { FileStatus } from '../../api/storage';
 import { deletePath, makeDirs, renamePath, useStorageMutation } from '../../api/storage';
 import { notifySuccess } from '../../ui/notify';
 import { DeleteDialog } from './DeleteDialog';
@@ -11,7 +12,7 @@ export type FileDialog = 'add' | 'rename' | 'delete' | 'share' | null;
 
 /** The dialogs of the Files page, one at a time, each mounted fresh when it opens. */
 export function FileDialogs(props: {
-  place: StoragePlace;
+  place: ProjectPlace;
   folder: string[];
   dialog: FileDialog;
   entry: FileStatus | null;

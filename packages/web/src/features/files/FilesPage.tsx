@@ -1,11 +1,10 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState, type ReactNode } from 'react';
 import { Stack, Title } from '@mantine/core';
-import type { StoragePlace } from '../../api/storage';
+
 import { openUrl, storageKeys, uploadFile, useListing } from '../../api/storage';
 import { useCan } from '../../api/permissions';
 import { useProjectUri } from '../../api/project-can';
-import { usePlatformContext } from '../../app/context/platform-context';
-import { EmptyState } from '../../ui/EmptyState';
 import { ActionBar } from './ActionBar';
 import { FileDialogs, type FileDialog } from './FileDialogs';
 import { BesideFileDrawer, FileDrawer } from './FileDrawer';
@@ -18,18 +17,18 @@ import { UploadList } from './UploadList';
 import { useFolderPath } from './useFolderPath';
 import { useStorageToken } from './useStorageToken';
 import { useUploads } from './useUploads';
+import { NeedsProject } from '../../app/context/project-place';
 
 /** The Files area (workloads §2): the current project's storage, one folder at a time. */
 export default function FilesPage() {
-  const { names } = usePlatformContext();
-  if (!names.org || !names.cluster || !names.project) {
-    return <EmptyState title={T.title} description={T.missingProject} />;
-  }
-  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
-  return <Files key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />;
+  return (
+    <NeedsProject title={T.title} description={T.missingProject}>
+      {(place) => <Files place={place} />}
+    </NeedsProject>
+  );
 }
 
-function Files({ place }: { place: StoragePlace }) {
+function Files({ place }: { place: ProjectPlace }) {
   const [path, go] = useFolderPath();
   const token = useStorageToken();
   // Uploads outlive a change of folder (the panel shows the open folder's); the rest is the folder's.
@@ -60,7 +59,7 @@ function Files({ place }: { place: StoragePlace }) {
 }
 
 function Folder(props: {
-  place: StoragePlace;
+  place: ProjectPlace;
   path: string[];
   token: string | null;
   go(path: string[]): void;

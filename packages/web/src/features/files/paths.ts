@@ -1,5 +1,5 @@
-import { storageUri } from '@orrery/contract';
-import type { FileStatus, StoragePlace } from '../../api/storage';
+import { storageUri, type ProjectPlace } from '@orrery/contract';
+import type { FileStatus } from '../../api/storage';
 import { FILE_TEXTS } from './texts';
 
 /** `a/b/` → `['a', 'b']`; empty and `.`/`..` segments are dropped. */
@@ -12,7 +12,7 @@ export const joinPath = (path: string[]) => path.join('/');
 export const storageValue = (path: string[]) => `storage:${joinPath(path)}`;
 
 /** `storage://CLUSTER/ORG/PROJECT/a/b`, the URI the permission engine and jobs use. */
-export const fullUri = (p: StoragePlace, path: string[]) =>
+export const fullUri = (p: ProjectPlace, path: string[]) =>
   storageUri(p.clusterName, p.orgName, p.projectName, path);
 
 export const isFolder = (f: Pick<FileStatus, 'type'>) => f.type === 'DIRECTORY';

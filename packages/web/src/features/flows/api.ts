@@ -7,21 +7,12 @@ import {
   type FlowProjectWire,
   type TaskStatus,
   type TaskWire,
+  type ProjectPlace,
 } from '@orrery/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request, type RequestOptions } from '../../api/client';
 import { BAKE_POLL_MS } from './texts';
 import { isLive, taskStatus } from './rules';
-
-/**
- * The flow API (apolo-flow-wire.md) as the console uses it. Its objects hold user-owned names as
- * keys (params, outputs, graphs of task ids), so answers stay in wire form and bodies go as given.
- */
-export interface FlowPlace {
-  clusterName: string;
-  orgName: string;
-  projectName: string;
-}
 
 export type BatchInfo = {
   batch: string;
@@ -35,7 +26,7 @@ export type BakeStartBody = Omit<BakeStart, 'cluster' | 'org_name' | 'project_na
 const flow = <T>(path: string, options: RequestOptions = {}) =>
   request(`${FLOW_API}/${path}`, { ...options, keepKeys: true, rawBody: true }) as Promise<T>;
 
-const place = (p: FlowPlace) => ({
+const place = (p: ProjectPlace) => ({
   cluster: p.clusterName,
   org_name: p.orgName,
   project_name: p.projectName,
@@ -44,20 +35,20 @@ const seg = encodeURIComponent;
 
 export const flowKeys = {
   all: ['flows'] as const,
-  list: (p: FlowPlace) => ['flows', 'list', p.clusterName, p.orgName, p.projectName] as const,
+  list: (p: ProjectPlace) => ['flows', 'list', p.clusterName, p.orgName, p.projectName] as const,
   bakes: (projectId: string) => ['flows', 'bakes', projectId] as const,
   bake: (bakeId: string) => ['flows', 'bake', bakeId] as const,
   tasks: (attemptId: string) => ['flows', 'tasks', attemptId] as const,
 };
 
-export const useFlows = (p: FlowPlace) =>
+export const useFlows = (p: ProjectPlace) =>
   useQuery({
     queryKey: flowKeys.list(p),
     queryFn: ({ signal }) => flow<FlowProjectWire[]>('projects', { query: place(p), signal }),
     refetchOnWindowFocus: true,
   });
 
-export function useDeleteFlow(p: FlowPlace) {
+export function useDeleteFlow(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => flow<null>(`projects/${seg(id)}`, { method: 'DELETE' }),
@@ -147,13 +138,13 @@ export function useRestartBake(projectId: string) {
 export type BatchSource = { content: string } | { file: string };
 
 /** Orrery's own: the params a batch file declares, or a 400 whose message names the line. */
-export const useInspectBatch = (p: FlowPlace) =>
+export const useInspectBatch = (p: ProjectPlace) =>
   useMutation({
     mutationFn: (source: BatchSource) =>
       flow<BatchInfo>('bakes/params', { method: 'POST', body: { ...source, ...place(p) } }),
   });
 
-export function useStartBake(p: FlowPlace) {
+export function useStartBake(p: ProjectPlace) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: BakeStartBody) =>

@@ -1,13 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { imageUri } from '@orrery/contract';
-import {
-  useImageDetails,
-  useImages,
-  type ImagePlace,
-  type ImageRepo,
-  type ImageTag,
-} from '../../api/images';
+import { imageUri, type ProjectPlace } from '@orrery/contract';
+import { useImageDetails, useImages, type ImageRepo, type ImageTag } from '../../api/images';
 import { EmptyState } from '../../ui/EmptyState';
 import { formatSize } from '../../ui/sizes';
 import { formatDate, matches } from './format';
@@ -73,7 +67,7 @@ function PickTable({
 
 /** "Choose Image" (workloads §2, forms' modals): one image of the project. */
 export function ChooseImageModal(props: {
-  place: ImagePlace;
+  place: ProjectPlace;
   opened: boolean;
   onClose(): void;
   onChoose(image: ImageRepo): void;
@@ -115,7 +109,7 @@ export function ChooseImageModal(props: {
 
 /** "Choose Image Tag": one tag of the chosen image, with its created time and size. */
 export function ChooseImageTagModal(props: {
-  place: ImagePlace;
+  place: ProjectPlace;
   image: ImageRepo | null;
   onClose(): void;
   onBack?(): void;
@@ -170,7 +164,7 @@ export function ChooseImageTagModal(props: {
 
 /** Both steps in a row, as the job form uses them: image first, then its tag. */
 export function ChooseImageFlow(props: {
-  place: ImagePlace;
+  place: ProjectPlace;
   opened: boolean;
   onClose(): void;
   onChoose(choice: ImageChoice): void;

@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { IconTag } from '@tabler/icons-react';
 import { Alert, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
-import { useImageDetails, type ImagePlace, type ImageRepo } from '../../api/images';
+import { useImageDetails, type ImageRepo } from '../../api/images';
 import { messageOf } from '../../ui/errors';
 import { formatSize } from '../../ui/sizes';
 import { CopyAction } from './CopyAction';
@@ -11,7 +12,7 @@ const T = IMAGE_TEXTS.drawer;
 
 /** workloads §2: tags, image name, created, size; copy a tag or the image with a tag. */
 export function ImageDrawer(props: {
-  place: ImagePlace;
+  place: ProjectPlace;
   image: ImageRepo | null;
   onClose(): void;
 }) {

@@ -1,15 +1,16 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Alert, Badge, Code, Group, Loader, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBrandDocker, IconSearch } from '@tabler/icons-react';
-import { useImages, type ImagePlace } from '../../api/images';
-import { usePlatformContext } from '../../app/context/platform-context';
+import { useImages } from '../../api/images';
 import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
 import { ImageDrawer } from './ImageDrawer';
 import { imageReference, matches } from './format';
 import { IMAGE_TEXTS } from './texts';
 import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
+import { NeedsProject } from '../../app/context/project-place';
 
 /** workloads §9: search waits 400 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -17,17 +18,14 @@ const MAX_TAG_BADGES = 5;
 
 /** The Images area (workloads §2): the current project's images, with search and a drawer. */
 export default function ImagesPage() {
-  const { names } = usePlatformContext();
-  if (!names.org || !names.cluster || !names.project) {
-    return <EmptyState title={IMAGE_TEXTS.empty} description={IMAGE_TEXTS.missingProject} />;
-  }
-  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
   return (
-    <Images key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />
+    <NeedsProject title={IMAGE_TEXTS.empty} description={IMAGE_TEXTS.missingProject}>
+      {(place) => <Images place={place} />}
+    </NeedsProject>
   );
 }
 
-function Images({ place }: { place: ImagePlace }) {
+function Images({ place }: { place: ProjectPlace }) {
   const images = useImages(place);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);

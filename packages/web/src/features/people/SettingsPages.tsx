@@ -1,6 +1,13 @@
 import { Badge, Loader, Stack } from '@mantine/core';
 import { perHour } from '../billing/cost/cost';
-import { clusterUri, ClusterRole, MemberRole, orgUri, projectUri } from '@orrery/contract';
+import {
+  clusterUri,
+  ClusterRole,
+  MemberRole,
+  orgUri,
+  projectUri,
+  type ProjectPlace,
+} from '@orrery/contract';
 import { memberUri, useCan } from '../../api/permissions';
 import {
   useAddClusterUser,
@@ -11,7 +18,6 @@ import {
   useRemoveProjectUser,
   useUpdateClusterUser,
   useUpdateProjectUser,
-  type ProjectPlace,
 } from '../../api/people';
 import { usePlatformContext } from '../../app/context/platform-context';
 import { DetailsTable } from '../../ui/DetailsTable';
@@ -202,9 +208,16 @@ export function ProjectSettingsPage() {
   const managing = useProjectManage();
   if (!project || !names.org || !names.cluster) return <EmptyState title={PEOPLE_UI.noProject} />;
   if (managing.pending) return <Loader aria-label={PEOPLE_UI.projectSettings} />;
-  const place = { cluster: project.clusterName, org: project.orgName, project: project.name };
+  const place = {
+    clusterName: project.clusterName,
+    orgName: project.orgName,
+    projectName: project.name,
+  };
   const manages = managing.allowed;
-  const reports = manages || managesOrg ? [reportsTab(place)] : [];
+  const reports =
+    manages || managesOrg
+      ? [reportsTab({ cluster: place.clusterName, org: place.orgName, project: place.projectName })]
+      : [];
   const tabs: SettingsTab[] = [
     {
       value: 'general',
@@ -222,7 +235,7 @@ export function ProjectSettingsPage() {
     {
       value: 'users',
       label: T.users,
-      render: () => <ProjectUsers key={place.project} place={place} canManage={manages} />,
+      render: () => <ProjectUsers key={place.projectName} place={place} canManage={manages} />,
     },
     // Tokens are a project manager's: nobody else is offered the tab.
     ...(manages
@@ -230,7 +243,7 @@ export function ProjectSettingsPage() {
           {
             value: 'tokens',
             label: TOKENS_UI.tab,
-            render: () => <TokensTab key={place.project} place={place} />,
+            render: () => <TokensTab key={place.projectName} place={place} />,
           },
         ]
       : []),
@@ -245,15 +258,17 @@ function ProjectUsers({ place, canManage }: { place: ProjectPlace; canManage: bo
   const remove = useRemoveProjectUser(place);
   return (
     <MembersTab
-      org={place.org}
-      where={`${place.project} project`}
+      org={place.orgName}
+      where={`${place.projectName} project`}
       members={members}
       canManage={canManage}
-      uriOf={(name) => memberUri(projectUri(place.cluster, place.org, place.project), name)}
+      uriOf={(name) =>
+        memberUri(projectUri(place.clusterName, place.orgName, place.projectName), name)
+      }
       roles={MemberRole.options}
       defaultRole="writer"
-      empty={PEOPLE_UI.noProjectUsers(place.project)}
-      added={(n) => PEOPLE_UI.userAddedToProject(n, place.project)}
+      empty={PEOPLE_UI.noProjectUsers(place.projectName)}
+      added={(n) => PEOPLE_UI.userAddedToProject(n, place.projectName)}
       save={(p) => {
         const body = { userName: p.userName, role: p.role as MemberRole };
         return p.isNew ? add.mutateAsync(body) : update.mutateAsync(body);

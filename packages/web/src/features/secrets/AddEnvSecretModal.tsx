@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Modal, Stack, TextInput } from '@mantine/core';
-import type { SecretScope } from '../../api/secrets';
+
 import { SecretPicker } from './SecretPicker';
 import { secretFullUri, secretPath } from './scope';
 import { SECRET_DIALOG_WIDTH, SECRET_TEXTS } from './texts';
@@ -27,7 +28,7 @@ export function AddEnvSecretModal({
   onAdd,
   nameRequired = true,
 }: {
-  scope: SecretScope;
+  scope: ProjectPlace;
   opened: boolean;
   onClose: () => void;
   onAdd: (entry: EnvSecret) => void;

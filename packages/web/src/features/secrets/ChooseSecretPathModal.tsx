@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Modal, Stack } from '@mantine/core';
-import type { SecretScope } from '../../api/secrets';
+
 import { SecretPicker } from './SecretPicker';
 import { secretFullUri, secretPath } from './scope';
 import { SECRET_DIALOG_WIDTH, SECRET_TEXTS } from './texts';
@@ -22,7 +23,7 @@ export function ChooseSecretPathModal({
   onApply,
   initialKey = null,
 }: {
-  scope: SecretScope;
+  scope: ProjectPlace;
   opened: boolean;
   onClose: () => void;
   onApply: (chosen: ChosenSecretPath) => void;

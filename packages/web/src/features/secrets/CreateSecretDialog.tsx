@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Modal } from '@mantine/core';
-import type { SecretScope } from '../../api/secrets';
+
 import { SecretForm } from './SecretForm';
 import { SECRET_DIALOG_WIDTH, SECRET_TEXTS } from './texts';
 
@@ -9,7 +10,7 @@ export function CreateSecretDialog({
   onClose,
   onCreated,
 }: {
-  scope: SecretScope;
+  scope: ProjectPlace;
   opened: boolean;
   onClose: () => void;
   onCreated?: (key: string) => void;

@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Modal, Stack, Text } from '@mantine/core';
-import type { SecretScope } from '../../api/secrets';
+
 import { useDeleteSecret } from '../../api/secrets';
 import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
@@ -12,7 +13,7 @@ export function DeleteSecretDialog({
   secretKey,
   onClose,
 }: {
-  scope: SecretScope;
+  scope: ProjectPlace;
   /** The key to delete; null keeps the dialog closed. */
   secretKey: string | null;
   onClose: () => void;

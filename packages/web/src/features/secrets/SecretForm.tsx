@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
-import { SecretKey, SECRET_VALUE_MAX_BYTES, SECRET_VALUE_MESSAGES } from '@orrery/contract';
-import type { SecretScope } from '../../api/secrets';
+import {
+  SecretKey,
+  SECRET_VALUE_MAX_BYTES,
+  SECRET_VALUE_MESSAGES,
+  type ProjectPlace,
+} from '@orrery/contract';
+
 import { useCreateSecret } from '../../api/secrets';
 import { ApiError } from '../../api/client';
 import { messageOf } from '../../ui/errors';
@@ -39,7 +44,7 @@ export function SecretForm({
   onCreated,
   onCancel,
 }: {
-  scope: SecretScope;
+  scope: ProjectPlace;
   onCreated: (key: string) => void;
   onCancel?: () => void;
 }) {

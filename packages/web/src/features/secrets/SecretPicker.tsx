@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Loader, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import type { SecretScope } from '../../api/secrets';
+
 import { useSecrets } from '../../api/secrets';
 import { SecretForm } from './SecretForm';
 import { useSecretsManage } from './scope';
@@ -18,7 +19,7 @@ export function SecretPicker({
   onChange,
   label = SECRET_TEXTS.pickerLabel,
 }: {
-  scope: SecretScope;
+  scope: ProjectPlace;
   value: string | null;
   onChange: (key: string | null) => void;
   label?: string;

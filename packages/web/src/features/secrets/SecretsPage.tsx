@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import {
   ActionIcon,
@@ -12,28 +13,29 @@ import {
 } from '@mantine/core';
 import { IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
-import type { Secret, SecretScope } from '../../api/secrets';
+import type { Secret } from '../../api/secrets';
 import { useSecrets } from '../../api/secrets';
 import { EmptyState } from '../../ui/EmptyState';
 import { CreateSecretDialog } from './CreateSecretDialog';
 import { DeleteSecretDialog } from './DeleteSecretDialog';
 import { useProjectCanEach } from '../../api/project-can';
 import { WhyNot } from '../../ui/WhyNot';
-import { useSecretsManage, useSecretScope } from './scope';
+import { useSecretsManage } from './scope';
+import { useProjectPlace } from '../../app/context/project-place';
 import { SECRET_TEXTS } from './texts';
 
 /** `?create=1` opens the create dialog (workloads §2: "can be opened with a create action"). */
 export const CREATE_PARAM = 'create';
 
 export default function SecretsPage() {
-  const scope = useSecretScope();
+  const scope = useProjectPlace();
   if (!scope) {
     return <EmptyState icon={<IconLock size={24} />} title={SECRET_TEXTS.noProject} />;
   }
   return <SecretsOfProject scope={scope} />;
 }
 
-function SecretsOfProject({ scope }: { scope: SecretScope }) {
+function SecretsOfProject({ scope }: { scope: ProjectPlace }) {
   const manage = useSecretsManage();
   const canManage = manage.allowed;
   const secrets = useSecrets(scope);

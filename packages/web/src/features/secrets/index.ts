@@ -3,5 +3,5 @@ export { AddEnvSecretModal, type EnvSecret } from './AddEnvSecretModal';
 export { ChooseSecretPathModal, type ChosenSecretPath } from './ChooseSecretPathModal';
 export { CreateSecretDialog } from './CreateSecretDialog';
 export { SecretPicker } from './SecretPicker';
-export { secretFullUri, secretPath, useSecretsManage, useSecretScope } from './scope';
+export { secretFullUri, secretPath, useSecretsManage } from './scope';
 export { SECRET_TEXTS } from './texts';

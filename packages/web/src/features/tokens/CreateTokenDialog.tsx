@@ -16,7 +16,7 @@ import {
   TOKEN_EXPIRY_DAYS,
   type MemberRole as Role,
 } from '@orrery/contract';
-import type { ProjectPlace } from '../../api/people';
+import type { ProjectPlace } from '@orrery/contract';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifySuccess } from '../../ui/notify';

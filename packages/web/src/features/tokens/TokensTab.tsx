@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import type { ProjectPlace } from '../../api/people';
+import type { ProjectPlace } from '@orrery/contract';
 import { formatDate } from '../../ui/dates';
 import { DialogActions } from '../../ui/DialogActions';
 import { EmptyState } from '../../ui/EmptyState';

@@ -1,15 +1,20 @@
-import type { Camel, MemberRole, ProjectTokenWire } from '@orrery/contract';
+import {
+  placeKey,
+  type Camel,
+  type MemberRole,
+  type ProjectPlace,
+  type ProjectTokenWire,
+} from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from '../../api/client';
-import type { ProjectPlace } from '../../api/people';
 
 /** A project's tokens (docs/tokens.md); the token itself comes only in the answer to create. */
 export type ProjectToken = Camel<ProjectTokenWire>;
 
 const enc = encodeURIComponent;
 const tokensPath = (p: ProjectPlace) =>
-  `${API.core}/clusters/${enc(p.cluster)}/orgs/${enc(p.org)}/projects/${enc(p.project)}/tokens`;
-const tokenKey = (p: ProjectPlace) => ['tokens', p.cluster, p.org, p.project] as const;
+  `${API.core}/clusters/${enc(p.clusterName)}/orgs/${enc(p.orgName)}/projects/${enc(p.projectName)}/tokens`;
+const tokenKey = (p: ProjectPlace) => ['tokens', placeKey(p)] as const;
 
 export const useProjectTokens = (p: ProjectPlace) =>
   useQuery({

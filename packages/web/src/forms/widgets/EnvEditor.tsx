@@ -1,9 +1,10 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { AddEnvSecretModal } from '../../features/secrets';
 import type { EnvEntry } from '../env';
-import type { FormPlace } from '../environment';
+
 import type { FormErrors } from '../rules';
 import { childPath } from '../schema';
 import { FORM_TEXTS as T } from '../texts';
@@ -20,7 +21,7 @@ export function EnvEditor(props: {
   description?: string;
   path: string;
   errors: FormErrors;
-  place: FormPlace | null;
+  place: ProjectPlace | null;
   /** Whether "Add secret" is offered (default: in a project). */
   secrets?: boolean;
   value: EnvEntry[];

@@ -1,8 +1,9 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState, type ReactNode } from 'react';
 import { Button, TextInput } from '@mantine/core';
 import { ChooseFilesPathModal, splitPath } from '../../features/files';
 import { ChooseSecretPathModal } from '../../features/secrets';
-import type { FormPlace } from '../environment';
+
 import { FORM_TEXTS } from '../texts';
 
 export interface TextProps {
@@ -11,7 +12,7 @@ export interface TextProps {
   placeholder?: string;
   required: boolean;
   error?: string;
-  place: FormPlace | null;
+  place: ProjectPlace | null;
   value: string;
   onChange(value: string): void;
 }

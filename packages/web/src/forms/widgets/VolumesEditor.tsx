@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import {
   ActionIcon,
@@ -14,7 +15,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { ChooseDiskModal } from '../../features/disks/ChooseDiskModal';
 import { ChooseFilesPathModal } from '../../features/files';
 import { ChooseSecretPathModal } from '../../features/secrets';
-import type { FormPlace } from '../environment';
+
 import type { FormErrors } from '../rules';
 import { childPath } from '../schema';
 import { FORM_TEXTS as T } from '../texts';
@@ -37,7 +38,7 @@ export function VolumesEditor(props: {
   description?: string;
   path: string;
   errors: FormErrors;
-  place: FormPlace | null;
+  place: ProjectPlace | null;
   value: VolumeEntry[];
   onChange(value: VolumeEntry[]): void;
 }) {

@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Alert, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
-import { useTemplates, useInstances, type AppsPlace } from '../../../api/apps';
+import { useTemplates, useInstances } from '../../../api/apps';
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
 import { EASY_DEPLOY, useAppsWrite } from '../rules';
@@ -12,7 +13,7 @@ import { TemplateCard } from './TemplateCard';
  * card counting this project's instances of it (when those fail to load, the page says why
  * rather than showing counts of zero).
  */
-export function CatalogueTab({ place }: { place: AppsPlace }) {
+export function CatalogueTab({ place }: { place: ProjectPlace }) {
   const templates = useTemplates(place);
   const instances = useInstances(place);
   const write = useAppsWrite();

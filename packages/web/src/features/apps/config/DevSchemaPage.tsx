@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useMemo, useState } from 'react';
 import {
   Alert,
@@ -16,11 +17,11 @@ import {
   SchemaFields,
   schemaRoot,
   useSchemaForm,
-  type FormPlace,
   type FormSchema,
   type Preset,
 } from '../../../forms';
 import { DEV_SCHEMA_TEXTS as T, DEV_SCHEMA_EXAMPLE } from './dev-schema-texts';
+import { useProjectPlace } from '../../../app/context/project-place';
 
 /** workloads §9: the install form's width, which the preview keeps. */
 const FORM_MAX_WIDTH = 720;
@@ -51,13 +52,10 @@ export function parseSchema(text: string): Parsed {
  * Apolo's vocabulary, and see the form it gives, live, with its values and errors.
  */
 export default function DevSchemaPage() {
-  const { names, cluster } = usePlatformContext();
+  const { cluster } = usePlatformContext();
+  const place = useProjectPlace();
   const [text, setText] = useState(DEV_SCHEMA_EXAMPLE);
   const parsed = useMemo(() => parseSchema(text), [text]);
-  const place =
-    names.cluster && names.org && names.project
-      ? { clusterName: names.cluster, orgName: names.org, projectName: names.project }
-      : null;
   return (
     <Stack gap="md">
       <div>
@@ -96,7 +94,7 @@ export default function DevSchemaPage() {
   );
 }
 
-function Preview(props: { schema: FormSchema; place: FormPlace | null; presets: Preset[] }) {
+function Preview(props: { schema: FormSchema; place: ProjectPlace | null; presets: Preset[] }) {
   const form = useSchemaForm(props.schema);
   const [checked, setChecked] = useState<boolean | null>(null);
   return (

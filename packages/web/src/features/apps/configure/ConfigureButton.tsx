@@ -1,7 +1,8 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useMemo } from 'react';
 import { Button } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
-import { useAppTemplate, type AppInstance, type AppsPlace } from '../../../api/apps';
+import { useAppTemplate, type AppInstance } from '../../../api/apps';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { WhyNot } from '../../../ui/WhyNot';
 import { useAppsWrite } from '../rules';
@@ -14,7 +15,7 @@ import { CONFIGURE_TEXTS as T } from './texts';
  * install and the user may write in the project (workloads §6: other role gating is not shown);
  * disabled with the reason while the app is uninstalling or uninstalled.
  */
-export function ConfigureButton({ app, place }: { app: AppInstance; place: AppsPlace }) {
+export function ConfigureButton({ app, place }: { app: AppInstance; place: ProjectPlace }) {
   const template = useAppTemplate(place, app.templateName, app.templateVersion);
   const write = useAppsWrite();
   const can = useConfigureCan(app);

@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -9,7 +10,6 @@ import {
   useInstanceInput,
   type AppInstance,
   type AppTemplate,
-  type AppsPlace,
 } from '../../../api/apps';
 import { withRule } from '../../../api/permissions';
 import { useContextLink } from '../../../app/context/platform-context';
@@ -33,7 +33,7 @@ import { CONFIGURE_TEXTS as T } from './texts';
  * `/apps/instances/{instanceId}/configure`. The install form in configure mode, filled with the
  * current revision's input; only the inputs the server lets change are editable and sent.
  */
-export default function ConfigurePage({ place }: { place: AppsPlace }) {
+export default function ConfigurePage({ place }: { place: ProjectPlace }) {
   const { instanceId = '' } = useParams();
   const link = useContextLink();
   const app = useInstance(instanceId);
@@ -80,7 +80,7 @@ function ConfigureForm(props: {
   app: AppInstance;
   template: AppTemplate;
   input: Record<string, unknown>;
-  place: AppsPlace;
+  place: ProjectPlace;
 }) {
   const { app, template } = props;
   const keys = useMemo(() => configurableKeys(template.input), [template.input]);

@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import {
   ActionIcon,
@@ -19,13 +20,7 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
-import {
-  appsKeys,
-  useInstance,
-  useInstanceParams,
-  type AppInstance,
-  type AppsPlace,
-} from '../../../api/apps';
+import { appsKeys, useInstance, useInstanceParams, type AppInstance } from '../../../api/apps';
 import { withRule } from '../../../api/permissions';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { useContextLink } from '../../../app/context/platform-context';
@@ -50,7 +45,7 @@ const TABS = ['details', 'observability', 'log', 'outputs'] as const;
 type Tab = (typeof TABS)[number];
 
 /** App details (workloads §2 Apps): `/apps/instances/{instanceId}` and its tabs. */
-export default function AppDetailsPage({ place }: { place: AppsPlace }) {
+export default function AppDetailsPage({ place }: { place: ProjectPlace }) {
   const { instanceId = '' } = useParams();
   const query = useInstance(instanceId);
   if (query.data) return <InstanceView key={instanceId} app={query.data} place={place} />;
@@ -72,13 +67,13 @@ export default function AppDetailsPage({ place }: { place: AppsPlace }) {
 }
 
 /** The main job: Orrery's `job_id` on the App, else the `job_id` the output carries. */
-function useMainJob(place: AppsPlace, app: AppInstance): string | null {
+function useMainJob(place: ProjectPlace, app: AppInstance): string | null {
   const output = useInstanceParams(place, app.id, 'output');
   const fromOutput = output.data?.job_id ?? output.data?.jobId;
   return app.jobId ?? (typeof fromOutput === 'string' ? fromOutput : null);
 }
 
-function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
+function InstanceView({ app, place }: { app: AppInstance; place: ProjectPlace }) {
   const link = useContextLink();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -164,7 +159,7 @@ function InstanceView({ app, place }: { app: AppInstance; place: AppsPlace }) {
   );
 }
 
-function DetailsTab({ app, place }: { app: AppInstance; place: AppsPlace }) {
+function DetailsTab({ app, place }: { app: AppInstance; place: ProjectPlace }) {
   const rows: [string, string][] = [
     [T.name, app.name],
     [T.template, `${app.templateName} ${app.templateVersion}`],

@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Badge, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { useInstanceEvents, type AppsPlace } from '../../../api/apps';
+import { useInstanceEvents } from '../../../api/apps';
 import { formatDate } from '../../../ui/dates';
 import { messageOf } from '../../../ui/errors';
 import { stateColor } from '../rules';
@@ -8,7 +9,7 @@ import { APPS_TEXTS } from '../texts';
 const T = APPS_TEXTS.details;
 
 /** The instance's state transitions, newest first, refreshed every 10 s (workloads §2). */
-export function EventsList({ place, id }: { place: AppsPlace; id: string }) {
+export function EventsList({ place, id }: { place: ProjectPlace; id: string }) {
   const events = useInstanceEvents(place, id);
   let body;
   if (events.isPending) body = <Loader size="sm" aria-label={APPS_TEXTS.loading} />;

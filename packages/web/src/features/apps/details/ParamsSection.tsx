@@ -1,7 +1,8 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Button, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { ApiError } from '../../../api/client';
-import { useInstanceParams, type AppInstance, type AppsPlace } from '../../../api/apps';
+import { useInstanceParams, type AppInstance } from '../../../api/apps';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
 import { downloadText } from '../../jobs/logs/download';
@@ -12,7 +13,7 @@ const missing = (e: unknown) => e instanceof ApiError && e.status === 404;
 
 /** An instance's input or output parameters as JSON, with download (workloads §2). */
 export function ParamsSection(props: {
-  place: AppsPlace;
+  place: ProjectPlace;
   app: AppInstance;
   type: 'input' | 'output';
 }) {
@@ -65,7 +66,7 @@ export function flatten(value: unknown, prefix = ''): [string, string][] {
 }
 
 /** The Outputs tab: every output value on a row, URLs as links. */
-export function OutputsTable(props: { place: AppsPlace; app: AppInstance }) {
+export function OutputsTable(props: { place: ProjectPlace; app: AppInstance }) {
   const query = useInstanceParams(props.place, props.app.id, 'output');
   if (query.isPending) return <Loader size="sm" aria-label={APPS_TEXTS.loading} />;
   if (query.isError)

@@ -1,6 +1,7 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { useUninstallApp, type AppInstance, type AppsPlace } from '../../../api/apps';
+import { useUninstallApp, type AppInstance } from '../../../api/apps';
 import { useContextLink } from '../../../app/context/platform-context';
 import { messageOf } from '../../../ui/errors';
 import { notifyError, notifySuccess } from '../../../ui/notify';
@@ -14,7 +15,7 @@ const T = APPS_TEXTS.details;
  * so and goes back to the installed list, replacing the instance's page in history.
  */
 export function UninstallDialog(props: {
-  place: AppsPlace;
+  place: ProjectPlace;
   app: AppInstance;
   opened: boolean;
   onClose(): void;

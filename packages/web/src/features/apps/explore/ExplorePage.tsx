@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import {
   Alert,
   Anchor,
@@ -16,7 +17,7 @@ import {
 import { IconArrowLeft } from '@tabler/icons-react';
 import Markdown from 'react-markdown';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useAppTemplate, useTemplateVersions, type AppsPlace } from '../../../api/apps';
+import { useAppTemplate, useTemplateVersions } from '../../../api/apps';
 import { ApiError } from '../../../api/client';
 import { useContextLink } from '../../../app/context/platform-context';
 import { messageOf } from '../../../ui/errors';
@@ -32,7 +33,7 @@ const seg = encodeURIComponent;
  * Explore (workloads §2): one template version with the version picker (Latest marked), its
  * markdown description, assets and links, and Install. `/apps/{appName}[/{version}]`.
  */
-export default function ExplorePage({ place }: { place: AppsPlace }) {
+export default function ExplorePage({ place }: { place: ProjectPlace }) {
   const { appName = '', version: chosen } = useParams();
   const versions = useTemplateVersions(place, appName);
   const latest = versions.data?.[0]?.version;

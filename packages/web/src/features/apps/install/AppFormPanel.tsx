@@ -1,5 +1,6 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Paper, Stack, TextInput } from '@mantine/core';
-import type { AppsPlace } from '../../../api/apps';
+
 import { usePlatformContext } from '../../../app/context/platform-context';
 import { SchemaFields, type SchemaForm } from '../../../forms';
 import { APPS_TEXTS } from '../texts';
@@ -7,7 +8,7 @@ import { APPS_TEXTS } from '../texts';
 /** The app's display name and its template's inputs: the body of Install and of Configure. */
 export function AppFormPanel(props: {
   form: SchemaForm;
-  place: AppsPlace;
+  place: ProjectPlace;
   displayName: string;
   onDisplayName: (name: string) => void;
   displayNameHint?: string;

@@ -1,9 +1,10 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { Alert, Anchor, Button, Group, Loader, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useAppTemplate, useInstallApp, type AppTemplate, type AppsPlace } from '../../../api/apps';
+import { useAppTemplate, useInstallApp, type AppTemplate } from '../../../api/apps';
 import { ApiError } from '../../../api/client';
 import { useContextLink } from '../../../app/context/platform-context';
 import { useSchemaForm } from '../../../forms';
@@ -28,7 +29,7 @@ const LATEST = 'latest';
  * the installer job the answer names (`outputParams.jobId`).
  * `/apps/{appName}/install[/{version}]`.
  */
-export default function InstallPage(props: { place: AppsPlace }) {
+export default function InstallPage(props: { place: ProjectPlace }) {
   const { appName = '', version = LATEST } = useParams();
   const template = useAppTemplate(props.place, appName, version);
   const link = useContextLink();
@@ -65,7 +66,7 @@ export default function InstallPage(props: { place: AppsPlace }) {
   );
 }
 
-function InstallForm(props: { template: AppTemplate; place: AppsPlace }) {
+function InstallForm(props: { template: AppTemplate; place: ProjectPlace }) {
   const { template } = props;
   const form = useSchemaForm(template.input);
   const [displayName, setDisplayName] = useState('');

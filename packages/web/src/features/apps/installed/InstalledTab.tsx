@@ -1,3 +1,4 @@
+import type { ProjectPlace } from '@orrery/contract';
 import {
   Alert,
   Button,
@@ -15,7 +16,7 @@ import {
 import { IconApps, IconFilter, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { useInstances, useTemplates, type AppsPlace } from '../../../api/apps';
+import { useInstances, useTemplates } from '../../../api/apps';
 import { useContextLink } from '../../../app/context/platform-context';
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
@@ -32,7 +33,7 @@ const T = APPS_TEXTS.installed;
  * filtered by their templates' tags, as cards or a list. Under `installed/{appName}` only that
  * template's instances, with a chip that closes the filter.
  */
-export function InstalledTab({ place }: { place: AppsPlace }) {
+export function InstalledTab({ place }: { place: ProjectPlace }) {
   const { appName } = useParams();
   const instances = useInstances(place);
   const templates = useTemplates(place);

@@ -2,18 +2,18 @@ import { useState } from 'react';
 import { Alert, Anchor, Breadcrumbs, Group, Loader, Stack, Title } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import { useParams } from 'react-router';
-import type { BakeWire } from '@orrery/contract';
+import type { BakeWire, ProjectPlace } from '@orrery/contract';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
-import { useBakes, type FlowPlace } from '../api';
+import { useBakes } from '../api';
 import { StartBakeButton } from '../start/StartBakeButton';
 import { BAKE_TEXTS, FLOW_TEXTS } from '../texts';
 import { BakesTable } from './BakesTable';
 import { KillBakeDialog } from './KillBakeDialog';
 
 /** The bakes of a flow (workloads §2, route params projectId and flowName), newest first. */
-export default function BakesPage({ place }: { place: FlowPlace }) {
+export default function BakesPage({ place }: { place: ProjectPlace }) {
   const { projectId = '', flowName = '' } = useParams();
   const flow = { id: projectId, name: flowName };
   const bakes = useBakes(projectId);

@@ -1,13 +1,13 @@
 import { Modal, Stack, Text } from '@mantine/core';
-import type { FlowProjectWire } from '@orrery/contract';
+import type { FlowProjectWire, ProjectPlace } from '@orrery/contract';
 import { DialogActions } from '../../../ui/DialogActions';
 import { withOutcome } from '../../../ui/notify';
-import { useDeleteFlow, type FlowPlace } from '../api';
+import { useDeleteFlow } from '../api';
 import { FLOW_TEXTS } from '../texts';
 
 /** Deleting a flow drops its bakes' history, so it is always confirmed. */
 export function DeleteFlowDialog(props: {
-  place: FlowPlace;
+  place: ProjectPlace;
   flow: FlowProjectWire | null;
   onClose(): void;
 }) {

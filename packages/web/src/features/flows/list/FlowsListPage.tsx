@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { Alert, Group, Loader, Stack, Title } from '@mantine/core';
 import { IconTopologyStar3 } from '@tabler/icons-react';
-import type { FlowProjectWire } from '@orrery/contract';
+import type { FlowProjectWire, ProjectPlace } from '@orrery/contract';
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
-import { useFlows, type FlowPlace } from '../api';
+import { useFlows } from '../api';
 import { StartBakeButton } from '../start/StartBakeButton';
 import { FLOW_TEXTS } from '../texts';
 import { DeleteFlowDialog } from './DeleteFlowDialog';
 import { FlowsTable } from './FlowsTable';
 
 /** The Flows list (workloads §2) of the current project. */
-export default function FlowsListPage({ place }: { place: FlowPlace }) {
+export default function FlowsListPage({ place }: { place: ProjectPlace }) {
   const flows = useFlows(place);
   const [deleting, setDeleting] = useState<FlowProjectWire | null>(null);
   const list = flows.data ?? [];

@@ -1,8 +1,9 @@
+import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
 import { Button, Code, Group, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { IconFolderOpen } from '@tabler/icons-react';
 import { ChooseFilesPathModal, type ChosenFilesPath } from '../../files';
-import type { BatchSource, FlowPlace } from '../api';
+import type { BatchSource } from '../api';
 import { START_TEXTS } from '../texts';
 
 const T = START_TEXTS;
@@ -21,7 +22,7 @@ export function sourceOf(d: SourceDraft): BatchSource | null {
 
 /** A pasted batch file, or one of the project's files picked in the files chooser. */
 export function BatchSourceFields(props: {
-  place: FlowPlace;
+  place: ProjectPlace;
   draft: SourceDraft;
   onChange(d: SourceDraft): void;
   showErrors: boolean;

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import type { BakeWire } from '@orrery/contract';
+import type { BakeWire, ProjectPlace } from '@orrery/contract';
 import { useContextLink } from '../../../app/context/platform-context';
-import type { FlowPlace } from '../api';
+
 import { WhyNot } from '../../../ui/WhyNot';
 import { graphLink, useFlowWrite } from '../rules';
 import { START_TEXTS } from '../texts';
@@ -14,7 +14,7 @@ import { StartBakeDialog } from './StartBakeDialog';
  * "Start bake" (beyond the spec: bakes with no CLI). On the flows list the user names the flow;
  * on a flow's bakes it is that flow. A started bake opens its graph.
  */
-export function StartBakeButton(props: { place: FlowPlace; flowName?: string }) {
+export function StartBakeButton(props: { place: ProjectPlace; flowName?: string }) {
   const [opened, setOpened] = useState(false);
   const write = useFlowWrite();
   const navigate = useNavigate();

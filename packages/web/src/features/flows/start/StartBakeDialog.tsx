@@ -1,16 +1,10 @@
 import { useState } from 'react';
 import { Alert, Modal, Stack, Text, TextInput } from '@mantine/core';
-import type { BakeWire } from '@orrery/contract';
+import type { BakeWire, ProjectPlace } from '@orrery/contract';
 import { DialogActions } from '../../../ui/DialogActions';
 import { messageOf } from '../../../ui/errors';
 import { notifySuccess } from '../../../ui/notify';
-import {
-  useInspectBatch,
-  useStartBake,
-  type BatchInfo,
-  type BatchSource,
-  type FlowPlace,
-} from '../api';
+import { useInspectBatch, useStartBake, type BatchInfo, type BatchSource } from '../api';
 import { START_TEXTS } from '../texts';
 import { BatchSourceFields, sourceOf, type SourceDraft } from './BatchSourceFields';
 import { ParamsFields, missingParams } from './ParamsFields';
@@ -25,7 +19,7 @@ const DIALOG_WIDTH = 720;
  * refusal shows the server's message here, e.g. the line of a key the engine does not support.
  */
 export function StartBakeDialog(props: {
-  place: FlowPlace;
+  place: ProjectPlace;
   /** Fixed when started from a flow's bakes; asked for otherwise. */
   flowName?: string;
   onClose(): void;

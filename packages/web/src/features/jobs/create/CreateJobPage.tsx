@@ -1,19 +1,12 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { JOB_TEMPLATE, LATEST_VERSION, jobUri } from '@orrery/contract';
+import { JOB_TEMPLATE, LATEST_VERSION, jobUri, type ProjectPlace } from '@orrery/contract';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { useCanOne, withRule } from '../../../api/permissions';
 import { useContextLink, usePlatformContext } from '../../../app/context/platform-context';
-import {
-  SchemaFields,
-  serverFieldErrors,
-  useSchemaForm,
-  type FormPlace,
-  type Preset,
-} from '../../../forms';
-import { EmptyState } from '../../../ui/EmptyState';
+import { SchemaFields, serverFieldErrors, useSchemaForm, type Preset } from '../../../forms';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
 import { WhyNot } from '../../../ui/WhyNot';
@@ -21,29 +14,27 @@ import { useAppTemplate, type AppTemplate } from '../../../api/apps';
 import { useCreateJob, useJobRuntime } from './api';
 import { toJobBody, type JobFormValues } from './job-body';
 import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
+import { NeedsProject } from '../../../app/context/project-place';
 
 /**
  * Create new job (workloads §2 Jobs): the form of the built-in `job` template, latest version,
  * sent as `POST /jobs?from_preset`; the new job's page opens on success.
  */
 export default function CreateJobPage() {
-  const { names, cluster } = usePlatformContext();
-  if (!names.cluster || !names.org || !names.project)
-    return <EmptyState title={T.title} description={T.missingProject} />;
-  const place = { clusterName: names.cluster, orgName: names.org, projectName: names.project };
+  const { cluster } = usePlatformContext();
   return (
-    <TemplateLoader
-      key={`${place.clusterName}/${place.orgName}/${place.projectName}`}
-      place={place}
-      presets={cluster?.details?.resourcePresets ?? []}
-    />
+    <NeedsProject title={T.title} description={T.missingProject}>
+      {(place) => (
+        <TemplateLoader place={place} presets={cluster?.details?.resourcePresets ?? []} />
+      )}
+    </NeedsProject>
   );
 }
 
 /** A template without inputs is as good as none (workloads §2: "No job template found"). */
 const isEmpty = (t: AppTemplate) => !t.input || Object.keys(t.input.properties ?? {}).length === 0;
 
-function TemplateLoader({ place, presets }: { place: FormPlace; presets: Preset[] }) {
+function TemplateLoader({ place, presets }: { place: ProjectPlace; presets: Preset[] }) {
   // The apps' own query: the job form is the `job` template of the catalogue.
   const template = useAppTemplate(place, JOB_TEMPLATE, LATEST_VERSION);
   let body;
@@ -87,7 +78,7 @@ function PageFrame({ children, intro }: { children: React.ReactNode; intro?: str
   );
 }
 
-function JobForm(props: { template: AppTemplate; place: FormPlace; presets: Preset[] }) {
+function JobForm(props: { template: AppTemplate; place: ProjectPlace; presets: Preset[] }) {
   const form = useSchemaForm(props.template.input);
   const create = useCreateJob();
   const runtime = useJobRuntime();

@@ -1,6 +1,6 @@
-import type { RestartPolicy, JobPriority } from '@orrery/contract';
+import type { RestartPolicy, JobPriority, ProjectPlace } from '@orrery/contract';
 import { toWireEnv, toWireVolumes } from '../../../forms';
-import type { EnvEntry, FormPlace, VolumeEntry } from '../../../forms';
+import type { EnvEntry, VolumeEntry } from '../../../forms';
 import type { JobCreation } from './api';
 
 /** The values of the `job` template's form, by the template's property names. */
@@ -54,7 +54,7 @@ const optional = (text: string | undefined) => (text?.trim() ? text.trim() : und
  * The form's values as the `POST /jobs?from_preset` body (apolo-wire §2) for the current
  * project, with what is needed to put the server's field errors back on the form.
  */
-export function toJobBody(values: JobFormValues, place: FormPlace) {
+export function toJobBody(values: JobFormValues, place: ProjectPlace) {
   // A template version may leave inputs out; the body then carries the server's defaults.
   const v: JobFormValues = { ...DEFAULTS, ...values };
   const mounts = toWireVolumes(v.volumes, place);

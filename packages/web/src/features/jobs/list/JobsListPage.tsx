@@ -2,13 +2,12 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBriefcase, IconPlus } from '@tabler/icons-react';
-import { jobUri } from '@orrery/contract';
-import { useJobList, type Job, type JobPlace } from '../../../api/jobs';
+import { jobUri, type ProjectPlace } from '@orrery/contract';
+import { useJobList, type Job } from '../../../api/jobs';
 import { useCanOne, withRule } from '../../../api/permissions';
 import { useJobRuntime } from '../create/api';
 import { WhyNot } from '../../../ui/WhyNot';
 import { ContextLink } from '../../../app/context/ContextLink';
-import { usePlatformContext } from '../../../app/context/platform-context';
 import { useAccount } from '../../../app/session/account';
 import { EmptyState } from '../../../ui/EmptyState';
 import { messageOf } from '../../../ui/errors';
@@ -18,20 +17,18 @@ import { JobsFilters } from './JobsFilters';
 import { JobsTable } from './JobsTable';
 import { useListParams } from './useListParams';
 import { useSentinel } from './useSentinel';
+import { NeedsProject } from '../../../app/context/project-place';
 
 /** The Jobs list (workloads §2 Jobs) of the current project. */
 export default function JobsListPage() {
-  const { names } = usePlatformContext();
-  if (!names.org || !names.cluster || !names.project) {
-    return <EmptyState title={JOBS_TEXTS.empty} description={JOBS_TEXTS.missingProject} />;
-  }
-  const place = { orgName: names.org, clusterName: names.cluster, projectName: names.project };
   return (
-    <JobsList key={`${place.clusterName}/${place.orgName}/${place.projectName}`} place={place} />
+    <NeedsProject title={JOBS_TEXTS.empty} description={JOBS_TEXTS.missingProject}>
+      {(place) => <JobsList place={place} />}
+    </NeedsProject>
   );
 }
 
-function JobsList({ place }: { place: JobPlace }) {
+function JobsList({ place }: { place: ProjectPlace }) {
   const params = useListParams();
   const { user } = useAccount();
   // Where the installation refuses every job (no sandbox, ORRERY_UNSANDBOXED_JOBS), so does Create.
