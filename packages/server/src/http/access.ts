@@ -52,6 +52,23 @@ export async function authorize(
   if (!allows(grants, uri, action)) throw forbidden();
 }
 
+/**
+ * The resource a request names, once the caller may `action` it: one that does not exist and one
+ * the caller may not read are the same 404 (`missing`), so existence does not leak. Every area
+ * finds its row, then authorizes here.
+ */
+export async function authorized<T>(
+  request: FastifyRequest,
+  row: T | null | undefined,
+  uriOf: (row: T) => string,
+  action: Action,
+  missing: string,
+): Promise<T> {
+  if (!row) throw notFound(missing);
+  await authorize(request, uriOf(row), action, missing);
+  return row;
+}
+
 /** Whether the caller is a project token's service account (memberships cached per epoch). */
 export async function isServiceAccount(request: FastifyRequest, principal: Principal) {
   if (!isServiceAccountName(principal.username)) return false;

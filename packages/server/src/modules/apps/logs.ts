@@ -8,12 +8,11 @@ import {
   ErrorBody,
   isFinalAppState,
   isFinalJobStatus,
-  projectUri,
   type AppState,
   type JobStatus,
 } from '@orrery/contract';
-import { authorize } from '../../http/access.js';
-import { notFound } from '../../http/errors.js';
+import { authorized } from '../../http/access.js';
+import { instanceProject } from './template-routes.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { pipeToSocket } from '../../http/ws-stream.js';
 import { followLines, type LogSource } from './log-lines.js';
@@ -44,9 +43,7 @@ export const appLogRoutes =
   async (app) => {
     const instanceFor = async (request: FastifyRequest, id: string) => {
       const row = await instanceById(apps.db, id);
-      if (!row) throw notFound(`App instance ${id} not found`);
-      await authorize(request, projectUri(row.clusterName, row.orgName, row.projectName), 'read');
-      return row;
+      return authorized(request, row, instanceProject, 'read', `App instance ${id} not found`);
     };
 
     /**

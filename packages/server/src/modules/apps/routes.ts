@@ -21,7 +21,7 @@ import {
   DEFAULT_CLUSTER,
 } from '@orrery/contract';
 import { requireUser } from '../../auth/principal.js';
-import { authorize } from '../../http/access.js';
+import { authorized } from '../../http/access.js';
 import { notFound, validationOf } from '../../http/errors.js';
 import { InputErrors } from './errors.js';
 import type { AppsService } from './service.js';
@@ -34,7 +34,7 @@ import {
   type InstanceRow,
   type Place,
 } from './store.js';
-import { APPS_V1, projectRead, scopeUri } from './template-routes.js';
+import { APPS_V1, instanceProject, projectRead, scopeUri } from './template-routes.js';
 import { valuesOf } from './values.js';
 import { eventWire, instancesWire, revisionWire } from './wire.js';
 
@@ -82,9 +82,13 @@ export const appRoutes =
           (row.clusterName === scope.cluster &&
             row.orgName === scope.org &&
             row.projectName === scope.project));
-      if (!row || !inScope) throw notFound(`App instance ${id} not found`);
-      await authorize(request, projectUri(row.clusterName, row.orgName, row.projectName), action);
-      return row;
+      return authorized(
+        request,
+        inScope ? row : null,
+        instanceProject,
+        action,
+        `App instance ${id} not found`,
+      );
     };
     const scopeOf = (p: { cluster: string; org: string; project: string }): Place => p;
     const write = { access: { uri: scopeUri, action: 'write' as const } };

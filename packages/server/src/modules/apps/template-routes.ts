@@ -39,6 +39,9 @@ export const scopeUri = (r: FastifyRequest) => {
   return projectUri(p.cluster ?? '-', p.org ?? '-', p.project ?? '-');
 };
 export const projectRead = { access: { uri: scopeUri, action: 'read' as const } };
+/** An instance is its project's: who may act on the project may act on it. */
+export const instanceProject = (r: { clusterName: string; orgName: string; projectName: string }) =>
+  projectUri(r.clusterName, r.orgName, r.projectName);
 
 /** The templates of the apps API (apolo-apps-wire.md), and their shipped assets. */
 export const templateRoutes =

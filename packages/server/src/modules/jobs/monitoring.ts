@@ -11,7 +11,6 @@ import {
   JobRuntimeInfo,
   JobSaveBody,
   isFinalJobStatus,
-  jobUri,
   type Action,
   type JobStatus,
   type JobTopSample,
@@ -19,7 +18,6 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { bearerOf, requireUser } from '../../auth/principal.js';
-import { authorize } from '../../http/access.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
@@ -28,6 +26,7 @@ import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
 import { containerOf, jobById, updateJob, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
+import { jobFor as findJob } from './found.js';
 import type { MetricsHistory } from './metrics-history.js';
 
 const OneJob = z.object({ job: z.string().min(1) });
@@ -78,18 +77,8 @@ export const monitoringRoutes =
   (ctx: AppContext, jobs: JobsService, history: MetricsHistory): FastifyPluginAsyncZod =>
   async (app) => {
     const driver = jobs.driver;
-    const jobFor = async (request: FastifyRequest, id: string, action: Action): Promise<JobRow> => {
-      const found = await jobById(ctx.db, id);
-      const missing = `Job ${id} not found`;
-      if (!found) throw notFound(missing);
-      await authorize(
-        request,
-        jobUri(found.clusterName, found.orgName, found.projectName, found.id),
-        action,
-        missing,
-      );
-      return found;
-    };
+    const jobFor = (request: FastifyRequest, id: string, action: Action) =>
+      findJob(ctx.db, request, id, action);
     const finished = (j: JobRow) => isFinalJobStatus(j.status as JobStatus);
     /**
      * A WebSocket route's job, found and authorized in a preHandler: a refusal is then an HTTP

@@ -15,12 +15,12 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { authorize } from '../../http/access.js';
-import { notFound, validationOf } from '../../http/errors.js';
+import { validationOf } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { sendList } from '../../http/ndjson.js';
-import { historyOf, jobById, jobByIdOrName, listJobs, type JobRow } from './store.js';
+import { historyOf, jobById, listJobs, type JobRow } from './store.js';
 import { readableJobs } from './scope.js';
+import { jobFor as findJob } from './found.js';
 import type { JobsService } from './service.js';
 import { jobWire } from './wire.js';
 
@@ -55,26 +55,8 @@ export const jobRoutes =
       );
     };
 
-    /** The job a path names, if the caller may `action` it; 404 when they may not read it. */
-    const jobFor = async (request: FastifyRequest, idOrName: string, action: Action) => {
-      // A name is looked up among the projects the caller can read, newest job first.
-      const found =
-        (await jobById(ctx.db, idOrName)) ??
-        (await jobByIdOrName(
-          ctx.db,
-          idOrName,
-          (await readableJobs(ctx.db, await request.grants())).places,
-        ));
-      const missing = `Job ${idOrName} not found`;
-      if (!found) throw notFound(missing);
-      await authorize(
-        request,
-        jobUri(found.clusterName, found.orgName, found.projectName, found.id),
-        action,
-        missing,
-      );
-      return found;
-    };
+    const jobFor = (request: FastifyRequest, idOrName: string, action: Action) =>
+      findJob(ctx.db, request, idOrName, action);
 
     app.post(
       '/api/v1/jobs',

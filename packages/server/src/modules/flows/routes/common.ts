@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatUri, type Action } from '@orrery/contract';
 import { allows } from '../../../auth/permissions.js';
-import { authorize } from '../../../http/access.js';
-import { conflict, notFound } from '../../../http/errors.js';
+import { authorized } from '../../../http/access.js';
+import { conflict } from '../../../http/errors.js';
 import { sendList } from '../../../http/ndjson.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import type { Db } from '../../../db/client.js';
@@ -34,10 +34,13 @@ export async function checked<T extends { project: FlowProjectRow }>(
   action: Action,
   what: string,
 ): Promise<T> {
-  const uri = row && flowUri(placeOfProject(row.project));
-  if (!row || !allows(await request.grants(), uri!, 'read')) throw notFound(`${what} not found`);
-  await authorize(request, uri!, action);
-  return row;
+  return authorized(
+    request,
+    row,
+    (r) => flowUri(placeOfProject(r.project)),
+    action,
+    `${what} not found`,
+  );
 }
 
 /** The bake a request names (with its flow), once the caller may `action` on its flow. */

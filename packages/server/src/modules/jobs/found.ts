@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { jobUri, type Action } from '@orrery/contract';
+import type { Db } from '../../db/client.js';
+import { authorized } from '../../http/access.js';
+import { readableJobs } from './scope.js';
+import { jobById, jobByIdOrName, type JobRow } from './store.js';
+
+/**
+ * The job a path names, if the caller may `action` it; 404 when they may not read it. A name is
+ * looked up among the projects the caller can read, newest job first, as `apolo` resolves it.
+ */
+export async function jobFor(
+  db: Db,
+  request: FastifyRequest,
+  idOrName: string,
+  action: Action,
+): Promise<JobRow> {
+  const found =
+    (await jobById(db, idOrName)) ??
+    (await jobByIdOrName(db, idOrName, (await readableJobs(db, await request.grants())).places));
+  const uriOf = (j: JobRow) => jobUri(j.clusterName, j.orgName, j.projectName, j.id);
+  return authorized(request, found, uriOf, action, `Job ${idOrName} not found`);
+}
