@@ -147,4 +147,3 @@ describe('storage charges', () => {
     expect(bad.body.errors[0].path).toBe('category_name');
   });
 });
-

@@ -133,7 +133,10 @@ describe('organizations', () => {
       expect(flag.status).toBe(400);
       expect(flag.body.message).toBe('skip_auto_add_to_clusters must be true or false');
       const name = await call(s, 'POST', ADD, u, { name: 'Bad Name' });
-      expect(name.body.errors[0]).toEqual({ path: 'name', message: 'Organization name is invalid' });
+      expect(name.body.errors[0]).toEqual({
+        path: 'name',
+        message: 'Organization name is invalid',
+      });
       expect((await call(s, 'GET', '/api/v1/orgs/cli-credits/exists', u)).body.exists).toBe(false);
       const unverified = await call(s, 'POST', ADD, await s.user({ verified: false }), {
         name: 'cli-unverified',
