@@ -293,11 +293,30 @@ export const ClusterOrg = z
   })
   .meta({ id: 'ClusterOrg' });
 export type ClusterOrgWire = z.infer<typeof ClusterOrg>;
+/**
+ * What `apolo admin add-org-cluster` / `update-org-cluster` may set here: the jobs quota. Credits
+ * are kept per organization (set-org-credits) and defaults for new cluster members are not kept,
+ * so a value for either is refused, not dropped; the client's "unlimited" (no value) passes.
+ * `storage_size` is read and ignored, as Apolo ignores it for elastic storage (the file tree).
+ */
+export const ORG_CLUSTER_TEXTS = {
+  credits:
+    'Credits are kept per organization on this installation: set them with set-org-credits or add-org-credits',
+  defaults:
+    'Defaults for new cluster members (credits, jobs, role) are not kept on this installation',
+};
+const unset = (message: string) => z.null({ error: message }).optional();
 export const ClusterOrgAdd = z.object({
   org_name: z.string().min(1),
   quota: z.object({ total_running_jobs: JobsQuota.default(null) }).default({
     total_running_jobs: null,
   }),
+  balance: z
+    .object({ credits: unset(ORG_CLUSTER_TEXTS.credits), spent_credits: z.unknown() })
+    .optional(),
+  default_credits: unset(ORG_CLUSTER_TEXTS.defaults),
+  default_quota: z.object({ total_running_jobs: unset(ORG_CLUSTER_TEXTS.defaults) }).optional(),
+  default_role: z.literal('user', { error: ORG_CLUSTER_TEXTS.defaults }).optional(),
 });
 export const ClusterOrgUpdate = ClusterOrgAdd.omit({ org_name: true });
 

@@ -18,11 +18,12 @@ export const UsageGroup = z.enum(USAGE_GROUPS, {
 export type UsageGroup = z.infer<typeof UsageGroup>;
 
 export const DATE_FORMAT_MESSAGE =
-  'must be Unix seconds or YYYY-MM-DDTHH:MM:SS (UTC unless it ends in Z or an offset)';
+  'must be Unix seconds, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC unless it ends in Z or an offset)';
 const UNIX_SECONDS = /^\d{1,12}$/;
-// Python's `datetime.isoformat()` (what Apolo's clients send) adds fractions and an offset.
+// Python's `datetime.isoformat()` (what Apolo's clients send) adds fractions and an offset; a
+// bare date is midnight, as Python's request models read it.
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Unix seconds (a number or its digits) or `YYYY-MM-DDTHH:MM:SS` in UTC; null when neither. */
 export function parseUsageDate(v: unknown): Date | null {
@@ -31,7 +32,7 @@ export function parseUsageDate(v: unknown): Date | null {
   if (UNIX_SECONDS.test(v)) return new Date(Number(v) * 1000);
   const m = DATE_TIME.exec(v);
   if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [
     number,
     number,
     number,
@@ -155,11 +156,15 @@ export const TopResource = z.object({
 });
 export const TopResources = z.array(TopResource);
 
+/** An optional field a Python client sends as null when unset (its models dump `None`). */
+const nullAbsent = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), item.optional());
+
 /** Apolo's reports call: the credits of each resource over a period. */
 export const CreditsUsageRequest = Period.extend({
-  category_name: UsageCategory.optional(),
-  org_name: optionalName,
-  project_name: optionalName,
+  category_name: nullAbsent(UsageCategory),
+  org_name: nullAbsent(z.string().min(1, 'org_name must not be empty').max(253)),
+  project_name: nullAbsent(z.string().min(1, 'project_name must not be empty').max(253)),
 }).refine(...endAfterStart);
 export type CreditsUsageRequest = z.infer<typeof CreditsUsageRequest>;
 

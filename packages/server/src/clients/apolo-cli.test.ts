@@ -174,5 +174,41 @@ describeClients(
       );
       expect(await root.ok(['admin', 'get-orgs'])).toContain('acme');
     });
+
+    it('admin as a system administrator: add-org, add-org-cluster, update-org-cluster, resource presets', async () => {
+      await root.ok(['admin', 'add-org', 'beta']);
+      await root.ok(['admin', 'add-org', 'gamma', '--skip-default-tenants']);
+      expect(await root.ok(['admin', 'get-orgs'])).toMatch(/beta[\s\S]*gamma/);
+      const linked = await root.ok(['admin', 'get-cluster-orgs', 'default']);
+      expect(linked).toContain('beta');
+      expect(linked).not.toContain('gamma');
+      await root.ok(['admin', 'add-org-cluster', 'default', 'gamma', '--jobs', '3']);
+      await root.ok(['admin', 'update-org-cluster', 'default', 'gamma', '--jobs', '4']);
+      expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'gamma'])).toMatch(
+        /Jobs:\s+4/,
+      );
+      const credits = await root.run([
+        'admin',
+        'update-org-cluster',
+        'default',
+        'gamma',
+        '-c',
+        '9',
+      ]);
+      expect(credits.code).not.toBe(0);
+      expect(credits.stderr).toContain('Credits are kept per organization on this installation');
+      await root.ok(['admin', 'remove-org-cluster', '--force', 'default', 'gamma']);
+      expect(await root.ok(['admin', 'get-cluster-orgs', 'default'])).not.toContain('gamma');
+
+      await root.ok(['admin', 'add-resource-preset', 'tiny', '-c', '0.2', '-m', '256MB']);
+      await root.ok(['admin', 'update-resource-preset', 'tiny', '-c', '0.3']);
+      expect(await root.ok(['config', 'get-clusters'])).toMatch(/tiny\s+0\.3\s+256\.0 MB/);
+      await root.ok(['admin', 'remove-resource-preset', 'tiny']);
+      expect(await root.ok(['config', 'get-clusters'])).not.toContain('tiny');
+
+      // A fault of CLI 26.8.1 before any request (docs/apolo-clients.md): say so if it changes.
+      const project = await root.run(['admin', 'add-project', 'default', 'extra', '--org', 'beta']);
+      expect(project.stderr).toContain("unexpected keyword argument 'no_virtual_kube'");
+    });
   },
 );

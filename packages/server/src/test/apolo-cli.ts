@@ -46,7 +46,9 @@ export function describeClients(name: string, body: () => void) {
     describe.skip(name, body);
     return;
   }
-  describe(name, body);
+  // Each command is a Python process that imports the SDK (a second or two, far more on a loaded
+  // machine), and a test runs a group of them: the default 30 s is too short a hang guard.
+  describe(name, { timeout: 180_000 }, body);
 }
 
 /** Where and how long a client runs, and environment it gets beside its HOME. */

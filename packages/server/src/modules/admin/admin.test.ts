@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusters, nodePools } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { ORG_CLUSTER_TEXTS } from '@orrery/contract';
 import { call, tenancy } from '../../test/fixtures.js';
 import { mailsTo } from '../../auth/oidc/testing/flow.js';
 import { loadClusters } from '../clusters/store.js';
@@ -12,6 +13,11 @@ import { creditLedger } from '../billing/tables.js';
 const A = '/apis/admin/v1';
 const PRESETS = '/api/v1/clusters/lab/orchestrator/resource_presets';
 const GB = 1e9;
+/** A preset in a change's answer: the whole cluster, as Apolo's config service answers. */
+const presetIn = (
+  cluster: { orchestrator: { resource_presets: { name: string }[] } },
+  name: string,
+) => cluster.orchestrator.resource_presets.find((p) => p.name === name);
 
 describe('admin area', () => {
   let s: TestServer;
@@ -106,7 +112,8 @@ describe('admin area', () => {
   it('knows only the GPU makes nvidia, amd and intel: another make is not a GPU field', async () => {
     const r = await post({ tpu_gpu: { count: 1 }, gpu: { make: 'tpu' } });
     expect(r.status).toBe(201);
-    expect(r.body.nvidia_gpu).toBeUndefined();
+    expect(presetIn(r.body, 'p')).toBeDefined();
+    expect(presetIn(r.body, 'p')).not.toHaveProperty('nvidia_gpu');
     const bad = await call(s, 'POST', PRESETS, admin, { ...base, name: 'q', nvidia_gpu: 'many' });
     expect(bad.status).toBe(400);
     await call(s, 'DELETE', `${PRESETS}/p`, admin);
@@ -133,7 +140,8 @@ describe('admin area', () => {
       nvidia_gpu: { count: 1, model: 'A100' },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({
+    expect(created.body.name).toBe('lab');
+    expect(presetIn(created.body, 'gpu-1')).toMatchObject({
       name: 'gpu-1',
       credits_per_hour: '2.5',
       scheduler_enabled: true,
@@ -151,11 +159,18 @@ describe('admin area', () => {
       name: 'cpu-2',
       cpu: 2,
     });
-    expect(edited.body).toMatchObject({ name: 'cpu-2', cpu: 2, resource_pool_names: ['cpu-pool'] });
+    expect(presetIn(edited.body, 'cpu-2')).toMatchObject({
+      name: 'cpu-2',
+      cpu: 2,
+      resource_pool_names: ['cpu-pool'],
+    });
+    expect(presetIn(edited.body, 'gpu-1')).toBeUndefined();
     expect(
       (await call(s, 'GET', PRESETS, admin)).body.map((p: { name: string }) => p.name),
     ).toEqual(['cpu-2']);
-    expect((await call(s, 'DELETE', `${PRESETS}/cpu-2`, admin)).status).toBe(204);
+    const deleted = await call(s, 'DELETE', `${PRESETS}/cpu-2`, admin);
+    expect(deleted.status).toBe(200);
+    expect(presetIn(deleted.body, 'cpu-2')).toBeUndefined();
     expect((await call(s, 'DELETE', `${PRESETS}/cpu-2`, admin)).status).toBe(404);
   });
 
@@ -175,7 +190,7 @@ describe('admin area', () => {
     };
     const created = await call(s, 'POST', PRESETS, admin, sdk);
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({
+    expect(presetIn(created.body, 'sdk-new')).toMatchObject({
       resource_pool_names: ['gpu-pool'],
       nvidia_gpu: { count: 2, model: 'A100' },
     });
@@ -192,7 +207,9 @@ describe('admin area', () => {
       preemptible_node: true,
     });
     expect(older.status).toBe(201);
-    expect(older.body.nvidia_gpu).toMatchObject({ count: 1, model: 'A100' });
+    expect(presetIn(older.body, 'sdk-old')).toMatchObject({
+      nvidia_gpu: { count: 1, model: 'A100' },
+    });
     for (const name of ['sdk-new', 'sdk-old']) await call(s, 'DELETE', `${PRESETS}/${name}`, admin);
   });
 
@@ -248,6 +265,27 @@ describe('admin area', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Jobs must be a positive number');
+    // What the official client sends beside the quota: credits and defaults are refused by name.
+    const sdk = { org_name: 'acme', quota: {}, default_quota: {}, default_role: 'user' };
+    for (const [extra, path, message] of [
+      [
+        { balance: { credits: '20', spent_credits: '0' } },
+        'balance.credits',
+        ORG_CLUSTER_TEXTS.credits,
+      ],
+      [{ default_credits: '5' }, 'default_credits', ORG_CLUSTER_TEXTS.defaults],
+      [
+        { default_quota: { total_running_jobs: 2 } },
+        'default_quota.total_running_jobs',
+        ORG_CLUSTER_TEXTS.defaults,
+      ],
+      [{ default_role: 'manager' }, 'default_role', ORG_CLUSTER_TEXTS.defaults],
+    ] as const) {
+      const refused = await call(s, 'POST', url, admin, { ...sdk, ...extra });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toContainEqual({ path, message });
+      expect((await call(s, 'PUT', `${url}/acme`, admin, { ...sdk, ...extra })).status).toBe(400);
+    }
     const linked = await call(s, 'POST', url, admin, {
       org_name: 'acme',
       quota: { total_running_jobs: '5' },

@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { NodePool, NodePoolPatch, NodePoolStatus, Preset, PresetInput } from '@orrery/contract';
+import {
+  ConfigCluster,
+  NodePool,
+  NodePoolPatch,
+  NodePoolStatus,
+  Preset,
+  PresetInput,
+} from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { presets } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { poolWire, presetWire } from '../clusters/wire.js';
+import { loadClusters } from '../clusters/store.js';
+import { configClusterWire, poolWire, presetWire } from '../clusters/wire.js';
 import { ADMIN_API } from '../people/routes.js';
 import { createPreset, deletePreset, updatePreset } from './presets.js';
 import { patchPool, poolStatuses } from './pools.js';
@@ -28,6 +36,10 @@ export const capacityRoutes =
     const { db } = ctx;
 
     const presetsPath = '/api/v1/clusters/:cluster/orchestrator/resource_presets';
+    // A change answers the whole cluster, as Apolo's config service does: the official client
+    // (`apolo admin add-resource-preset` and the like) reads its answer as one.
+    const clusterAfter = async (name: string) =>
+      configClusterWire((await loadClusters(db, [name]))[0]!, ctx.config);
 
     app.get(
       presetsPath,
@@ -74,13 +86,13 @@ export const capacityRoutes =
           tags,
           params: ClusterParams,
           body: PresetInput,
-          response: { 201: Preset, ...errorResponses },
+          response: { 201: ConfigCluster, ...errorResponses },
         },
       },
       async (request, reply) => {
         await clusterByName(db, request.params.cluster);
-        const row = await createPreset(db, request.params.cluster, request.body);
-        return reply.status(201).send(presetWire(row));
+        await createPreset(db, request.params.cluster, request.body);
+        return reply.status(201).send(await clusterAfter(request.params.cluster));
       },
     );
 
@@ -92,12 +104,13 @@ export const capacityRoutes =
           tags,
           params: PresetParams,
           body: PresetInput,
-          response: { 200: Preset, ...errorResponses },
+          response: { 200: ConfigCluster, ...errorResponses },
         },
       },
       async (request) => {
         const { cluster, preset } = request.params;
-        return presetWire(await updatePreset(db, cluster, preset, request.body));
+        await updatePreset(db, cluster, preset, request.body);
+        return clusterAfter(cluster);
       },
     );
 
@@ -105,11 +118,11 @@ export const capacityRoutes =
       `${presetsPath}/:preset`,
       {
         config: system,
-        schema: { tags, params: PresetParams, response: { 204: z.null(), ...errorResponses } },
+        schema: { tags, params: PresetParams, response: { 200: ConfigCluster, ...errorResponses } },
       },
-      async (request, reply) => {
+      async (request) => {
         await deletePreset(db, request.params.cluster, request.params.preset);
-        return reply.status(204).send(null);
+        return clusterAfter(request.params.cluster);
       },
     );
 

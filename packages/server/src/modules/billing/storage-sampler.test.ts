@@ -101,4 +101,49 @@ describe('storage charges', () => {
     expect((await rows('vision')).map((r) => r.credits).sort()).toEqual(['0.0300', '0.0600']);
     expect(await balance()).toBeCloseTo(100 - 0.04 - 0.07, 4);
   });
+
+  it("answers the storage charges to Apolo's usage call, as a Python client sends it", async () => {
+    // A pydantic request model dumps unset filters as null, and may name a bare date.
+    const usage = await call(s, 'POST', '/api/v1/metrics/credits/usage', owner, {
+      start_date: '2026-11-01',
+      end_date: '2026-11-02T00:00:00+00:00',
+      category_name: 'storage',
+      org_name: null,
+      project_name: null,
+    });
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+    expect(usage.body).toEqual([
+      {
+        category_name: 'storage',
+        org_name: 'acme',
+        project_name: 'archive',
+        user_name: null,
+        resource_id: 'cold',
+        credits: '0.0200',
+      },
+      {
+        category_name: 'storage',
+        org_name: 'acme',
+        project_name: 'vision',
+        user_name: null,
+        resource_id: 'default',
+        credits: '0.0900',
+      },
+    ]);
+    const jobs = await call(s, 'POST', '/api/v1/metrics/credits/usage', owner, {
+      start_date: '2026-11-01',
+      end_date: '2026-11-02',
+      category_name: 'jobs',
+      org_name: 'acme',
+      project_name: null,
+    });
+    expect(jobs.body).toEqual([]);
+    const bad = await call(s, 'POST', '/api/v1/metrics/credits/usage', owner, {
+      start_date: '2026-11-01',
+      end_date: '2026-11-02',
+      category_name: 'files',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('category_name');
+  });
 });

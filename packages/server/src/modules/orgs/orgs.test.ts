@@ -81,4 +81,68 @@ describe('organizations', () => {
     expect(p2.body.items.map((o: { name: string }) => o.name)).toEqual(['pg-c']);
     expect((await call(s, 'GET', '/api/v1/orgs?size=0', u)).status).toBe(400);
   });
+
+  describe('the admin API (apolo admin add-org)', () => {
+    const ADD = '/apis/admin/v1/orgs';
+
+    it('creates it as POST /api/v1/orgs does: the caller its admin, linked to the local cluster', async () => {
+      const u = await s.user();
+      const created = await call(s, 'POST', `${ADD}?skip_auto_add_to_clusters=false`, u, {
+        name: 'cli-lab',
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({
+        name: 'cli-lab',
+        balance: { credits: null, spent_credits: '0' },
+        user_default_credits: null,
+        notification_intervals: null,
+        users_count: 1,
+      });
+      expect((await call(s, 'GET', '/api/v1/orgs/cli-lab', u)).body.role).toBe('admin');
+      const link = await call(s, 'GET', '/apis/admin/v1/clusters/default/orgs/cli-lab', u);
+      expect(link.status).toBe(200);
+      expect((await call(s, 'POST', ADD, u, { name: 'cli-lab' })).status).toBe(409);
+    });
+
+    it('leaves the organization off the local cluster with skip_auto_add_to_clusters', async () => {
+      const u = await s.user();
+      const created = await call(s, 'POST', `${ADD}?skip_auto_add_to_clusters=true`, u, {
+        name: 'cli-alone',
+      });
+      expect(created.status).toBe(201);
+      const link = await call(s, 'GET', '/apis/admin/v1/clusters/default/orgs/cli-alone', u);
+      expect(link.status).toBe(404);
+      expect(link.body.message).toBe('Organization cli-alone is not linked to default cluster');
+    });
+
+    it('refuses what it cannot keep or read with a 400 naming the field, and strangers', async () => {
+      const u = await s.user();
+      const credits = await call(s, 'POST', ADD, u, {
+        name: 'cli-credits',
+        user_default_credits: '100',
+      });
+      expect(credits.status).toBe(400);
+      expect(credits.body.errors[0]).toEqual({
+        path: 'user_default_credits',
+        message:
+          "Default credits for new members are not kept on this installation: set a member's credits with set-user-credits",
+      });
+      const flag = await call(s, 'POST', `${ADD}?skip_auto_add_to_clusters=yes`, u, {
+        name: 'cli-flag',
+      });
+      expect(flag.status).toBe(400);
+      expect(flag.body.message).toBe('skip_auto_add_to_clusters must be true or false');
+      const name = await call(s, 'POST', ADD, u, { name: 'Bad Name' });
+      expect(name.body.errors[0]).toEqual({
+        path: 'name',
+        message: 'Organization name is invalid',
+      });
+      expect((await call(s, 'GET', '/api/v1/orgs/cli-credits/exists', u)).body.exists).toBe(false);
+      const unverified = await call(s, 'POST', ADD, await s.user({ verified: false }), {
+        name: 'cli-unverified',
+      });
+      expect(unverified.status).toBe(403);
+      expect((await call(s, 'POST', ADD, null, { name: 'cli-anon' })).status).toBe(401);
+    });
+  });
 });

@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Exists, Org, OrgCreate, PageQuery, paged, pageOf, orgUri } from '@orrery/contract';
+import {
+  AdminOrg,
+  AdminOrgCreate,
+  AdminOrgCreateQuery,
+  Exists,
+  Org,
+  OrgCreate,
+  PageQuery,
+  paged,
+  pageOf,
+  orgUri,
+} from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
+import { adminOrgs } from '../admin/store.js';
+import { ADMIN_API } from '../people/routes.js';
 import { orgExists, orgsOfUser, orgWire } from './store.js';
 import { createOrg } from './service.js';
 
@@ -47,6 +60,29 @@ export const orgRoutes =
           (o) => o.name === request.body.name,
         )!;
         return reply.status(201).send(orgWire(org));
+      },
+    );
+
+    // `apolo admin add-org`: the same creation, whoever may create one here (a verified user),
+    // answered as the admin API's organization.
+    app.post(
+      `${ADMIN_API}/orgs`,
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['admin'],
+          querystring: AdminOrgCreateQuery,
+          body: AdminOrgCreate,
+          response: { 201: AdminOrg, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { name } = request.body;
+        await createOrg(ctx.db, requireUser(request), name, {
+          linkLocalCluster: !request.query.skip_auto_add_to_clusters,
+        });
+        const org = (await adminOrgs(ctx.db)).find((o) => o.name === name)!;
+        return reply.status(201).send(org);
       },
     );
 

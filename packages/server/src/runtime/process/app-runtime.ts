@@ -15,20 +15,24 @@ const NODE_MODULES_HOST = fileURLToPath(new URL('../../../../../node_modules', i
 export const APP_RUNTIME_GUEST = '/opt/orrery/app-runtime';
 
 /**
- * Whether a job's uid can bind `path`: bwrap runs as that uid, and a checkout only root can
- * enter would make every job fail rather than only the apps that need the programs.
+ * What keeps a job's uid from binding `path`: the path itself when others cannot read it, else
+ * the first directory on the way they cannot search; null when nothing does. bwrap runs as that
+ * uid, and a checkout only root can enter (a clone under /root) would make every job fail rather
+ * than only the apps that need the programs.
  */
-export function reachableByJobs(path: string): boolean {
+export function closedToJobs(path: string): string | null {
   try {
-    if ((statSync(path).mode & 0o005) !== 0o005) return false;
+    if ((statSync(path).mode & 0o005) !== 0o005) return path;
     for (let dir = dirname(path); ; dir = dirname(dir)) {
-      if ((statSync(dir).mode & 0o001) === 0) return false;
-      if (dir === dirname(dir)) return true;
+      if ((statSync(dir).mode & 0o001) === 0) return dir;
+      if (dir === dirname(dir)) return null;
     }
   } catch {
-    return false;
+    return path;
   }
 }
+
+export const reachableByJobs = (path: string) => closedToJobs(path) === null;
 
 const present = (p: string) => existsSync(p) && reachableByJobs(p);
 

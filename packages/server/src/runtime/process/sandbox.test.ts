@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { firewallRules } from './network.js';
 import { assignGpus, bwrapArgs, gpuEnv } from './sandbox.js';
 import { inOwnerUserns } from './ptys.js';
-import { reachableByJobs } from './app-runtime.js';
+import { closedToJobs, reachableByJobs } from './app-runtime.js';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -68,8 +68,11 @@ describe('sandbox arguments', () => {
       chmodSync(programs, 0o755);
       chmodSync(join(root, 'closed'), 0o700);
       expect(reachableByJobs(programs)).toBe(false);
+      // What the Host page names to open: the directory that closes the way.
+      expect(closedToJobs(programs)).toBe(join(root, 'closed'));
       chmodSync(join(root, 'closed'), 0o711);
       expect(reachableByJobs(programs)).toBe(true);
+      expect(closedToJobs(programs)).toBeNull();
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 import { JobCreateFromPreset } from '@orrery/contract';
 import { existsSync } from 'node:fs';
-import { APP_RUNTIME_HOST, reachableByJobs } from '../../../runtime/process/app-runtime.js';
+import { APP_RUNTIME_HOST, closedToJobs } from '../../../runtime/process/app-runtime.js';
 import { BWRAP } from '../../../runtime/process/sandbox.js';
 import type { AppEndpoint, AppJob, InstanceContext } from '../runner.js';
 
@@ -106,6 +106,11 @@ export function mlflowEnv(v: unknown): Record<string, string> {
  * through a bind that only works if every directory on the way is searchable by others.
  */
 export function appProgramsUnavailable(): string | null {
-  if (!existsSync(BWRAP) || reachableByJobs(APP_RUNTIME_HOST)) return null;
-  return `Jobs cannot read Orrery's app programs in ${APP_RUNTIME_HOST}: a directory on the way is not readable by others`;
+  const closed = existsSync(BWRAP) ? closedToJobs(APP_RUNTIME_HOST) : null;
+  if (!closed) return null;
+  return (
+    `Jobs cannot read Orrery's app programs in ${APP_RUNTIME_HOST}: ${closed} is closed to other ` +
+    `users (as /root is). Put the checkout where they can read it, such as /opt/orrery, or open ` +
+    `that directory to them (chmod o+x ${closed})`
+  );
 }
