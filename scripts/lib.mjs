@@ -1,7 +1,7 @@
 // Shared by the npm scripts: only Node built-ins, because they run before dependencies exist.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aptPlan } from './packages.mjs';
 
@@ -113,11 +113,24 @@ export function ensureBuilt({ force = false } = {}) {
  * shows one line per step and apt-get's own output only when it fails.
  * Returns which probes exist afterwards.
  */
+/**
+ * Debian's postgresql creates and starts a database cluster of the host's own on install; Orrery
+ * only needs its programs (the PostgreSQL app and the tests start their own servers), so unless
+ * the administrator has said otherwise, none is created.
+ */
+function keepPostgresClusterless() {
+  const conf = '/etc/postgresql-common/createcluster.conf';
+  if (existsSync(conf)) return;
+  mkdirSync(dirname(conf), { recursive: true });
+  writeFileSync(conf, 'create_main_cluster = false\n');
+}
+
 export function ensureApt(wanted, { quiet = false } = {}) {
   const has = (probe) => (typeof probe === 'function' ? probe() : existsSync(probe));
   const plan = aptPlan(wanted, { root: isRoot });
   if (plan.install.length) {
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    // A configuration file already there (keepPostgresClusterless's) is kept, never asked about.
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', UCF_FORCE_CONFFOLD: '1' };
     const q = quiet ? '-qq' : '-q';
     const step = (msg, args) => {
       const t0 = Date.now();
@@ -126,12 +139,15 @@ export function ensureApt(wanted, { quiet = false } = {}) {
       if (quiet) process.stdout.write(` done in ${Math.round((Date.now() - t0) / 1000)} s\n`);
     };
     if (!quiet) log(`Installing ${plan.install.join(' ')} from Debian`);
+    if (plan.install.includes('postgresql')) keepPostgresClusterless();
     step('Debian package lists (apt-get update)', ['update', q]);
     step(`Installing ${plan.install.join(' ')} (apt-get install)`, [
       'install',
       '-y',
       q,
       '--no-install-recommends',
+      '-o',
+      'Dpkg::Options::=--force-confold',
       ...plan.install,
     ]);
   } else if (plan.notice && quiet) {
