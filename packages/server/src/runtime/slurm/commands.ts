@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runCommand } from '../child.js';
 import {
   jobsOf,
   NO_CONTROLLER,
@@ -68,24 +68,20 @@ export class CommandsClient implements SlurmClient {
     }
   }
 
-  private run(command: string, args: string[], input?: string): Promise<string> {
+  private async run(command: string, args: string[], input?: string): Promise<string> {
     const env = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...(this.conf ? { SLURM_CONF: this.conf } : {}),
     };
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        command,
-        args,
-        { env, ...this.ids, maxBuffer: 64 << 20, timeout: 30_000 },
-        (err, stdout, stderr) => {
-          if (!err) return resolve(stdout);
-          const text = `${command}: ${String(stderr).trim() || err.message}`;
-          reject(NO_CONTROLLER.test(text) ? new SlurmUnreachable(text) : new Error(text));
-        },
-      );
-      child.stdin?.end(input ?? '');
-    });
+    try {
+      return (await runCommand(command, args, { env, ...this.ids, timeout: 30_000, input }))
+        .stdout;
+    } catch (e) {
+      // A command that exits before reading its input (a squeue or sbatch that could not reach
+      // slurmctld, say) fails the call; it never reaches the server's event loop.
+      const text = e instanceof Error ? e.message : String(e);
+      throw NO_CONTROLLER.test(text) ? new SlurmUnreachable(text) : new Error(text);
+    }
   }
 }
 
