@@ -45,8 +45,8 @@ export class CommandsClient implements SlurmClient {
     return (await this.jobs()).find((j) => j.id === id) ?? null;
   }
 
-  async terminate(id: number): Promise<void> {
-    await this.scancel(['--full', '--signal=TERM', String(id)]);
+  async terminate(id: number, signal: 'TERM' | 'USR2' = 'TERM'): Promise<void> {
+    await this.scancel(['--full', `--signal=${signal}`, String(id)]);
   }
 
   async cancel(id: number): Promise<void> {
