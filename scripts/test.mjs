@@ -135,7 +135,8 @@ if (slurmAvailable()) {
   log(`Slurm test cluster ${slurm.cluster} up in ${Math.round(slurm.startMs)} ms`);
   let code = 1;
   try {
-    code = vitest('Slurm runtime tests', ['--project', 'slurm'], slurm.testEnv);
+    // The official CLI's run on Slurm (clients/apolo-cli.slurm.test.ts) needs the clients too.
+    code = vitest('Slurm runtime tests', ['--project', 'slurm'], { ...slurm.testEnv, ...apolo });
   } finally {
     await slurm.stop();
   }

@@ -302,12 +302,24 @@ export class SlurmDriver implements RuntimeDriver {
   /**
    * Running means the job's command started, not that Slurm allocated its nodes: the batch script
    * still has the sandbox and its network to set up, and a kill then would find no command to
-   * signal. The script's `started` marks the moment (script.ts).
+   * signal. The script's `started` marks the moment (script.ts). Its `exit` ends the job as soon
+   * as the command has exited, not a second or two later when Slurm has cleaned up: a command that
+   * exits at once is never said running (a CLI that saw it running would attach, then replay the
+   * log). A command ended by a signal waits for Slurm, which says why (its memory, its time limit).
    */
   private async fromCommand(id: string, seen: ObservedState): Promise<ObservedState> {
     if (seen.state !== 'running' && seen.state !== 'exited') return seen;
     const started = await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null);
     if (seen.state === 'running') {
+      const exit = started && (await readNumber(join(this.dir(id), JOB_FILES.exit)));
+      if (exit && exit.value < 128) {
+        return {
+          state: 'exited',
+          exitCode: exit.value,
+          startedAt: started.mtime,
+          finishedAt: exit.mtime,
+        };
+      }
       return started
         ? { state: 'running', startedAt: started.mtime }
         : { state: 'starting', reason: JOB_REASONS.containerCreating };
