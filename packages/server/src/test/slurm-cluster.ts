@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
+import { freshPostgresDatabase } from './databases.js';
 
 export interface TestCluster {
   /** slurm.conf; the commands find it through SLURM_CONF. */
@@ -16,6 +17,11 @@ export interface TestCluster {
   user: string;
   /** A directory every node sees, writable by any job user. */
   sharedDir: string;
+  /**
+   * A PostgreSQL server for test servers whose data directory is on the shared one, where the
+   * embedded database is refused (ORRERY_TEST_SLURM_DATABASE_URL; npm test starts one).
+   */
+  databaseUrl?: string;
 }
 
 function fromEnv(): TestCluster | null {
@@ -28,6 +34,7 @@ function fromEnv(): TestCluster | null {
     jwtKeyPath: e.ORRERY_TEST_SLURM_JWT_KEY,
     user: e.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm',
     sharedDir: e.ORRERY_TEST_SLURM_SHARED ?? '/tmp',
+    databaseUrl: e.ORRERY_TEST_SLURM_DATABASE_URL,
   };
 }
 
@@ -62,6 +69,20 @@ export async function waitForLine(path: string, timeoutMs = 20000): Promise<stri
     if (Date.now() > until) throw new Error(`${path}: no line after ${timeoutMs} ms`);
     await sleep(20);
   }
+}
+
+/**
+ * A fresh PostgreSQL database for a server whose data directory is on the shared one; fails
+ * saying how to get one when the cluster came without.
+ */
+export async function slurmDatabase(c: TestCluster): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!c.databaseUrl) {
+    throw new Error(
+      'ORRERY_TEST_SLURM_DATABASE_URL is not set: a server with its data directory on the shared ' +
+        'one needs PostgreSQL (npm test starts one; by hand, any PostgreSQL server's URL)',
+    );
+  }
+  return freshPostgresDatabase(c.databaseUrl);
 }
 
 /**
