@@ -79,7 +79,7 @@ export async function slurmDatabase(c: TestCluster): Promise<{ url: string; drop
   if (!c.databaseUrl) {
     throw new Error(
       'ORRERY_TEST_SLURM_DATABASE_URL is not set: a server with its data directory on the shared ' +
-        'one needs PostgreSQL (npm test starts one; by hand, any PostgreSQL server's URL)',
+        'one needs PostgreSQL (npm test starts one; by hand, the URL of any PostgreSQL server)',
     );
   }
   return freshPostgresDatabase(c.databaseUrl);

@@ -24,8 +24,11 @@ export class CommandsClient implements SlurmClient {
   async submit(s: Submission): Promise<number> {
     const args = ['--parsable', `--job-name=${s.name}`, `--output=${s.output}`];
     args.push(`--chdir=${s.workdir}`, `--cpus-per-task=${s.cpus}`, `--mem=${s.memoryMb}M`);
-    // The script sets the job's whole environment; the server's own stays out of it.
-    args.push('--export=NONE', '--kill-on-invalid-dep=yes', '--no-requeue');
+    // The script sets the job's whole environment; the server's own stays out of it, as run()
+    // gives sbatch only PATH and SLURM_CONF to export. Not `--export=NONE` (nor NIL): with it
+    // slurmd loads the service user's login environment at each launch, which a nologin user
+    // without a home fails, logging an error and sometimes taking a second longer.
+    args.push('--export=ALL', '--kill-on-invalid-dep=yes', '--no-requeue');
     if (s.gres) args.push(`--gres=${s.gres}`);
     if (s.partition) args.push(`--partition=${s.partition}`);
     if (s.timeMinutes) args.push(`--time=${s.timeMinutes}`);
