@@ -8,6 +8,7 @@ import type { SlurmJob } from './client.js';
 import { slurmClient } from './connect.js';
 import { SlurmDriver } from './driver.js';
 import type { SlurmOptions } from './options.js';
+import { beforeLaunch, testCluster } from '../../test/slurm-cluster.js';
 
 /**
  * A kill on Slurm at whatever moment it comes, on the cluster of scripts/slurm.mjs (as
@@ -29,22 +30,6 @@ const HOLDING = ['PENDING', 'CONFIGURING', 'RUNNING', 'COMPLETING', 'SUSPENDED']
 
 /** Takes SIGTERM, says so in a file of its /tmp, and runs on: only SIGKILL ends it. */
 const STUBBORN = `trap 'echo TERM >> /tmp/got' TERM; echo started >> /tmp/got; while :; do sleep 0.1; done`;
-
-/**
- * What slurmd logged just before it launched batch job `id`: an error there when it had to load
- * the service user's login environment (which a nologin user without a home cannot give).
- */
-function beforeLaunch(id: number): string {
-  const conf = readFileSync(process.env.ORRERY_TEST_SLURM_CONF!, 'utf8');
-  const pattern = /^SlurmdLogFile=(\S+)/m.exec(conf)?.[1];
-  const nodes = [...conf.matchAll(/^NodeName=(\S+)/gm)].map((m) => m[1]);
-  for (const node of nodes) {
-    const lines = readFileSync(pattern!.replace('%n', node), 'utf8').split('\n');
-    const at = lines.findIndex((l) => l.includes(`Launching batch job ${id} `));
-    if (at >= 0) return lines.slice(Math.max(0, at - 2), at).join('\n');
-  }
-  throw new Error(`no node launched batch job ${id}`);
-}
 
 let n = 0;
 const spec = (command: string): JobSpec => ({
@@ -107,7 +92,7 @@ describe.skipIf(apis.length === 0).each(apis)('a kill on Slurm ($api)', ({ api }
     expect(got(job.id)).toBe('started\nTERM\n');
     expect(await driver.observe(job.id)).toMatchObject({ state: 'exited' });
     // Launched without the service user's login environment (the test cluster's is nologin).
-    expect(beforeLaunch((await slurmJob(job.id))!.id)).not.toMatch(/user environment|get_user_env/);
+    expect(beforeLaunch(testCluster!, (await slurmJob(job.id))!.id)).not.toMatch(/user environment|get_user_env/);
   });
 
   it('lands a kill sent as soon as Slurm allocated the job', async () => {
