@@ -25,9 +25,13 @@ describe('configuration', () => {
     }
     // PostgreSQL, or a data directory off the share, or another runtime: nothing to refuse.
     const pg = 'postgres://orrery@db/orrery';
-    expect(loadConfig({ ...slurm, ORRERY_DATA_DIR: '/srv/shared/o', DATABASE_URL: pg })).toBeTruthy();
+    expect(
+      loadConfig({ ...slurm, ORRERY_DATA_DIR: '/srv/shared/o', DATABASE_URL: pg }),
+    ).toBeTruthy();
     expect(loadConfig({ ...slurm, ORRERY_DATA_DIR: '/srv/shared-not' })).toBeTruthy();
-    expect(loadConfig({ ...slurm, ORRERY_RUNTIME: 'process', ORRERY_DATA_DIR: '/srv/shared' })).toBeTruthy();
+    expect(
+      loadConfig({ ...slurm, ORRERY_RUNTIME: 'process', ORRERY_DATA_DIR: '/srv/shared' }),
+    ).toBeTruthy();
   });
 
   it.each([

@@ -94,7 +94,8 @@ export function setupBlock(name: string, values: Record<string, string>): string
     })
     .join('\n');
   const missing = Object.keys(values).filter((k) => !set.has(k));
-  if (missing.length) throw new Error(`"${name}" in docs/operations.md sets no ${missing.join(', ')}`);
+  if (missing.length)
+    throw new Error(`"${name}" in docs/operations.md sets no ${missing.join(', ')}`);
   return script;
 }
 
@@ -118,7 +119,9 @@ export function beforeLaunch(c: TestCluster, id: number): string {
  * A fresh PostgreSQL database for a server whose data directory is on the shared one; fails
  * saying how to get one when the cluster came without.
  */
-export async function slurmDatabase(c: TestCluster): Promise<{ url: string; drop(): Promise<void> }> {
+export async function slurmDatabase(
+  c: TestCluster,
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (!c.databaseUrl) {
     throw new Error(
       'ORRERY_TEST_SLURM_DATABASE_URL is not set: a server with its data directory on the shared ' +

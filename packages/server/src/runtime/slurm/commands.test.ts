@@ -23,7 +23,10 @@ describe('the Slurm commands client with commands that exit at once', () => {
     // An id printed without reading the script: the submission cannot be trusted.
     script('sbatch', 'echo 42');
     script('squeue', 'echo "squeue: error: Unable to contact slurm controller" >&2; exit 1');
-    script('scancel', 'echo "scancel: error: Kill job error on job id 7: Access denied" >&2; exit 1');
+    script(
+      'scancel',
+      'echo "scancel: error: Kill job error on job id 7: Access denied" >&2; exit 1',
+    );
     script('sinfo', 'exit 0');
     process.env.PATH = `${dir}:${path}`;
   });

@@ -77,8 +77,7 @@ export class CommandsClient implements SlurmClient {
       ...(this.conf ? { SLURM_CONF: this.conf } : {}),
     };
     try {
-      return (await runCommand(command, args, { env, ...this.ids, timeout: 30_000, input }))
-        .stdout;
+      return (await runCommand(command, args, { env, ...this.ids, timeout: 30_000, input })).stdout;
     } catch (e) {
       // A command that exits before reading its input (a squeue or sbatch that could not reach
       // slurmctld, say) fails the call; it never reaches the server's event loop.

@@ -186,7 +186,10 @@ export class SlurmDriver implements RuntimeDriver {
     try {
       const job = await this.client.job(rec.slurmId);
       if (job && requeued(job) && job.state !== 'CANCELLED') await this.client.cancel(job.id);
-      seen = await this.fromCommand(id, job ? observedOf(job, rec.memory) : await this.exitFile(id));
+      seen = await this.fromCommand(
+        id,
+        job ? observedOf(job, rec.memory) : await this.exitFile(id),
+      );
     } catch (e) {
       // slurmctld restarting or out of reach: the job is not lost, its state is unknown.
       if (!(e instanceof SlurmUnreachable)) throw e;

@@ -92,7 +92,9 @@ describe.skipIf(apis.length === 0).each(apis)('a kill on Slurm ($api)', ({ api }
     expect(got(job.id)).toBe('started\nTERM\n');
     expect(await driver.observe(job.id)).toMatchObject({ state: 'exited' });
     // Launched without the service user's login environment (the test cluster's is nologin).
-    expect(beforeLaunch(testCluster!, (await slurmJob(job.id))!.id)).not.toMatch(/user environment|get_user_env/);
+    expect(beforeLaunch(testCluster!, (await slurmJob(job.id))!.id)).not.toMatch(
+      /user environment|get_user_env/,
+    );
   });
 
   it('lands a kill sent as soon as Slurm allocated the job', async () => {

@@ -58,7 +58,10 @@ function freeUid(): number {
 describeSlurm("docs/operations.md's Slurm set-up, as written", (c) => {
   it('its service user, without login shell or home, runs jobs, launched without a login environment', async () => {
     const name = `orrery-doc${process.pid % 100000}`;
-    execFileSync('sh', ['-ec', setupBlock('the service user', { user: name, uid: String(freeUid()) })]);
+    execFileSync('sh', [
+      '-ec',
+      setupBlock('the service user', { user: name, uid: String(freeUid()) }),
+    ]);
     const shared = mkdtempSync(join(c.sharedDir, 'doc-user-'));
     chmodSync(shared, 0o755);
     const driver = await SlurmDriver.connect(
