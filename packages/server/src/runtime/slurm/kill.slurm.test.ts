@@ -24,7 +24,7 @@ const apis = [
   ...(conf ? [{ api: 'commands' as const }] : []),
   ...(rest && jwtKey ? [{ api: 'rest' as const }] : []),
 ];
-const GRACE_MS = 2000;
+const GRACE_MS = 1000;
 /** Slurm's states of a job that still holds processes on its node. */
 const HOLDING = ['PENDING', 'CONFIGURING', 'RUNNING', 'COMPLETING', 'SUSPENDED'];
 
