@@ -1,8 +1,8 @@
 // Slurm: submit → the script's first line on the private two-node test cluster (scripts/slurm.mjs),
 // through `sbatch` alone and through Orrery's slurm driver (slurmrestd with a JWT, and the
 // commands), the job in the process runtime's sandbox as in production. The three paths take turns
-// (one of each per round, BENCH_SLURM_RUNS rounds, 10 by default), so that the machine's load
-// weighs on each alike; each path's median and range, and the median of Orrery's difference to
+// (one of each per round, BENCH_SLURM_RUNS rounds, 10 by default, each submit at a random moment
+// of Slurm's tick), so that the machine's load and the tick weigh on each alike; each path's median and range, and the median of Orrery's difference to
 // `sbatch` within a round. Slurm's own floor is its one-second scheduler tick.
 import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,9 +84,16 @@ export async function benchSlurm() {
     row('Slurm test cluster: cold start to both nodes idle', ms(cluster.startMs));
     for (const api of apis) drivers[api] = await driverFor(cluster, api);
     const times = { sbatch: [], rest: [], commands: [] };
+    // Each submit at a random moment of Slurm's one-second tick: in a fixed order, each path would
+    // land at its own phase of the tick, and the phase would decide the comparison.
+    const offTick = () => sleep(Math.random() * 1000);
     for (let i = 0; i < runs; i++) {
+      await offTick();
       times.sbatch.push(await sbatchOnce(cluster, i));
-      for (const api of apis) times[api].push(await drivers[api].once(i));
+      for (const api of apis) {
+        await offTick();
+        times[api].push(await drivers[api].once(i));
+      }
     }
     const base = median(times.sbatch);
     row(
