@@ -133,11 +133,20 @@ if (pg) {
 if (slurmAvailable()) {
   const slurm = await startSlurm();
   log(`Slurm test cluster ${slurm.cluster} up in ${Math.round(slurm.startMs)} ms`);
+  // A server whose data directory is on the shared one needs PostgreSQL: the embedded database
+  // is refused there (docs/operations.md, On Slurm).
+  const slurmPg = startPostgres();
   let code = 1;
   try {
-    code = vitest('Slurm runtime tests', ['--project', 'slurm'], slurm.testEnv);
+    // The official CLI's run on Slurm (clients/apolo-cli.slurm.test.ts) needs the clients too.
+    code = vitest('Slurm runtime tests', ['--project', 'slurm'], {
+      ...slurm.testEnv,
+      ...apolo,
+      ...(slurmPg ? { ORRERY_TEST_SLURM_DATABASE_URL: slurmPg.url } : {}),
+    });
   } finally {
     await slurm.stop();
+    slurmPg?.stop();
   }
   if (code) finish(code);
 } else {

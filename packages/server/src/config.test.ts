@@ -16,6 +16,24 @@ describe('configuration', () => {
     });
   });
 
+  it('refuses the embedded database inside the Slurm shared directory, naming DATABASE_URL', () => {
+    const slurm = { ORRERY_RUNTIME: 'slurm', ORRERY_SLURM_SHARED_DIR: '/srv/shared' };
+    for (const dir of ['/srv/shared', '/srv/shared/orrery', '/srv/shared/../shared/x']) {
+      const env = { ...slurm, ORRERY_DATA_DIR: dir };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(/embedded database .* DATABASE_URL/);
+    }
+    // PostgreSQL, or a data directory off the share, or another runtime: nothing to refuse.
+    const pg = 'postgres://orrery@db/orrery';
+    expect(
+      loadConfig({ ...slurm, ORRERY_DATA_DIR: '/srv/shared/o', DATABASE_URL: pg }),
+    ).toBeTruthy();
+    expect(loadConfig({ ...slurm, ORRERY_DATA_DIR: '/srv/shared-not' })).toBeTruthy();
+    expect(
+      loadConfig({ ...slurm, ORRERY_RUNTIME: 'process', ORRERY_DATA_DIR: '/srv/shared' }),
+    ).toBeTruthy();
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],

@@ -4,7 +4,12 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isAddressOrCidr } from './net/trusted-proxies.js';
 import { KUBE_ENV, kubeOptions, type KubeOptions } from './runtime/kubernetes/options.js';
-import { SLURM_ENV, slurmOptions, type SlurmOptions } from './runtime/slurm/options.js';
+import {
+  SLURM_ENV,
+  sharedDatabaseRefusal,
+  slurmOptions,
+  type SlurmOptions,
+} from './runtime/slurm/options.js';
 
 const WhiteLabel = z.object({
   title: z.string().min(1),
@@ -326,6 +331,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  ${e.ORRERY_S3_STORAGE_BUCKET ? 'ORRERY_S3_STORAGE_BUCKET' : 'ORRERY_S3_ACCESS_KEY_ID'}: needs ORRERY_S3_ENDPOINT`,
     );
   }
+  const shared = sharedDatabaseRefusal(e);
+  if (shared) throw new ConfigError(`Invalid configuration:\n  ${shared}`);
   const listenHost = e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST;
   // An IPv6 address is bracketed in a URL (`http://[::1]:8080`).
   const urlHost = isIP(listenHost) === 6 ? `[${listenHost}]` : listenHost;

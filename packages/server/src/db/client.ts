@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -8,6 +7,7 @@ import { pgliteEpochs, postgresEpochs, type Epochs } from './epochs.js';
 import { drizzleParsers, withClientParsers } from './pglite.js';
 import { localEvents, postgresEvents, type EventBus } from './events.js';
 import { AdvisoryLocks, LOCK_NAMESPACES, withMigrationLock } from './advisory-locks.js';
+import { closeTree, keepPrivate } from './private-dir.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
@@ -83,7 +83,7 @@ export async function openDatabase(opts: {
   let dir: string | undefined;
   if (opts.dataDir) {
     dir = join(opts.dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
+    keepPrivate(dir);
   }
   // The options-only form: with an undefined directory, the two-argument form ran initdb in spite
   // of loadDataDir (3–4 s instead of 1.3–1.9 s, measured).
@@ -93,6 +93,7 @@ export async function openDatabase(opts: {
     ...(opts.seed && !dir ? { loadDataDir: opts.seed } : {}),
   });
   await client.waitReady;
+  if (dir) closeTree(dir);
   const d = drizzle({ client: withClientParsers(client) as unknown as PGlite, schema });
   await migrate(d, { migrationsFolder: MIGRATIONS });
   const epochs = await pgliteEpochs(client);

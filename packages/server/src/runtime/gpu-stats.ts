@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { runCommand } from './child.js';
 
-const run = promisify(execFile);
+const run = runCommand;
 export const NVIDIA_SMI = '/usr/bin/nvidia-smi';
 
 export interface GpuSample {

@@ -16,6 +16,7 @@ import type {
   StatsSample,
 } from './driver.js';
 import { LogFile } from './log-file.js';
+import { guardStreams } from './child.js';
 import { JobListeners, POOL_NAME, usedBy } from './common.js';
 import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
@@ -203,7 +204,7 @@ export class ProcessDriver implements RuntimeDriver {
         },
       );
       // Their other ends close with the job (early, when bwrap fails): nothing to report.
-      for (const i of [3, 4, 5]) child.stdio[i]?.on('error', () => undefined);
+      guardStreams(child);
       // Without a pid the spawn failed, and says why in 'error'; with one, nothing to wait for.
       if (child.pid === undefined) {
         const why = await new Promise<Error>((resolve) => child.once('error', resolve));

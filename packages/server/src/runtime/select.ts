@@ -26,6 +26,9 @@ export async function createDriver(
     const { SlurmDriver } = await import('./slurm/driver.js');
     const { requireSlurmOptions } = await import('./slurm/options.js');
     const options = requireSlurmOptions(config.runtime.slurm);
+    // Said before the wait: a cluster slow to answer then explains a start that times out.
+    const via = options.api === 'rest' ? `slurmrestd at ${options.restUrl}` : '`sinfo --json`';
+    log.info(`Waiting for Slurm to answer (${via})`);
     const driver = await SlurmDriver.connect(options, killGraceMs);
     log.info(
       `Jobs run on the slurm runtime (${options.api}) as ${options.user}: ORRERY_RUNTIME=slurm`,

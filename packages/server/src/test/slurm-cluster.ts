@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
+import { freshPostgresDatabase } from './databases.js';
 
 export interface TestCluster {
   /** slurm.conf; the commands find it through SLURM_CONF. */
@@ -16,6 +17,11 @@ export interface TestCluster {
   user: string;
   /** A directory every node sees, writable by any job user. */
   sharedDir: string;
+  /**
+   * A PostgreSQL server for test servers whose data directory is on the shared one, where the
+   * embedded database is refused (ORRERY_TEST_SLURM_DATABASE_URL; npm test starts one).
+   */
+  databaseUrl?: string;
 }
 
 function fromEnv(): TestCluster | null {
@@ -28,6 +34,7 @@ function fromEnv(): TestCluster | null {
     jwtKeyPath: e.ORRERY_TEST_SLURM_JWT_KEY,
     user: e.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm',
     sharedDir: e.ORRERY_TEST_SLURM_SHARED ?? '/tmp',
+    databaseUrl: e.ORRERY_TEST_SLURM_DATABASE_URL,
   };
 }
 
@@ -62,6 +69,66 @@ export async function waitForLine(path: string, timeoutMs = 20000): Promise<stri
     if (Date.now() > until) throw new Error(`${path}: no line after ${timeoutMs} ms`);
     await sleep(20);
   }
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A set-up block of docs/operations.md, as written, for sh: the `sh` block whose first line is
+ * `# Slurm set-up: <name>`, with the variables it sets at its top (`name=value  # what`) set to
+ * `values` instead. Fails when the block or one of the variables is gone from the docs.
+ */
+export function setupBlock(name: string, values: Record<string, string>): string {
+  const doc = readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+  const blocks = [...doc.matchAll(/```sh\n((?:.*\n)*?)\s*```/g)].map((m) => m[1]);
+  const block = blocks.find((b) => b.trim().startsWith(`# Slurm set-up: ${name}`));
+  if (!block) throw new Error(`docs/operations.md has no block "# Slurm set-up: ${name}"`);
+  const set = new Set<string>();
+  const script = block
+    .split('\n')
+    .map((line) => {
+      const m = /^\s*(\w+)=\S+(\s+#.*)?$/.exec(line);
+      if (!m || !(m[1] in values)) return line;
+      set.add(m[1]);
+      return `${m[1]}=${quote(values[m[1]])}`;
+    })
+    .join('\n');
+  const missing = Object.keys(values).filter((k) => !set.has(k));
+  if (missing.length)
+    throw new Error(`"${name}" in docs/operations.md sets no ${missing.join(', ')}`);
+  return script;
+}
+
+/**
+ * What slurmd logged just before it launched batch job `id`: an error there when it had to load
+ * the job user's login environment (which a nologin user without a home cannot give).
+ */
+export function beforeLaunch(c: TestCluster, id: number): string {
+  const conf = readFileSync(c.conf, 'utf8');
+  const pattern = /^SlurmdLogFile=(\S+)/m.exec(conf)?.[1];
+  const nodes = [...conf.matchAll(/^NodeName=(\S+)/gm)].map((m) => m[1]);
+  for (const node of nodes) {
+    const lines = readFileSync(pattern!.replace('%n', node), 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes(`Launching batch job ${id} `));
+    if (at >= 0) return lines.slice(Math.max(0, at - 2), at).join('\n');
+  }
+  throw new Error(`no node launched batch job ${id}`);
+}
+
+/**
+ * A fresh PostgreSQL database for a server whose data directory is on the shared one; fails
+ * saying how to get one when the cluster came without.
+ */
+export async function slurmDatabase(
+  c: TestCluster,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!c.databaseUrl) {
+    throw new Error(
+      'ORRERY_TEST_SLURM_DATABASE_URL is not set: a server with its data directory on the shared ' +
+        'one needs PostgreSQL (npm test starts one; by hand, the URL of any PostgreSQL server)',
+    );
+  }
+  return freshPostgresDatabase(c.databaseUrl);
 }
 
 /**

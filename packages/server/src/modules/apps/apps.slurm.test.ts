@@ -7,7 +7,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, JOB_SCOPE, tenancy } from '../../test/fixtures.js';
-import { describeSlurm, slurmCommand, slurmServerEnv } from '../../test/slurm-cluster.js';
+import {
+  describeSlurm,
+  slurmCommand,
+  slurmDatabase,
+  slurmServerEnv,
+} from '../../test/slurm-cluster.js';
 import { deployInput, TINY_SERVER, V1 } from '../../test/apps.js';
 import {
   eventually,
@@ -24,15 +29,18 @@ describeSlurm('apps on the slurm runtime', (c) => {
   let s: TestServer;
   let owner: TestUser;
   let shared: string;
+  let database: Awaited<ReturnType<typeof slurmDatabase>> | undefined;
 
   beforeAll(async () => {
     const server = slurmServerEnv(c, 'apps', { ORRERY_KILL_GRACE_SECONDS: '2' });
     shared = server.shared;
     // App homes are storage folders: the data directory must be on the directory the nodes see.
+    // Then the database is PostgreSQL: the embedded one is refused on the share.
     const data = join(shared, 'data');
     mkdirSync(data);
+    database = await slurmDatabase(c);
     s = await startTestServer(
-      { ...server.env, ORRERY_DATA_DIR: data },
+      { ...server.env, ORRERY_DATA_DIR: data, DATABASE_URL: database.url },
       // Errors logged: one run saw an install of two at once answer 500, and nothing said why.
       { persistent: true, listen: true, logger: { level: 'error' } },
     );
@@ -40,6 +48,7 @@ describeSlurm('apps on the slurm runtime', (c) => {
   }, 300_000);
   afterAll(async () => {
     await s?.stop();
+    await database?.drop();
     rmSync(shared, { recursive: true, force: true });
   });
 

@@ -5,6 +5,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { guardStreams } from '../../runtime/child.js';
 import {
   externalUpstream,
   noUpstream,
@@ -110,7 +111,9 @@ export function superviseRegistry(opts: {
     // A killed registry leaves its socket behind, and a new one cannot listen on it.
     await rm(socket, { force: true });
     if (stopping) return null;
-    const proc = spawn(binary, ['serve', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = guardStreams(
+      spawn(binary, ['serve', configFile], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    );
     child = proc;
     const startedAt = Date.now();
     let tail = '';

@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +70,14 @@ describe.skipIf(!conf)('jobs on the slurm runtime', () => {
     for (const id of created) await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner).catch(() => 0);
     await s?.stop();
     rmSync(shared, { recursive: true, force: true });
+  });
+
+  it("keeps its embedded database the server user's alone: no entry open to a group or others", () => {
+    const pgdata = join(s.state.dataDir, 'pgdata');
+    expect(statSync(pgdata).mode & 0o777).toBe(0o700);
+    const entries = readdirSync(pgdata, { recursive: true, encoding: 'utf8' });
+    expect(entries.length).toBeGreaterThan(5);
+    expect(entries.filter((e) => statSync(join(pgdata, e)).mode & 0o077)).toEqual([]);
   });
 
   it('runs a job to success and keeps its log', async () => {

@@ -54,6 +54,10 @@ export const jobsModule =
     await app.register(ingressTicketRoutes(ctx));
     for (const d of dependents) await app.register(d(service));
     app.addHook('onReady', async () => {
+      // Said before the wait: a runtime slow to answer then explains a start that times out.
+      app.log.info(
+        `Waiting for the ${driver.name} runtime: its jobs, reconciled with the database's`,
+      );
       await service.start();
       history.start();
     });

@@ -139,12 +139,21 @@ export class JobsService {
   /** Jobs the driver holds that Orrery no longer wants are stopped; the rest are re-observed. */
   private async reconcile() {
     const wanted = new Set((await unfinishedJobs(this.ctx.db)).map((j) => j.id));
-    for (const id of await this.driver.list()) {
-      if (wanted.has(id)) continue;
-      // One the runtime cannot stop is left to the next start's reconcile, said in the log.
-      await this.driver.kill(id).catch(this.warn(id, 'unwanted job not killed'));
-      await this.driver.remove(id).catch(this.warn(id, 'unwanted job not removed'));
+    const unwanted = (await this.driver.list()).filter((id) => !wanted.has(id));
+    if (unwanted.length) {
+      this.log.info(
+        { jobs: unwanted },
+        `Stopping ${unwanted.length} job(s) the runtime runs and the database no longer wants`,
+      );
     }
+    // All at once: each kill may wait its grace period, and the server's start waits for this.
+    await Promise.all(
+      unwanted.map(async (id) => {
+        // One the runtime cannot stop is left to the next start's reconcile, said in the log.
+        await this.driver.kill(id).catch(this.warn(id, 'unwanted job not killed'));
+        await this.driver.remove(id).catch(this.warn(id, 'unwanted job not removed'));
+      }),
+    );
     this.reconciled = true;
   }
 

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type Docker from 'dockerode';
+import { CommandFailed, runCommand } from '../child.js';
 
 export const NFT = '/usr/sbin/nft';
 const IP = '/usr/sbin/ip';
@@ -78,26 +78,22 @@ ${subnets.map((s) => `    ${daddr(s)}\n`).join('')}  }
 `;
 }
 
-export function nft(script: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(NFT, ['-f', '-'], (err, _out, stderr) =>
-      err ? reject(new Error(stderr.trim() || err.message)) : resolve(),
-    );
-    child.stdin?.end(script);
-  });
+export async function nft(script: string): Promise<void> {
+  try {
+    await runCommand(NFT, ['-f', '-'], { input: script });
+  } catch (e) {
+    throw new Error(e instanceof CommandFailed ? e.stderr || e.message : String(e));
+  }
 }
 
 /**
  * The IPv4 address of a host device, from iproute2: Node's interface list leaves out a bridge
  * that is down, as a network's bridge is until a container joins it.
  */
-function deviceAddress(dev: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(IP, ['-j', '-4', 'addr', 'show', 'dev', dev], (err, out) => {
-      const parsed = err ? [] : (JSON.parse(out) as Array<{ addr_info?: { local?: string }[] }>);
-      resolve(parsed[0]?.addr_info?.[0]?.local);
-    });
-  });
+async function deviceAddress(dev: string): Promise<string | undefined> {
+  const out = await runCommand(IP, ['-j', '-4', 'addr', 'show', 'dev', dev]).catch(() => null);
+  const parsed = out ? (JSON.parse(out.stdout) as Array<{ addr_info?: { local?: string }[] }>) : [];
+  return parsed[0]?.addr_info?.[0]?.local;
 }
 
 /** The bridge device and subnets of an engine network; null when its driver is not `bridge`. */

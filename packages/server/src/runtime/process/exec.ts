@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, readlink } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { guardStreams } from '../child.js';
 import type { ExecSession } from '../driver.js';
 import type { JobIdentity } from './identity.js';
 import { asJob, SETPRIV } from './launch.js';
@@ -44,11 +45,14 @@ export async function execIn(
     : c.ownUid !== undefined
       ? [SETPRIV, [...asOwnUser(c.ownUid).slice(1), ...command], await jobCwd(target.pid)]
       : [command[0], command.slice(1), await jobCwd(target.pid)];
-  const child = spawn(file, args, {
-    cwd,
-    env,
-    stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
+  // The session's reader adds its own listeners; until then a failing pipe is no crash.
+  const child = guardStreams(
+    spawn(file, args, {
+      cwd,
+      env,
+      stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    }),
+  );
   const exitCode = new Promise<number>((resolve) => {
     child.once('error', () => resolve(127));
     child.once('exit', (code, sig) => resolve(code ?? 128 + (sig ? constants.signals[sig] : 0)));

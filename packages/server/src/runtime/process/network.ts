@@ -7,6 +7,7 @@ import { networkInterfaces } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { JOB_UIDS } from './identity.js';
 import { inOwnerUserns } from './ptys.js';
+import { CommandFailed, guardStreams, runCommand } from '../child.js';
 
 export const SLIRP = '/usr/bin/slirp4netns';
 const NFT = ['/usr/sbin/nft', '/sbin/nft'];
@@ -54,16 +55,12 @@ export async function allowRelay(address: string, ports: number[], open: boolean
   const bin = NFT.find((p) => existsSync(p));
   if (!bin) throw new Error('nftables (nft) is not installed');
   // Asynchronous: it runs while jobs start.
-  const child = spawn(bin, ['-f', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += String(d)));
-  child.stdin.end(`${firewallRules()}${change}`);
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`nft refused the rule (${err.trim()})`)),
-    );
-  });
+  try {
+    await runCommand(bin, ['-f', '-'], { input: `${firewallRules()}${change}` });
+  } catch (e) {
+    const why = e instanceof CommandFailed ? e.stderr || e.message : String(e);
+    throw new Error(`nft refused the rule (${why.trim()})`);
+  }
 }
 
 /**
@@ -195,7 +192,7 @@ export async function startNetwork(o: NetworkOptions): Promise<void> {
     stdio: ['ignore', o.logFd, o.logFd, 'pipe', o.exitFd],
   });
   helper.unref();
-  helper.stdio[3]?.on('error', () => undefined);
+  guardStreams(helper);
   try {
     await ready(helper);
     await settle;
@@ -253,9 +250,11 @@ function ready(helper: ChildProcess): Promise<void> {
 function jobSysctls(pid: number): Promise<void> {
   const script =
     'echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet && echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start';
-  const child = spawn('nsenter', [`--target=${pid}`, '--net', '--', '/bin/sh', '-c', script], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = guardStreams(
+    spawn('nsenter', [`--target=${pid}`, '--net', '--', '/bin/sh', '-c', script], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
+  );
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += String(d)));
   return new Promise((resolve, reject) => {

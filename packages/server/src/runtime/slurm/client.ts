@@ -69,8 +69,8 @@ export interface SlurmClient {
   jobs(): Promise<SlurmJob[]>;
   /** Null when slurmctld does not know the id (never, or no longer). */
   job(id: number): Promise<SlurmJob | null>;
-  /** SIGTERM to every process of the job (`scancel --full`). */
-  terminate(id: number): Promise<void>;
+  /** SIGTERM (or `signal`) to every process of the job, the batch shell's included (`scancel --full`). */
+  terminate(id: number, signal?: 'TERM' | 'USR2'): Promise<void>;
   /** Ends the job (what is left gets SIGKILL after KillWait). */
   cancel(id: number): Promise<void>;
   /** Every node with its partitions, shape, state and what jobs hold (capacity.ts). */

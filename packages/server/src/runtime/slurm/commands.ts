@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runCommand } from '../child.js';
 import {
   jobsOf,
   NO_CONTROLLER,
@@ -24,8 +24,11 @@ export class CommandsClient implements SlurmClient {
   async submit(s: Submission): Promise<number> {
     const args = ['--parsable', `--job-name=${s.name}`, `--output=${s.output}`];
     args.push(`--chdir=${s.workdir}`, `--cpus-per-task=${s.cpus}`, `--mem=${s.memoryMb}M`);
-    // The script sets the job's whole environment; the server's own stays out of it.
-    args.push('--export=NONE', '--kill-on-invalid-dep=yes', '--no-requeue');
+    // The script sets the job's whole environment; the server's own stays out of it, as run()
+    // gives sbatch only PATH and SLURM_CONF to export. Not `--export=NONE` (nor NIL): with it
+    // slurmd loads the service user's login environment at each launch, which a nologin user
+    // without a home fails, logging an error and sometimes taking a second longer.
+    args.push('--export=ALL', '--kill-on-invalid-dep=yes', '--no-requeue');
     if (s.gres) args.push(`--gres=${s.gres}`);
     if (s.partition) args.push(`--partition=${s.partition}`);
     if (s.timeMinutes) args.push(`--time=${s.timeMinutes}`);
@@ -45,8 +48,8 @@ export class CommandsClient implements SlurmClient {
     return (await this.jobs()).find((j) => j.id === id) ?? null;
   }
 
-  async terminate(id: number): Promise<void> {
-    await this.scancel(['--full', '--signal=TERM', String(id)]);
+  async terminate(id: number, signal: 'TERM' | 'USR2' = 'TERM'): Promise<void> {
+    await this.scancel(['--full', `--signal=${signal}`, String(id)]);
   }
 
   async cancel(id: number): Promise<void> {
@@ -68,24 +71,19 @@ export class CommandsClient implements SlurmClient {
     }
   }
 
-  private run(command: string, args: string[], input?: string): Promise<string> {
+  private async run(command: string, args: string[], input?: string): Promise<string> {
     const env = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...(this.conf ? { SLURM_CONF: this.conf } : {}),
     };
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        command,
-        args,
-        { env, ...this.ids, maxBuffer: 64 << 20, timeout: 30_000 },
-        (err, stdout, stderr) => {
-          if (!err) return resolve(stdout);
-          const text = `${command}: ${String(stderr).trim() || err.message}`;
-          reject(NO_CONTROLLER.test(text) ? new SlurmUnreachable(text) : new Error(text));
-        },
-      );
-      child.stdin?.end(input ?? '');
-    });
+    try {
+      return (await runCommand(command, args, { env, ...this.ids, timeout: 30_000, input })).stdout;
+    } catch (e) {
+      // A command that exits before reading its input (a squeue or sbatch that could not reach
+      // slurmctld, say) fails the call; it never reaches the server's event loop.
+      const text = e instanceof Error ? e.message : String(e);
+      throw NO_CONTROLLER.test(text) ? new SlurmUnreachable(text) : new Error(text);
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { SlurmDriver } from './driver.js';
 import type { SlurmOptions } from './options.js';
+import { setupBlock } from '../../test/slurm-cluster.js';
 
 /**
  * The slurm driver on a real Slurm cluster (scripts/slurm.mjs in `npm test`, or any loopback
@@ -80,19 +81,9 @@ async function logText(driver: SlurmDriver, id: string): Promise<string> {
  */
 const NODE_ALIAS = '198.51.100.7';
 
-/** The nft commands of docs/operations.md's node rule, as written, for this node's address. */
+/** docs/operations.md's node rule, as written, for this node's address and the service user. */
 function applyNodeRule(address: string) {
-  const doc = readFileSync(new URL('../../../../../docs/operations.md', import.meta.url), 'utf8');
-  const block = /```sh\n((?:.*\n)*?)\s*```/g;
-  const rule = [...doc.matchAll(block)].map((m) => m[1]).find((b) => b.includes('orrery-slurm'));
-  if (!rule) throw new Error("docs/operations.md has no node rule (an 'orrery-slurm' sh block)");
-  for (const line of rule.split('\n').map((l) => l.trim())) {
-    if (!line.startsWith('nft ')) continue;
-    const command = line
-      .replaceAll('192.0.2.10', address)
-      .replaceAll('skuid orrery-slurm', `skuid ${user}`);
-    execFileSync('sh', ['-c', command]);
-  }
+  execFileSync('sh', ['-ec', setupBlock('the node rule', { user, node: address })]);
 }
 
 /** A server of the service user on the node's address (as pasta's forwards are), asked by root. */

@@ -1,8 +1,19 @@
 import { existsSync } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { JOB_REASONS } from '@orrery/contract';
 import type {
   JobMount,
   JobSpec,
@@ -21,7 +32,7 @@ import { shareVolume } from '../process/volumes.js';
 import { SlurmUnreachable, type SlurmClient, type SlurmNode } from './client.js';
 import { slurmClient } from './connect.js';
 import { passwdIds, type SlurmOptions } from './options.js';
-import { JOB_FILES, batchScript } from './script.js';
+import { JOB_FILES, KILL_SIGNAL, batchScript } from './script.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
 import { statsFromFile } from './stats.js';
 import { observedOf, requeued } from './state.js';
@@ -29,6 +40,8 @@ import { observedOf, requeued } from './state.js';
 /** Slurm's job name for an Orrery job: how list() and a restarted server find it again. */
 export const JOB_PREFIX = 'orrery-';
 const POLL_MS = 1000;
+/** How long a kill waits for Slurm to end the job once its processes have had SIGKILL. */
+const KILLED_SETTLE_MS = 10_000;
 
 /** What start() keeps in the job's directory (`job.json`) for observe, endpoint and stats. */
 interface JobRecord {
@@ -135,18 +148,35 @@ export class SlurmDriver implements RuntimeDriver {
     this.listeners.emit(spec.id);
   }
 
+  /**
+   * SIGTERM to every process of the job, then after the grace period the signal on which the
+   * batch script SIGKILLs the sandbox (KILL_SIGNAL), whatever moment the kill comes: Slurm's own
+   * SIGKILL would come only at its KillWait (30 s by default). A kill while Slurm still launches
+   * the job, which no signal reaches yet, leaves `killed` for the batch script, which then never
+   * starts the command.
+   */
   async kill(id: string): Promise<void> {
     const rec = await this.record(id);
     if (!rec) return;
+    await writeFile(join(this.dir(id), JOB_FILES.killed), '').catch(() => undefined);
     // `--full`: every process of the job gets SIGTERM, not only the batch shell (which ignores it).
     await this.client.terminate(rec.slurmId);
-    const deadline = Date.now() + this.killGraceMs;
-    while (Date.now() < deadline) {
+    if (await this.ended(id, this.killGraceMs)) return;
+    await this.client.terminate(rec.slurmId, KILL_SIGNAL);
+    // Ends a job still launching; one whose processes are gone ends at once.
+    await this.client.cancel(rec.slurmId);
+    await this.ended(id, KILLED_SETTLE_MS);
+  }
+
+  /** Whether Slurm says the job is over within `ms`. */
+  private async ended(id: string, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
       const s = await this.observe(id);
-      if (s.state === 'exited' || s.state === 'missing') return;
+      if (s.state === 'exited' || s.state === 'missing') return true;
+      if (Date.now() >= deadline) return false;
       await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
     }
-    await this.client.cancel(rec.slurmId);
   }
 
   async observe(id: string): Promise<ObservedState> {
@@ -156,7 +186,10 @@ export class SlurmDriver implements RuntimeDriver {
     try {
       const job = await this.client.job(rec.slurmId);
       if (job && requeued(job) && job.state !== 'CANCELLED') await this.client.cancel(job.id);
-      seen = job ? observedOf(job, rec.memory) : await this.exitFile(id);
+      seen = await this.fromCommand(
+        id,
+        job ? observedOf(job, rec.memory) : await this.exitFile(id),
+      );
     } catch (e) {
       // slurmctld restarting or out of reach: the job is not lost, its state is unknown.
       if (!(e instanceof SlurmUnreachable)) throw e;
@@ -267,6 +300,35 @@ export class SlurmDriver implements RuntimeDriver {
       out.push(mount);
     }
     return out;
+  }
+
+  /**
+   * Running means the job's command started, not that Slurm allocated its nodes: the batch script
+   * still has the sandbox and its network to set up, and a kill then would find no command to
+   * signal. The script's `started` marks the moment (script.ts). Its `exit` ends the job as soon
+   * as the command has exited, not a second or two later when Slurm has cleaned up: a command that
+   * exits at once is never said running (a CLI that saw it running would attach, then replay the
+   * log). A command ended by a signal waits for Slurm, which says why (its memory, its time limit).
+   */
+  private async fromCommand(id: string, seen: ObservedState): Promise<ObservedState> {
+    if (seen.state !== 'running' && seen.state !== 'exited') return seen;
+    const started = await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null);
+    if (seen.state === 'running') {
+      const exit = started && (await readNumber(join(this.dir(id), JOB_FILES.exit)));
+      if (exit && exit.value < 128) {
+        return {
+          state: 'exited',
+          exitCode: exit.value,
+          startedAt: started.mtime,
+          finishedAt: exit.mtime,
+        };
+      }
+      return started
+        ? { state: 'running', startedAt: started.mtime }
+        : { state: 'starting', reason: JOB_REASONS.containerCreating };
+    }
+    const { startedAt: _allocated, ...ended } = seen;
+    return started ? { ...ended, startedAt: started.mtime } : ended;
   }
 
   /** After MinJobAge slurmctld forgets the job: the script's `exit`, else nothing is known. */

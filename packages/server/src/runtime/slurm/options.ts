@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** The slurm runtime's settings (the README's configuration table, ORRERY_SLURM_*). */
@@ -45,6 +46,30 @@ export function slurmOptions(e: SlurmEnv): Partial<SlurmOptions> & { api: SlurmO
     user: e.ORRERY_SLURM_USER,
     sharedDir: e.ORRERY_SLURM_SHARED_DIR,
   };
+}
+
+/**
+ * Why the server must not start, or null: the embedded database (PGlite, `<data dir>/pgdata`)
+ * inside the shared directory would be on a share every node mounts, readable and writable by
+ * the service user's jobs and by any account there (the administrator's password hash is in its
+ * WAL). Orrery's own state stays off the nodes: with Slurm, a PostgreSQL database.
+ */
+export function sharedDatabaseRefusal(e: {
+  ORRERY_RUNTIME: string;
+  ORRERY_DATA_DIR: string;
+  ORRERY_SLURM_SHARED_DIR?: string;
+  DATABASE_URL?: string;
+}): string | null {
+  if (e.ORRERY_RUNTIME !== 'slurm' || e.DATABASE_URL || !e.ORRERY_SLURM_SHARED_DIR) return null;
+  const pgdata = resolve(e.ORRERY_DATA_DIR, 'pgdata');
+  const shared = resolve(e.ORRERY_SLURM_SHARED_DIR);
+  const inside = relative(shared, pgdata);
+  if (inside.startsWith('..') || resolve(shared, inside) !== pgdata) return null;
+  return (
+    `ORRERY_DATA_DIR: the embedded database (${pgdata}) would lie in ORRERY_SLURM_SHARED_DIR ` +
+    `(${shared}), which every Slurm node mounts and the jobs' service user can read and write; ` +
+    'set DATABASE_URL to a PostgreSQL database (docs/operations.md, On Slurm)'
+  );
 }
 
 /** The complete settings, or an error naming the first variable `kind=slurm` still needs. */

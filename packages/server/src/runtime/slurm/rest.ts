@@ -57,10 +57,10 @@ export class RestClient implements SlurmClient {
     }
   }
 
-  async terminate(id: number): Promise<void> {
+  async terminate(id: number, signal: 'TERM' | 'USR2' = 'TERM'): Promise<void> {
     // v0.0.38 takes no flags here: slurmrestd's signal reaches every process of the job, as
     // `scancel --full` does (driver.slurm.test.ts checks a child gets it).
-    await this.stop(id, '?signal=SIGTERM');
+    await this.stop(id, `?signal=SIG${signal}`);
   }
 
   async cancel(id: number): Promise<void> {

@@ -12,6 +12,13 @@ const SHELL = '/usr/bin/env --default-signal=TERM,INT,QUIT /bin/sh -c';
 /** Host ports tried for the job's HTTP port: a busy one makes pasta fail, and the next is tried. */
 const FORWARD_PORTS = { first: 30000, count: 30000, tries: 10 };
 
+/**
+ * The signal of a kill's second stage: the script answers it with SIGKILL to the whole sandbox.
+ * Not SIGKILL itself: Slurm takes `scancel --signal=KILL` for a cancel, which sends SIGTERM and
+ * SIGKILL only at its KillWait.
+ */
+export const KILL_SIGNAL = 'USR2';
+
 /** Files the script writes in the job's directory, read by the driver. */
 export const JOB_FILES = {
   exit: 'exit',
@@ -21,6 +28,10 @@ export const JOB_FILES = {
   listening: 'listening',
   /** The job's last load sample: `<ms since epoch> <CPU ns used> <memory bytes>` (stats.ts). */
   stats: 'stats',
+  /** Made as the command is released: the job runs from then on (its mtime is its start). */
+  started: 'started',
+  /** Made by the server's kill: a script that finds it never starts the command. */
+  killed: 'killed',
 } as const;
 
 export interface BatchPlan {
@@ -64,6 +75,13 @@ export function batchScript(p: BatchPlan): string {
     "trap '' TERM",
     `cd ${quote(p.jobDir)} || exit 125`,
     `finish() { echo $1 > ${f.exit}.tmp && mv ${f.exit}.tmp ${f.exit}; exit $1; }`,
+    // The kill's second stage: the sandbox's first process is its PID namespace's init, so
+    // SIGKILL to it ends every process of the command, whatever it traps.
+    'pid=; sandbox=',
+    `stop() { kill -KILL $pid $sandbox 2>/dev/null; [ -s pasta.pid ] && kill -KILL $(cat pasta.pid) 2>/dev/null; finish 137; }`,
+    `trap stop ${KILL_SIGNAL}`,
+    // Killed while Slurm was still launching it, before any signal could reach it.
+    `[ -e ${f.killed} ] && finish 143`,
     `for tool in ${BWRAP} ${PASTA}; do`,
     '  [ -x $tool ] && continue',
     `  echo "orrery: this node has no $tool, which the job's sandbox needs" >&2`,
@@ -94,7 +112,10 @@ export function batchScript(p: BatchPlan): string {
       : ["network none || abort 'pasta could not give the job its network'"]
     ).map((l) => `  ${l}`),
     'fi',
-    // The command starts now, with its network up (or bwrap fails, saying why, in the log).
+    // The command starts now, with its network up (or bwrap fails, saying why, in the log),
+    // unless a kill came during the set-up: then the sandbox goes without running it.
+    `if [ -e ${f.killed} ]; then kill -KILL $pid $sandbox 2>/dev/null; failed=143; fi`,
+    `[ -z "$failed" ] && : > ${f.started}`,
     'echo >&5; exec 5>&-',
     ...sampler(),
     'wait $sandbox',
