@@ -19,7 +19,8 @@ export const installCommand = (packages) =>
  */
 export function aptPlan(wanted, { root, exists = existsSync }) {
   const has = (probe) => (typeof probe === 'function' ? probe() : exists(probe));
-  const missing = wanted.filter(([, probe]) => !has(probe)).map(([pkg]) => pkg);
+  // A package may be wanted twice (npm test's list and the embedded defaults'): asked for once.
+  const missing = [...new Set(wanted.filter(([, probe]) => !has(probe)).map(([pkg]) => pkg))];
   if (missing.length === 0) return { missing, install: [], notice: null };
   if (root) return { missing, install: missing, notice: null };
   return {
