@@ -1,11 +1,8 @@
 import type { ProjectPlace } from '@orrery/contract';
-import { Modal, Stack, Text } from '@mantine/core';
 import { useDeleteBucket, type Bucket } from '../../api/buckets';
-import { messageOf } from '../../ui/errors';
-import { notifyError, notifySuccess } from '../../ui/notify';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { bucketLabel } from './format';
 import { BUCKET_TEXTS } from './texts';
-import { DialogActions } from '../../ui/DialogActions';
 
 /** Deleting a bucket Orrery made deletes its objects, so it is always confirmed. */
 export function DeleteBucketDialog(props: {
@@ -16,32 +13,19 @@ export function DeleteBucketDialog(props: {
 }) {
   const remove = useDeleteBucket(props.place);
   const { bucket } = props;
-  const confirm = async () => {
-    if (!bucket) return;
-    try {
-      await remove.mutateAsync(bucket.id);
-      notifySuccess(BUCKET_TEXTS.deleted(bucketLabel(bucket)));
-      props.onDeleted?.(bucket);
-      props.onClose();
-    } catch (error) {
-      notifyError(messageOf(error, BUCKET_TEXTS.loadFailed));
-    }
-  };
   return (
-    <Modal opened={!!bucket} onClose={props.onClose} title={BUCKET_TEXTS.confirmTitle} centered>
-      <Stack>
-        <Text>
-          {bucket ? BUCKET_TEXTS.confirmText(bucketLabel(bucket), bucket.imported) : null}
-        </Text>
-        <DialogActions
-          cancelLabel={BUCKET_TEXTS.cancel}
-          onCancel={props.onClose}
-          confirmLabel={BUCKET_TEXTS.delete}
-          color="red"
-          onClick={confirm}
-          loading={remove.isPending}
-        />
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      opened={!!bucket}
+      title={BUCKET_TEXTS.confirmTitle}
+      text={bucket ? BUCKET_TEXTS.confirmText(bucketLabel(bucket), bucket.imported) : null}
+      cancelLabel={BUCKET_TEXTS.cancel}
+      confirmLabel={BUCKET_TEXTS.delete}
+      pending={remove.isPending}
+      onConfirm={() => remove.mutateAsync(bucket!.id)}
+      success={bucket ? BUCKET_TEXTS.deleted(bucketLabel(bucket)) : ''}
+      failure={BUCKET_TEXTS.loadFailed}
+      onDone={() => bucket && props.onDeleted?.(bucket)}
+      onClose={props.onClose}
+    />
   );
 }

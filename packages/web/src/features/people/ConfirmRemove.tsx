@@ -1,6 +1,4 @@
-import { Modal, Stack, Text } from '@mantine/core';
-import { DialogActions } from '../../ui/DialogActions';
-import { withOutcome } from '../../ui/notify';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PEOPLE_UI } from './texts';
 
 /** Removing someone is always confirmed; one dialog for organization, cluster and project. */
@@ -12,26 +10,18 @@ export function ConfirmRemove(props: {
   onClose(): void;
 }) {
   const { name } = props;
-  const confirm = async () => {
-    if (
-      name &&
-      (await withOutcome(() => props.onRemove(name), PEOPLE_UI.removed(name), PEOPLE_UI.loadFailed))
-    )
-      props.onClose();
-  };
   return (
-    <Modal opened={!!name} onClose={props.onClose} title={PEOPLE_UI.removeUser} centered>
-      <Stack>
-        <Text>{name ? PEOPLE_UI.removeText(name, props.where) : null}</Text>
-        <DialogActions
-          cancelLabel={PEOPLE_UI.cancel}
-          onCancel={props.onClose}
-          confirmLabel={PEOPLE_UI.removeLabel}
-          color="red"
-          onClick={confirm}
-          loading={props.pending}
-        />
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      opened={!!name}
+      title={PEOPLE_UI.removeUser}
+      text={name ? PEOPLE_UI.removeText(name, props.where) : null}
+      cancelLabel={PEOPLE_UI.cancel}
+      confirmLabel={PEOPLE_UI.removeLabel}
+      pending={props.pending}
+      onConfirm={() => props.onRemove(name!)}
+      success={name ? PEOPLE_UI.removed(name) : ''}
+      failure={PEOPLE_UI.loadFailed}
+      onClose={props.onClose}
+    />
   );
 }

@@ -1,7 +1,5 @@
-import { Modal, Stack, Text } from '@mantine/core';
 import type { FlowProjectWire, ProjectPlace } from '@orrery/contract';
-import { DialogActions } from '../../../ui/DialogActions';
-import { withOutcome } from '../../../ui/notify';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { useDeleteFlow } from '../api';
 import { FLOW_TEXTS } from '../texts';
 
@@ -13,28 +11,18 @@ export function DeleteFlowDialog(props: {
 }) {
   const remove = useDeleteFlow(props.place);
   const { flow } = props;
-  const confirm = async () => {
-    if (!flow) return;
-    const done = await withOutcome(
-      () => remove.mutateAsync(flow.id),
-      FLOW_TEXTS.deleted(flow.name),
-      FLOW_TEXTS.loadFailed,
-    );
-    if (done) props.onClose();
-  };
   return (
-    <Modal opened={!!flow} onClose={props.onClose} title={FLOW_TEXTS.deleteTitle} centered>
-      <Stack>
-        <Text>{flow ? FLOW_TEXTS.deleteText(flow.name) : null}</Text>
-        <DialogActions
-          cancelLabel={FLOW_TEXTS.cancel}
-          onCancel={props.onClose}
-          confirmLabel={FLOW_TEXTS.delete}
-          color="red"
-          onClick={confirm}
-          loading={remove.isPending}
-        />
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      opened={!!flow}
+      title={FLOW_TEXTS.deleteTitle}
+      text={flow ? FLOW_TEXTS.deleteText(flow.name) : null}
+      cancelLabel={FLOW_TEXTS.cancel}
+      confirmLabel={FLOW_TEXTS.delete}
+      pending={remove.isPending}
+      onConfirm={() => remove.mutateAsync(flow!.id)}
+      success={flow ? FLOW_TEXTS.deleted(flow.name) : ''}
+      failure={FLOW_TEXTS.loadFailed}
+      onClose={props.onClose}
+    />
   );
 }
