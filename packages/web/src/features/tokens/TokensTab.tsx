@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import type { ProjectPlace } from '@orrery/contract';
 import { formatDate } from '../../ui/dates';
-import { DialogActions } from '../../ui/DialogActions';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
-import { withOutcome } from '../../ui/notify';
 import { useProjectTokens, useRevokeToken, type ProjectToken } from './api';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import { TOKENS_UI as T } from './texts';
@@ -69,17 +68,6 @@ export function TokensTab({ place }: { place: ProjectPlace }) {
       </Table>
     );
 
-  const confirmRevoke = async () => {
-    if (
-      revoking &&
-      (await withOutcome(
-        () => revoke.mutateAsync(revoking.id),
-        T.revoked(revoking.name),
-        T.revokeFailed,
-      ))
-    )
-      setRevoking(null);
-  };
   return (
     <Stack>
       <Group justify="space-between">
@@ -92,19 +80,18 @@ export function TokensTab({ place }: { place: ProjectPlace }) {
       </Group>
       {body}
       <CreateTokenDialog place={place} opened={creating} onClose={() => setCreating(false)} />
-      <Modal opened={!!revoking} onClose={() => setRevoking(null)} title={T.revokeTitle} centered>
-        <Stack>
-          <Text>{revoking ? T.revokeText(revoking.name) : null}</Text>
-          <DialogActions
-            cancelLabel={T.cancel}
-            onCancel={() => setRevoking(null)}
-            confirmLabel={T.revoke}
-            color="red"
-            onClick={() => void confirmRevoke()}
-            loading={revoke.isPending}
-          />
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={!!revoking}
+        title={T.revokeTitle}
+        text={revoking ? T.revokeText(revoking.name) : null}
+        cancelLabel={T.cancel}
+        confirmLabel={T.revoke}
+        pending={revoke.isPending}
+        onConfirm={() => revoke.mutateAsync(revoking!.id)}
+        success={revoking ? T.revoked(revoking.name) : ''}
+        failure={T.revokeFailed}
+        onClose={() => setRevoking(null)}
+      />
     </Stack>
   );
 }

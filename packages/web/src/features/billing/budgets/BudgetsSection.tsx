@@ -5,16 +5,14 @@ import {
   Button,
   Group,
   Loader,
-  Modal,
   Progress,
   Stack,
   Table,
   Text,
   Title,
 } from '@mantine/core';
-import { DialogActions } from '../../../ui/DialogActions';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { messageOf } from '../../../ui/errors';
-import { notifyError, notifySuccess } from '../../../ui/notify';
 import { formatCredits } from '../credits';
 import { type Budget, useBudgets, useRemoveBudget } from './api';
 import { BudgetDialog } from './BudgetDialog';
@@ -50,17 +48,6 @@ export function BudgetsSection({ org, projects }: { org: string; projects: strin
     { project: null, subject: org, budget: byProject.get(null) },
     ...names.map((p) => ({ project: p, subject: `${p} (${org})`, budget: byProject.get(p) })),
   ];
-
-  const confirmRemove = async () => {
-    if (!removing) return;
-    try {
-      await remove.mutateAsync(removing.project);
-      notifySuccess(T.removed);
-      setRemoving(null);
-    } catch (e) {
-      notifyError(messageOf(e, T.removeFailed));
-    }
-  };
 
   return (
     <Stack gap="sm">
@@ -116,23 +103,18 @@ export function BudgetsSection({ org, projects }: { org: string; projects: strin
         opened={!!editing}
         onClose={() => setEditing(null)}
       />
-      <Modal
+      <ConfirmDialog
         opened={!!removing}
-        onClose={() => setRemoving(null)}
         title={removing ? T.removeTitle(removing.subject) : ''}
-        centered
-      >
-        <Text size="sm">{T.removeBody}</Text>
-        <DialogActions
-          mt="md"
-          cancelLabel={T.cancel}
-          onCancel={() => setRemoving(null)}
-          confirmLabel={T.remove}
-          color="red"
-          onClick={() => void confirmRemove()}
-          loading={remove.isPending}
-        />
-      </Modal>
+        text={T.removeBody}
+        cancelLabel={T.cancel}
+        confirmLabel={T.remove}
+        pending={remove.isPending}
+        onConfirm={() => remove.mutateAsync(removing!.project)}
+        success={T.removed}
+        failure={T.removeFailed}
+        onClose={() => setRemoving(null)}
+      />
     </Stack>
   );
 }
