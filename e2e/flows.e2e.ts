@@ -62,7 +62,7 @@ describe('flows journey', () => {
         'PUT',
         '/api/v1/users/bob/profile',
         { terms_accepted: true },
-        tokenFor(j.server, BOB.email),
+        await tokenFor(j.server, BOB.email),
       );
       await send(
         'POST',
@@ -213,7 +213,7 @@ describe('flows journey', () => {
     const res = await fetch(`${server.url}/api/v1/jobs?from_preset`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${tokenFor(server, BOB.email)}`,
+        authorization: `Bearer ${await tokenFor(server, BOB.email)}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify({ ...PLACE, image: 'busybox', command: 'true', tags: ['outside'] }),

@@ -72,7 +72,12 @@ describe('jobs on the process runtime', () => {
     await expect
       .poll(() => page.locator('.recharts-line-curve').count(), { timeout: 10_000 })
       .toBeGreaterThanOrEqual(2);
-    await page.waitForTimeout(2_500); // the charts animate over 2 s
+    // The charts draw their lines in (recharts dashes a line while it grows): drawn once none is.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.recharts-line-curve')].every(
+        (line) => !line.hasAttribute('stroke-dasharray'),
+      ),
+    );
     await screenshot(page, 'jobs-runtime-metrics');
     await page.getByRole('button', { name: 'Kill', exact: true }).click();
     await page

@@ -67,7 +67,7 @@ describe('ingress in the browser, as an attacker', () => {
       const verify = await browser.newPage();
       await verify.goto(linkFromOutbox(s.dataDir, MALLORY.email, '/oidc/verify'));
       await verify.close();
-      mallory = tokenFor(s, MALLORY.email);
+      mallory = await tokenFor(s, MALLORY.email);
       await api(s, mallory, 'PUT', `/api/v1/users/${MALLORY.username}/profile`, {
         terms_accepted: true,
       });

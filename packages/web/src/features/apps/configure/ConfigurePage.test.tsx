@@ -66,7 +66,7 @@ function answers(
 const idleTimeout = () => screen.findByLabelText(/Idle timeout/);
 const save = async () => fireEvent.click(await findEnabled('Save'));
 
-describe('Configure an installed app', { timeout: 20_000 }, () => {
+describe('Configure an installed app', () => {
   it('edits only the configurable inputs, sends only them and returns to the app', async () => {
     const put: CannedResponse = { method: 'PUT', url: PUT_URL, body: appWire() };
     const { calls, url } = renderApps(`${ROUTE}/configure`, [put, ...answers()]);
@@ -154,7 +154,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Configure on the App details page', { timeout: 20_000 }, () => {
+describe('Configure on the App details page', () => {
   it('leads to the Configure page for a writer when the template has configurable inputs', async () => {
     renderApps(ROUTE, answers());
     const link = await screen.findByRole('link', { name: 'Configure' });

@@ -28,7 +28,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('Install progress', { timeout: 30_000 }, () => {
+describe('Install progress', () => {
   it('polls the installer job every 5 s until the instance is errored, then stops', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     // The instance page's own job is another one: the page follows the one the install named.

@@ -66,7 +66,7 @@ const submit = async () => {
 };
 
 // The whole job form renders in jsdom: slow on a busy machine, hence the longer timeout.
-describe('Create new job page', { timeout: 20_000 }, () => {
+describe('Create new job page', () => {
   it('says so when the job template is missing', async () => {
     renderPage([{ url: TEMPLATE_URL, status: 404, body: { error: 'not_found', message: 'x' } }]);
     expect(await screen.findByText('Required template job not found')).toBeTruthy();
