@@ -181,7 +181,7 @@ describe('flows journey', () => {
     await page.waitForURL((u) => u.pathname.endsWith('/long-1'));
     // The graph follows the bake live: the node turns running with no reload.
     await expect
-      .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
+      .poll(() => node('forever').getAttribute('data-status'), { timeout: 60_000 })
       .toBe('running');
     const running = await colours('forever', 'green');
     expect(running.got).toBe(running.want);
@@ -196,13 +196,13 @@ describe('flows journey', () => {
       .getByRole('button', { name: 'Kill' })
       .click();
     await page.getByText('Bake killed').waitFor();
-    await bake.getByText('cancelled').waitFor({ timeout: 30_000 });
+    await bake.getByText('cancelled').waitFor({ timeout: 60_000 });
     expect(await bake.getByLabel('Kill bake long-1').count()).toBe(0);
 
     await bake.getByRole('link', { name: 'long-1' }).click();
     // Cancelled once the engine has killed its job: the graph follows it there.
     await expect
-      .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
+      .poll(() => node('forever').getAttribute('data-status'), { timeout: 60_000 })
       .toBe('cancelled');
     const red = await colours('forever', 'red');
     expect(red.got).toBe(red.want);

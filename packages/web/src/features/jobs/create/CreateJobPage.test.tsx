@@ -65,7 +65,6 @@ const submit = async () => {
   fireEvent.click(screen.getByRole('button', { name: 'Create job' }));
 };
 
-// The whole job form renders in jsdom: slow on a busy machine, hence the longer timeout.
 describe('Create new job page', () => {
   it('says so when the job template is missing', async () => {
     renderPage([{ url: TEMPLATE_URL, status: 404, body: { error: 'not_found', message: 'x' } }]);
@@ -81,7 +80,7 @@ describe('Create new job page', () => {
     ['process', true],
     ['docker', false],
   ])('on the %s runtime, says before Create whether the image is used', async (name, note) => {
-    withTemplate([
+    const { queryClient } = withTemplate([
       {
         url: '/api/v1/jobs/runtime',
         body: { name, can_save_image: !note, uses_image: !note },
@@ -92,7 +91,11 @@ describe('Create new job page', () => {
       "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.";
     if (note) expect(await screen.findByText(text)).toBeTruthy();
     else {
-      await new Promise((r) => setTimeout(r, 200));
+      // The page has the runtime's answer and has drawn it (within a macrotask).
+      await vi.waitFor(() =>
+        expect(queryClient.getQueryState(['jobs', 'runtime'])?.status).toBe('success'),
+      );
+      await act(() => new Promise((done) => setTimeout(done, 0)));
       expect(screen.queryByText(text)).toBeNull();
     }
   });
@@ -144,7 +147,8 @@ describe('Create new job page', () => {
         'Value does not match the required pattern: lowercase letters, digits and single hyphens, starting with a letter',
       ),
     ).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 200));
+    // Whatever the submit showed is drawn within a macrotask.
+    await act(() => new Promise((done) => setTimeout(done, 0)));
     expect(screen.queryByText('Please fill in all required fields')).toBeNull();
     expect(calls.some(isCreate)).toBe(false);
   });
