@@ -76,6 +76,8 @@ describe('apps journey', () => {
     // At the terminal's own host, the one-time ticket gone from the address.
     await tab.waitForURL((u) => u.hostname.endsWith('.jobs.localhost') && !u.search);
     await tab.locator('.xterm').waitFor();
+    // Keys typed before the shell is connected are lost: it is once its prompt shows.
+    await expect.poll(async () => (await tab.locator('.xterm').innerText()).trim()).not.toBe('');
     await tab.locator('.xterm').click();
     await tab.keyboard.type('echo hi-$((6*7))\n');
     await tab.getByText('hi-42', { exact: true }).waitFor({ timeout: 60_000 });
