@@ -8,7 +8,7 @@ import { addEnvVariable } from '../../../forms/testdata/render-form';
 import { world } from '../../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';
 import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
-import { renderSignedIn } from '../../../test/render';
+import { renderSignedIn, settled } from '../../../test/render';
 import CreateJobPage from './CreateJobPage';
 import { processRuntimeRoute, NOT_ISOLATED, JOBS_REFUSED } from '../test-fixtures';
 
@@ -91,11 +91,10 @@ describe('Create new job page', () => {
       "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.";
     if (note) expect(await screen.findByText(text)).toBeTruthy();
     else {
-      // The page has the runtime's answer and has drawn it (within a macrotask).
-      await vi.waitFor(() =>
-        expect(queryClient.getQueryState(['jobs', 'runtime'])?.status).toBe('success'),
-      );
-      await act(() => new Promise((done) => setTimeout(done, 0)));
+      // The page has the runtime's answer and has drawn it.
+      expect(queryClient.getQueryState(['jobs', 'runtime'])).toBeTruthy();
+      await settled(queryClient);
+      expect(queryClient.getQueryState(['jobs', 'runtime'])?.status).toBe('success');
       expect(screen.queryByText(text)).toBeNull();
     }
   });
