@@ -87,7 +87,7 @@ describe('apps: install footer, env dialog, configure', () => {
     await page.waitForURL((u) => u.pathname.startsWith('/apps/instances/'));
     instancePath = new URL(page.url()).pathname;
     await page.getByRole('heading', { name: 'configure-me' }).waitFor();
-    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 60_000 });
     expect(await page.getByRole('status', { name: 'Installer job' }).count()).toBe(0);
   });
 

@@ -66,7 +66,7 @@ describe('apps journey', () => {
     await page.waitForURL((u) => u.pathname.startsWith('/apps/instances/'));
     await page.getByRole('heading', { name: 'my-terminal' }).waitFor();
     // The instance page refreshes every 10 s; a shell answers within a few seconds.
-    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'apps-details');
   });
 
@@ -76,9 +76,11 @@ describe('apps journey', () => {
     // At the terminal's own host, the one-time ticket gone from the address.
     await tab.waitForURL((u) => u.hostname.endsWith('.jobs.localhost') && !u.search);
     await tab.locator('.xterm').waitFor();
+    // Keys typed before the shell is connected are lost: it is once its prompt shows.
+    await expect.poll(async () => (await tab.locator('.xterm').innerText()).trim()).not.toBe('');
     await tab.locator('.xterm').click();
     await tab.keyboard.type('echo hi-$((6*7))\n');
-    await tab.getByText('hi-42', { exact: true }).waitFor({ timeout: 15_000 });
+    await tab.getByText('hi-42', { exact: true }).waitFor({ timeout: 60_000 });
     await screenshot(tab, 'apps-shell');
     await tab.close();
   });
@@ -86,7 +88,7 @@ describe('apps journey', () => {
   it('shows in the Log tab the line the shell printed at start-up', async () => {
     await page.getByRole('tab', { name: 'Log' }).click();
     const log = page.getByRole('log', { name: 'App log' });
-    await log.getByText(/^shell: listening on \d+, home /).waitFor({ timeout: 15_000 });
+    await log.getByText(/^shell: listening on \d+, home /).waitFor({ timeout: 60_000 });
     await screenshot(page, 'apps-log');
     await page.getByRole('tab', { name: 'Details' }).click();
   });

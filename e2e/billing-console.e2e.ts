@@ -32,7 +32,7 @@ describe('billing in the console: who may buy and see billing', () => {
       const verify = await j.browser.newPage();
       await verify.goto(linkFromOutbox(j.server.dataDir, BOB.email, '/oidc/verify'));
       await verify.close();
-      const bobToken = tokenFor(j.server, BOB.email);
+      const bobToken = await tokenFor(j.server, BOB.email);
       const send = (method: string, path: string, body: object, as: string) =>
         fetch(`${j.server.url}${path}`, {
           method,

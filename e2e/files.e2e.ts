@@ -171,7 +171,7 @@ describe('files page', () => {
 
   it('shares the folder with another user for reading', async () => {
     const listing = `${server.url}/api/v1/storage/acme/vision/reports?op=LISTSTATUS`;
-    const asBob = { headers: { authorization: `Bearer ${tokenFor(server, BOB.email)}` } };
+    const asBob = { headers: { authorization: `Bearer ${await tokenFor(server, BOB.email)}` } };
     expect((await fetch(listing, asBob)).ok).toBe(false);
 
     await tile('Folder', 'reports').click();

@@ -146,7 +146,7 @@ describe('first run', () => {
   });
 
   it('verifies an invitee by the invitation link, and Accept and Go lands in the organization', async () => {
-    const token = tokenFor(server);
+    const token = await tokenFor(server);
     const api = async (path: string, body: object) => {
       const res = await fetch(`${server.url}${path}`, {
         method: 'POST',

@@ -62,7 +62,7 @@ describe('flows journey', () => {
         'PUT',
         '/api/v1/users/bob/profile',
         { terms_accepted: true },
-        tokenFor(j.server, BOB.email),
+        await tokenFor(j.server, BOB.email),
       );
       await send(
         'POST',
@@ -181,7 +181,7 @@ describe('flows journey', () => {
     await page.waitForURL((u) => u.pathname.endsWith('/long-1'));
     // The graph follows the bake live: the node turns running with no reload.
     await expect
-      .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
+      .poll(() => node('forever').getAttribute('data-status'), { timeout: 60_000 })
       .toBe('running');
     const running = await colours('forever', 'green');
     expect(running.got).toBe(running.want);
@@ -196,13 +196,13 @@ describe('flows journey', () => {
       .getByRole('button', { name: 'Kill' })
       .click();
     await page.getByText('Bake killed').waitFor();
-    await bake.getByText('cancelled').waitFor({ timeout: 30_000 });
+    await bake.getByText('cancelled').waitFor({ timeout: 60_000 });
     expect(await bake.getByLabel('Kill bake long-1').count()).toBe(0);
 
     await bake.getByRole('link', { name: 'long-1' }).click();
     // Cancelled once the engine has killed its job: the graph follows it there.
     await expect
-      .poll(() => node('forever').getAttribute('data-status'), { timeout: 30_000 })
+      .poll(() => node('forever').getAttribute('data-status'), { timeout: 60_000 })
       .toBe('cancelled');
     const red = await colours('forever', 'red');
     expect(red.got).toBe(red.want);
@@ -213,7 +213,7 @@ describe('flows journey', () => {
     const res = await fetch(`${server.url}/api/v1/jobs?from_preset`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${tokenFor(server, BOB.email)}`,
+        authorization: `Bearer ${await tokenFor(server, BOB.email)}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify({ ...PLACE, image: 'busybox', command: 'true', tags: ['outside'] }),

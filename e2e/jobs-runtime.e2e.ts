@@ -39,7 +39,7 @@ describe('jobs on the process runtime', () => {
     await page.getByLabel('Command').fill(WRITE_AND_WAIT);
     await page.getByRole('button', { name: 'Create job' }).click();
     await page.waitForURL((u) => /^\/jobs\/job-[0-9a-f-]+$/.test(u.pathname));
-    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 15_000 });
+    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 60_000 });
   });
 
   it('disables Save image with the reason', async () => {
@@ -53,7 +53,7 @@ describe('jobs on the process runtime', () => {
 
   it('shows the outputs the job wrote', async () => {
     const tab = page.getByRole('tab', { name: 'Outputs' });
-    await expect.poll(() => tab.isDisabled(), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => tab.isDisabled(), { timeout: 60_000 }).toBe(false);
     await tab.click();
     const table = page.getByRole('table', { name: 'Written outputs' });
     await table.getByRole('cell', { name: 'answer' }).waitFor();
@@ -66,13 +66,18 @@ describe('jobs on the process runtime', () => {
     await page.getByRole('link', { name: 'Metrics: last 15 minutes' }).click();
     await page.getByRole('heading', { name: 'Metrics of writer' }).waitFor();
     // The server records the load from the job's first scan; the page asks again every 10 s.
-    await page.getByRole('figure', { name: 'CPU, %' }).waitFor({ timeout: 25_000 });
+    await page.getByRole('figure', { name: 'CPU, %' }).waitFor({ timeout: 60_000 });
     await page.getByRole('figure', { name: 'Memory, %' }).waitFor();
     // The figure is there before the responsive chart has measured its box and drawn the lines.
     await expect
-      .poll(() => page.locator('.recharts-line-curve').count(), { timeout: 10_000 })
+      .poll(() => page.locator('.recharts-line-curve').count(), { timeout: 60_000 })
       .toBeGreaterThanOrEqual(2);
-    await page.waitForTimeout(2_500); // the charts animate over 2 s
+    // The charts draw their lines in (recharts dashes a line while it grows): drawn once none is.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.recharts-line-curve')].every(
+        (line) => !line.hasAttribute('stroke-dasharray'),
+      ),
+    );
     await screenshot(page, 'jobs-runtime-metrics');
     await page.getByRole('button', { name: 'Kill', exact: true }).click();
     await page

@@ -46,7 +46,7 @@ describe('jobs journey', () => {
     firstJob = new URL(page.url()).pathname.split('/')[2]!;
     await page.getByRole('heading', { name: 'web-job' }).waitFor();
     // The page refreshes every 10 s; the job is running well before.
-    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 15_000 });
+    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'jobs-details');
   });
 
@@ -83,7 +83,7 @@ describe('jobs journey', () => {
     await page.waitForURL(
       (u) => /^\/jobs\/job-[0-9a-f-]+$/.test(u.pathname) && !u.pathname.endsWith(firstJob),
     );
-    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 15_000 });
+    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 60_000 });
   });
 
   it('lists both jobs with the status filter on all', async () => {

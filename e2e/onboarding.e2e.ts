@@ -139,7 +139,7 @@ describe('newcomer journey', () => {
   it('logs out back to the sign-in page', async () => {
     await page.getByRole('button', { name: /Ada Lovelace/ }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.getByRole('heading', { name: 'Welcome to Orrery' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Welcome to Orrery' }).waitFor({ timeout: 60_000 });
   });
 
   it('brings a returning user back to the saved context', async () => {

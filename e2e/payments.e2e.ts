@@ -42,7 +42,7 @@ describe('test checkout', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    token = tokenFor(server);
+    token = await tokenFor(server);
     await api('PUT', '/api/v1/users/admin/profile', { terms_accepted: true });
     await api('POST', '/api/v1/orgs', { name: 'crew' });
     await api('PATCH', '/apis/admin/v1/orgs/crew/balance', { credits: '5' });

@@ -85,22 +85,29 @@ describe('what the console offers, it may do', () => {
       expect(errors).toEqual([]);
     });
 
-    it('creates a project when the console offers it', async () => {
+    it('creates a project from the page the console offers', async () => {
       await page.goto(`${j.server.url}/new-project?${CONTEXT}`);
       const create = page.getByRole('button', { name: 'Create', exact: true });
       await create.waitFor();
-      await page.getByLabel('Project name').fill(`${account.username}-lab`);
-      await page.waitForTimeout(600);
-      if (await create.isEnabled()) {
-        const sent = page.waitForResponse(
-          (r) =>
-            r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/projects',
-        );
-        await create.click();
-        const res = await sent;
-        expect(res.status(), await res.text()).toBe(201);
-        await page.waitForURL((u) => u.searchParams.get('project') === `${account.username}-lab`);
-      }
+      const name = `${account.username}-lab`;
+      // The page settles once the server has said whether the name is taken.
+      const checked = page.waitForResponse(
+        (r) =>
+          new URL(r.url()).pathname === '/api/v1/projects/exists' &&
+          new URL(r.url()).searchParams.get('name') === name,
+      );
+      await page.getByLabel('Project name').fill(name);
+      expect(((await (await checked).json()) as { exists: boolean }).exists).toBe(false);
+      await page.getByLabel('Checking name').waitFor({ state: 'detached' });
+      // A user of the organization may create projects in it: the page offers Create, and it works.
+      expect(await create.isEnabled()).toBe(true);
+      const sent = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/projects',
+      );
+      await create.click();
+      const res = await sent;
+      expect(res.status(), await res.text()).toBe(201);
+      await page.waitForURL((u) => u.searchParams.get('project') === name);
       await screenshot(page, `roles-${account.username}-new-project`);
       expect(findings.forbidden, report(findings)).toEqual([]);
       expect(errors).toEqual([]);

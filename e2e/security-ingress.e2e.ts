@@ -67,7 +67,7 @@ describe('ingress in the browser, as an attacker', () => {
       const verify = await browser.newPage();
       await verify.goto(linkFromOutbox(s.dataDir, MALLORY.email, '/oidc/verify'));
       await verify.close();
-      mallory = tokenFor(s, MALLORY.email);
+      mallory = await tokenFor(s, MALLORY.email);
       await api(s, mallory, 'PUT', `/api/v1/users/${MALLORY.username}/profile`, {
         terms_accepted: true,
       });
@@ -90,7 +90,7 @@ describe('ingress in the browser, as an attacker', () => {
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.getByRole('banner').waitFor();
     await page.goto(`${server.url}/apps/instances/${installed.id}?${VISION}`);
-    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 60_000 });
     const [tab] = await Promise.all([
       page.context().waitForEvent('page'),
       page.getByRole('button', { name: 'Open', exact: true }).click(),
@@ -122,12 +122,12 @@ describe('ingress in the browser, as an attacker', () => {
       { uri: job.uri, action: 'read' },
     ]);
     await page.goto(`${server.url}/jobs/${job.id}?${VISION}`);
-    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await page.getByText('running', { exact: true }).first().waitFor({ timeout: 60_000 });
     const [tab] = await Promise.all([
       page.context().waitForEvent('page'),
       page.getByRole('button', { name: 'Open', exact: true }).click(),
     ]);
-    await tab.locator('#out', { hasText: '{' }).waitFor({ timeout: 20_000 });
+    await tab.locator('#out', { hasText: '{' }).waitFor({ timeout: 60_000 });
     const got = JSON.parse((await tab.locator('#out').textContent())!) as Record<string, unknown>;
     expect(got.origin).toBe(`http://${job.id}.jobs.localhost:${new URL(server.url).port}`);
     expect(got.origin).not.toBe(consoleOrigin);

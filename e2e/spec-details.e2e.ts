@@ -153,7 +153,7 @@ describe('the spec’s remaining details', () => {
     await panel.getByText('root.txt').waitFor();
     await screenshot(page, 'spec-details-upload-root');
     // Finished, it clears itself: the file is in the listing.
-    await panel.waitFor({ state: 'detached', timeout: 15_000 });
+    await panel.waitFor({ state: 'detached', timeout: 60_000 });
     await page.getByRole('button', { name: 'File root.txt', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Folder inner', exact: true }).dblclick();
@@ -212,7 +212,7 @@ describe('the spec’s remaining details', () => {
     await page.goto(`${server.url}/jobs/new?${CONTEXT}`);
     const field = page.getByRole('combobox', { name: /^Preset/ });
     await expect
-      .poll(() => field.inputValue(), { timeout: 15_000 })
+      .poll(() => field.inputValue(), { timeout: 60_000 })
       .toContain(`${preset!.name} · `);
     expect(await field.inputValue()).toContain(` ${shown} `);
     await page.goto(`${server.url}/admin/clusters/default/resources?${CONTEXT}`);

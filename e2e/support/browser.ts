@@ -24,3 +24,13 @@ export const settled = (page: Page) =>
       .getAnimations()
       .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
   );
+
+/**
+ * Two animation frames: what the last event (a click, a response) changed is rendered, and the
+ * effects of that render have run (their requests sent).
+ */
+export const drawn = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );

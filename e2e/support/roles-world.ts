@@ -45,9 +45,15 @@ async function account(browser: Browser, server: RunningServer, who: NewAccount)
   const verify = await browser.newPage();
   await verify.goto(linkFromOutbox(server.dataDir, who.email, '/oidc/verify'));
   await verify.close();
-  await send(server, tokenFor(server, who.email), 'PUT', `/api/v1/users/${who.username}/profile`, {
-    terms_accepted: true,
-  });
+  await send(
+    server,
+    await tokenFor(server, who.email),
+    'PUT',
+    `/api/v1/users/${who.username}/profile`,
+    {
+      terms_accepted: true,
+    },
+  );
 }
 
 /**

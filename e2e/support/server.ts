@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -24,12 +25,41 @@ export const freePort = () =>
     s.on('error', reject);
   });
 
-/** The real server process on the production build, with a fresh (or given) data directory. */
+/**
+ * A new data directory holding a copy of the pass's migrated database (global-setup.ts): the
+ * server starts as on a fresh directory, without the seconds of initdb.
+ */
+export function freshDataDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'orrery-e2e-'));
+  cpSync(join(inject('migratedDataDir'), 'pgdata'), join(dir, 'pgdata'), { recursive: true });
+  return dir;
+}
+
+/**
+ * The real server process on the production build, with a fresh (or given) data directory. The
+ * port is found free and then bound by the server: should another process take it in between
+ * (the pass runs files side by side), the server exits and starts again on another.
+ */
 export async function startServer(
   env: Record<string, string> = {},
-  dataDir = mkdtempSync(join(tmpdir(), 'orrery-e2e-')),
+  dataDir = freshDataDir(),
 ): Promise<RunningServer> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), env, dataDir);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= 5) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOn(
+  port: number,
+  env: Record<string, string>,
+  dataDir: string,
+): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   let out = '';
   const child: ChildProcess = spawn(process.execPath, ['packages/server/bin/orrery.js', 'serve'], {
@@ -46,15 +76,24 @@ export async function startServer(
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
   const deadline = Date.now() + 150_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    if (child.exitCode !== null) {
+      if (out.includes('EADDRINUSE')) throw new PortTaken(out);
+      throw new Error(`server exited early:\n${out}`);
+    }
+    // Ready, and the answer is this server's: its own log says it holds the port.
     try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
+      if (out.includes(`listening at ${url}`) && (await fetch(`${url}/readyz`)).ok) break;
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`server not ready in 150 s:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      await exited;
+      throw new Error(`server not ready in 150 s:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -62,8 +101,7 @@ export async function startServer(
     dataDir,
     output: () => out,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await exited;
       }

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
-import { ROOT, type RunningServer } from './server.js';
+import { callControl } from '../../packages/server/src/control.js';
+import type { RunningServer } from './server.js';
 
 /** The administrator every server of the suite starts with (ORRERY_ADMIN_PASSWORD in server.ts). */
 export const ADMIN = {
@@ -50,20 +50,25 @@ export async function signUpElsewhere(browser: Browser, server: RunningServer, w
   }
 }
 
-/** A bearer token for the user with `email`, from `orrery token create` on the server's data. */
-export const tokenFor = (server: RunningServer, email = ADMIN.email) =>
-  execFileSync(
-    process.execPath,
-    ['packages/server/bin/orrery.js', 'token', 'create', '--email', email],
-    { cwd: ROOT, env: { ...process.env, ORRERY_DATA_DIR: server.dataDir }, encoding: 'utf8' },
-  ).trim();
+/**
+ * A bearer token for the user with `email`, for an hour, from the server's control socket: what
+ * `orrery token create` asks it (people.e2e.ts runs the command itself), without the second or
+ * two a new node process takes on a loaded machine.
+ */
+export async function tokenFor(server: RunningServer, email = ADMIN.email): Promise<string> {
+  const answer = (await callControl(server.dataDir, 'token', { email, ttlSeconds: 3600 })) as {
+    token: string;
+  } | null;
+  if (!answer) throw new Error(`no server answers on the control socket of ${server.dataDir}`);
+  return answer.token;
+}
 
 /**
  * Through the API as the administrator: organization `org`, project `project` on the default
  * cluster, and the terms accepted, so the browser lands in the main layout. Returns the token.
  */
 export async function adminProject(server: RunningServer, org: string, project: string) {
-  const token = tokenFor(server);
+  const token = await tokenFor(server);
   const api = async (path: string, method: string, body: object, expected: number) => {
     const res = await fetch(`${server.url}${path}`, {
       method,

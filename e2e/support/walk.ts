@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { settled } from './browser.js';
+import { drawn, settled } from './browser.js';
 
 /**
  * What a walk through the console found: every response the server refused with 403 (the
@@ -38,15 +38,34 @@ const nameOf = async (action: Locator) =>
   ((await action.getAttribute('aria-label')) ?? (await action.innerText())).trim().slice(0, 60);
 
 /**
- * Until the page's API requests (the permission engine's answers among them) are back and its
- * transitions ended: what it offers then is what it means to offer.
+ * Until what the last event changed is drawn (its effects' requests sent), the page's API
+ * requests (the permission engine's answers among them) are back, and its transitions ended: what
+ * it offers then is what it means to offer. An answer may start more requests, so the frames are
+ * waited for again until none is left on its way.
  */
 async function quiet(page: Page) {
   const open = inFlight.get(page);
-  await page.waitForTimeout(150);
-  for (let i = 0; i < 100 && open && open.size > 0; i++) await page.waitForTimeout(100);
+  for (;;) {
+    await drawn(page);
+    if (!open || open.size === 0) break;
+    await drained(page, open);
+  }
   await settled(page);
 }
+
+/** Resolves once every request in `open` has finished or failed (watchForbidden removes them). */
+const drained = (page: Page, open: Set<unknown>) =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      if (open.size > 0) return;
+      page.off('requestfinished', check);
+      page.off('requestfailed', check);
+      resolve();
+    };
+    page.on('requestfinished', check);
+    page.on('requestfailed', check);
+    check();
+  });
 
 /**
  * A disabled action says why (ui/WhyNot.tsx): its wrapper, hovered, shows a tooltip with text.
@@ -56,8 +75,9 @@ export async function reasonOf(page: Page, action: Locator): Promise<string | nu
   await page.mouse.move(0, 0);
   await action.locator('xpath=..').hover({ force: true });
   const tip = page.getByRole('tooltip');
+  // Long enough for a loaded machine; only a reason that never shows waits it out (and fails).
   try {
-    await tip.first().waitFor({ state: 'visible', timeout: 2_000 });
+    await tip.first().waitFor({ state: 'visible', timeout: 15_000 });
     return (await tip.first().innerText()).trim() || null;
   } catch {
     return null;

@@ -15,8 +15,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
-    // A budget, not a measure: on two loaded cores a lazy chunk's first import in jsdom (the chat
-    // panel's markdown) can take longer than the 5 s default.
-    testTimeout: 15000,
+    // A budget for a test that hangs, not a measure: on two loaded cores a lazy chunk's first
+    // import in jsdom (the chat panel's markdown) alone can take seconds. Above the waits' own
+    // limit (src/test/setup.ts), so that a failing wait says what it waited for.
+    testTimeout: 60_000,
   },
 });

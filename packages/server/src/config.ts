@@ -121,6 +121,7 @@ const Env = z.object({
   ORRERY_FLOW_MAX_BAKE_TASKS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ORRERY_FLOW_MAX_MATRIX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ORRERY_INVITE_TTL: duration('7d'),
+  ORRERY_BUDGET_CHECK_INTERVAL: duration('1m'),
   ORRERY_TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -182,6 +183,8 @@ export interface Config {
   appTemplatesDir?: string;
   /** How long an invitation to an organization stays open, in seconds. */
   inviteTtlSeconds: number;
+  /** How often budgets are compared with the month's spending and their alerts mailed. */
+  budgetCheckMs: number;
   /**
    * The reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For, -Proto and -Host are
    * believed; empty: none, the connection's own address is the client's (docs/operations.md).
@@ -377,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
+    budgetCheckMs: e.ORRERY_BUDGET_CHECK_INTERVAL * 1000,
     trustedProxies: e.ORRERY_TRUSTED_PROXIES,
     signInLimits: {
       perAccount: e.ORRERY_SIGNIN_FAILURES_PER_ACCOUNT,

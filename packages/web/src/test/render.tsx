@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import type { User as OidcUser, UserManager } from 'oidc-client-ts';
 import { MemoryRouter, useLocation } from 'react-router';
 import type { Location } from 'react-router';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { PlatformConfig, User } from '../api/types';
 import { PlatformContextProvider } from '../app/context/PlatformContextProvider';
 import { Providers } from '../app/Providers';
@@ -67,4 +67,16 @@ export function renderSignedIn(ui: ReactNode, options: RenderOptions = {}) {
   );
   const url = () => `${location.current?.pathname}${location.current?.search}`;
   return { ...result, session, account, refresh, queryClient, url };
+}
+
+/**
+ * Every query of the page has its answer and the page has drawn them: what it shows then is what
+ * it means to show, so that a test may say what is absent. An answer may enable more queries,
+ * hence the loop; the stubbed network answers within a macrotask.
+ */
+export async function settled(queryClient: QueryClient) {
+  do {
+    await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    await act(() => new Promise((drawn) => setTimeout(drawn, 0)));
+  } while (queryClient.isFetching() > 0);
 }

@@ -2,9 +2,18 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { TOKEN_STORAGE } from '../app/session/oidc';
 
-// findBy… and waitFor wait for what a user would see; the default 1 s is shorter than a lazy
-// chunk's first render takes on a loaded 2-core CI machine. Waiting longer changes no verdict.
-configure({ asyncUtilTimeout: 5000 });
+// findBy…, waitFor and vi.waitFor wait for what a user would see; their defaults (1 s) are
+// shorter than a lazy chunk's first render takes on a loaded 2-core machine, and so was 5 s. A
+// wait ends as soon as its condition holds: only a test that fails waits this long, so the limit
+// is generous, and short of the test's own (vitest.config.ts).
+const WAIT_MS = 30_000;
+configure({ asyncUtilTimeout: WAIT_MS });
+const waitFor = vi.waitFor;
+vi.waitFor = ((callback, options) =>
+  waitFor(
+    callback,
+    typeof options === 'number' ? options : { timeout: WAIT_MS, ...options },
+  )) as typeof vi.waitFor;
 
 // jsdom lacks the layout APIs Mantine relies on.
 Object.defineProperty(window, 'matchMedia', {

@@ -4,12 +4,12 @@ import { storageBackendOf } from '../storage/routes.js';
 import { POOL_SAMPLE_MS, startPoolSampler } from './reports-sampler.js';
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
 import { startDiskSampler } from './disk-sampler.js';
-import { BUDGET_CHECK_MS, startBudgetChecker } from './budgets.js';
+import { startBudgetChecker } from './budgets.js';
 
 export interface BillingOptions {
   /** How often storage is looked at (tests make it rare, and sample by hand). */
   storageCheckMs?: number;
-  /** How often budgets are checked (tests make it rare, and check by hand). */
+  /** How often budgets are checked (tests make it rare, and check by hand); else the config's. */
   budgetCheckMs?: number;
   /** How often node pools are sampled for the reports (tests sample by hand). */
   poolSampleMs?: number;
@@ -31,7 +31,7 @@ export const billingModule =
       stops = [
         startStorageSampler(ctx.db, files, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startDiskSampler(ctx.db, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
-        startBudgetChecker(deps, host, opts.budgetCheckMs ?? BUDGET_CHECK_MS),
+        startBudgetChecker(deps, host, opts.budgetCheckMs ?? ctx.config.budgetCheckMs),
         startPoolSampler(ctx.db, ctx.config.dataDir, host, opts.poolSampleMs ?? POOL_SAMPLE_MS),
       ];
     });

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FEATURES } from '../../app/features';
 import { instancesPage, renderApps, V1 } from './test-fixtures';
 
-describe('Apps area', { timeout: 20_000 }, () => {
+describe('Apps area', () => {
   it('is first in the menu', () => {
     expect(FEATURES[0]).toMatchObject({ key: 'apps', label: 'Apps', path: '/apps' });
   });

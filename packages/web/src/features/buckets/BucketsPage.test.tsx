@@ -202,7 +202,7 @@ describe('Buckets page', () => {
     ]);
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
-    const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
+    const drawer = await screen.findByRole('dialog');
     fireEvent.click(await findEnabled('Create credentials', within(drawer)));
     const dialog = await screen.findByRole('dialog', { name: 'Create credentials' });
     expect(within(dialog).getByRole('combobox', { name: 'Bucket' })).toHaveProperty(
@@ -269,7 +269,7 @@ describe('Buckets page', () => {
     ]);
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
-    const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
+    const drawer = await screen.findByRole('dialog');
     // Not for deleting the bucket, but for keys that only read it.
     await expectWhyNot(
       'Delete bucket datasets',
@@ -308,7 +308,7 @@ describe('Buckets page', () => {
     ]);
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Bucket datasets' }));
-    const drawer = await screen.findByRole('dialog', {}, { timeout: 2000 });
+    const drawer = await screen.findByRole('dialog');
     fireEvent.click(await findEnabled('Create credentials', within(drawer)));
     const dialog = await screen.findByRole('dialog', { name: 'Create credentials' });
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'keys' } });

@@ -42,7 +42,7 @@ const tile = (name: string) => screen.findByRole('button', { name: new RegExp(` 
 
 async function selectFile(name: string) {
   fireEvent.click(await tile(name));
-  return screen.findByRole('toolbar', { name: 'Selected item' }, { timeout: 1000 });
+  return screen.findByRole('toolbar', { name: 'Selected item' });
 }
 
 describe('Files page', () => {

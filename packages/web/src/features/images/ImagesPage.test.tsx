@@ -46,10 +46,10 @@ describe('Images page', () => {
     expect(within(row).getByText('orrery.test/acme/vision/app')).toBeTruthy();
     expect(screen.getByText('tools/cli')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Search images'), { target: { value: 'CLI' } });
-    await vi.waitFor(() => expect(screen.queryByText('app')).toBeNull(), { timeout: 2000 });
+    await vi.waitFor(() => expect(screen.queryByText('app')).toBeNull());
     expect(screen.getByText('tools/cli')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Search images'), { target: { value: 'zzz' } });
-    expect(await screen.findByText('No images found', {}, { timeout: 2000 })).toBeTruthy();
+    expect(await screen.findByText('No images found')).toBeTruthy();
   });
 
   it('opens a drawer with tags, image name, created and size, and copies', async () => {

@@ -27,7 +27,7 @@ const catalogue = [
 const card = (region: HTMLElement, title: string) =>
   within(region).getByRole('article', { name: title });
 
-describe('All Apps', { timeout: 20_000 }, () => {
+describe('All Apps', () => {
   it('shows cards with 3 tags, Easy Deploy first, +N, and the installed count', async () => {
     renderApps('/apps', [
       { url: `${V1}/templates`, body: catalogue },

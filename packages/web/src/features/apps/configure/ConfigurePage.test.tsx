@@ -2,6 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { findEnabled } from '../../../test/world-permissions';
 import { expectWhyNot } from '../../../test/permissions';
+import { settled } from '../../../test/render';
 import type { AppInstanceWire, AppTemplateWire } from '@orrery/contract';
 import type { CannedResponse } from '../../../test/fetch';
 import {
@@ -66,7 +67,7 @@ function answers(
 const idleTimeout = () => screen.findByLabelText(/Idle timeout/);
 const save = async () => fireEvent.click(await findEnabled('Save'));
 
-describe('Configure an installed app', { timeout: 20_000 }, () => {
+describe('Configure an installed app', () => {
   it('edits only the configurable inputs, sends only them and returns to the app', async () => {
     const put: CannedResponse = { method: 'PUT', url: PUT_URL, body: appWire() };
     const { calls, url } = renderApps(`${ROUTE}/configure`, [put, ...answers()]);
@@ -154,7 +155,7 @@ describe('Configure an installed app', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Configure on the App details page', { timeout: 20_000 }, () => {
+describe('Configure on the App details page', () => {
   it('leads to the Configure page for a writer when the template has configurable inputs', async () => {
     renderApps(ROUTE, answers());
     const link = await screen.findByRole('link', { name: 'Configure' });
@@ -173,19 +174,23 @@ describe('Configure on the App details page', { timeout: 20_000 }, () => {
     const fixed = shell({
       input: { type: 'object', properties: { workdir: { type: 'string' } } },
     });
-    const { calls } = renderApps(ROUTE, answers({}, fixed));
+    const { calls, queryClient } = renderApps(ROUTE, answers({}, fixed));
     await screen.findByRole('heading', { name: 'My shell', level: 2 });
     await vi.waitFor(() =>
       expect(calls.some((c) => c.url.endsWith('/templates/shell/1.0.0'))).toBe(true),
     );
-    await new Promise((r) => setTimeout(r, 50));
+    await settled(queryClient);
     expect(screen.queryByText('Configure')).toBeNull();
   });
 
   it('is not offered to a project reader', async () => {
-    renderApps(ROUTE, answers({ project_name: 'nlp' }, shell(), V1_READER), 'nlp');
+    const { queryClient } = renderApps(
+      ROUTE,
+      answers({ project_name: 'nlp' }, shell(), V1_READER),
+      'nlp',
+    );
     await screen.findByRole('heading', { name: 'My shell', level: 2 });
-    await new Promise((r) => setTimeout(r, 50));
+    await settled(queryClient);
     expect(screen.queryByText('Configure')).toBeNull();
   });
 });

@@ -9,7 +9,7 @@ const params = [
 ];
 
 /** Observability follows the instance's main job with the jobs area's chart. */
-describe("An app's Observability", { timeout: 20_000 }, () => {
+describe("An app's Observability", () => {
   it("charts the main job's live load over its top socket", async () => {
     const sockets = stubWebSocket();
     renderApps(`${ROUTE}/observability`, [

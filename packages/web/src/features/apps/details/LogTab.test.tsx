@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppInstanceWire } from '@orrery/contract';
+import { APP_LOG_RECONNECT_MS } from '../../../api/apps';
 import type { CannedResponse } from '../../../test/fetch';
 import { textStream } from '../../jobs/test-fixtures';
 import { appWire, INSTANCE, INSTANCE_ID, renderApps, V1 } from '../test-fixtures';
@@ -65,7 +66,7 @@ afterEach(() => {
   delete (Element.prototype as Partial<Element>).scrollTo;
 });
 
-describe("An app's Log tab", { timeout: 20_000 }, () => {
+describe("An app's Log tab", () => {
   it('labels each line with its container, filters by container, copies and downloads what is shown', async () => {
     const { logs, write } = openLog({}, ['main', 'db', 'worker']);
     await write(
@@ -126,8 +127,13 @@ describe("An app's Log tab", { timeout: 20_000 }, () => {
     const { logs, write, end } = openLog({}, ['main']);
     await write(line('job-1', 'main', 'one') + line('job-1', 'main', 'two'));
     await vi.waitFor(() => expect(rows()).toEqual(['one', 'two']));
+    // The pause before reading again passes on a fake clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await end();
-    await vi.waitFor(() => expect(logs).toHaveLength(2), { timeout: 6000 });
+    expect(logs).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(APP_LOG_RECONNECT_MS));
+    vi.useRealTimers();
+    await vi.waitFor(() => expect(logs).toHaveLength(2));
     // The server sends each job's lines from the start again, then the new revision's job.
     await write(
       line('job-1', 'main', 'one') + line('job-1', 'main', 'two') + line('job-3', 'main', 'three'),
@@ -139,10 +145,12 @@ describe("An app's Log tab", { timeout: 20_000 }, () => {
   it('ends with the lines of an errored app, which say why, and does not read again', async () => {
     const { logs, write, end } = openLog({ state: 'errored' }, ['main']);
     await write(line('job-1', 'main', 'Error: listen EADDRINUSE :::8080'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await end();
     await vi.waitFor(() => expect(status().textContent).toBe('1 line · End of log'));
     expect(within(region()).getByText('Error: listen EADDRINUSE :::8080')).toBeTruthy();
-    await new Promise((ok) => setTimeout(ok, 3500));
+    // Well past the pause after which a running app's log is read again.
+    await act(() => vi.advanceTimersByTimeAsync(APP_LOG_RECONNECT_MS * 2));
     expect(logs).toHaveLength(1);
   });
 

@@ -34,7 +34,7 @@ const version = (v: string) => ({
   }),
 });
 
-describe('Explore an app', { timeout: 20_000 }, () => {
+describe('Explore an app', () => {
   it('shows the latest version with its markdown description, assets and links', async () => {
     const { calls } = renderApps('/apps/jupyter', [versions, version('2.0.0')]);
     expect(await screen.findByRole('heading', { name: 'Notebook 2.0.0' })).toBeTruthy();

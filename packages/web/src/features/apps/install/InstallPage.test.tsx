@@ -22,7 +22,7 @@ const shell = (over: Partial<AppTemplateWire> = {}) =>
   });
 const install = async () => fireEvent.click(await findEnabled('Install'));
 
-describe('Install an app', { timeout: 20_000 }, () => {
+describe('Install an app', () => {
   it('renders the header and the form, posts the input and opens the new instance', async () => {
     const { calls, url } = renderApps('/apps/shell/install', [
       { url: TEMPLATE, body: shell() },

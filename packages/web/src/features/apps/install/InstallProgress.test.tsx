@@ -4,6 +4,7 @@ import { findEnabled } from '../../../test/world-permissions';
 import type { JobWire } from '@orrery/contract';
 import type { CannedResponse } from '../../../test/fetch';
 import { jobWire } from '../../jobs/test-fixtures';
+import { settled } from '../../../test/render';
 import { appWire, INSTANCE, renderApps, templateWire, V1 } from '../test-fixtures';
 
 const INSTALLER = 'job-installer-9';
@@ -28,7 +29,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('Install progress', { timeout: 30_000 }, () => {
+describe('Install progress', () => {
   it('polls the installer job every 5 s until the instance is errored, then stops', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     // The instance page's own job is another one: the page follows the one the install named.
@@ -84,14 +85,14 @@ describe('Install progress', { timeout: 30_000 }, () => {
   });
 
   it('follows the instance’s own job after a reload, and shows nothing once healthy', async () => {
-    const { calls } = renderApps(`/apps/instances/${appWire().id}`, [
+    const { calls, queryClient } = renderApps(`/apps/instances/${appWire().id}`, [
       { url: INSTANCE, body: appWire({ state: 'healthy', job_ids: [INSTALLER] }) },
       { url: JOB_URL, body: pendingJob() },
       { url: /\/instances\/[^/]+\/(input|output|events)/, status: 404 },
       { url: /\/templates\/shell\/1\.0\.0$/, body: templateWire('shell') },
     ]);
     await screen.findByRole('heading', { name: 'My shell', level: 2 });
-    await new Promise((r) => setTimeout(r, 50));
+    await settled(queryClient);
     expect(screen.queryByRole('status', { name: 'Installer job' })).toBeNull();
     expect(calls.some((c) => c.url === JOB_URL)).toBe(false);
   });

@@ -34,7 +34,7 @@ const apps = [
 ];
 const cards = () => screen.queryAllByRole('article').map((a) => a.getAttribute('aria-label'));
 
-describe('Installed Apps', { timeout: 20_000 }, () => {
+describe('Installed Apps', () => {
   it('shows a card per instance with status, Installed, Owner, Version, Details and Open; hides uninstalled', async () => {
     renderApps('/apps/installed', [templates, instancesPage(apps)]);
     const jupyter = await screen.findByRole('article', { name: 'Analysis' });

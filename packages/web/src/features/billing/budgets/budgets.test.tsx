@@ -22,7 +22,7 @@ const budget = (over: Partial<Budget> = {}): Budget => ({
 const LIST = `${B}/orgs/acme/budgets`;
 const ALERTS = `${B}/orgs/acme/budget_alerts`;
 
-describe('budget settings', { timeout: 20_000 }, () => {
+describe('budget settings', () => {
   const section = (extra: Parameters<typeof renderBilling>[1] = []) =>
     renderBilling(<BudgetsSection org="acme" projects={['nlp', 'ops', 'vision']} />, [
       ...extra,
@@ -102,7 +102,7 @@ describe('budget settings', { timeout: 20_000 }, () => {
 const bannerAlert = async () =>
   (await screen.findByText(/has used/)).closest<HTMLElement>('[role="alert"]')!;
 
-describe('budget banner', { timeout: 20_000 }, () => {
+describe('budget banner', () => {
   afterEach(() => sessionStorage.clear());
   const banner = (items: Budget[], role: OrgRole = 'manager') =>
     renderBilling(<BudgetBanner />, [{ url: ALERTS, body: { items } }], { role });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { UserWire } from '@orrery/contract';
 import { stubFetch, type CannedResponse, type RecordedCall } from '../../../test/fetch';
 import { world } from '../../../test/fixtures';
@@ -140,8 +140,9 @@ const orgRole = (role: 'manager' | 'user'): Partial<UserWire> => ({
   orgs: [{ name: 'acme', role, balance: { credits: null }, projects_count: 2 }],
 });
 
-describe('reports tabs', { timeout: 20_000 }, () => {
+describe('reports tabs', () => {
   it("shows an organization's managers its usage by category, project and user, and the top", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-31T12:00:00Z') });
     const { calls } = stubReports();
     render('org-settings/reports', orgRole('manager'), 'vision');
     const byProject = await screen.findByRole('region', { name: 'Usage by project' });
@@ -165,7 +166,7 @@ describe('reports tabs', { timeout: 20_000 }, () => {
       expect(q.get('org_name')).toBe('acme');
       expect(q.has('cluster_name')).toBe(false);
       // From the start of this month, as the billing page.
-      expect(q.get('start_date')).toBe(`${new Date().toISOString().slice(0, 8)}01T00:00:00`);
+      expect(q.get('start_date')).toBe('2026-03-01T00:00:00');
     }
   });
 

@@ -1,5 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../../test/fetch';
 import { worldPermissions } from '../../../test/world-permissions';
 import { jobWire } from '../../jobs/test-fixtures';
@@ -73,21 +73,23 @@ describe('Bake graph', () => {
             ];
       return new Response(JSON.stringify(body), { status: 200 });
     });
+    // The page polls every BAKE_POLL_MS on a fake clock, moved on by the test.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     renderFlows(ROUTE);
     await waitFor(async () =>
       expect((await node('first')).getAttribute('data-status')).toBe('running'),
     );
     done = true;
-    // The next poll (every BAKE_POLL_MS) brings the final statuses.
-    await waitFor(
-      async () => expect((await node('first')).getAttribute('data-status')).toBe('succeeded'),
-      { timeout: BAKE_POLL_MS * 2 + 1000 },
+    // The next poll brings the final statuses.
+    await act(() => vi.advanceTimersByTimeAsync(BAKE_POLL_MS));
+    await waitFor(async () =>
+      expect((await node('first')).getAttribute('data-status')).toBe('succeeded'),
     );
     expect(screen.queryByRole('button', { name: 'Kill' })).toBeNull();
     const asked = calls.length;
-    await new Promise((r) => setTimeout(r, BAKE_POLL_MS + 500));
+    await act(() => vi.advanceTimersByTimeAsync(BAKE_POLL_MS * 3));
     expect(calls.length).toBe(asked);
-  }, 20_000);
+  });
 
   it('follows a killed bake’s tasks until their jobs are killed, then stops asking', async () => {
     const { calls, fetchMock } = stubFetch([]);
@@ -102,19 +104,24 @@ describe('Bake graph', () => {
           : [taskWire('first', ['pending', 'running', ...(killed ? ['cancelled' as const] : [])])];
       return new Response(JSON.stringify(body), { status: 200 });
     });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     renderFlows(ROUTE);
     await waitFor(async () =>
       expect((await node('first')).getAttribute('data-status')).toBe('running'),
     );
+    // A cancelled bake with a running task is still asked about.
+    const before = calls.length;
+    await act(() => vi.advanceTimersByTimeAsync(BAKE_POLL_MS));
+    await waitFor(() => expect(calls.length).toBeGreaterThan(before));
     killed = true;
-    await waitFor(
-      async () => expect((await node('first')).getAttribute('data-status')).toBe('cancelled'),
-      { timeout: BAKE_POLL_MS * 2 + 1000 },
+    await act(() => vi.advanceTimersByTimeAsync(BAKE_POLL_MS));
+    await waitFor(async () =>
+      expect((await node('first')).getAttribute('data-status')).toBe('cancelled'),
     );
     const asked = calls.length;
-    await new Promise((r) => setTimeout(r, BAKE_POLL_MS + 500));
+    await act(() => vi.advanceTimersByTimeAsync(BAKE_POLL_MS * 3));
     expect(calls.length).toBe(asked);
-  }, 20_000);
+  });
 
   it('opens a task’s details: history, job link, outputs, state and its job’s log', async () => {
     const { calls } = stubFetch([

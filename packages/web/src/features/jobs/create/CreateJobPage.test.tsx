@@ -8,7 +8,7 @@ import { addEnvVariable } from '../../../forms/testdata/render-form';
 import { world } from '../../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';
 import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
-import { renderSignedIn } from '../../../test/render';
+import { renderSignedIn, settled } from '../../../test/render';
 import CreateJobPage from './CreateJobPage';
 import { processRuntimeRoute, NOT_ISOLATED, JOBS_REFUSED } from '../test-fixtures';
 
@@ -75,8 +75,7 @@ const submit = async () => {
   fireEvent.click(screen.getByRole('button', { name: 'Create job' }));
 };
 
-// The whole job form renders in jsdom: slow on a busy machine, hence the longer timeout.
-describe('Create new job page', { timeout: 20_000 }, () => {
+describe('Create new job page', () => {
   it('says so when the job template is missing', async () => {
     renderPage([{ url: TEMPLATE_URL, status: 404, body: { error: 'not_found', message: 'x' } }]);
     expect(await screen.findByText('Required template job not found')).toBeTruthy();
@@ -91,7 +90,7 @@ describe('Create new job page', { timeout: 20_000 }, () => {
     ['process', true],
     ['docker', false],
   ])('on the %s runtime, says before Create whether the image is used', async (name, note) => {
-    withTemplate([
+    const { queryClient } = withTemplate([
       {
         url: '/api/v1/jobs/runtime',
         body: { name, can_save_image: !note, uses_image: !note },
@@ -102,7 +101,10 @@ describe('Create new job page', { timeout: 20_000 }, () => {
       "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.";
     if (note) expect(await screen.findByText(text)).toBeTruthy();
     else {
-      await new Promise((r) => setTimeout(r, 200));
+      // The page has the runtime's answer and has drawn it.
+      expect(queryClient.getQueryState(['jobs', 'runtime'])).toBeTruthy();
+      await settled(queryClient);
+      expect(queryClient.getQueryState(['jobs', 'runtime'])?.status).toBe('success');
       expect(screen.queryByText(text)).toBeNull();
     }
   });
@@ -154,7 +156,8 @@ describe('Create new job page', { timeout: 20_000 }, () => {
         'Value does not match the required pattern: lowercase letters, digits and single hyphens, starting with a letter',
       ),
     ).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 200));
+    // Whatever the submit showed is drawn within a macrotask.
+    await act(() => new Promise((done) => setTimeout(done, 0)));
     expect(screen.queryByText('Please fill in all required fields')).toBeNull();
     expect(calls.some(isCreate)).toBe(false);
   });

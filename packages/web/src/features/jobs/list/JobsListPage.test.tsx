@@ -69,9 +69,7 @@ describe('Jobs list', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Search by ID or name' }), {
       target: { value: 'a+b&c%' },
     });
-    await vi.waitFor(() => expect(lists().at(-1)!.url).toContain('q=a%2Bb%26c%25'), {
-      timeout: 2000,
-    });
+    await vi.waitFor(() => expect(lists().at(-1)!.url).toContain('q=a%2Bb%26c%25'));
     expect(new URLSearchParams(url().split('?')[1]).get('search')).toBe('a+b&c%');
 
     fireEvent.click(await screen.findByRole('button', { name: 'Show jobs tagged exp:1' }));
