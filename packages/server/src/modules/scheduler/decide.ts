@@ -151,22 +151,26 @@ class Pass {
   }
 
   run(): Decision {
-    const queues = new Map<string, WaitingJob[]>();
+    // Each organization's projects, each project's queue in its order, read from its head.
+    const orgs = new Map<string, Map<string, { queue: WaitingJob[]; at: number }>>();
     for (const j of this.input.waiting) {
+      const projects = orgs.get(j.org) ?? orgs.set(j.org, new Map()).get(j.org)!;
       const k = projectKey(j);
-      const q = queues.get(k);
-      if (q) q.push(j);
-      else queues.set(k, [j]);
+      const p = projects.get(k) ?? projects.set(k, { queue: [], at: 0 }).get(k)!;
+      p.queue.push(j);
     }
-    for (const q of queues.values()) q.sort(queueOrder);
-    const cursor = new Map<string, number>([...queues.keys()].map((k) => [k, 0]));
+    for (const projects of orgs.values())
+      for (const p of projects.values()) p.queue.sort(queueOrder);
     const order: WaitingJob[] = [];
     for (;;) {
-      const next = this.nextProject(queues, cursor);
+      const next = this.nextProject(orgs);
       if (!next) break;
-      const i = cursor.get(next)!;
-      cursor.set(next, i + 1);
-      const job = queues.get(next)![i];
+      const job = next.p.queue[next.p.at++];
+      if (next.p.at >= next.p.queue.length) {
+        const projects = orgs.get(job.org)!;
+        projects.delete(next.key);
+        if (!projects.size) orgs.delete(job.org);
+      }
       const reasons = this.consider(job);
       if (reasons) {
         order.push(job);
@@ -178,23 +182,33 @@ class Pass {
     return this.decision;
   }
 
-  /** The project furthest below its fair share, inside the organization furthest below its own. */
-  private nextProject(queues: Map<string, WaitingJob[]>, cursor: Map<string, number>) {
-    let best: { key: string; org: number; project: number; head: WaitingJob } | undefined;
-    for (const [key, q] of queues) {
-      const head = q[cursor.get(key)!];
-      if (!head) continue;
-      const org = this.share(head.org, this.total, this.orgWeight.get(head.org) ?? 1);
-      const project = this.share(key, this.orgPool(head.org), this.projectWeight.get(key) ?? 1);
-      const better =
-        !best ||
-        org < best.org ||
-        (org === best.org &&
-          (project < best.project ||
-            (project === best.project && queueOrder(head, best.head) < 0)));
-      if (better) best = { key, org, project, head };
+  /**
+   * The project furthest below its fair share, inside the organization furthest below its own;
+   * between equals, the one whose next job comes first. Organizations are compared first, so a
+   * pass looks at a few organizations and the projects of one, not every project each time.
+   */
+  private nextProject(orgs: Map<string, Map<string, { queue: WaitingJob[]; at: number }>>) {
+    let lowest = Infinity;
+    let tied: string[] = [];
+    for (const org of orgs.keys()) {
+      const share = this.share(org, this.total, this.orgWeight.get(org) ?? 1);
+      if (share < lowest) [lowest, tied] = [share, [org]];
+      else if (share === lowest) tied.push(org);
     }
-    return best?.key;
+    let best: { key: string; p: { queue: WaitingJob[]; at: number }; share: number } | undefined;
+    for (const org of tied) {
+      for (const [key, p] of orgs.get(org)!) {
+        const share = this.share(key, this.orgPool(org), this.projectWeight.get(key) ?? 1);
+        const head = p.queue[p.at];
+        if (
+          !best ||
+          share < best.share ||
+          (share === best.share && queueOrder(head, best.p.queue[best.p.at]) < 0)
+        )
+          best = { key, p, share };
+      }
+    }
+    return best;
   }
 
   private share(key: string, pool: Resources, weight: number) {
