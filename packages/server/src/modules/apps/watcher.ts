@@ -229,18 +229,18 @@ export class InstanceWatcher {
       await updateInstance(this.ctx.db, row.id, { lastActivityAt: seen });
     }
     if (!last || Date.now() - last.getTime() < minutes * 60_000) return;
-    const stopped = await transitionInstance(this.ctx.db, row, {
-      state: 'degraded',
-      idleStoppedAt: new Date(),
-      step: null,
-    });
-    if (!stopped) return;
+    // Claimed first (the watcher leaves a claimed instance alone, a concurrent configure clears
+    // the claim), then the jobs end and the event is written, and only then is it seen stopped:
+    // whoever reads `degraded` finds its IdleShutdown event and the jobs already cancelled.
+    const claimed = await transitionInstance(this.ctx.db, row, { idleStoppedAt: new Date() });
+    if (!claimed) return;
+    await this.apps.killRevision(row.id, row.revision);
     await addEvent(this.ctx.db, row.id, {
       state: 'degraded',
       reason: 'IdleShutdown',
       message: `Stopped after ${minutes} minutes without activity; the files in ${homeOf(row)} stay. Configure or roll back to start it again.`,
     });
-    await this.apps.killRevision(row.id, row.revision);
+    await transitionInstance(this.ctx.db, claimed, { state: 'degraded', step: null });
   }
 }
 
