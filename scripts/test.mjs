@@ -17,7 +17,7 @@ import {
 import { embeddedPackages } from './packages.mjs';
 import { postgresBin, startPostgres } from './postgres.mjs';
 import { slurmAvailable, startSlurm } from './slurm.mjs';
-import { RUNTIME_TESTS, databaseTests } from './database-tests.mjs';
+import { databaseTests, runtimeTests } from './database-tests.mjs';
 import { passLines, passTable, readReport } from './test-report.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -135,17 +135,25 @@ function finish(code) {
 }
 
 // vitest's default on two cores is one worker, which left a third of the CPU idle; the runtimes'
-// tests share host-wide state and timings, so they run apart, one file at a time.
+// tests share host-wide state (nft table, cgroups, dockerd), so they run apart, one file at a
+// time, each in a fresh process (ORRERY_TEST_PASS=runtime in vitest.config.ts).
 if (vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], { ORRERY_TEST_RUNTIME_APART: '1' }))
   finish(1);
-if (vitest('Runtime tests (PGlite)', ['--project', 'server', ...RUNTIME_TESTS], apolo)) finish(1);
+if (
+  vitest('Runtime tests (PGlite)', ['--project', 'server', ...runtimeTests(ROOT)], {
+    ...apolo,
+    ORRERY_TEST_PASS: 'runtime',
+  })
+)
+  finish(1);
 
 const pg = startPostgres();
 if (pg) {
   let code = 1;
   try {
     const files = ['--maxWorkers=2', ...databaseTests(ROOT)];
-    code = vitest('API tests (PostgreSQL)', ['--project', 'server', ...files], {
+    const projects = ['--project', 'server', '--project', 'server-isolated'];
+    code = vitest('API tests (PostgreSQL)', [...projects, ...files], {
       TEST_DATABASE_URL: pg.url,
     });
   } finally {
