@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
@@ -36,7 +38,12 @@ describe('jobs across a server restart', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await first.halt();
-    await new Promise((r) => setTimeout(r, 800)); // the quick job ends while nobody watches
+    // The quick job ends while nobody watches: its wrapper records its exit in its directory.
+    const exitOf = join(first.state.dataDir, 'jobs', quick.body.id, 'exit');
+    for (let i = 0; i < 200 && !existsSync(exitOf); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(existsSync(exitOf)).toBe(true);
 
     second = await startTestServer({ ORRERY_RUNTIME: 'process' }, { restartOf: first.state });
     let quickAfter = await get(second, quick.body.id);
