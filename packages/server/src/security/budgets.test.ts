@@ -15,7 +15,7 @@ describe('budgets of 0 credits', () => {
   let member: TestUser;
 
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { budgetCheckMs: 3_600_000 } });
+    s = await startTestServer({}, { billing: { budgetCheckMs: Infinity } });
     ({ owner } = await tenancy(s, 'acme', 'vision'));
     manager = await joinOrg(s, await s.user(), 'manager');
     member = await projectMember(s, 'writer');

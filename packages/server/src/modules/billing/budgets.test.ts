@@ -34,7 +34,7 @@ describe('budgets', () => {
   let rival: TestUser;
 
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { budgetCheckMs: 3_600_000 } });
+    s = await startTestServer({}, { billing: { budgetCheckMs: Infinity } });
     ({ owner } = await tenancy(s, 'acme', 'vision'));
     ({ owner: rival } = await tenancy(s, 'rival', 'vision'));
     manager = await joinOrg(s, await s.user({ username: 'mona' }), 'manager');
