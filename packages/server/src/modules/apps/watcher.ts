@@ -24,6 +24,8 @@ export interface WatcherOptions {
   tickMs?: number;
   /** How often interactive apps are asked for their last activity (idle shutdown). */
   idlePollMs?: number;
+  /** Told after each pass that asked for activity (tests wait for passes, not for time). */
+  onIdlePass?: () => void;
 }
 
 type Step = 'waiting_for_capacity' | 'starting' | 'waiting_for_http' | null;
@@ -62,6 +64,7 @@ export class InstanceWatcher {
   private lastIdlePoll = 0;
   private readonly tickMs: number;
   private readonly idlePollMs: number;
+  private readonly onIdlePass?: () => void;
 
   constructor(
     private readonly ctx: AppContext,
@@ -71,6 +74,7 @@ export class InstanceWatcher {
   ) {
     this.tickMs = opts.tickMs ?? 1000;
     this.idlePollMs = opts.idlePollMs ?? 60_000;
+    this.onIdlePass = opts.onIdlePass;
   }
 
   start() {
@@ -113,6 +117,7 @@ export class InstanceWatcher {
         this.log.error({ err: e, instance: row.id }, 'app step failed');
       }
     }
+    if (pollIdle) this.onIdlePass?.();
   }
 
   private async follow(

@@ -144,7 +144,7 @@ describe('storage path safety and atomic uploads', () => {
     expect(temps).toHaveLength(2);
     // The server notices the closed socket asynchronously: its temporary files go then.
     const leftover = () => readdirSync(projectDir).filter((n) => n.startsWith('.orrery-upload-'));
-    for (let i = 0; i < 200 && leftover().length > 0; i++) {
+    for (const end = Date.now() + 20_000; leftover().length > 0 && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 25));
     }
     expect((await st('GET', 'partial.bin', 'op=GETFILESTATUS')).status).toBe(404);
