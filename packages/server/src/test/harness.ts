@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { issueTokenForEmail } from '../auth/issue.js';
 import { users } from '../db/schema.js';
 import { freePort } from '../net/ports.js';
-import { freshPostgresDatabase, migratedPgliteSeed } from './databases.js';
+import { freshPostgresDatabase, migratedPgliteSeed, pgliteAssets } from './databases.js';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -108,6 +108,7 @@ async function startOnce(
     webDist: null,
     inMemory: !pgdb && !persistent,
     pgliteSeed: !pgdb && !persistent ? await migratedPgliteSeed() : undefined,
+    pgliteAssets: pgdb ? undefined : await pgliteAssets(),
     validateResponses: true,
     jobs: opts.jobs,
     apps: opts.apps,
