@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { RUNTIME_TESTS } from './scripts/database-tests.mjs';
+import { ISOLATED_TESTS, runtimeTests } from './scripts/database-tests.mjs';
 
 const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
 
@@ -11,11 +11,12 @@ const SLURM_TESTS = 'packages/server/src/**/*.slurm.test.ts';
 const slurmWanted =
   !!process.env.ORRERY_TEST_SLURM_CONF || process.argv.some((a) => a.includes('.slurm.test'));
 
-// npm test runs the runtimes' tests in a pass of their own, one file at a time, and the rest on
-// two workers (scripts/test.mjs); ORRERY_TEST_RUNTIME_APART leaves them out of the latter.
-const runtimeApart = process.env.ORRERY_TEST_RUNTIME_APART
-  ? RUNTIME_TESTS.map((t) => (t.endsWith('/') ? `${t}**` : t))
-  : [];
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// npm test runs the runtimes' tests in a pass of their own (ORRERY_TEST_PASS=runtime) and the
+// rest on two workers (scripts/test.mjs); ORRERY_TEST_RUNTIME_APART leaves them out of the latter.
+const runtimePass = process.env.ORRERY_TEST_PASS === 'runtime';
+const runtimeApart = process.env.ORRERY_TEST_RUNTIME_APART ? runtimeTests(root) : [];
 
 export default defineConfig({
   resolve: { alias: { '@orrery/contract': contract } },
@@ -35,10 +36,30 @@ export default defineConfig({
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
           setupFiles: ['packages/server/src/test/localhost-names.ts'],
-          exclude: ['**/node_modules/**', SLURM_TESTS, ...runtimeApart],
+          exclude: ['**/node_modules/**', SLURM_TESTS, ...ISOLATED_TESTS, ...runtimeApart],
           environment: 'node',
           testTimeout: 30000,
           hookTimeout: 60000,
+          // Files share their worker's modules: importing the server took most of a small
+          // file's time. What a server keeps is scoped to it (no module-level state), so one
+          // file's servers do not see another's.
+          isolate: runtimePass,
+          // The runtime pass runs one file at a time on purpose: its files share the host's nft
+          // table, /run/orrery, cgroups and dockerd, and a fresh process each.
+          ...(runtimePass ? { fileParallelism: false } : {}),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that measure this process (its memory, its open files): a process of their own.
+          name: 'server-isolated',
+          include: ISOLATED_TESTS,
+          setupFiles: ['packages/server/src/test/localhost-names.ts'],
+          environment: 'node',
+          testTimeout: 30000,
+          hookTimeout: 60000,
+          isolate: true,
         },
       },
       ...(slurmWanted

@@ -25,6 +25,45 @@ export const RUNTIME_TESTS = [
   'packages/server/src/clients/',
 ];
 
+/**
+ * Files under RUNTIME_TESTS that are pure unit tests (parsers, manifests, a stand-in Kubernetes
+ * API): they touch nothing of the host's, so they run in the parallel pass with the rest.
+ */
+export const RUNTIME_UNIT_TESTS = [
+  'packages/server/src/runtime/common.test.ts',
+  'packages/server/src/runtime/gpu-stats.test.ts',
+  'packages/server/src/runtime/log-file.test.ts',
+  'packages/server/src/runtime/slurm/state.test.ts',
+  'packages/server/src/runtime/slurm/capacity.test.ts',
+  'packages/server/src/runtime/kubernetes/deploy.test.ts',
+  'packages/server/src/runtime/kubernetes/manifests.test.ts',
+  'packages/server/src/runtime/kubernetes/driver.test.ts',
+  'packages/server/src/runtime/process/volumes.test.ts',
+  'packages/server/src/modules/apps/templates/index.test.ts',
+  'packages/server/src/modules/apps/templates/docker-only/dify.test.ts',
+  'packages/server/src/modules/apps/templates/docker-only/docker-only.test.ts',
+];
+
+/** The files of the runtime pass: those of RUNTIME_TESTS but the unit tests and Slurm's. */
+export function runtimeTests(root) {
+  return RUNTIME_TESTS.flatMap((t) => {
+    const path = join(root, t);
+    return t.endsWith('/') ? testFiles(path) : [path];
+  })
+    .map((f) => relative(root, f))
+    .filter((f) => !f.endsWith('.slurm.test.ts') && !RUNTIME_UNIT_TESTS.includes(f));
+}
+
+/**
+ * Files that measure their own process (its memory, its open files): vitest runs each in a fresh
+ * process (project `server-isolated` of vitest.config.ts), the others share their workers.
+ */
+export const ISOLATED_TESTS = [
+  'packages/server/src/modules/jobs/slow-readers.test.ts',
+  'packages/server/src/modules/buckets/slow-readers.test.ts',
+  'packages/server/src/modules/storage/slow-readers.test.ts',
+];
+
 export function databaseTests(root) {
   const src = join(root, 'packages/server/src');
   const target = join(src, 'db/client.ts');

@@ -2,7 +2,7 @@
 // then lint, typecheck, unit and API tests on PGlite, the tests that reach the database again on
 // PostgreSQL, the Slurm runtime's tests on a private cluster, and the
 // browser tests against the production build.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,12 +13,12 @@ import {
   ensureBuilt,
   ensureDependencies,
   log,
-  run,
 } from './lib.mjs';
 import { embeddedPackages } from './packages.mjs';
 import { postgresBin, startPostgres } from './postgres.mjs';
 import { slurmAvailable, startSlurm } from './slurm.mjs';
-import { RUNTIME_TESTS, databaseTests } from './database-tests.mjs';
+import { databaseTests, runtimeTests } from './database-tests.mjs';
+import { passLines, passTable, readReport } from './test-report.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 ensureDependencies();
@@ -49,16 +49,40 @@ const haveChromium = apt.chromium;
 ensureBuilt();
 const apolo = installApoloClients();
 
-log('Lint');
-run('npx', ['eslint', '.', '--max-warnings', '0']);
-run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
-log('Typecheck');
-run('npm', ['run', 'typecheck', '--silent']);
-
 const reports = mkdtempSync(join(tmpdir(), 'orrery-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Every pass run so far, for the table at the end. */
+const passes = [];
+function record(name, started, ok, report = null) {
+  const pass = { name, ms: performance.now() - started, ok, report };
+  passes.push(pass);
+  process.stdout.write(`\n${passLines(name, pass.ms, report).join('\n')}\n`);
+}
+
+/** A pass that is one command (lint, typecheck): stops npm test when it fails. */
+function step(name, commands) {
+  log(name);
+  const started = performance.now();
+  for (const [cmd, args] of commands) {
+    const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT });
+    if (r.status !== 0) {
+      process.stderr.write(`\n✗ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})\n`);
+      record(name, started, false);
+      finish(r.status ?? 1);
+    }
+  }
+  record(name, started, true);
+}
+
+step('Lint', [
+  ['npx', ['eslint', '.', '--max-warnings', '0']],
+  ['npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+]);
+step('Typecheck', [['npm', ['run', 'typecheck', '--silent']]]);
+
 function vitest(name, args, env = {}) {
   log(name);
+  const started = performance.now();
   const out = join(reports, `${name.replace(/\W+/g, '-')}.json`);
   const r = spawnSync(
     'npx',
@@ -69,12 +93,13 @@ function vitest(name, args, env = {}) {
       env: { ...process.env, ...env },
     },
   );
-  if (existsSync(out)) {
-    const j = JSON.parse(readFileSync(out, 'utf8'));
-    totals.passed += j.numPassedTests;
-    totals.failed += j.numFailedTests;
-    totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+  const report = existsSync(out) ? readReport(out, ROOT) : null;
+  if (report) {
+    totals.passed += report.passed;
+    totals.failed += report.failed;
+    totals.skipped += report.skipped;
   }
+  record(name, started, r.status === 0, report);
   return r.status ?? 1;
 }
 /**
@@ -102,6 +127,7 @@ function installApoloClients() {
 }
 
 function finish(code) {
+  process.stdout.write(`\n${passTable(passes).join('\n')}\n`);
   process.stdout.write(
     `\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`,
   );
@@ -109,18 +135,32 @@ function finish(code) {
 }
 
 // vitest's default on two cores is one worker, which left a third of the CPU idle; the runtimes'
-// tests share host-wide state and timings, so they run apart, one file at a time.
+// tests share host-wide state (nft table, cgroups, dockerd), so they run apart, one file at a
+// time, each in a fresh process (ORRERY_TEST_PASS=runtime in vitest.config.ts).
 if (vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], { ORRERY_TEST_RUNTIME_APART: '1' }))
   finish(1);
-if (vitest('Runtime tests (PGlite)', ['--project', 'server', ...RUNTIME_TESTS], apolo)) finish(1);
+if (
+  vitest('Runtime tests (PGlite)', ['--project', 'server', ...runtimeTests(ROOT)], {
+    ...apolo,
+    ORRERY_TEST_PASS: 'runtime',
+  })
+)
+  finish(1);
 
 const pg = startPostgres();
 if (pg) {
   let code = 1;
   try {
     const files = ['--maxWorkers=2', ...databaseTests(ROOT)];
-    code = vitest('API tests (PostgreSQL)', ['--project', 'server', ...files], {
+    const projects = ['--project', 'server', '--project', 'server-isolated'];
+    code = vitest('API tests (PostgreSQL)', [...projects, ...files], {
       TEST_DATABASE_URL: pg.url,
+      // This pass checks the routes on PostgreSQL; what the PGlite pass measured (memory under
+      // slow readers, the fuzz's many runs) runs here at a size for that purpose: payloads
+      // still twice the memory bound, a fifth of the fuzz runs on a seed of their own.
+      ORRERY_TEST_SLOW_READER_MB: '300',
+      FUZZ_RUNS: '5',
+      FUZZ_SEED: '20261206',
     });
   } finally {
     pg.stop();

@@ -43,6 +43,7 @@ describe('configuration', () => {
     [{ OIDC_ISSUER: 'https://id.example.test' }, 'OIDC_CLIENT_ID'],
     [{ ORRERY_INVITE_TTL: 'a week' }, 'ORRERY_INVITE_TTL'],
     [{ ORRERY_INVITE_TTL: '0d' }, 'ORRERY_INVITE_TTL'],
+    [{ ORRERY_JOB_STATUS_RECHECK: 'soon' }, 'ORRERY_JOB_STATUS_RECHECK'],
     [{ ORRERY_UNSANDBOXED_JOBS: 'yes' }, 'ORRERY_UNSANDBOXED_JOBS'],
     [{ ORRERY_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'ORRERY_TRUSTED_PROXIES'],
     [{ ORRERY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'ORRERY_TRUSTED_PROXIES'],
@@ -78,6 +79,11 @@ describe('configuration', () => {
     expect(loadConfig({}).inviteTtlSeconds).toBe(7 * 86400);
     expect(loadConfig({ ORRERY_INVITE_TTL: '36h' }).inviteTtlSeconds).toBe(36 * 3600);
     expect(loadConfig({ ORRERY_INVITE_TTL: '90' }).inviteTtlSeconds).toBe(90);
+  });
+
+  it('rechecks a followed job status every 30 s unless ORRERY_JOB_STATUS_RECHECK says otherwise', () => {
+    expect(loadConfig({}).jobStatusRecheckSeconds).toBe(30);
+    expect(loadConfig({ ORRERY_JOB_STATUS_RECHECK: '1d' }).jobStatusRecheckSeconds).toBe(86400);
   });
 
   it('trusts no proxy and limits sign-ins to 10 per account, 50 per address in 15 minutes by default', () => {

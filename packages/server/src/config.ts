@@ -122,6 +122,7 @@ const Env = z.object({
   ORRERY_FLOW_MAX_MATRIX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   ORRERY_INVITE_TTL: duration('7d'),
   ORRERY_BUDGET_CHECK_INTERVAL: duration('1m'),
+  ORRERY_JOB_STATUS_RECHECK: duration('30s'),
   ORRERY_TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -185,6 +186,11 @@ export interface Config {
   inviteTtlSeconds: number;
   /** How often budgets are compared with the month's spending and their alerts mailed. */
   budgetCheckMs: number;
+  /**
+   * How often a socket following a job's status reads it again without an event, in seconds:
+   * events of any replica wake it at once; this bounds the wait for one lost with a connection.
+   */
+  jobStatusRecheckSeconds: number;
   /**
    * The reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For, -Proto and -Host are
    * believed; empty: none, the connection's own address is the client's (docs/operations.md).
@@ -381,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
     budgetCheckMs: e.ORRERY_BUDGET_CHECK_INTERVAL * 1000,
+    jobStatusRecheckSeconds: e.ORRERY_JOB_STATUS_RECHECK,
     trustedProxies: e.ORRERY_TRUSTED_PROXIES,
     signInLimits: {
       perAccount: e.ORRERY_SIGNIN_FAILURES_PER_ACCOUNT,

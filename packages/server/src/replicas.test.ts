@@ -71,6 +71,8 @@ describe.skipIf(engine !== 'postgres')('two replicas on one PostgreSQL', () => {
       ORRERY_RUNTIME: 'process',
       ORRERY_ADMIN_PASSWORD: 'admin-password-1',
       HOST: '127.0.0.1',
+      // No status socket reads its job again on its own within the test: what ends one is an event.
+      ORRERY_JOB_STATUS_RECHECK: '1d',
     };
     // Started together: one applies the migrations while the other waits for it.
     [a, b] = await Promise.all([
@@ -105,7 +107,7 @@ describe.skipIf(engine !== 'postgres')('two replicas on one PostgreSQL', () => {
     expect(text).toContain('hello from replica A');
 
     // A's status socket (attach) ends with the exit frame when B kills the job: B's event
-    // reaches A through LISTEN/NOTIFY, well before A's fallback read (30 s) would have.
+    // reaches A through LISTEN/NOTIFY (A's own recheck is a day away).
     const socket = new WebSocket(`${a.url.replace('http', 'ws')}/api/v1/jobs/${id}/attach`, {
       headers: owner.headers,
     });
@@ -114,14 +116,8 @@ describe.skipIf(engine !== 'postgres')('two replicas on one PostgreSQL', () => {
       socket.on('error', reject);
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const killedAt = Date.now();
     expect((await api(b, 'POST', `/api/v1/jobs/${id}/kill`)).status).toBe(204);
-    const frame = await Promise.race([
-      exitFrame,
-      new Promise<null>((r) => setTimeout(() => r(null), 20_000)),
-    ]);
-    expect(frame, 'the exit frame arrived on A').not.toBeNull();
-    expect(Date.now() - killedAt).toBeLessThan(20_000);
+    expect(JSON.parse((await exitFrame).subarray(1).toString())).toHaveProperty('exit_code');
     socket.close();
     const seen = await jobOn(a, id);
     expect(seen.status).toBe('cancelled');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import pino from 'pino';
 import type { Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type PgliteAssets } from './db/client.js';
 import { loadSigningKeys, publicJwks } from './auth/keys.js';
 import { createTokenVerifier } from './auth/verify.js';
 import { withProjectTokens } from './modules/tokens/verify.js';
@@ -28,7 +28,7 @@ export interface Server {
  */
 export async function createServer(
   config: Config,
-  opts: BuildOptions & { inMemory?: boolean; pgliteSeed?: Blob } = {},
+  opts: BuildOptions & { inMemory?: boolean; pgliteSeed?: Blob; pgliteAssets?: PgliteAssets } = {},
 ): Promise<Server> {
   const log = pino({ level: config.logLevel });
   if (!opts.inMemory) mkdirSync(config.dataDir, { recursive: true });
@@ -36,6 +36,7 @@ export async function createServer(
     url: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
     seed: opts.pgliteSeed,
+    pgliteAssets: opts.pgliteAssets,
     onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
     onLoopTaken: (loop) => log.info({ loop }, 'leading a background loop'),
   });

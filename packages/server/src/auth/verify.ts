@@ -56,7 +56,13 @@ export function createTokenVerifier(opts: {
   // immutable and self-contained (no revocation list is consulted), so its verdict holds until it
   // expires; VERIFIED_TTL_MS bounds how long a key removed from an external issuer's set still
   // counts. Refusals are not kept: a token that failed is checked again, as an attacker's would be.
-  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_MAX });
+  // The TTL is counted on the clock a token's expiry is read on (Date, as jose reads it), not the
+  // monotonic one, so that a cached verdict never outlives its token.
+  const verified = new LRUCache<string, VerifiedToken>({
+    max: VERIFIED_MAX,
+    perf: { now: () => Date.now() },
+    ttlResolution: 0,
+  });
   const verifyClaims = async (token: string): Promise<VerifiedToken | null> => {
     const known = verified.get(token);
     if (known) return known;

@@ -26,6 +26,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
+export interface PgliteAssets {
+  wasmModule: WebAssembly.Module;
+  fsBundle: Blob;
+}
+
 export const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /**
@@ -44,6 +49,11 @@ export async function openDatabase(opts: {
    * (tests start hundreds of servers: test/pglite-seed.ts makes a migrated one once per run).
    */
   seed?: Blob;
+  /**
+   * PGlite's compiled WebAssembly module and file bundle, made once and shared by the servers of
+   * one process (tests): compiling and unpacking them again took a fifth of each start.
+   */
+  pgliteAssets?: PgliteAssets;
 }): Promise<Database> {
   if (opts.url) {
     const pg = await import('pg');
@@ -91,6 +101,9 @@ export async function openDatabase(opts: {
     dataDir: dir,
     parsers: drizzleParsers,
     ...(opts.seed && !dir ? { loadDataDir: opts.seed } : {}),
+    ...(opts.pgliteAssets
+      ? { pgliteWasmModule: opts.pgliteAssets.wasmModule, fsBundle: opts.pgliteAssets.fsBundle }
+      : {}),
   });
   await client.waitReady;
   if (dir) closeTree(dir);

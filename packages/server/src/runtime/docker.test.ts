@@ -98,9 +98,7 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
       limits: { cpu: 0.5, memory: 64 * 2 ** 20, shm: true },
     });
     const changed = new Promise((r) => driver.onChange((id) => id === s.id && r(id)));
-    const t0 = Date.now();
     await driver.start(s);
-    const startMs = Date.now() - t0;
     expect(await until(s.id, 'exited')).toMatchObject({ exitCode: 7 });
     await changed;
     const info = JSON.parse(dockerd.docker(['inspect', `orrery-job-${s.id}`]))[0];
@@ -118,7 +116,6 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
       'data',
       'hello',
     ]);
-    expect(startMs).toBeLessThan(5000);
   });
 
   it('is the runtime `auto` picks when the engine answers', async () => {

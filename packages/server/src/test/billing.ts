@@ -1,7 +1,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { vi } from 'vitest';
 import type { TestServer, TestUser } from './harness.js';
 import { call } from './fixtures.js';
+
+/** A moment well inside a month: usage recorded then is that month's, whatever today is. */
+export const MID_NOVEMBER = new Date('2026-11-15T12:00:00Z');
+
+/**
+ * Runs `read` while the process's clock says MID_NOVEMBER: the budget routes read the server's
+ * own month, so a test that records November's usage reads it in November, on any date.
+ */
+export async function inNovember<T>(read: () => Promise<T>) {
+  vi.useFakeTimers({ toFake: ['Date'], now: MID_NOVEMBER });
+  try {
+    return await read();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 /**
  * Tests' view of an organization's money: the balance the admin area shows, and what the ledger

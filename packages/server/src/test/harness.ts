@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { issueTokenForEmail } from '../auth/issue.js';
 import { users } from '../db/schema.js';
 import { freePort } from '../net/ports.js';
-import { freshPostgresDatabase, migratedPgliteSeed } from './databases.js';
+import { freshPostgresDatabase, migratedPgliteSeed, pgliteAssets } from './databases.js';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -51,19 +51,37 @@ export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: {
-    listen?: boolean;
-    jobs?: BuildOptions['jobs'];
-    apps?: BuildOptions['apps'];
-    billing?: BuildOptions['billing'];
-    assistant?: BuildOptions['assistant'];
-    /** A logger instead of none (tests of what is logged). */
-    logger?: BuildOptions['logger'];
-    /** Keep the database on disk (PGlite) so that a restart finds it. */
-    persistent?: boolean;
-    /** Start again on the state of a halted server (a restart). */
-    restartOf?: TestServer['state'];
-  } = {},
+  opts: TestServerOptions = {},
+): Promise<TestServer> {
+  // The port is known before the server starts (its public URL names it) and bound only once it
+  // has: another process may take it in between. Then the server starts again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, opts);
+    } catch (e) {
+      if (!opts.listen || attempt >= 5 || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+        throw e;
+    }
+  }
+}
+
+interface TestServerOptions {
+  listen?: boolean;
+  jobs?: BuildOptions['jobs'];
+  apps?: BuildOptions['apps'];
+  billing?: BuildOptions['billing'];
+  assistant?: BuildOptions['assistant'];
+  /** A logger instead of none (tests of what is logged). */
+  logger?: BuildOptions['logger'];
+  /** Keep the database on disk (PGlite) so that a restart finds it. */
+  persistent?: boolean;
+  /** Start again on the state of a halted server (a restart). */
+  restartOf?: TestServer['state'];
+}
+
+async function startOnce(
+  env: Record<string, string>,
+  opts: TestServerOptions,
 ): Promise<TestServer> {
   const dataDir = opts.restartOf?.dataDir ?? mkdtempSync(join(tmpdir(), 'orrery-test-'));
   const pgdb = opts.restartOf
@@ -90,13 +108,26 @@ export async function startTestServer(
     webDist: null,
     inMemory: !pgdb && !persistent,
     pgliteSeed: !pgdb && !persistent ? await migratedPgliteSeed() : undefined,
+    pgliteAssets: pgdb ? undefined : await pgliteAssets(),
     validateResponses: true,
     jobs: opts.jobs,
     apps: opts.apps,
     billing: opts.billing,
     assistant: opts.assistant,
   });
-  if (opts.listen) await server.app.listen({ port, host: '127.0.0.1' });
+  if (opts.listen) {
+    try {
+      await server.app.listen({ port, host: '127.0.0.1' });
+    } catch (e) {
+      await server.close(0);
+      // What this try made goes; a restart's state stays with the server it restarts.
+      if (!opts.restartOf) {
+        await pgdb?.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+      throw e;
+    }
+  }
   let n = 0;
   const self: TestServer = {
     ...server,

@@ -21,4 +21,10 @@ function lookup(host: string, options: unknown, callback?: unknown) {
   return (original as (...a: unknown[]) => void).call(dns, host, options, callback);
 }
 
-dns.lookup = lookup as typeof dns.lookup;
+// Files share a process (vitest.config.ts): installed once, not wrapped again by each file.
+const INSTALLED = Symbol.for('orrery.localhost-names');
+const patched = dns as typeof dns & { [INSTALLED]?: true };
+if (!patched[INSTALLED]) {
+  patched[INSTALLED] = true;
+  dns.lookup = lookup as typeof dns.lookup;
+}

@@ -28,7 +28,8 @@ export interface AccountDeps {
 
 // Checking a password for an unknown address costs the same scrypt as for a known one, so the
 // answer time does not tell which addresses have accounts.
-let dummyHash: Promise<string> | undefined;
+// Made once per server (by its database handle), on its first sign-in with an unknown address.
+const dummyHashes = new WeakMap<Db, Promise<string>>();
 
 /**
  * A project token's service account signs in with its token alone: never with a password, and
@@ -40,8 +41,9 @@ const tokenOnly = (db: Db, user: UserRow | null) =>
 /** The user with this e-mail and password, or null. */
 export async function authenticate(db: Db, email: string, password: string) {
   const user = email ? await userByEmail(db, normalizeEmail(email)) : null;
-  dummyHash ??= hashPassword('not the password of anyone');
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
+  let dummy = dummyHashes.get(db);
+  if (!dummy) dummyHashes.set(db, (dummy = hashPassword('not the password of anyone')));
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummy));
   return user && ok && !(await tokenOnly(db, user)) ? user : null;
 }
 

@@ -65,12 +65,15 @@ type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
  * and go by the minute, so one answer serves a minute of page loads.
  */
 const GPU_CHECK_MS = 60_000;
-let gpuCheck: { at: number; nvidia: number } | null = null;
+/** By the data directory of the server that asked: servers in one process keep their own. */
+const gpuChecks = new Map<string, { at: number; nvidia: number }>();
 function localNvidiaCount(dataDir: string) {
-  if (!gpuCheck || Date.now() - gpuCheck.at > GPU_CHECK_MS) {
-    gpuCheck = { at: Date.now(), nvidia: describeMachine(dataDir).nvidia?.count ?? 0 };
+  let check = gpuChecks.get(dataDir);
+  if (!check || Date.now() - check.at > GPU_CHECK_MS) {
+    check = { at: Date.now(), nvidia: describeMachine(dataDir).nvidia?.count ?? 0 };
+    gpuChecks.set(dataDir, check);
   }
-  return gpuCheck.nvidia;
+  return check.nvidia;
 }
 
 /**

@@ -63,10 +63,19 @@ describe('integrations and idle shutdown', () => {
   let s: TestServer;
   let owner: TestUser;
   let target: string;
+  const waiting: { left: number; done: () => void }[] = [];
+  /** Resolves after `n` more passes of the watcher that asked the apps for their activity. */
+  const idlePasses = (n: number) => new Promise<void>((done) => waiting.push({ left: n, done }));
+  const onIdlePass = () => {
+    for (const w of waiting.splice(0)) {
+      if (--w.left > 0) waiting.push(w);
+      else w.done();
+    }
+  };
   beforeAll(async () => {
     s = await startTestServer(
       { ORRERY_RUNTIME: 'process', ORRERY_APP_TEMPLATES_DIR: linker() },
-      { apps: { tickMs: 100, idlePollMs: 200 } },
+      { apps: { tickMs: 100, idlePollMs: 200, onIdlePass } },
     );
     ({ owner } = await tenancy(s));
     const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
@@ -173,7 +182,11 @@ describe('integrations and idle shutdown', () => {
     expect(put.status).toBe(200);
     const again = await until(s, owner, id, stateIs('healthy'));
     expect(again.idle).toBeNull();
-    await new Promise((ok) => setTimeout(ok, 1500));
+    // Idle checks go on past the 0.02 minutes the old input would have allowed: still running.
+    const healthySince = Date.now();
+    do await idlePasses(1);
+    while (Date.now() - healthySince < 0.02 * 60_000);
+    await idlePasses(1);
     expect((await call(s, 'GET', `${V1}/instances/${id}`, owner)).body.state).toBe('healthy');
   });
 });

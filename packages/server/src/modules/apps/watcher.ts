@@ -24,6 +24,8 @@ export interface WatcherOptions {
   tickMs?: number;
   /** How often interactive apps are asked for their last activity (idle shutdown). */
   idlePollMs?: number;
+  /** Told after each pass that asked for activity (tests wait for passes, not for time). */
+  onIdlePass?: () => void;
 }
 
 type Step = 'waiting_for_capacity' | 'starting' | 'waiting_for_http' | null;
@@ -62,6 +64,7 @@ export class InstanceWatcher {
   private lastIdlePoll = 0;
   private readonly tickMs: number;
   private readonly idlePollMs: number;
+  private readonly onIdlePass?: () => void;
 
   constructor(
     private readonly ctx: AppContext,
@@ -71,6 +74,7 @@ export class InstanceWatcher {
   ) {
     this.tickMs = opts.tickMs ?? 1000;
     this.idlePollMs = opts.idlePollMs ?? 60_000;
+    this.onIdlePass = opts.onIdlePass;
   }
 
   start() {
@@ -113,6 +117,7 @@ export class InstanceWatcher {
         this.log.error({ err: e, instance: row.id }, 'app step failed');
       }
     }
+    if (pollIdle) this.onIdlePass?.();
   }
 
   private async follow(
@@ -229,18 +234,18 @@ export class InstanceWatcher {
       await updateInstance(this.ctx.db, row.id, { lastActivityAt: seen });
     }
     if (!last || Date.now() - last.getTime() < minutes * 60_000) return;
-    const stopped = await transitionInstance(this.ctx.db, row, {
-      state: 'degraded',
-      idleStoppedAt: new Date(),
-      step: null,
-    });
-    if (!stopped) return;
+    // Claimed first (the watcher leaves a claimed instance alone, a concurrent configure clears
+    // the claim), then the jobs end and the event is written, and only then is it seen stopped:
+    // whoever reads `degraded` finds its IdleShutdown event and the jobs already cancelled.
+    const claimed = await transitionInstance(this.ctx.db, row, { idleStoppedAt: new Date() });
+    if (!claimed) return;
+    await this.apps.killRevision(row.id, row.revision);
     await addEvent(this.ctx.db, row.id, {
       state: 'degraded',
       reason: 'IdleShutdown',
       message: `Stopped after ${minutes} minutes without activity; the files in ${homeOf(row)} stay. Configure or roll back to start it again.`,
     });
-    await this.apps.killRevision(row.id, row.revision);
+    await transitionInstance(this.ctx.db, claimed, { state: 'degraded', step: null });
   }
 }
 

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, joinOrg, projectMember, tenancy, twoReplicas } from '../../test/fixtures.js';
-import { budgetAlerts } from '../../test/billing.js';
+import { MID_NOVEMBER, budgetAlerts, inNovember } from '../../test/billing.js';
 import { checkBudgets } from './budgets.js';
 
 const API = '/apis/billing/v1/orgs';
-const MID_NOVEMBER = new Date('2026-11-15T12:00:00Z');
 
 /** A job's usage in acme, as metering writes it. */
 const usage = (s: TestServer, at: string, credits: string, project = 'vision') =>
@@ -23,15 +22,6 @@ const usage = (s: TestServer, at: string, credits: string, project = 'vision') =
     credits,
   });
 
-/** The banner reads the server's own month: the usage above is November's, whatever today is. */
-async function inNovember<T>(read: () => Promise<T>) {
-  vi.useFakeTimers({ toFake: ['Date'], now: MID_NOVEMBER });
-  try {
-    return await read();
-  } finally {
-    vi.useRealTimers();
-  }
-}
 const check = (s: TestServer, now = MID_NOVEMBER) =>
   checkBudgets({ db: s.ctx.db, mailer: s.ctx.mailer, publicUrl: s.url }, now);
 
@@ -44,7 +34,7 @@ describe('budgets', () => {
   let rival: TestUser;
 
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { budgetCheckMs: 3_600_000 } });
+    s = await startTestServer({}, { billing: { budgetCheckMs: Infinity } });
     ({ owner } = await tenancy(s, 'acme', 'vision'));
     ({ owner: rival } = await tenancy(s, 'rival', 'vision'));
     manager = await joinOrg(s, await s.user({ username: 'mona' }), 'manager');
@@ -211,11 +201,8 @@ describe.runIf(engine === 'postgres')('budgets on two replicas', () => {
   const r = twoReplicas();
   it('mails the managers once', async () => {
     await call(r.a, 'PUT', `${API}/acme/budgets`, r.owner, { credits: 10, thresholds: [50] });
-    await usage(r.a, new Date().toISOString(), '6');
-    const [a, b] = await Promise.all([
-      checkBudgets({ db: r.a.ctx.db, mailer: r.a.ctx.mailer, publicUrl: r.a.url }),
-      checkBudgets({ db: r.b.ctx.db, mailer: r.b.ctx.mailer, publicUrl: r.b.url }),
-    ]);
+    await usage(r.a, MID_NOVEMBER.toISOString(), '6');
+    const [a, b] = await Promise.all([check(r.a), check(r.b)]);
     expect(a + b).toBe(1);
     expect(budgetAlerts(r.a).length + budgetAlerts(r.b).length).toBe(1);
   });

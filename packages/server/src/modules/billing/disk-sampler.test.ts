@@ -15,7 +15,7 @@ describe('disk charges', () => {
   let owner: TestUser;
   let admin: TestUser;
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { storageCheckMs: 3_600_000 } });
+    s = await startTestServer({}, { billing: { storageCheckMs: Infinity } });
     ({ owner } = await tenancy(s));
     admin = await s.user({ systemRole: 'admin' });
   });

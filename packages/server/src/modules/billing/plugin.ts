@@ -7,11 +7,11 @@ import { startDiskSampler } from './disk-sampler.js';
 import { startBudgetChecker } from './budgets.js';
 
 export interface BillingOptions {
-  /** How often storage is looked at (tests make it rare, and sample by hand). */
+  /** How often storage is looked at (tests: Infinity, and they sample by hand). */
   storageCheckMs?: number;
-  /** How often budgets are checked (tests make it rare, and check by hand); else the config's. */
+  /** How often budgets are checked (tests: Infinity, and they check by hand); else the config's. */
   budgetCheckMs?: number;
-  /** How often node pools are sampled for the reports (tests sample by hand). */
+  /** How often node pools are sampled for the reports (tests: Infinity, sampled by hand). */
   poolSampleMs?: number;
 }
 

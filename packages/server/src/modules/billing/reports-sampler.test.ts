@@ -14,7 +14,7 @@ describe('node-pool utilisation', () => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { poolSampleMs: 3_600_000 } });
+    s = await startTestServer({}, { billing: { poolSampleMs: Infinity } });
     ({ owner } = await tenancy(s));
     clusterManager = await joinCluster(s, await s.user(), 'manager');
     admin = await s.user({ systemRole: 'admin' });

@@ -14,7 +14,7 @@ describe('storage charges', () => {
   let s: TestServer;
   let owner: TestUser;
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { storageCheckMs: 3_600_000 } });
+    s = await startTestServer({}, { billing: { storageCheckMs: Infinity } });
     ({ owner } = await tenancy(s));
     expect(
       (

@@ -2,10 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
 import { startS3rver, type TestS3 } from '../../test/s3rver.js';
-import { pausedDownloadGrowth, putLarge, SLOW_READER_BOUND_MB } from '../../test/slow-reader.js';
+import {
+  pausedDownloadGrowth,
+  putLarge,
+  SLOW_READER_BOUND_MB,
+  SLOW_READER_MB,
+} from '../../test/slow-reader.js';
 
 /** Far more than the bound, so a server that buffers the object shows. */
-const SIZE = 400 * 2 ** 20;
+const SIZE = SLOW_READER_MB * 2 ** 20;
 
 /** Back-pressure on bucket object reads (issue 10): an unread download costs a bounded RSS. */
 describe('a slow reader of a bucket object', () => {
@@ -32,7 +37,7 @@ describe('a slow reader of a bucket object', () => {
     await s3?.stop();
   });
 
-  it('holds a paused download of a 400 MB object', async () => {
+  it(`holds a paused download of a ${SLOW_READER_MB} MB object`, async () => {
     const grown = await pausedDownloadGrowth('bucket object', object, owner.headers);
     expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
   });

@@ -32,10 +32,7 @@ describe('disk usage and lifespans', () => {
     s = await startTestServer();
     ({ owner } = await tenancy(s));
   });
-  afterAll(async () => {
-    setDiskInUseCheck(async () => false);
-    await s.stop();
-  });
+  afterAll(() => s.stop());
 
   it('reports the bytes of files written into the disk', async () => {
     const d = await create({ storage: 1000, name: 'measured' });
@@ -76,11 +73,11 @@ describe('disk usage and lifespans', () => {
 
   it('keeps a disk in use: no delete (409), no expiry', async () => {
     const d = await create({ storage: 1000, name: 'mounted', life_span: 1 });
-    setDiskInUseCheck(async (id) => id === d.id);
+    setDiskInUseCheck(s.ctx.db, async (id) => id === d.id);
     const del = await call(s, 'DELETE', `/api/v1/disk/mounted?${Q}`, owner);
     expect(del.status).toBe(409);
     expect(await reapExpiredDisks(s.ctx, new Date(Date.now() + 10_000))).toEqual([]);
-    setDiskInUseCheck(async () => false);
+    setDiskInUseCheck(s.ctx.db, async () => false);
     const row = (await diskById(s.ctx.db, d.id))!;
     await deleteDisk(s.ctx, row);
     expect(await diskById(s.ctx.db, d.id)).toBeNull();

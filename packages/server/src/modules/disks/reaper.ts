@@ -13,7 +13,7 @@ async function reapWith(ctx: ReaperContext, db: Db, now: Date, log?: FastifyBase
   const deleted: string[] = [];
   for (const d of await expiredDisks(db, now)) {
     // A disk mounted by a running workload is in use, so not unused: it waits for the next tick.
-    if (await isDiskInUse(d.id)) continue;
+    if (await isDiskInUse(ctx.db, d.id)) continue;
     try {
       await deleteDisk({ ...ctx, db }, d);
       deleted.push(d.id);

@@ -3,6 +3,7 @@ import { eq, max } from 'drizzle-orm';
 import { diskTaken } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
+import type { Db } from '../../db/client.js';
 import { nodePools } from '../../db/schema.js';
 import { HttpError, conflict, invalid, notFound } from '../../http/errors.js';
 import { projectExists } from '../projects/store.js';
@@ -20,23 +21,38 @@ import { forgetMeasure, makeVolume, removeVolume, usedBytes, volumeDir } from '.
 
 export type DiskContext = Pick<AppContext, 'db' | 'config'>;
 
+interface DiskHooks {
+  inUse: (id: string) => Promise<boolean>;
+  removed: (id: string) => Promise<void>;
+}
+
 /**
- * Whether a workload uses a disk. Until the jobs module exists nothing does; the jobs module
- * replaces the check with `setDiskInUseCheck` so that deleting a mounted disk answers 409.
+ * What the jobs module tells the disks about, per server (keyed by its database handle: servers
+ * in one process, tests' or replicas', each keep their own). Until its jobs service starts no
+ * workload uses a disk and nothing else holds one's data.
  */
-let inUseCheck: (id: string) => Promise<boolean> = async () => false;
-export const setDiskInUseCheck = (check: (id: string) => Promise<boolean>) => {
-  inUseCheck = check;
+const hooks = new WeakMap<Db, DiskHooks>();
+const hooksOf = (db: Db) => {
+  let h = hooks.get(db);
+  if (!h) {
+    h = { inUse: async () => false, removed: async () => undefined };
+    hooks.set(db, h);
+  }
+  return h;
 };
-export const isDiskInUse = (id: string) => inUseCheck(id);
+
+/** Whether a workload uses a disk: the jobs service's check, so that deleting one answers 409. */
+export const setDiskInUseCheck = (db: Db, check: (id: string) => Promise<boolean>) => {
+  hooksOf(db).inUse = check;
+};
+export const isDiskInUse = (db: Db, id: string) => hooksOf(db).inUse(id);
 
 /**
  * What else holds a deleted disk's data: a cluster runtime's claim (kubernetes). The jobs
  * service sets it to its driver's `removeDisk`.
  */
-let removedHook: (id: string) => Promise<void> = async () => undefined;
-export const setDiskRemovedHook = (hook: (id: string) => Promise<void>) => {
-  removedHook = hook;
+export const setDiskRemovedHook = (db: Db, hook: (id: string) => Promise<void>) => {
+  hooksOf(db).removed = hook;
 };
 
 /** The largest disk a node of the cluster has: a disk must fit on one node. */
@@ -103,9 +119,9 @@ export async function deleteDisk(
   ctx: DiskContext,
   d: { id: string } & Parameters<typeof volumeDir>[1],
 ) {
-  if (await isDiskInUse(d.id)) throw conflict(`Disk ${d.id} is in use`);
+  if (await isDiskInUse(ctx.db, d.id)) throw conflict(`Disk ${d.id} is in use`);
   await removeVolume(volumeDir(ctx.config.dataDir, d));
-  await removedHook(d.id);
+  await hooksOf(ctx.db).removed(d.id);
   await deleteDiskRow(ctx.db, d.id);
   forgetMeasure(d.id);
 }

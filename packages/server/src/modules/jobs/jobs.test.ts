@@ -253,8 +253,13 @@ describe('jobs on the process runtime', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.message).toMatch(/quota/i);
       const waiting = await run(owner, 'echo waited', { wait_for_jobs_quota: true });
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await get(waiting.id)).toMatchObject({
+      // Pending from the start; the scheduler then says why.
+      let pending = await get(waiting.id);
+      for (let i = 0; i < 150 && pending.history.reason !== 'QuotaExhausted'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        pending = await get(waiting.id);
+      }
+      expect(pending).toMatchObject({
         status: 'pending',
         history: { reason: 'QuotaExhausted' },
       });

@@ -59,12 +59,6 @@ const resize = (session: ExecSession, json: Buffer) => {
   }
 };
 
-/**
- * How often a socket following a job's status reads it without an event: events (of any
- * replica) wake it at once; this only bounds the wait for one lost with a connection.
- */
-const STATUS_POLL_MS = 30_000;
-
 /** Closes a socket with an error the CLI shows (1011 = server error). */
 const closeWith = (socket: WebSocket, e: unknown) =>
   socket.close(1011, (e instanceof Error ? e.message : String(e)).slice(0, 120));
@@ -378,7 +372,9 @@ export const monitoringRoutes =
             return;
           }
           while (open && !finished(j)) {
-            await watch.next(STATUS_POLL_MS);
+            // Events (of any replica) wake it at once; the recheck only bounds the wait for
+            // one lost with a connection (ORRERY_JOB_STATUS_RECHECK).
+            await watch.next(ctx.config.jobStatusRecheckSeconds * 1000);
             j = (await jobById(ctx.db, j.id)) ?? j;
           }
           if (!open) return;

@@ -162,8 +162,12 @@ describe('what a job mounts and what it says', () => {
     const capacity = await call(s, 'GET', '/api/v1/jobs/capacity', owner);
     expect(capacity.body['cpu-large']).toBe(0);
     const waiting = await run('true', { preset_name: 'cpu-large', schedule_timeout: 1 });
-    await new Promise((r) => setTimeout(r, 300));
-    const pending = (await call(s, 'GET', `/api/v1/jobs/${waiting}`, owner)).body;
+    // Pending from the start; the scheduler then says why (before the 1 s timeout fails it).
+    let pending = (await call(s, 'GET', `/api/v1/jobs/${waiting}`, owner)).body;
+    for (let i = 0; i < 100 && pending.history.reason !== 'ClusterScalingUp'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      pending = (await call(s, 'GET', `/api/v1/jobs/${waiting}`, owner)).body;
+    }
     expect(pending).toMatchObject({ status: 'pending', history: { reason: 'ClusterScalingUp' } });
     expect(pending.history.description).toMatch(/Waiting for free capacity/);
     const failed = await until(waiting, ['failed']);

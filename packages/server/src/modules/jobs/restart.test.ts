@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
@@ -36,7 +38,14 @@ describe('jobs across a server restart', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await first.halt();
-    await new Promise((r) => setTimeout(r, 800)); // the quick job ends while nobody watches
+    // The quick job ends while nobody watches: its wrapper records its exit in its directory
+    // (gone already if it ended before the halt: the server let go of it then).
+    const dir = join(first.state.dataDir, 'jobs', quick.body.id);
+    const ended = () => existsSync(join(dir, 'exit')) || !existsSync(dir);
+    for (const end = Date.now() + 20_000; !ended() && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(ended()).toBe(true);
 
     second = await startTestServer({ ORRERY_RUNTIME: 'process' }, { restartOf: first.state });
     let quickAfter = await get(second, quick.body.id);

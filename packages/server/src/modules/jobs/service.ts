@@ -92,8 +92,8 @@ export class JobsService {
    */
   async start() {
     if (this.driver.warning) this.log.warn(this.driver.warning);
-    setDiskInUseCheck((id) => this.diskInUse(id));
-    setDiskRemovedHook(async (id) => this.driver.removeDisk?.(id));
+    setDiskInUseCheck(this.ctx.db, (id) => this.diskInUse(id));
+    setDiskRemovedHook(this.ctx.db, async (id) => this.driver.removeDisk?.(id));
     this.unsubscribe = this.driver.onChange(() => this.kick());
     this.unlisten = this.ctx.database.events.subscribe('job', (data, origin) =>
       this.heard(String(data.id), origin),

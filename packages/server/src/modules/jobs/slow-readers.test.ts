@@ -11,11 +11,12 @@ import {
   pausedWebSocket,
   peakGrowth,
   SLOW_READER_BOUND_MB,
+  SLOW_READER_MB,
 } from '../../test/slow-reader.js';
 
 const NODE = process.execPath;
 /** What each source produces: far more than the bound, so a server that buffers it shows. */
-const BYTES = 400_000_000;
+const BYTES = SLOW_READER_MB * 1_000_000;
 const LINE = 'a'.repeat(99);
 
 /**
@@ -82,7 +83,7 @@ describe('slow readers of job streams', () => {
   });
   afterAll(() => s.stop());
 
-  it('holds a slow log_ws reader while the job prints 400 MB, and closes the log when it leaves', async () => {
+  it(`holds a slow log_ws reader while the job prints ${SLOW_READER_MB} MB, and closes the log when it leaves`, async () => {
     const id = await printer();
     await until(id, ['running']);
     let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
@@ -99,7 +100,7 @@ describe('slow readers of job streams', () => {
     await eventually(() => openFilesUnder(logFile(id)).length === 0);
   });
 
-  it('holds a paused HTTP log download of 400 MB, and closes the log when it leaves', async () => {
+  it(`holds a paused HTTP log download of ${SLOW_READER_MB} MB, and closes the log when it leaves`, async () => {
     const id = await printer();
     expect(await until(id, ['succeeded', 'failed'])).toBe('succeeded');
     let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
@@ -114,7 +115,7 @@ describe('slow readers of job streams', () => {
     await eventually(() => openFilesUnder(logFile(id)).length === 0);
   });
 
-  it('holds a slow exec reader of a command printing 400 MB, and the command ends when it leaves', async () => {
+  it(`holds a slow exec reader of a command printing ${SLOW_READER_MB} MB, and the command ends when it leaves`, async () => {
     const id = await run('/usr/bin/sleep 60');
     await until(id, ['running']);
     // A marker in the command line finds the exec'd process on the host.
@@ -137,7 +138,7 @@ describe('slow readers of job streams', () => {
     await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
   });
 
-  it('holds back an exec client that sends 400 MB of input to a command that does not read it', async () => {
+  it(`holds back an exec client that sends ${SLOW_READER_MB} MB of input to a command that does not read it`, async () => {
     const id = await run('/usr/bin/sleep 60');
     await until(id, ['running']);
     const frame = Buffer.concat([Buffer.from([0]), Buffer.alloc(2 ** 20, 97)]);
@@ -181,7 +182,7 @@ describe('slow readers of job streams', () => {
     });
     afterAll(() => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner));
 
-    it('holds a paused HTTP reader of a job sending 400 MB', async () => {
+    it(`holds a paused HTTP reader of a job sending ${SLOW_READER_MB} MB`, async () => {
       let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
       const grown = await peakGrowth(async () => {
         reader = await pausedGet(at('/big'));
@@ -193,7 +194,7 @@ describe('slow readers of job streams', () => {
       reader!.leave();
     });
 
-    it('holds a slow WebSocket reader of a job sending 400 MB', async () => {
+    it(`holds a slow WebSocket reader of a job sending ${SLOW_READER_MB} MB`, async () => {
       let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
       const grown = await peakGrowth(async () => {
         reader = await pausedWebSocket(at('/socket').replace('http', 'ws'), []);
@@ -204,7 +205,7 @@ describe('slow readers of job streams', () => {
       reader!.leave();
     });
 
-    it('holds back a WebSocket client sending 400 MB to a job that does not read', async () => {
+    it(`holds back a WebSocket client sending ${SLOW_READER_MB} MB to a job that does not read`, async () => {
       let sent = 0;
       let leave = () => {};
       const grown = await peakGrowth(async () => {

@@ -2,10 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { tenancy } from '../../test/fixtures.js';
 import { STORAGE_BACKENDS, storageEnv } from '../../test/s3rver.js';
-import { pausedDownloadGrowth, putLarge, SLOW_READER_BOUND_MB } from '../../test/slow-reader.js';
+import {
+  pausedDownloadGrowth,
+  putLarge,
+  SLOW_READER_BOUND_MB,
+  SLOW_READER_MB,
+} from '../../test/slow-reader.js';
 
 /** Far more than the bound, so a server that buffers the file shows. */
-const SIZE = 400 * 2 ** 20;
+const SIZE = SLOW_READER_MB * 2 ** 20;
 
 /** Back-pressure on storage reads (issue 10): a download that is not read costs a bounded RSS. */
 describe.each(STORAGE_BACKENDS)('a slow reader of a storage file (%s backend)', (kind) => {
@@ -25,7 +30,7 @@ describe.each(STORAGE_BACKENDS)('a slow reader of a storage file (%s backend)', 
     await backend?.stop();
   });
 
-  it('holds a paused download of a 400 MB file', async () => {
+  it(`holds a paused download of a ${SLOW_READER_MB} MB file`, async () => {
     const grown = await pausedDownloadGrowth(
       `storage (${kind})`,
       `${file()}?op=OPEN`,

@@ -141,12 +141,15 @@ describe('storage path safety and atomic uploads', () => {
       });
     await abort('partial.bin');
     await abort('f.txt');
-    // The server notices the closed socket asynchronously.
-    await new Promise((r) => setTimeout(r, 500));
     expect(temps).toHaveLength(2);
+    // The server notices the closed socket asynchronously: its temporary files go then.
+    const leftover = () => readdirSync(projectDir).filter((n) => n.startsWith('.orrery-upload-'));
+    for (const end = Date.now() + 20_000; leftover().length > 0 && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect((await st('GET', 'partial.bin', 'op=GETFILESTATUS')).status).toBe(404);
     expect(await (await st('GET', 'f.txt', 'op=OPEN')).text()).toBe('content');
-    expect(readdirSync(projectDir).filter((n) => n.startsWith('.orrery-upload-'))).toEqual([]);
+    expect(leftover()).toEqual([]);
   });
 
   it('accepts ?token= on GET op=OPEN only, and keeps it out of logs', async () => {

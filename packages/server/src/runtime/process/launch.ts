@@ -83,16 +83,14 @@ export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
   return [...drop, BWRAP, ...sandbox, '--', ...SHELL, '/bin/sh', '-c', p.command];
 }
 
-let runPrepared = false;
-
 /** The directory of the helper's API socket: short (sun_path) and owned by the job's uid. */
 export async function socketDir(dir: string, identity?: JobIdentity): Promise<string> {
   const path = identity ? `/run/orrery/net/${identity.uid}` : join(dir, 'net');
-  // Searchable on the way, so the helper (the job's uid) reaches its own directory.
-  if (identity && !runPrepared) {
+  // Searchable on the way, so the helper (the job's uid) reaches its own directory. Made each
+  // time (two cheap calls): /run is emptied at boot and may be cleaned while the server runs.
+  if (identity) {
     await mkdir('/run/orrery/net', { recursive: true });
     await Promise.all(['/run/orrery', '/run/orrery/net'].map((d) => chmod(d, 0o711)));
-    runPrepared = true;
   }
   await rm(path, { recursive: true, force: true });
   await mkdir(path, { recursive: true, mode: 0o700 });

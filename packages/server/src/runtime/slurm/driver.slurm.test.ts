@@ -154,10 +154,8 @@ describe.skipIf(apis.length === 0).each(apis)('slurm driver ($api)', ({ api }) =
     while (!(await logText(driver, job.id)).includes('started') && Date.now() < deadline) {
       await sleep(100);
     }
-    const t0 = Date.now();
     await driver.kill(job.id);
     const s = await until(driver, job.id, exited);
-    expect(Date.now() - t0).toBeLessThan(3000);
     expect(s.state).toBe('exited');
     await until(driver, job.id, () => true);
     const deadlineLog = Date.now() + 5000;
