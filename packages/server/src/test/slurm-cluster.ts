@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { describe } from 'vitest';
+import type { JobSpec } from '../runtime/driver.js';
 import { freshPostgresDatabase } from './databases.js';
 
 export interface TestCluster {
@@ -39,6 +40,25 @@ function fromEnv(): TestCluster | null {
 }
 
 export const testCluster = fromEnv();
+
+/** The cluster's two ways in, for driver tests run once per API (`describe.each`). */
+export const slurmApis = testCluster
+  ? [{ api: 'commands' as const }, { api: 'rest' as const }]
+  : [];
+
+/** A plain command as the driver's job: no image, mounts or terminal, one CPU, 100 MiB. */
+export const commandSpec = (id: string, command: string, extra: Partial<JobSpec> = {}) =>
+  ({
+    id,
+    image: 'none',
+    command,
+    env: {},
+    mounts: [],
+    limits: { cpu: 1, memory: 100 * 2 ** 20, shm: false },
+    tty: false,
+    privileged: false,
+    ...extra,
+  }) satisfies JobSpec;
 
 const NO_CLUSTER =
   'skipped: no test Slurm cluster (npm test starts one; by hand, `node scripts/slurm.mjs start` ' +

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { desc, eq } from 'drizzle-orm';
 import {
   DEFAULT_MAX_RUN_TIME_MINUTES,
   formatMemory,
@@ -12,7 +11,6 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Grant } from '../../auth/permissions.js';
-import { jobStatuses } from '../../db/schema.js';
 import { HttpError } from '../../http/errors.js';
 import type { JobSpec, ObservedState, RuntimeDriver } from '../../runtime/driver.js';
 import { setDiskInUseCheck, setDiskRemovedHook } from '../disks/service.js';
@@ -27,6 +25,7 @@ import {
   containerOf,
   insertJob,
   jobById,
+  lastTransitionAt,
   transition,
   unfinishedJobs,
   updateJob,
@@ -122,14 +121,14 @@ export class JobsService {
     if (this.transitionListeners.size === 0) return;
     void jobById(this.ctx.db, id)
       .then((row) => row && this.transitionListeners.forEach((l) => l(row)))
-      .catch((e: unknown) => this.log.warn({ err: e, job: id }, 'job event not followed'));
+      .catch(this.warn(id, 'job event not followed'));
   }
 
   /** Tells every replica that job `id` was created or changed (a lost event is polled for). */
   private announce(id: string, status: string) {
     this.ctx.database.events
       .publish('job', { id, status })
-      .catch((e: unknown) => this.log.warn({ err: e, job: id }, 'job event not sent'));
+      .catch(this.warn(id, 'job event not sent'));
   }
 
   private warn(job: string, what: string) {
@@ -140,12 +139,8 @@ export class JobsService {
   private async reconcile() {
     const wanted = new Set((await unfinishedJobs(this.ctx.db)).map((j) => j.id));
     const unwanted = (await this.driver.list()).filter((id) => !wanted.has(id));
-    if (unwanted.length) {
-      this.log.info(
-        { jobs: unwanted },
-        `Stopping ${unwanted.length} job(s) the runtime runs and the database no longer wants`,
-      );
-    }
+    if (unwanted.length)
+      this.log.info({ jobs: unwanted }, `Stopping ${unwanted.length} job(s) no longer wanted`);
     // All at once: each kill may wait its grace period, and the server's start waits for this.
     await Promise.all(
       unwanted.map(async (id) => {
@@ -325,14 +320,9 @@ export class JobsService {
    * rather than once a tick (a crash loop's back-off).
    */
   private async backingOff(j: JobRow) {
-    const [last] = await this.ctx.db
-      .select({ at: jobStatuses.transitionTime })
-      .from(jobStatuses)
-      .where(eq(jobStatuses.jobId, j.id))
-      .orderBy(desc(jobStatuses.seq))
-      .limit(1);
+    const last = await lastTransitionAt(this.ctx.db, j.id);
     const delay = Math.min(2 ** Math.max(0, j.restarts - 1), RESTART_BACKOFF_MAX_S) * 1000;
-    return !!last && Date.now() - last.at.getTime() < delay;
+    return !!last && Date.now() - last.getTime() < delay;
   }
 
   /** A job handed to the driver: follows what the driver sees, and enforces the run time. */

@@ -104,6 +104,17 @@ export async function jobByIngressName(db: Db, key: string) {
 export const inPlace = (p: ProjectPlace) =>
   and(eq(jobs.clusterName, p.cluster), eq(jobs.orgName, p.org), eq(jobs.projectName, p.project));
 
+/** When the job's status last changed (its last history entry). */
+export async function lastTransitionAt(db: Db, jobId: string): Promise<Date | null> {
+  const [last] = await db
+    .select({ at: jobStatuses.transitionTime })
+    .from(jobStatuses)
+    .where(eq(jobStatuses.jobId, jobId))
+    .orderBy(desc(jobStatuses.seq))
+    .limit(1);
+  return last?.at ?? null;
+}
+
 export async function historyOf(db: Db, ids: string[]) {
   if (ids.length === 0) return new Map<string, JobStatusRow[]>();
   const rows = await db

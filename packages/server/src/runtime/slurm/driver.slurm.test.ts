@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { SlurmDriver } from './driver.js';
 import type { SlurmOptions } from './options.js';
-import { setupBlock } from '../../test/slurm-cluster.js';
+import {
+  commandSpec,
+  setupBlock,
+  slurmApis,
+  testCluster,
+  type TestCluster,
+} from '../../test/slurm-cluster.js';
 
 /**
  * The slurm driver on a real Slurm cluster (scripts/slurm.mjs in `npm test`, or any loopback
@@ -18,29 +24,17 @@ import { setupBlock } from '../../test/slurm-cluster.js';
  * ORRERY_TEST_SLURM_JWT_KEY for slurmrestd. Jobs run as ORRERY_TEST_SLURM_USER (default
  * orrery-slurm); the nodes are this machine, so a temporary directory is the shared one.
  */
-const conf = process.env.ORRERY_TEST_SLURM_CONF;
-const rest = process.env.ORRERY_TEST_SLURM_REST;
-const jwtKey = process.env.ORRERY_TEST_SLURM_JWT_KEY;
-const user = process.env.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm';
-const apis = [
-  ...(conf ? [{ api: 'commands' as const }] : []),
-  ...(rest && jwtKey ? [{ api: 'rest' as const }] : []),
-];
+const { conf, restUrl: rest, jwtKeyPath: jwtKey, user } = testCluster ?? ({} as TestCluster);
+const apis = slurmApis;
 
 const MB = 2 ** 20;
 let n = 0;
 function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
-  return {
-    id: `t${process.pid}-${Date.now().toString(36)}-${n++}`,
-    image: 'none',
-    command,
-    env: {},
-    mounts: [],
-    limits: { cpu: 1, memory: 200 * MB, shm: false },
-    tty: false,
-    privileged: false,
+  const limits = { cpu: 1, memory: 200 * MB, shm: false };
+  return commandSpec(`t${process.pid}-${Date.now().toString(36)}-${n++}`, command, {
+    limits,
     ...extra,
-  };
+  });
 }
 
 async function until(

@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobSpec, ObservedState } from '../driver.js';
+import type { ObservedState } from '../driver.js';
 import type { SlurmJob } from './client.js';
 import { slurmClient } from './connect.js';
 import { SlurmDriver } from './driver.js';
 import type { SlurmOptions } from './options.js';
-import { beforeLaunch, testCluster } from '../../test/slurm-cluster.js';
+import {
+  beforeLaunch,
+  commandSpec,
+  slurmApis,
+  testCluster,
+  type TestCluster,
+} from '../../test/slurm-cluster.js';
 
 /**
  * A kill on Slurm at whatever moment it comes, on the cluster of scripts/slurm.mjs (as
@@ -16,14 +22,8 @@ import { beforeLaunch, testCluster } from '../../test/slurm-cluster.js';
  * period, not from Slurm at its KillWait; a kill in the first instants after Slurm allocated the
  * job, before its command started, lands too. Running means the command started.
  */
-const conf = process.env.ORRERY_TEST_SLURM_CONF;
-const rest = process.env.ORRERY_TEST_SLURM_REST;
-const jwtKey = process.env.ORRERY_TEST_SLURM_JWT_KEY;
-const user = process.env.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm';
-const apis = [
-  ...(conf ? [{ api: 'commands' as const }] : []),
-  ...(rest && jwtKey ? [{ api: 'rest' as const }] : []),
-];
+const { conf, restUrl: rest, jwtKeyPath: jwtKey, user } = testCluster ?? ({} as TestCluster);
+const apis = slurmApis;
 const GRACE_MS = 1000;
 /** Slurm's states of a job that still holds processes on its node. */
 const HOLDING = ['PENDING', 'CONFIGURING', 'RUNNING', 'COMPLETING', 'SUSPENDED'];
@@ -32,16 +32,8 @@ const HOLDING = ['PENDING', 'CONFIGURING', 'RUNNING', 'COMPLETING', 'SUSPENDED']
 const STUBBORN = `trap 'echo TERM >> /tmp/got' TERM; echo started >> /tmp/got; while :; do sleep 0.1; done`;
 
 let n = 0;
-const spec = (command: string): JobSpec => ({
-  id: `k${process.pid}-${Date.now().toString(36)}-${n++}`,
-  image: 'none',
-  command,
-  env: {},
-  mounts: [],
-  limits: { cpu: 1, memory: 100 * 2 ** 20, shm: false },
-  tty: false,
-  privileged: false,
-});
+const spec = (command: string) =>
+  commandSpec(`k${process.pid}-${Date.now().toString(36)}-${n++}`, command);
 
 describe.skipIf(apis.length === 0).each(apis)('a kill on Slurm ($api)', ({ api }) => {
   let shared: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { freePort } from '../../net/ports.js';
-import { beforeLaunch, describeSlurm, setupBlock } from '../../test/slurm-cluster.js';
+import { beforeLaunch, commandSpec, describeSlurm, setupBlock } from '../../test/slurm-cluster.js';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { SlurmDriver } from './driver.js';
 import { RestClient } from './rest.js';
@@ -17,16 +17,7 @@ import { RestClient } from './rest.js';
  * answers the server's tokens; under its node rule a refused connection reaches the job as a
  * time-out. (driver.slurm.test.ts applies the node rule too, and checks what it keeps out.)
  */
-const spec = (id: string, command: string): JobSpec => ({
-  id,
-  image: 'none',
-  command,
-  env: {},
-  mounts: [],
-  limits: { cpu: 1, memory: 100 * 2 ** 20, shm: false },
-  tty: false,
-  privileged: false,
-});
+const spec = commandSpec;
 
 async function runToEnd(driver: SlurmDriver, job: JobSpec): Promise<ObservedState> {
   await driver.start(job);
