@@ -81,8 +81,17 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
       await setOrgCredits('1000');
       const j = await run(owner, 'sleep 3');
       expect(j.price_credits_per_hour).toBe('3600.0000');
-      const done = await until(j.id, ['succeeded', 'failed']);
-      expect(done.status).toBe('succeeded');
+      const ended = await until(j.id, ['succeeded', 'failed']);
+      expect(ended.status).toBe('succeeded');
+      // The last charge is written just after the final status: wait until it covers the end.
+      const end = new Date(ended.history.finished_at!).getTime();
+      const charged = async () =>
+        (await s.ctx.db.select().from(usageRecords).where(eq(usageRecords.resourceUri, ended.uri)))
+          .map((r) => r.endedAt.getTime())
+          .some((t) => t >= end);
+      for (let i = 0; i < 200 && !(await charged()); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const done = (await call(s, 'GET', `/api/v1/jobs/${j.id}`, owner)).body as Job;
       const seconds = done.history.run_time_seconds;
       expect(seconds).toBeGreaterThan(2.5);
       const expected = (seconds * RATE) / 3600;
