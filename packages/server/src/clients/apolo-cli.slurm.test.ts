@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { call, submitJob, tenancy } from '../test/fixtures.js';
 import { apoloOf, describeClients } from '../test/apolo-cli.js';
@@ -59,11 +59,11 @@ describeClients('the official apolo CLI on Slurm', () => {
     'attach, as the CLI opens it while the job runs and again after, ends with the exit code once',
     async () => {
       const id = await submitJob(s, owner, 'sh -c "sleep 2; exit 3"');
-      for (let i = 0; i < 300; i++) {
-        const j = await call(s, 'GET', `/api/v1/jobs/${id}`, owner);
-        if (j.body.status === 'running') break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await vi.waitFor(
+        async () =>
+          expect((await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status).toBe('running'),
+        { timeout: 30_000 },
+      );
       const live = await attach(s, owner, id, 'tty=0&stdin=1&stdout=1&stderr=1');
       expect(exitFrames(live.frames)).toEqual([{ exit_code: 3 }]);
       expect(live.code).toBe(1000);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, joinOrg, JOB_SCOPE, projectMember, tenancy } from '../../test/fixtures.js';
 import { orgMembers, organizations, presets, usageRecords } from '../../db/schema.js';
@@ -89,8 +89,7 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
         (await s.ctx.db.select().from(usageRecords).where(eq(usageRecords.resourceUri, ended.uri)))
           .map((r) => r.endedAt.getTime())
           .some((t) => t >= end);
-      for (let i = 0; i < 200 && !(await charged()); i++)
-        await new Promise((r) => setTimeout(r, 50));
+      await vi.waitFor(async () => expect(await charged()).toBe(true), { timeout: 10_000 });
       const done = (await call(s, 'GET', `/api/v1/jobs/${j.id}`, owner)).body as Job;
       const seconds = done.history.run_time_seconds;
       expect(seconds).toBeGreaterThan(2.5);

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
@@ -254,11 +254,14 @@ describe('jobs on the process runtime', () => {
       expect(refused.body.message).toMatch(/quota/i);
       const waiting = await run(owner, 'echo waited', { wait_for_jobs_quota: true });
       // Pending from the start; the scheduler then says why.
-      let pending = await get(waiting.id);
-      for (let i = 0; i < 150 && pending.history.reason !== 'QuotaExhausted'; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        pending = await get(waiting.id);
-      }
+      const pending = await vi.waitFor(
+        async () => {
+          const p = await get(waiting.id);
+          expect(p.history.reason).toBe('QuotaExhausted');
+          return p;
+        },
+        { timeout: 10_000 },
+      );
       expect(pending).toMatchObject({
         status: 'pending',
         history: { reason: 'QuotaExhausted' },

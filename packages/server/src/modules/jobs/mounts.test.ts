@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy, JOB_SCOPE as SCOPE, submitJob } from '../../test/fixtures.js';
 import { framesUntilClose } from '../../test/ingress.js';
@@ -163,11 +163,14 @@ describe('what a job mounts and what it says', () => {
     expect(capacity.body['cpu-large']).toBe(0);
     const waiting = await run('true', { preset_name: 'cpu-large', schedule_timeout: 1 });
     // Pending from the start; the scheduler then says why (before the 1 s timeout fails it).
-    let pending = (await call(s, 'GET', `/api/v1/jobs/${waiting}`, owner)).body;
-    for (let i = 0; i < 100 && pending.history.reason !== 'ClusterScalingUp'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      pending = (await call(s, 'GET', `/api/v1/jobs/${waiting}`, owner)).body;
-    }
+    const pending = await vi.waitFor(
+      async () => {
+        const p = (await call(s, 'GET', `/api/v1/jobs/${waiting}`, owner)).body;
+        expect(p.history.reason).toBe('ClusterScalingUp');
+        return p;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     expect(pending).toMatchObject({ status: 'pending', history: { reason: 'ClusterScalingUp' } });
     expect(pending.history.description).toMatch(/Waiting for free capacity/);
     const failed = await until(waiting, ['failed']);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
 
@@ -42,17 +42,17 @@ describe('jobs across a server restart', () => {
     // (gone already if it ended before the halt: the server let go of it then).
     const dir = join(first.state.dataDir, 'jobs', quick.body.id);
     const ended = () => existsSync(join(dir, 'exit')) || !existsSync(dir);
-    for (const end = Date.now() + 20_000; !ended() && Date.now() < end;) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(ended()).toBe(true);
+    await vi.waitFor(() => expect(ended()).toBe(true), { timeout: 20_000 });
 
     second = await startTestServer({ ORRERY_RUNTIME: 'process' }, { restartOf: first.state });
-    let quickAfter = await get(second, quick.body.id);
-    for (let i = 0; i < 100 && quickAfter.body.status !== 'succeeded'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      quickAfter = await get(second, quick.body.id);
-    }
+    const quickAfter = await vi.waitFor(
+      async () => {
+        const q = await get(second, quick.body.id);
+        expect(q.body.status).toBe('succeeded');
+        return q;
+      },
+      { timeout: 10_000 },
+    );
     expect(quickAfter.body).toMatchObject({ status: 'succeeded', history: { exit_code: 0 } });
     const slowAfter = await get(second, slow.body.id);
     expect(slowAfter.body.status).toBe('running');

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
 import { redactUrl } from '../../observability/redact.js';
@@ -144,9 +144,7 @@ describe('storage path safety and atomic uploads', () => {
     expect(temps).toHaveLength(2);
     // The server notices the closed socket asynchronously: its temporary files go then.
     const leftover = () => readdirSync(projectDir).filter((n) => n.startsWith('.orrery-upload-'));
-    for (const end = Date.now() + 20_000; leftover().length > 0 && Date.now() < end;) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await vi.waitFor(() => expect(leftover()).toEqual([]), { timeout: 20_000 });
     expect((await st('GET', 'partial.bin', 'op=GETFILESTATUS')).status).toBe(404);
     expect(await (await st('GET', 'f.txt', 'op=OPEN')).text()).toBe('content');
     expect(leftover()).toEqual([]);

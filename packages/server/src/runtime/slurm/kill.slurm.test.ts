@@ -1,8 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ObservedState } from '../driver.js';
 import type { SlurmJob } from './client.js';
 import { slurmClient } from './connect.js';
@@ -51,12 +50,14 @@ describe.skipIf(apis.length === 0).each(apis)('a kill on Slurm ($api)', ({ api }
     return slurmClient(options).job(rec.slurmId);
   };
   const until = async (id: string, want: (s: ObservedState) => boolean) => {
-    for (let i = 0; i < 300; i++) {
-      const s = await driver.observe(id);
-      if (want(s)) return s;
-      await sleep(100);
-    }
-    throw new Error(`job ${id} never reached the state wanted`);
+    return vi.waitFor(
+      async () => {
+        const s = await driver.observe(id);
+        expect(want(s), `job ${id} in the state wanted`).toBe(true);
+        return s;
+      },
+      { timeout: 30_000 },
+    );
   };
 
   beforeAll(async () => {
@@ -93,8 +94,10 @@ describe.skipIf(apis.length === 0).each(apis)('a kill on Slurm ($api)', ({ api }
     const job = spec(STUBBORN);
     await driver.start(job);
     // Killed the moment Slurm runs it: the batch step is launching, the sandbox being set up.
-    for (let i = 0; i < 600 && (await slurmJob(job.id))?.state !== 'RUNNING'; i++) await sleep(20);
-    expect((await slurmJob(job.id))?.state).toBe('RUNNING');
+    await vi.waitFor(async () => expect((await slurmJob(job.id))?.state).toBe('RUNNING'), {
+      timeout: 12_000,
+      interval: 20,
+    });
     await driver.kill(job.id);
     expect(HOLDING).not.toContain((await slurmJob(job.id))?.state);
     // Either the command never started, or it had SIGTERM before it ended.

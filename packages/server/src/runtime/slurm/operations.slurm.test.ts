@@ -3,8 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { freePort } from '../../net/ports.js';
 import { beforeLaunch, commandSpec, describeSlurm, setupBlock } from '../../test/slurm-cluster.js';
 import type { JobSpec, ObservedState } from '../driver.js';
@@ -21,12 +20,14 @@ const spec = commandSpec;
 
 async function runToEnd(driver: SlurmDriver, job: JobSpec): Promise<ObservedState> {
   await driver.start(job);
-  for (let i = 0; i < 600; i++) {
-    const s = await driver.observe(job.id);
-    if (s.state === 'exited') return s;
-    await sleep(100);
-  }
-  throw new Error(`job ${job.id} did not end`);
+  return vi.waitFor(
+    async () => {
+      const s = await driver.observe(job.id);
+      expect(s.state, `job ${job.id} ended`).toBe('exited');
+      return s;
+    },
+    { timeout: 60_000 },
+  );
 }
 
 async function logOf(driver: SlurmDriver, id: string): Promise<string> {
@@ -84,12 +85,15 @@ describeSlurm("docs/operations.md's Slurm set-up, as written", (c) => {
     const rest = spawn('sh', ['-ec', script], { detached: true, stdio: 'ignore' });
     try {
       const client = new RestClient(`http://127.0.0.1:${port}`, c.jwtKeyPath, c.user);
-      let nodes: Awaited<ReturnType<RestClient['nodes']>> = [];
-      for (let i = 0; i < 200 && nodes.length === 0 && rest.exitCode === null; i++) {
-        nodes = await client.nodes().catch(() => []);
-        if (nodes.length === 0) await sleep(100);
-      }
-      expect(rest.exitCode, 'slurmrestd exited').toBeNull();
+      const nodes = await vi.waitFor(
+        async () => {
+          expect(rest.exitCode, 'slurmrestd exited').toBeNull();
+          const answered = await client.nodes().catch(() => []);
+          expect(answered.length).toBeGreaterThan(0);
+          return answered;
+        },
+        { timeout: 20_000 },
+      );
       expect(nodes).toHaveLength(2);
     } finally {
       process.kill(-rest.pid!, 'SIGTERM');
