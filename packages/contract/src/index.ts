@@ -32,3 +32,4 @@ export * from './tokens.js';
 export * from './service-accounts.js';
 export * from './admin-reads.js';
 export * from './host.js';
+export * from './scheduling.js';

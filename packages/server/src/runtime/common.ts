@@ -1,4 +1,4 @@
-import type { JobLimits, JobSpec } from './driver.js';
+import type { JobLimits, JobSpec, NodeCapacity, PoolCapacity } from './driver.js';
 
 /** The node pool both drivers report: this machine (clusters/bootstrap.ts names it so too). */
 export const POOL_NAME = 'local';
@@ -70,4 +70,15 @@ export class JobListeners {
   clear() {
     this.listeners.clear();
   }
+}
+
+/** Each pool as one node of its whole size: for a runtime that runs on this one machine. */
+export function poolsAsNodes(pools: PoolCapacity[]): NodeCapacity[] {
+  return pools.map((p) => ({
+    name: p.name,
+    pool: p.name,
+    cpu: p.cpu,
+    memory: p.memory,
+    ...(p.gpu ? { gpus: { [p.gpu.vendor]: p.gpu.count } } : {}),
+  }));
 }

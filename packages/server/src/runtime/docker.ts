@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { describeMachine } from '../modules/clusters/bootstrap.js';
-import { JobListeners, POOL_NAME, usedBy } from './common.js';
+import { JobListeners, poolsAsNodes, POOL_NAME, usedBy } from './common.js';
 import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
 import { containerSpec } from './docker/container-spec.js';
 import {
@@ -24,6 +24,7 @@ import type {
   JobSpec,
   LogOptions,
   ObservedState,
+  NodeCapacity,
   PoolCapacity,
   RuntimeDriver,
   SaveProgress,
@@ -288,6 +289,10 @@ export class DockerDriver implements RuntimeDriver {
    */
   async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
     return (await this.relays?.reach(id, () => this.inspect(id))) ?? null;
+  }
+
+  async nodes(): Promise<NodeCapacity[]> {
+    return poolsAsNodes(await this.capacity());
   }
 
   async capacity(): Promise<PoolCapacity[]> {

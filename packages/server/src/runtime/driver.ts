@@ -122,6 +122,19 @@ export interface PoolCapacity {
   availableMemory: number;
 }
 
+/**
+ * One node of the cluster as the scheduler counts it (docs/scheduling.md): what it offers to
+ * Orrery's jobs whole (work that is not Orrery's already subtracted, on an engine that shares its
+ * nodes), in the node pool it belongs to. Amounts: cores, bytes, devices by vendor.
+ */
+export interface NodeCapacity {
+  name: string;
+  pool: string;
+  cpu: number;
+  memory: number;
+  gpus?: Partial<Record<'nvidia' | 'amd' | 'intel', number>>;
+}
+
 export interface ExecOptions {
   command: string[];
   tty: boolean;
@@ -184,6 +197,8 @@ export interface RuntimeDriver {
    */
   reachFromJobs?(id: string): Promise<{ host: string; port: number } | null>;
   capacity(): Promise<PoolCapacity[]>;
+  /** Every node that takes work now, for the scheduler's admission pass. */
+  nodes(): Promise<NodeCapacity[]>;
   /** Frees what the runtime made for a disk that was deleted (kubernetes: its claim). */
   removeDisk?(diskId: string): Promise<void>;
   /**

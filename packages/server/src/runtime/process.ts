@@ -11,13 +11,14 @@ import type {
   JobSpec,
   LogOptions,
   ObservedState,
+  NodeCapacity,
   PoolCapacity,
   RuntimeDriver,
   StatsSample,
 } from './driver.js';
 import { LogFile } from './log-file.js';
 import { guardStreams } from './child.js';
-import { JobListeners, POOL_NAME, usedBy } from './common.js';
+import { JobListeners, poolsAsNodes, POOL_NAME, usedBy } from './common.js';
 import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
 import { assignGpus, gpuEnv } from './process/sandbox.js';
@@ -388,6 +389,10 @@ export class ProcessDriver implements RuntimeDriver {
     // Its own port, not the recorded one: a later server may have had to take another.
     const port = this.relays?.portOf(id);
     return port ? { host: this.relays!.address, port } : null;
+  }
+
+  async nodes(): Promise<NodeCapacity[]> {
+    return poolsAsNodes(await this.capacity());
   }
 
   async capacity(): Promise<PoolCapacity[]> {

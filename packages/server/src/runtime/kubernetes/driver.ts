@@ -3,13 +3,14 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { listening } from '../../net/ports.js';
-import { JobListeners } from '../common.js';
+import { JobListeners, poolsAsNodes } from '../common.js';
 import type {
   ExecOptions,
   ExecSession,
   JobSpec,
   LogOptions,
   ObservedState,
+  NodeCapacity,
   PoolCapacity,
   RuntimeDriver,
   StatsSample,
@@ -264,6 +265,10 @@ export class KubernetesDriver implements RuntimeDriver {
     const pod = await this.pod(id);
     const port = Number(pod?.metadata?.annotations?.[ANNOTATIONS.httpPort]);
     return port ? { host: `${objectName(id)}.${this.k.namespace}.svc`, port } : null;
+  }
+
+  async nodes(): Promise<NodeCapacity[]> {
+    return poolsAsNodes(await this.capacity());
   }
 
   async capacity(): Promise<PoolCapacity[]> {

@@ -19,11 +19,12 @@ import type {
   JobSpec,
   LogOptions,
   ObservedState,
+  NodeCapacity,
   PoolCapacity,
   RuntimeDriver,
   StatsSample,
 } from '../driver.js';
-import { JobListeners, shellCommand } from '../common.js';
+import { JobListeners, poolsAsNodes, shellCommand } from '../common.js';
 import { LogFile } from '../log-file.js';
 import { readNumber } from '../process/exit.js';
 import { writeEtc } from '../process/identity.js';
@@ -267,6 +268,10 @@ export class SlurmDriver implements RuntimeDriver {
     const port = await readNumber(join(this.dir(id), JOB_FILES.port));
     const node = (await this.client.nodes()).find((n) => n.name === job.batchHost);
     return node && port ? { host: node.address, port: port.value } : null;
+  }
+
+  async nodes(): Promise<NodeCapacity[]> {
+    return poolsAsNodes(await this.capacity());
   }
 
   async capacity(): Promise<PoolCapacity[]> {

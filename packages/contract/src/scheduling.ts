@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { formatMemory } from './admin.js';
+
+/**
+ * The scheduler's wire: resource quotas of organizations and projects, why a job waits and where
+ * it stands, and a cluster's queue (docs/scheduling.md). Amounts: `cpu` in cores, `memory` in
+ * bytes, GPUs in devices by vendor. In a quota an absent or null field is "no limit".
+ */
+export const QUOTA_RESOURCES = ['cpu', 'memory', 'nvidia_gpu', 'amd_gpu', 'intel_gpu'] as const;
+export type QuotaResource = (typeof QUOTA_RESOURCES)[number];
+export type ResourceAmounts = Partial<Record<QuotaResource, number>>;
+
+export const QUOTA_RESOURCE_LABELS: Record<QuotaResource, string> = {
+  cpu: 'CPU',
+  memory: 'Memory',
+  nvidia_gpu: 'NVIDIA GPUs',
+  amd_gpu: 'AMD GPUs',
+  intel_gpu: 'Intel GPUs',
+};
+
+/** The largest amount a quota field takes: far above any cluster, and exact in a float. */
+export const QUOTA_MAX = 2 ** 53 - 1;
+/** The spec's words for the jobs quota, said of each resource ("Jobs must be a positive number"). */
+export const quotaMessage = (label: string) => `${label} must be a positive number`;
+
+const amount = (label: string, int = false) => {
+  const n = z
+    .number({ error: quotaMessage(label) })
+    .min(0, quotaMessage(label))
+    .max(QUOTA_MAX);
+  return (int ? n.int(`${label} must be a whole number`) : n).nullable().optional();
+};
+
+/** One set of limits: null or absent is unlimited. */
+export const ResourceLimits = z
+  .object({
+    cpu: amount('CPU'),
+    memory: amount('Memory', true),
+    nvidia_gpu: amount('NVIDIA GPUs', true),
+    amd_gpu: amount('AMD GPUs', true),
+    intel_gpu: amount('Intel GPUs', true),
+  })
+  .strict();
+export type ResourceLimits = z.infer<typeof ResourceLimits>;
+
+/** A project's quota inside its organization: a nominal share and how far it may borrow. */
+export const ProjectQuota = ResourceLimits.extend({
+  borrowing_limit: ResourceLimits.nullable().optional(),
+}).strict();
+export type ProjectQuota = z.infer<typeof ProjectQuota>;
+
+/** Why a waiting job is not admitted now; the first reason holds it. */
+export type WaitReason =
+  | { kind: 'held'; message: string }
+  | { kind: 'jobs_cap'; used: number; limit: number }
+  | {
+      kind: 'quota';
+      scope: 'project' | 'organization';
+      resource: QuotaResource;
+      used: number;
+      requested: number;
+      nominal: number;
+      borrowing_limit: number | null;
+    }
+  | {
+      kind: 'capacity';
+      short: QuotaResource[];
+      free: { node: string; pool: string; free: ResourceAmounts }[];
+    }
+  | { kind: 'preempting'; victims: string[] }
+  | { kind: 'reserving'; node: string }
+  | { kind: 'behind'; ahead: number }
+  | { kind: 'never_fits'; message: string };
+
+/** `GET /api/v1/jobs/{id}/scheduling`. */
+export interface JobScheduling {
+  job_id: string;
+  status: string;
+  /** 1 is the next job to be admitted among those it competes with; null once it runs or ends. */
+  position: number | null;
+  reasons: WaitReason[];
+  /** The reasons in plain words, as the job's history says them. */
+  message: string | null;
+}
+
+export interface QueueStanding {
+  /** Nominal and borrowing limit; null where none is set (unlimited). */
+  quota: { nominal: ResourceAmounts; borrowing_limit: ResourceAmounts } | null;
+  /** What its running jobs hold now. */
+  used: ResourceAmounts;
+  /** The part of `used` beyond its nominal quota. */
+  borrowed: ResourceAmounts;
+  /** Its weighted dominant share of recent use: below 1 means below its fair share. */
+  share: number;
+  running: number;
+  pending: number;
+}
+
+/** `GET /apis/admin/v1/clusters/{cluster}/queue`. */
+export interface ClusterQueue {
+  cluster: string;
+  capacity: ResourceAmounts;
+  free: ResourceAmounts;
+  orgs: (QueueStanding & { org: string; projects: (QueueStanding & { project: string })[] })[];
+  jobs: {
+    id: string;
+    name: string | null;
+    org: string;
+    project: string;
+    owner: string;
+    status: string;
+    priority: string;
+    preemptible: boolean;
+    requests: ResourceAmounts;
+    position: number | null;
+    message: string | null;
+  }[];
+}
+
+export const formatAmount = (r: QuotaResource, v: number) =>
+  r === 'memory'
+    ? formatMemory(v)
+    : r === 'cpu'
+      ? `${+v.toFixed(2)} CPU`
+      : `${v} ${QUOTA_RESOURCE_LABELS[r]}`;
+
+const formatFree = (free: ResourceAmounts, short: QuotaResource[]) =>
+  short.map((r) => formatAmount(r, free[r] ?? 0)).join(', ');
+
+/** One reason in a sentence, for the job's history, the job page and the assistant. */
+export function describeWait(r: WaitReason): string {
+  switch (r.kind) {
+    case 'held':
+    case 'never_fits':
+      return r.message;
+    case 'jobs_cap':
+      return `Waiting for the organization's jobs quota: ${r.used} of ${r.limit} jobs run`;
+    case 'quota': {
+      const whose = r.scope === 'project' ? "the project's" : "the organization's";
+      const limit =
+        r.borrowing_limit === null
+          ? ''
+          : `, borrowing up to ${formatAmount(r.resource, r.borrowing_limit)}`;
+      return `Waiting for ${whose} quota of ${QUOTA_RESOURCE_LABELS[r.resource]}: ${formatAmount(r.resource, r.used)} in use of ${formatAmount(r.resource, r.nominal)}${limit}; the job needs ${formatAmount(r.resource, r.requested)}`;
+    }
+    case 'capacity': {
+      const best = r.free[0];
+      const where = best ? `; most free on ${best.node}: ${formatFree(best.free, r.short)}` : '';
+      return `Waiting for free capacity: no node has the ${r.short.map((s) => QUOTA_RESOURCE_LABELS[s]).join(', ')} the job needs${where}`;
+    }
+    case 'preempting':
+      return `Starting soon: ${r.victims.length} preemptible job(s) are giving their capacity back`;
+    case 'reserving':
+      return `Waited long enough to reserve node ${r.node}: nothing smaller starts there before it`;
+    case 'behind':
+      return `Behind ${r.ahead} job(s) of higher fair share or priority`;
+  }
+}
+
+/** The reasons of one waiting job in plain words (the first holds it; `behind` follows). */
+export const describeWaits = (reasons: WaitReason[]) => reasons.map(describeWait).join('. ');
