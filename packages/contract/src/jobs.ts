@@ -280,6 +280,11 @@ export const Job = z
     runtime: z.string(),
     /** Orrery: a warning about how the job runs (e.g. no sandbox), shown on the job page. */
     runtime_warning: z.string().optional(),
+    /**
+     * Orrery: a waiting job's place among those it competes with, 1 being the next to be
+     * admitted (docs/scheduling.md); absent once it runs or ends.
+     */
+    queue_position: z.number().int().optional(),
   })
   .meta({ id: 'Job' });
 export type JobWire = z.infer<typeof Job>;
