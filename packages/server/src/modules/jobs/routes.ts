@@ -12,6 +12,7 @@ import {
   jobUri,
   type Action,
   DEFAULT_CLUSTER,
+  JobSchedulingWire,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
@@ -51,6 +52,7 @@ export const jobRoutes =
         jobWire(r, history.get(r.id) ?? [], {
           config: ctx.config,
           warning: r.runtime === jobs.driver.name ? jobs.driver.warning : undefined,
+          position: jobs.queue.position(r.id),
         }),
       );
     };
@@ -151,6 +153,20 @@ export const jobRoutes =
         const found = await jobFor(request, request.params.job, 'read');
         return (await wire([found]))[0]!;
       },
+    );
+
+    // Orrery: why a waiting job waits and where it stands (docs/scheduling.md).
+    app.get(
+      '/api/v1/jobs/:job/scheduling',
+      {
+        config: { access: 'user-or-token' },
+        schema: {
+          tags: ['jobs'],
+          params: OneJob,
+          response: { 200: JobSchedulingWire, ...errorResponses },
+        },
+      },
+      async (request) => jobs.queue.scheduling(await jobFor(request, request.params.job, 'read')),
     );
 
     app.delete(
