@@ -13,13 +13,15 @@ import {
   type Action,
   DEFAULT_CLUSTER,
   JobSchedulingWire,
+  clusterUri,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { validationOf } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { sendList } from '../../http/ndjson.js';
-import { historyOf, jobById, listJobs, type JobRow } from './store.js';
+import { historyOf, jobById, listJobs, unfinishedJobs, type JobRow } from './store.js';
+import { clusterQueue } from './queue-view.js';
 import { readableJobs } from './scope.js';
 import { jobFor as findJob } from './found.js';
 import type { JobsService } from './service.js';
@@ -167,6 +169,23 @@ export const jobRoutes =
         },
       },
       async (request) => jobs.queue.scheduling(await jobFor(request, request.params.job, 'read')),
+    );
+
+    // Orrery: the cluster's queue for its managers (docs/scheduling.md).
+    app.get(
+      '/apis/admin/v1/clusters/:cluster/queue',
+      {
+        config: {
+          access: {
+            uri: (r) => clusterUri((r.params as { cluster: string }).cluster),
+            action: 'manage',
+            people: true,
+          },
+        },
+        schema: { tags: ['jobs'], params: z.object({ cluster: z.string().min(1) }) },
+      },
+      async (request) =>
+        clusterQueue(jobs.queue, request.params.cluster, await unfinishedJobs(ctx.db)),
     );
 
     app.delete(
