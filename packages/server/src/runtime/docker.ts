@@ -1,9 +1,10 @@
 import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { describeMachine } from '../modules/clusters/bootstrap.js';
-import { JobListeners, poolsAsNodes, POOL_NAME, usedBy } from './common.js';
+import { machineGpus, type MachineGpus } from './gpus.js';
+import { JobListeners, machineNode, POOL_NAME, usedBy } from './common.js';
 import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
 import { containerSpec } from './docker/container-spec.js';
 import {
@@ -42,7 +43,12 @@ export interface DockerDriverOptions {
   network?: string;
   /** Between SIGTERM and SIGKILL; default 10 s. */
   killGraceMs?: number;
+  /** ORRERY_GPU_DESCRIPTION: the host's GPUs as the operator states them, in place of the probe. */
+  gpus?: MachineGpus;
 }
+
+/** The engine passes NVIDIA's GPUs only (start() refuses the others). */
+const nvidiaOnly = (g: MachineGpus): MachineGpus => (g.nvidia ? { nvidia: g.nvidia } : {});
 
 /**
  * Jobs as containers `orrery-job-<id>` labelled `orrery.job=<id>`, so a new server finds them
@@ -62,10 +68,13 @@ export class DockerDriver implements RuntimeDriver {
     private readonly opts: DockerDriverOptions,
     private readonly network: string,
     private readonly machine: {
+      /** The engine host's name (`docker info`). */
+      name: string;
       cpu: number;
       memory: number;
       rootDir: string;
-      nvidia: ReturnType<typeof describeMachine>['nvidia'];
+      /** NVIDIA's only: the engine's NVIDIA runtime is the one GPU path of containers here. */
+      gpus: MachineGpus;
     },
     /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
     readonly warning?: string,
@@ -86,11 +95,13 @@ export class DockerDriver implements RuntimeDriver {
       opts,
       network,
       {
+        name: info.Name || hostname(),
         cpu: info.NCPU,
         memory: info.MemTotal,
         rootDir: info.DockerRootDir,
-        // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
-        nvidia: describeMachine(opts.dataDir).nvidia,
+        // The engine does not report GPUs; the NVIDIA runtime passes this machine's, dockerd
+        // running here (as the process runtime finds them, or as the operator described them).
+        gpus: nvidiaOnly(machineGpus(opts.gpus)),
       },
       'warning' in isolation ? isolation.warning : undefined,
       gateway ? new DockerRelays(docker, network, { ...bridge, gateway }, opts.dataDir) : undefined,
@@ -291,8 +302,12 @@ export class DockerDriver implements RuntimeDriver {
     return (await this.relays?.reach(id, () => this.inspect(id))) ?? null;
   }
 
+  /**
+   * The engine's host whole, as one node of the `local` pool: `docker info`'s CPUs and memory,
+   * and this machine's NVIDIA GPUs. What Orrery's own containers hold is the scheduler's to count.
+   */
   async nodes(): Promise<NodeCapacity[]> {
-    return poolsAsNodes(await this.capacity());
+    return [{ ...machineNode(this.machine), name: this.machine.name }];
   }
 
   async capacity(): Promise<PoolCapacity[]> {
@@ -314,7 +329,7 @@ export class DockerDriver implements RuntimeDriver {
         cpu: m.cpu,
         memory: m.memory,
         diskSize: disk ? disk.bavail * disk.bsize : 0,
-        ...(m.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.nvidia } } : {}),
+        ...(m.gpus.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.gpus.nvidia } } : {}),
         availableCpu: m.cpu - used.cpu,
         availableMemory: m.memory - used.memory,
       },
