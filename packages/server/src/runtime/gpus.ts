@@ -48,7 +48,9 @@ export function parseGpuDescription(value: string): MachineGpus {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new Error(`${inline ? 'not' : `${value} does not hold`} JSON like {"nvidia":{"count":2}}`);
+    throw new Error(
+      `${inline ? 'not' : `${value} does not hold`} JSON like {"nvidia":{"count":2}}`,
+    );
   }
   const parsed = description.safeParse(json);
   if (!parsed.success) {

@@ -47,7 +47,11 @@ describe('Process runtime with a GPU description (a stand-in for the probe)', ()
     expect(node).toMatchObject({ name: hostname(), pool: 'local', gpus: { nvidia: 1 } });
     expect(node!.cpu).toBeGreaterThan(0);
     expect(node!.memory).toBeGreaterThan(0);
-    expect((await driver.capacity())[0]!.gpu).toEqual({ vendor: 'nvidia', count: 1, model: 'A100' });
+    expect((await driver.capacity())[0]!.gpu).toEqual({
+      vendor: 'nvidia',
+      count: 1,
+      model: 'A100',
+    });
   });
 
   it(`starts a job asking for the one GPU${sandboxed ? ' in the sandbox' : ''}, refuses a second while it holds it, and starts one once it is freed`, async () => {

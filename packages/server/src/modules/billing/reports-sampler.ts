@@ -106,5 +106,4 @@ export const startPoolSampler = (
   everyMs = POOL_SAMPLE_MS,
   /** ORRERY_GPU_DESCRIPTION: this machine's GPUs when the operator described them. */
   gpus?: MachineGpus,
-) =>
-  runEvery(() => samplePools(db, dataDir, new Date(), gpus), everyMs, host, 'node pool sample');
+) => runEvery(() => samplePools(db, dataDir, new Date(), gpus), everyMs, host, 'node pool sample');

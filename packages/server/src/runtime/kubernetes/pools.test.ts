@@ -64,9 +64,17 @@ describe('Kubernetes nodes as the scheduler counts them', () => {
 
   it('offers each Ready, schedulable node: allocatable less what Pods other than Orrery’s jobs request', () => {
     const nodes = [
-      node('gpu-1', { cpu: '15890m', memory: '63Gi', 'nvidia.com/gpu': '4' }, { labels: { [POOL]: 'a100' } }),
+      node(
+        'gpu-1',
+        { cpu: '15890m', memory: '63Gi', 'nvidia.com/gpu': '4' },
+        { labels: { [POOL]: 'a100' } },
+      ),
       node('cpu-1', { cpu: '8', memory: '32Gi' }),
-      node('amd-1', { cpu: '32', memory: '128Gi', 'amd.com/gpu': '8' }, { labels: { [POOL]: 'mi300' } }),
+      node(
+        'amd-1',
+        { cpu: '32', memory: '128Gi', 'amd.com/gpu': '8' },
+        { labels: { [POOL]: 'mi300' } },
+      ),
       node('intel-1', { cpu: '8', memory: '16Gi', 'gpu.intel.com/i915': '1' }),
       node('gone', { cpu: '8', memory: '32Gi' }, { ready: false }),
       node('cordoned', { cpu: '8', memory: '32Gi' }, { unschedulable: true }),
@@ -97,7 +105,14 @@ describe('Kubernetes nodes as the scheduler counts them', () => {
       ),
       // Not placed yet, and finished: neither holds anything.
       pod('pending', 'research', undefined, { containers: [container('p', { cpu: '8' })] }),
-      pod('done', 'research', 'cpu-1', { containers: [container('d', { cpu: '8' })] }, {}, 'Succeeded'),
+      pod(
+        'done',
+        'research',
+        'cpu-1',
+        { containers: [container('d', { cpu: '8' })] },
+        {},
+        'Succeeded',
+      ),
     ];
     const ours = (p: V1Pod) =>
       p.metadata?.namespace === 'orrery-jobs' && !!p.metadata.labels?.['orrery.io/job'];

@@ -94,12 +94,11 @@ const COUNTED = ['cpu', 'memory', ...Object.values(GPU_RESOURCE)];
 /** A container's requests (a limit alone stands for the request, as the API server defaults it). */
 function containerAsks(c: { resources?: { requests?: Quantities; limits?: Quantities } }): Amounts {
   const r = c.resources ?? {};
-  return Object.fromEntries(
-    COUNTED.map((k) => [k, quantity(r.requests?.[k] ?? r.limits?.[k])]),
-  );
+  return Object.fromEntries(COUNTED.map((k) => [k, quantity(r.requests?.[k] ?? r.limits?.[k])]));
 }
 
-const add = (a: Amounts, b: Amounts) => Object.fromEntries(COUNTED.map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]));
+const add = (a: Amounts, b: Amounts) =>
+  Object.fromEntries(COUNTED.map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]));
 const most = (a: Amounts, b: Amounts) =>
   Object.fromEntries(COUNTED.map((k) => [k, Math.max(a[k] ?? 0, b[k] ?? 0)]));
 const none: Amounts = Object.fromEntries(COUNTED.map((k) => [k, 0]));

@@ -118,8 +118,15 @@ export function parseJob(j: Json): SlurmJob {
 /** `job_resources.allocated_nodes`: a list in 22.05's answers, an object keyed by index in some. */
 function allocatedNodes(resources: unknown): SlurmJob['allocated'] {
   const nodes = (resources as { allocated_nodes?: unknown } | null)?.allocated_nodes;
-  const list = Array.isArray(nodes) ? nodes : nodes && typeof nodes === 'object' ? Object.values(nodes) : [];
-  return (list as Json[]).map((n) => ({ node: str(n.nodename), memoryMb: num(n.memory_allocated) }));
+  const list = Array.isArray(nodes)
+    ? nodes
+    : nodes && typeof nodes === 'object'
+      ? Object.values(nodes)
+      : [];
+  return (list as Json[]).map((n) => ({
+    node: str(n.nodename),
+    memoryMb: num(n.memory_allocated),
+  }));
 }
 
 export function parseNode(n: Json): SlurmNode {
