@@ -43,12 +43,9 @@ export interface DockerDriverOptions {
   network?: string;
   /** Between SIGTERM and SIGKILL; default 10 s. */
   killGraceMs?: number;
-  /** ORRERY_GPU_DESCRIPTION: the host's GPUs as the operator states them, in place of the probe. */
+  /** ORRERY_GPU_DESCRIPTION: the host's GPUs as stated, in place of the probe (gpus.ts). */
   gpus?: MachineGpus;
 }
-
-/** The engine passes NVIDIA's GPUs only (start() refuses the others). */
-const nvidiaOnly = (g: MachineGpus): MachineGpus => (g.nvidia ? { nvidia: g.nvidia } : {});
 
 /**
  * Jobs as containers `orrery-job-<id>` labelled `orrery.job=<id>`, so a new server finds them
@@ -73,7 +70,6 @@ export class DockerDriver implements RuntimeDriver {
       cpu: number;
       memory: number;
       rootDir: string;
-      /** NVIDIA's only: the engine's NVIDIA runtime is the one GPU path of containers here. */
       gpus: MachineGpus;
     },
     /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
@@ -99,9 +95,9 @@ export class DockerDriver implements RuntimeDriver {
         cpu: info.NCPU,
         memory: info.MemTotal,
         rootDir: info.DockerRootDir,
-        // The engine does not report GPUs; the NVIDIA runtime passes this machine's, dockerd
-        // running here (as the process runtime finds them, or as the operator described them).
-        gpus: nvidiaOnly(machineGpus(opts.gpus)),
+        // The engine reports no GPUs; its NVIDIA runtime passes this machine's (dockerd runs
+        // here), and no other vendor's: start() refuses those.
+        gpus: { nvidia: machineGpus(opts.gpus).nvidia },
       },
       'warning' in isolation ? isolation.warning : undefined,
       gateway ? new DockerRelays(docker, network, { ...bridge, gateway }, opts.dataDir) : undefined,
@@ -302,10 +298,7 @@ export class DockerDriver implements RuntimeDriver {
     return (await this.relays?.reach(id, () => this.inspect(id))) ?? null;
   }
 
-  /**
-   * The engine's host whole, as one node of the `local` pool: `docker info`'s CPUs and memory,
-   * and this machine's NVIDIA GPUs. What Orrery's own containers hold is the scheduler's to count.
-   */
+  /** The engine's host whole: what Orrery's own containers hold is the scheduler's to count. */
   async nodes(): Promise<NodeCapacity[]> {
     return [{ ...machineNode(this.machine), name: this.machine.name }];
   }

@@ -51,10 +51,7 @@ export interface ProcessDriverOptions {
    * `refuse`.
    */
   unsandboxedJobs?: UnsandboxedJobs;
-  /**
-   * ORRERY_GPU_DESCRIPTION: this machine's GPUs as the operator states them, in place of the
-   * probe (runtime/gpus.ts); what jobs are given GPUs from and what nodes() reports.
-   */
+  /** ORRERY_GPU_DESCRIPTION: this machine's GPUs as stated, in place of the probe (gpus.ts). */
   gpus?: MachineGpus;
 }
 
@@ -397,10 +394,7 @@ export class ProcessDriver implements RuntimeDriver {
     return port ? { host: this.relays!.address, port } : null;
   }
 
-  /**
-   * This machine whole, as one node of the `local` pool: its cores, memory and GPUs by vendor.
-   * What Orrery's own jobs hold is the scheduler's to count, not taken off here.
-   */
+  /** This machine whole: what Orrery's own jobs hold is the scheduler's to count. */
   async nodes(): Promise<NodeCapacity[]> {
     return [machineNode(this.machine)];
   }
