@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isAddressOrCidr } from './net/trusted-proxies.js';
+import { parseGpuDescription, type MachineGpus } from './runtime/gpus.js';
 import { KUBE_ENV, kubeOptions, type KubeOptions } from './runtime/kubernetes/options.js';
 import {
   SLURM_ENV,
@@ -109,6 +110,18 @@ const Env = z.object({
     .transform((v) => /^(true|1)$/i.test(v)),
   ORRERY_RUNTIME: z.enum(['auto', 'process', 'docker', 'kubernetes', 'slurm']).default('auto'),
   ORRERY_UNSANDBOXED_JOBS: z.enum(['refuse', 'allow']).default('refuse'),
+  ORRERY_GPU_DESCRIPTION: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      try {
+        return parseGpuDescription(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
   ...KUBE_ENV,
   ...SLURM_ENV,
   DOCKER_HOST: z
@@ -249,6 +262,12 @@ export interface Config {
      * for a one-person machine (docs/runtimes.md).
      */
     unsandboxedJobs: 'refuse' | 'allow';
+    /**
+     * ORRERY_GPU_DESCRIPTION: this machine's GPUs as the operator states them, a stand-in for
+     * the probe (`nvidia-smi`, the device nodes) where it cannot tell, and in tests; unset:
+     * probed (runtime/gpus.ts, docs/operations.md).
+     */
+    gpus?: MachineGpus;
   };
   /** How organizations buy credits (docs/billing.md, Buying credits). */
   payments: Payments;
@@ -416,6 +435,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dockerNetwork: e.ORRERY_DOCKER_NETWORK,
       killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
       unsandboxedJobs: e.ORRERY_UNSANDBOXED_JOBS,
+      ...(e.ORRERY_GPU_DESCRIPTION ? { gpus: e.ORRERY_GPU_DESCRIPTION } : {}),
       kube: kubeOptions(e),
       slurm: slurmOptions(e),
     },
