@@ -3,10 +3,10 @@ import { formatAmount, QUOTA_RESOURCES } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
-import { neverFits, type WaitReason } from '../scheduler/decide.js';
+import { mayUse, neverFits, type WaitReason } from '../scheduler/decide.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { creditsLeft, type CreditsLeft } from './accounting.js';
-import { requestsOf, schedNode, wireReason, type JobQueue } from './queue.js';
+import { requestsOf, schedNodes, wireReason, type JobQueue } from './queue.js';
 import { containerOf, lastTransitionAt, type JobRow, type Transition } from './store.js';
 
 /** A job that keeps failing waits at most this long between starts. */
@@ -123,14 +123,14 @@ export async function refuseNeverFitting(
   driver: RuntimeDriver,
   job: Pick<JobRow, 'container' | 'clusterName' | 'presetName'>,
 ) {
-  const nodes = (await driver.nodes()).map(schedNode);
+  const nodes = schedNodes(await driver.nodes());
   if (!nodes.length) return;
   const requests = requestsOf(containerOf(job as JobRow));
-  const known = new Set(nodes.map((n) => n.pool));
+  const known = new Set(nodes.flatMap((n) => n.pools ?? [n.pool]));
   const named = (await presetPoolMap(ctx.db)).get(`${job.clusterName}/${job.presetName}`) ?? [];
   const pools = named.filter((p) => known.has(p));
   if (!neverFits(requests, pools.length ? pools : undefined, nodes)) return;
-  const largest = nodes.filter((n) => !pools.length || pools.includes(n.pool));
+  const largest = nodes.filter((n) => mayUse(n, pools));
   throw new HttpError(
     'validation',
     `The job can never start: it needs ${amounts(requests)}, and the largest node it may use has ${amounts(

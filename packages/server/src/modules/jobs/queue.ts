@@ -2,7 +2,13 @@ import type { JobContainer, JobScheduling, WaitReason as WireReason } from '@orr
 import { describeWaits, isFinalJobStatus, type JobStatus } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { NodeCapacity, RuntimeDriver } from '../../runtime/driver.js';
-import { decide, type Decision, type SchedNode, type SchedulerInput } from '../scheduler/decide.js';
+import {
+  decide,
+  mayUse,
+  type Decision,
+  type SchedNode,
+  type SchedulerInput,
+} from '../scheduler/decide.js';
 import type { WaitReason } from '../scheduler/decide.js';
 import { add, decay, fits, subtract, type Resources } from '../scheduler/resources.js';
 import { clusterQuotas } from '../quotas/store.js';
@@ -36,6 +42,20 @@ export function schedNode(n: NodeCapacity): SchedNode {
   return { name: n.name, pool: n.pool, capacity };
 }
 
+/**
+ * The runtime's nodes for the scheduler: a node reported once per pool it is in (a Slurm node in
+ * two partitions) is one node, counted once, in each of its pools.
+ */
+export function schedNodes(reported: NodeCapacity[]): SchedNode[] {
+  const byName = new Map<string, SchedNode>();
+  for (const n of reported) {
+    const known = byName.get(n.name);
+    if (!known) byName.set(n.name, { ...schedNode(n), pools: [n.pool] });
+    else if (!known.pools!.includes(n.pool)) known.pools!.push(n.pool);
+  }
+  return [...byName.values()];
+}
+
 export const orgKey = (j: Pick<JobRow, 'clusterName' | 'orgName'>) =>
   `${j.clusterName}/${j.orgName}`;
 
@@ -67,9 +87,9 @@ export class JobQueue {
 
   /** The pass's input: every node, the running jobs and the waiting ones with their holds. */
   async input(rows: JobRow[], holds: Map<string, string>, now: number): Promise<SchedulerInput> {
-    const nodes = (await this.driver.nodes()).map(schedNode);
+    const nodes = schedNodes(await this.driver.nodes());
     const presetPools = await presetPoolMap(this.db);
-    const known = new Set(nodes.map((n) => n.pool));
+    const known = new Set(nodes.flatMap((n) => n.pools ?? [n.pool]));
     // The preset's pools this runtime has; none of them (a pool that only describes this one
     // machine, say) lets the job use any node.
     const poolsOf = (j: JobRow) => {
@@ -129,7 +149,7 @@ export class JobQueue {
   ) {
     const known = this.placed.get(job.id);
     if (known && free.has(known)) return known;
-    const allowed = nodes.filter((n) => !job.pools || job.pools.includes(n.pool));
+    const allowed = nodes.filter((n) => mayUse(n, job.pools));
     const node =
       allowed.find((n) => fits(job.requests, free.get(n.name)!))?.name ??
       allowed[0]?.name ??

@@ -71,6 +71,8 @@ export class JobsService {
   readonly queue: JobQueue;
   /** Jobs being stopped to give their capacity to another. */
   private readonly preempting = new Set<string>();
+  /** Jobs cancelled whose processes may not be gone yet, as they were when running. */
+  private readonly stopping = new Map<string, JobRow>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -198,7 +200,7 @@ export class JobsService {
           start: (j) => this.launch(j),
           preempt: (j, forJob, why) => void this.preempt(j, forJob, why),
         },
-        await unfinishedJobs(this.ctx.db),
+        await this.holdingJobs(),
       ).catch((e: unknown) => this.log.error({ err: e }, 'admission pass failed'));
       // Right after charges, as a balance may just have reached 0; otherwise now and then
       // (an administrator's set, storage charges).
@@ -209,6 +211,13 @@ export class JobsService {
         );
       }
     } while (this.again);
+  }
+
+  /** The jobs that hold or want capacity: the unfinished ones and those still being stopped. */
+  private async holdingJobs() {
+    const rows = await unfinishedJobs(this.ctx.db);
+    const ids = new Set(rows.map((j) => j.id));
+    return [...rows, ...[...this.stopping.values()].filter((j) => !ids.has(j.id))];
   }
 
   /**
@@ -401,12 +410,19 @@ export class JobsService {
 
   /** Stops a job and records it as cancelled for `reason`. */
   private async end(j: JobRow, reason: string, description?: string) {
-    const row = await this.move(
-      j,
-      { status: 'cancelled', reason, description },
-      { finishedAt: new Date() },
-    );
-    if (row) await this.driver.kill(j.id).catch(this.warn(j.id, 'kill failed'));
+    // Until its processes are gone the job still holds its CPUs and GPUs: the scheduler counts
+    // it, so that no job is started onto a GPU that is not free yet.
+    if (j.materialized) this.stopping.set(j.id, j);
+    try {
+      const row = await this.move(
+        j,
+        { status: 'cancelled', reason, description },
+        { finishedAt: new Date() },
+      );
+      if (row) await this.driver.kill(j.id).catch(this.warn(j.id, 'kill failed'));
+    } finally {
+      if (this.stopping.delete(j.id)) this.kick();
+    }
   }
 
   /** After a final status: the last charge, and the runtime lets go of the job. */

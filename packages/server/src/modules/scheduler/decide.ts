@@ -21,8 +21,14 @@ import { weightsOf, type Quota } from './weights.js';
 export interface SchedNode {
   name: string;
   pool: string;
+  /** Every pool the node is in, where more than one (a Slurm node in two partitions). */
+  pools?: string[];
   capacity: Resources;
 }
+
+/** Whether a job limited to `pools` (none: any) may use the node. */
+export const mayUse = (n: SchedNode, pools: string[] | undefined) =>
+  !pools?.length || pools.some((p) => p === n.pool || !!n.pools?.includes(p));
 
 export interface OrgPolicy extends Quota {
   /** The organization's hard cap on running jobs (Apolo's `total_running_jobs`). */
@@ -112,7 +118,7 @@ export function standings(input: SchedulerInput): Map<string, { used: Resources;
 
 /** Whether a job could ever start: on an empty node of a pool it may use. */
 export function neverFits(requests: Resources, pools: string[] | undefined, nodes: SchedNode[]) {
-  const allowed = nodes.filter((n) => !pools?.length || pools.includes(n.pool));
+  const allowed = nodes.filter((n) => mayUse(n, pools));
   return !allowed.some((n) => fits(requests, n.capacity));
 }
 
@@ -350,9 +356,7 @@ class Pass {
   }
 
   private allowed(job: JobBase) {
-    return this.input.nodes.filter(
-      (n) => (!job.pools?.length || job.pools.includes(n.pool)) && !this.reserved.has(n.name),
-    );
+    return this.input.nodes.filter((n) => mayUse(n, job.pools) && !this.reserved.has(n.name));
   }
 
   /** The node the job fits tightest, so that large free blocks (whole GPU nodes) stay whole. */
@@ -434,7 +438,7 @@ class Pass {
   }
 
   private describeCapacity(job: WaitingJob): WaitReason {
-    const nodes = this.input.nodes.filter((n) => !job.pools?.length || job.pools.includes(n.pool));
+    const nodes = this.input.nodes.filter((n) => mayUse(n, job.pools));
     const free = nodes
       .map((n) => ({ node: n.name, pool: n.pool, free: this.free.get(n.name)! }))
       .sort((a, b) => dominantShare(b.free, this.total) - dominantShare(a.free, this.total))
