@@ -123,6 +123,8 @@ const Env = z.object({
   ORRERY_INVITE_TTL: duration('7d'),
   ORRERY_BUDGET_CHECK_INTERVAL: duration('1m'),
   ORRERY_JOB_STATUS_RECHECK: duration('30s'),
+  ORRERY_FAIR_SHARE_HALF_LIFE: duration('1d'),
+  ORRERY_STARVATION_WAIT: duration('30m'),
   ORRERY_TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -191,6 +193,11 @@ export interface Config {
    * events of any replica wake it at once; this bounds the wait for one lost with a connection.
    */
   jobStatusRecheckSeconds: number;
+  /**
+   * The scheduler (docs/scheduling.md): how fast past use fades in the fair share, and how long a
+   * job waits before it reserves a node for itself, both in milliseconds.
+   */
+  scheduler: { halfLifeMs: number; starvationMs: number };
   /**
    * The reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For, -Proto and -Host are
    * believed; empty: none, the connection's own address is the client's (docs/operations.md).
@@ -388,6 +395,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
     budgetCheckMs: e.ORRERY_BUDGET_CHECK_INTERVAL * 1000,
     jobStatusRecheckSeconds: e.ORRERY_JOB_STATUS_RECHECK,
+    scheduler: {
+      halfLifeMs: e.ORRERY_FAIR_SHARE_HALF_LIFE * 1000,
+      starvationMs: e.ORRERY_STARVATION_WAIT * 1000,
+    },
     trustedProxies: e.ORRERY_TRUSTED_PROXIES,
     signInLimits: {
       perAccount: e.ORRERY_SIGNIN_FAILURES_PER_ACCOUNT,

@@ -102,6 +102,14 @@ export function decide(input: SchedulerInput): Decision {
   return new Pass(input).run();
 }
 
+/**
+ * Where each organization (keyed `org`) and project (`org/project`) stands: what its running
+ * jobs hold, and its weighted share of recent use, below 1 meaning below its fair share.
+ */
+export function standings(input: SchedulerInput): Map<string, { used: Resources; share: number }> {
+  return new Pass(input).standings();
+}
+
 /** Whether a job could ever start: on an empty node of a pool it may use. */
 export function neverFits(requests: Resources, pools: string[] | undefined, nodes: SchedNode[]) {
   const allowed = nodes.filter((n) => !pools?.length || pools.includes(n.pool));
@@ -148,6 +156,17 @@ class Pass {
       for (const [k, w] of weightsOf([...projects], (p) => input.projects?.get(p), within))
         this.projectWeight.set(k, w);
     }
+  }
+
+  standings() {
+    const out = new Map<string, { used: Resources; share: number }>();
+    for (const [org, w] of this.orgWeight)
+      out.set(org, { used: this.use.get(org) ?? {}, share: this.share(org, this.total, w) });
+    for (const [key, w] of this.projectWeight) {
+      const pool = this.orgPool(key.slice(0, key.lastIndexOf('/')));
+      out.set(key, { used: this.use.get(key) ?? {}, share: this.share(key, pool, w) });
+    }
+    return out;
   }
 
   run(): Decision {
