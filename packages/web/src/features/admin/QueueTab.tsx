@@ -177,49 +177,52 @@ function Jobs({ data }: { data: ClusterQueue }) {
       {jobs.length === 0 ? (
         <EmptyState title={Q.noJobs} />
       ) : (
-        <Table striped verticalSpacing="xs" aria-label={Q.jobs}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{Q.position}</Table.Th>
-              <Table.Th>{Q.job}</Table.Th>
-              <Table.Th>{Q.who}</Table.Th>
-              <Table.Th>{Q.owner}</Table.Th>
-              <Table.Th>{Q.status}</Table.Th>
-              <Table.Th>{Q.priority}</Table.Th>
-              <Table.Th>{Q.preemptible}</Table.Th>
-              <Table.Th>{Q.requests}</Table.Th>
-              <Table.Th>{Q.message}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {jobs.map((j) => (
-              <Table.Tr key={j.id}>
-                <Table.Td>{j.position === null ? Q.none : `#${j.position}`}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {j.name ?? j.id}
-                  </Text>
-                  {j.name && (
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {j.id}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{`${j.org} / ${j.project}`}</Table.Td>
-                <Table.Td>{j.owner}</Table.Td>
-                <Table.Td>
-                  <JobStatusBadge status={j.status as JobStatus} />
-                </Table.Td>
-                <Table.Td>{j.priority}</Table.Td>
-                <Table.Td>{j.preemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
-                <Table.Td>{amountsText(j.requests)}</Table.Td>
-                <Table.Td maw={360}>
-                  <Text size="sm">{j.message ?? Q.none}</Text>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={900}>
+          <Table striped verticalSpacing="xs" aria-label={Q.jobs}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{Q.position}</Table.Th>
+                <Table.Th>{Q.job}</Table.Th>
+                <Table.Th>{Q.who}</Table.Th>
+                <Table.Th>{Q.owner}</Table.Th>
+                <Table.Th>{Q.status}</Table.Th>
+                <Table.Th>{Q.priority}</Table.Th>
+                <Table.Th>{Q.preemptible}</Table.Th>
+                <Table.Th>{Q.requests}</Table.Th>
+                <Table.Th>{Q.message}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {jobs.map((j) => (
+                <Table.Tr key={j.id}>
+                  <Table.Td>{j.position === null ? Q.none : `#${j.position}`}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {j.name ?? j.id}
+                    </Text>
+                    {j.name && (
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {j.id}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{`${j.org} / ${j.project}`}</Table.Td>
+                  <Table.Td>{j.owner}</Table.Td>
+                  {/* A badge shrinks to an ellipsis where the table is tight: it keeps its word. */}
+                  <Table.Td miw={110}>
+                    <JobStatusBadge status={j.status as JobStatus} />
+                  </Table.Td>
+                  <Table.Td>{j.priority}</Table.Td>
+                  <Table.Td>{j.preemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
+                  <Table.Td>{amountsText(j.requests)}</Table.Td>
+                  <Table.Td maw={360}>
+                    <Text size="sm">{j.message ?? Q.none}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Stack>
   );

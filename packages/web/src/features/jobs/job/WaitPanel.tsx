@@ -79,7 +79,14 @@ function FreeNodes({ reason }: { reason: Extract<WaitReason, { kind: 'capacity' 
   const shown = reason.free.slice(0, MAX_NODES);
   return (
     <Stack gap={2} mt={4}>
-      <Table withTableBorder fz="xs" verticalSpacing={2} aria-label={W.freeWhere}>
+      <Table
+        withTableBorder
+        fz="xs"
+        verticalSpacing={2}
+        maw={640}
+        bg="var(--mantine-color-body)"
+        aria-label={W.freeWhere}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{W.node}</Table.Th>
