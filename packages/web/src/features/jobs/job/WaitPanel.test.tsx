@@ -155,6 +155,20 @@ describe('Why is this job waiting?', () => {
     expect(schedulingGets(calls)).toBe(0);
   });
 
+  it('reads the job again at once when the scheduler has already admitted it', async () => {
+    const job: CannedResponse = { url: GET, body: waitingJob() };
+    const { calls, queryClient } = renderJob(job, '', [
+      { url: SCHEDULING, body: scheduling({ status: 'running', position: null }) },
+    ]);
+    // Rather than wait for the page's next refresh, 10 seconds on.
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    await screen.findByRole('heading', { name: 'train', level: 2 });
+    job.body = jobWire({ status: 'running' });
+    await vi.waitFor(() => expect(calls.filter((c) => c.url === GET)).toHaveLength(2));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['jobs', 'one', JOB_ID] });
+    expect(screen.queryByText(TITLE)).toBeNull();
+  });
+
   it('reads again every 10 seconds while the job waits, and is gone once it runs', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const job: CannedResponse = { url: GET, body: waitingJob() };

@@ -7,7 +7,9 @@ import {
   QUOTA_RESOURCES,
   type WaitReason,
 } from '@orrery/contract';
-import { isWaiting, type Job } from '../../../api/jobs';
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { isWaiting, jobKeys, type Job } from '../../../api/jobs';
 import { useJobScheduling } from '../../../api/scheduling';
 import { messageOf } from '../../../ui/errors';
 import { JOBS_TEXTS } from '../texts';
@@ -24,8 +26,14 @@ const MAX_NODES = 8;
 export function WaitPanel({ job }: { job: Job }) {
   const waiting = isWaiting(job.status);
   const scheduling = useJobScheduling(job.id, waiting);
-  // The scheduling answer may see the job admitted before the job's own refresh does.
-  if (!waiting || (scheduling.data && !isWaiting(scheduling.data.status))) return null;
+  const client = useQueryClient();
+  // The scheduling answer may see the job admitted before the job's own refresh does: the page
+  // reads the job at once rather than show a pending job with no reason for up to 10 seconds.
+  const admitted = !!scheduling.data && !isWaiting(scheduling.data.status);
+  useEffect(() => {
+    if (waiting && admitted) void client.invalidateQueries({ queryKey: jobKeys.one(job.id) });
+  }, [waiting, admitted, client, job.id]);
+  if (!waiting || admitted) return null;
   const data = scheduling.data;
   return (
     <Alert
