@@ -37,7 +37,10 @@ export async function until(api, id, done, { everyMs = 5, timeoutMs = 60000 } = 
       throw new Error(
         `job ${id} ended ${st}: ${job.history?.reason ?? ''} ${job.history?.description ?? ''}`,
       );
-    if (Date.now() - t0 > timeoutMs) throw new Error(`job ${id} still ${st} after ${timeoutMs} ms`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(
+        `job ${id} still ${st} after ${timeoutMs} ms: ${job.history?.reason ?? ''} ${job.history?.description ?? ''}`,
+      );
     await sleep(everyMs);
   }
 }

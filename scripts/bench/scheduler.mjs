@@ -192,11 +192,10 @@ export async function benchPreemption() {
       cpu: half,
       memory: 64 * 2 ** 20,
       credits_per_hour: '1',
-      is_preemptible: true,
+      scheduler_enabled: true,
     });
     const running = (j) => j.status === 'running';
-    const at = (job, status) =>
-      Date.parse(job.statuses.findLast((t) => t.status === status).transition_time);
+    const at = (job, found) => Date.parse(job.statuses.findLast(found).transition_time);
     for (const [label, command] of [
       ['victim ends at SIGTERM', 'sleep 600'],
       [`victim ignores SIGTERM (kill grace ${GRACE_S} s)`, "trap '' TERM; sleep 600"],
@@ -218,8 +217,11 @@ export async function benchPreemption() {
         );
         const started = await until(api, high.id, running, { everyMs: 20 });
         const victims = await Promise.all(low.map((id) => api.get(`/api/v1/jobs/${id}`)));
-        const victim = victims.find((v) => v.statuses.some((t) => t.status === 'suspended'));
-        times.push(at(started, 'running') - at(victim, 'suspended'));
+        const preempted = (t) => t.reason === 'Preempted';
+        const victim = victims.find((v) => v.statuses.some(preempted));
+        // From the decision (the victim's move to suspended, reason Preempted; it then waits,
+        // which its history says in later entries) to the new job's start.
+        times.push(at(started, (t) => t.status === 'running') - at(victim, preempted));
         for (const id of [...low, high.id]) await api.del(`/api/v1/jobs/${id}`);
         for (const id of [...low, high.id])
           await until(api, id, (j) => ['cancelled', 'succeeded', 'failed'].includes(j.status));

@@ -302,9 +302,11 @@ export class ProcessDriver implements RuntimeDriver {
       pgid = await readNumber(join(dir, 'pgid'));
     }
     if (pgid === null || !(await this.wrapperAlive(id))) return;
-    // Right after the start, the group's only processes ignore SIGTERM (WRAPPER) and the command
-    // would miss it: wait for the command (one that ignores SIGTERM itself gets it anyway).
-    for (let i = 0; i < 50 && !(await groupTakesTerm(pgid.value)); i++) await sleep(20);
+    // Right after the start (only then) the group's only processes ignore SIGTERM (WRAPPER) and the
+    // command would miss it: wait for the command (one that ignores SIGTERM itself gets it anyway).
+    const settling = () => Date.now() - pgid!.mtime.getTime() < 1000;
+    for (let i = 0; i < 50 && settling() && !(await groupTakesTerm(pgid.value)); i++)
+      await sleep(20);
     signal(-pgid.value, 'SIGTERM');
     const deadline = Date.now() + this.killGraceMs;
     while (Date.now() < deadline && (await groupAlive(pgid.value))) await sleep(50);
