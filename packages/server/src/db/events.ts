@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 
 /**
- * Events between the replicas that share a database (DESIGN.md "replicas"): PostgreSQL
+ * Events between the replicas that share a database (docs/operations.md): PostgreSQL
  * LISTEN/NOTIFY on channel `orrery_events`, or, on PGlite (one process, so one replica), handed
  * over in the process. Payloads are small JSON objects (NOTIFY takes under 8000 bytes): ids and
  * states, never rows. Delivery is at most once — a replica whose listening connection drops
