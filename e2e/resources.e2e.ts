@@ -129,6 +129,20 @@ describe('disks, secrets and images pages', () => {
       await page.getByText('Disk training-data was deleted').waitFor();
       await page.getByText('No disks found').waitFor();
     });
+
+    it('the disk name hint says the name identifies the disk in the cluster', async () => {
+      await page.goto(`${server.url}/disks?${CONTEXT}`);
+      await page.getByRole('button', { name: 'Create new disk' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create new disk' });
+      await dialog
+        .getByText(
+          'Optional. Letters, digits, spaces and hyphens; the name should uniquely identify the disk in the cluster.',
+        )
+        .waitFor();
+      await settled(page);
+      await screenshot(page, 'disks-disk-hint');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    });
   });
 
   describe('secrets', () => {
