@@ -122,6 +122,7 @@ export async function benchApps(work) {
   } catch (e) {
     notMeasured(what, e.message);
   } finally {
+    // The figures are taken; a connection that cannot end cleanly goes with the process.
     await db.end().catch(() => undefined);
     await server?.stop();
     pg.stop();

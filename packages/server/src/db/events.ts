@@ -81,6 +81,7 @@ export async function postgresEvents(
       if (client !== c) return;
       client = null;
       onLost?.(error);
+      // Already lost and told through `onLost`: ending it is tidying, and may fail too.
       void c.end().catch(() => undefined);
       if (!closed) retry = setTimeout(listen, RECONNECT_MS);
     };
@@ -123,6 +124,7 @@ export async function postgresEvents(
       await connecting;
       const c = client;
       client = null;
+      // Closing: a connection that cannot end cleanly is dropped all the same.
       await c?.end().catch(() => undefined);
     },
   };
