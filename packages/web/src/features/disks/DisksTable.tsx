@@ -10,7 +10,7 @@ import { DiskCost } from '../billing/cost/DiskCost';
 const C = DISK_TEXTS.columns;
 
 /**
- * Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. And
+ * Columns: Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. And
  * what each disk costs a day at the cluster's price, when the cluster names one.
  */
 export function DisksTable(props: {

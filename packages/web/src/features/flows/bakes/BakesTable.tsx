@@ -13,7 +13,7 @@ import { BAKE_TEXTS, FLOW_TEXTS } from '../texts';
 const C = BAKE_TEXTS.columns;
 
 /**
- * Bake, ID, Executor ID, Status, Tags, Kill. Kill shows only while the last attempt
+ * Columns: Bake, ID, Executor ID, Status, Tags, Kill. Kill shows only while the last attempt
  * is pending or running; a failed or cancelled bake offers Restart from failed instead.
  */
 export function BakesTable(props: {
