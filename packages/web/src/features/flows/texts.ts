@@ -108,7 +108,7 @@ export const GRAPH_ZOOM = { min: 0.01, max: 0.75 } as const;
 export const NODE_SIZE = { width: 225, height: 84 } as const;
 
 /**
- * The spec sets no interval for a bake's graph; a task's status changes once a second at most in
+ * A bake's graph is polled: a task's status changes once a second at most in
  * the engine, and a few seconds keeps a 1,000-task bake's polling cheap.
  */
 export const BAKE_POLL_MS = 3_000;
