@@ -8,7 +8,7 @@ import { ADMIN, signIn } from './support/session.js';
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 
 /**
- * The generic error page (spec workloads §2 Other) in Debian's Chromium against the real server,
+ * The generic error page in Debian's Chromium against the real server,
  * with and without a configured support address. The failure is a real one a deployment meets: a
  * page's code cannot be downloaded (here the browser aborts the request for the Administration
  * chunk, as a dropped connection or a replaced build would). With an address the page names it

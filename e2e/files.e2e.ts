@@ -40,6 +40,7 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]) {
  */
 describe('files page', () => {
   let server: RunningServer;
+  let token: string;
   let page: Page;
   let errors: string[];
   const params = () => new URL(page.url()).searchParams;
@@ -59,7 +60,7 @@ describe('files page', () => {
       .filter({ has: page.locator('[role=progressbar][aria-valuenow="100"]') })
       .first();
 
-  useJourney('files', (j) => ({ server, page, errors } = j), {
+  useJourney('files', (j) => ({ server, token, page, errors } = j), {
     prepare: (j) => signUpElsewhere(j.browser, j.server, BOB),
   });
 
@@ -234,6 +235,38 @@ describe('files page', () => {
     await page.getByText('This folder is empty').waitFor();
     await settled(page);
     await screenshot(page, 'files-empty');
+  });
+
+  it('the upload panel lists the uploads of the folder in view and clears finished ones', async () => {
+    const mkdir = await fetch(`${server.url}/api/v1/storage/acme/vision/inner?op=MKDIRS`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(mkdir.status).toBeLessThan(300);
+    await page.goto(`${server.url}/files?${CONTEXT}`);
+    await page.getByRole('button', { name: 'Folder inner', exact: true }).waitFor();
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'root.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('at the root\n'),
+    });
+    const panel = page.getByRole('region', { name: 'Uploads' });
+    await panel.getByText('root.txt').waitFor();
+    await screenshot(page, 'files-upload-root');
+    // Finished, it clears itself: the file is in the listing.
+    await panel.waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByRole('button', { name: 'File root.txt', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Folder inner', exact: true }).dblclick();
+    await page.waitForURL((u) => u.searchParams.get('path') === 'inner');
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'inner.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('inside\n'),
+    });
+    await panel.getByText('inner.txt').waitFor();
+    expect(await panel.getByText('root.txt').count()).toBe(0);
+    await page.getByRole('button', { name: 'File inner.txt', exact: true }).waitFor();
   });
 
   it('ran without errors in the page', () => {

@@ -10,7 +10,7 @@ import {
 import { ADMIN, signIn, tokenFor } from './support/session.js';
 
 /**
- * A first run with no dead ends (issue 15), in Debian's Chromium against the real server: the
+ * A first run with no dead ends, in Debian's Chromium against the real server: the
  * fresh system administrator reaches Administration with no organization and, creating one,
  * lands in it; an unverified newcomer
  * is told before acting, resends the mail, verifies and creates an organization; an invitee who

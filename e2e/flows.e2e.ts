@@ -129,7 +129,7 @@ describe('flows journey', () => {
     await page.getByText('succeeded', { exact: true }).first().waitFor();
   });
 
-  it('draws nodes of 225 × 84 in the spec’s colours, zooming from 0.01 to 0.75 only', async () => {
+  it('draws nodes of 225 × 84 in the status colours, zooming from 0.01 to 0.75 only', async () => {
     const scale = await zoom();
     const box = (await node('first').boundingBox())!;
     expect(box.width / scale).toBeCloseTo(225, 0);

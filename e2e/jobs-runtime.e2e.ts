@@ -10,7 +10,7 @@ const CONTEXT = 'org=acme&cluster=default&project=vision';
 const WRITE_AND_WAIT = 'sh -c "echo ::set-output name=answer::42; sleep 300"';
 
 /**
- * Honest runtimes and the job page's outputs and metrics (issue 15) in Debian's Chromium against
+ * Honest runtimes and the job page's outputs and metrics in Debian's Chromium against
  * the real server on the process runtime.
  */
 describe('jobs on the process runtime', () => {

@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { screenshot } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { screenshot, settled } from './support/browser.js';
 import type { RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, signIn } from './support/session.js';
+// The registry tests' own client: a tiny image pushed through Orrery's /v2/ as `docker push` does.
+import { basicAuth, pushImage } from '../packages/server/src/modules/images/oci-client.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 /** The job is a tiny HTTP server; the process runtime gives it its port in PORT. */
@@ -11,18 +13,33 @@ const SERVE = `${process.execPath} -e "require('http').createServer((q,s)=>s.end
 
 /**
  * Jobs in Debian's Chromium against the real server on the process runtime: create a job from
- * the template's form, watch it run, follow its logs, open its HTTP endpoint, kill it, rerun it.
+ * the template's form, watch it run, follow its logs, open its HTTP endpoint, kill it, rerun it;
+ * the form's pattern message in words, a job's memory in its preset's unit, Choose Image Tag.
  */
 describe('jobs journey', () => {
   let server: RunningServer;
+  let token: string;
   let page: Page;
   let errors: string[];
   let firstJob = '';
 
-  useJourney('jobs', (j) => ({ server, page, errors } = j), {
+  useJourney('jobs', (j) => ({ server, token, page, errors } = j), {
     env: () => ({ ORRERY_RUNTIME: 'process' }),
     context: { viewport: { width: 1400, height: 900 } },
   });
+  beforeAll(async () => {
+    await pushImage(server.url, basicAuth(ADMIN.username, token), 'acme/vision/hello', 'v1');
+  });
+  /** The requests the page sends from now on that change something (a form's checks stop them). */
+  const watchWrites = () => {
+    const writes: string[] = [];
+    const listener = (r: Request) => {
+      if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api'))
+        writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', listener);
+    return { writes, stop: () => page.off('request', listener) };
+  };
 
   it('shows the empty list, then creates a job from the form', async () => {
     await page.goto(server.url);
@@ -94,6 +111,93 @@ describe('jobs journey', () => {
       .waitFor();
     expect(await page.getByRole('row').count()).toBe(3); // header and two jobs
     await screenshot(page, 'jobs-list');
+  });
+
+  it('a pattern error on the job form is in words, without the required-fields toast', async () => {
+    const { writes, stop } = watchWrites();
+    await page.goto(`${server.url}/jobs/new?${CONTEXT}`);
+    await page.getByLabel(/^Image/).fill('ubuntu:24.04');
+    await page.getByLabel(/^Name/).fill('My Job');
+    await page.getByRole('button', { name: 'Create job' }).click();
+    await page
+      .getByText(
+        'Value does not match the required pattern: lowercase letters, digits and single hyphens, starting with a letter',
+      )
+      .waitFor();
+    await settled(page);
+    expect(await page.getByText('Please fill in all required fields').count()).toBe(0);
+    expect(await page.getByText('^[a-z]', { exact: false }).count()).toBe(0);
+    await screenshot(page, 'jobs-job-pattern');
+    expect(writes.filter((w) => /\/jobs$/.test(w))).toEqual([]);
+    stop();
+  });
+
+  it('a job’s memory is in its preset’s unit on the job page, the form and admin', async () => {
+    const presets = (await (
+      await fetch(`${server.url}/api/v1/config`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { clusters?: { resource_presets?: { name: string; memory: number }[] }[] };
+    const preset = presets.clusters?.[0]?.resource_presets?.[0];
+    expect(preset).toBeTruthy();
+    const res = await fetch(`${server.url}/api/v1/jobs?from_preset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        cluster_name: 'default',
+        org_name: 'acme',
+        project_name: 'vision',
+        preset_name: preset!.name,
+        name: 'memory-check',
+        image: 'busybox:latest',
+        command: 'true',
+        pass_config: false,
+      }),
+    });
+    expect(res.status).toBe(202);
+    const job = (await res.json()) as { id: string };
+    await page.goto(`${server.url}/jobs/${job.id}?${CONTEXT}`);
+    const gb = preset!.memory / 1e9;
+    const shown =
+      gb >= 1 ? `${Number(gb.toFixed(2))} GB` : `${Number((preset!.memory / 1e6).toFixed(2))} MB`;
+    await page
+      .getByText(new RegExp(`CPU, ${shown.replace('.', '\\.')}`))
+      .first()
+      .waitFor();
+    expect(await page.getByText(/GiB|MiB/).count()).toBe(0);
+    await settled(page);
+    await screenshot(page, 'jobs-job-memory');
+    // The Details tab names the name-based URL "HTTP URL by name".
+    await page.getByRole('tab', { name: 'Details' }).click();
+    const byName = page.getByRole('row', { name: /^HTTP URL by name/ });
+    await byName.waitFor();
+    const url = (await byName.getByRole('cell').last().innerText()).trim();
+    if (url.startsWith('http')) expect(url).toContain('memory-check');
+
+    // The same unit in the job form's preset field and in the administrator's presets.
+    await page.goto(`${server.url}/jobs/new?${CONTEXT}`);
+    const field = page.getByRole('combobox', { name: /^Preset/ });
+    await expect
+      .poll(() => field.inputValue(), { timeout: 60_000 })
+      .toContain(`${preset!.name} · `);
+    expect(await field.inputValue()).toContain(` ${shown} `);
+    await page.goto(`${server.url}/admin/clusters/default/resources?${CONTEXT}`);
+    const row = page.getByRole('row', { name: new RegExp(`^${preset!.name} `) });
+    await row.getByRole('cell', { name: shown, exact: true }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('Choose Image Tag confirms with Apply and fills the job form', async () => {
+    await page.goto(`${server.url}/jobs/new?${CONTEXT}`);
+    await page.getByRole('button', { name: 'Choose image' }).click();
+    const images = page.getByRole('dialog', { name: 'Choose Image' });
+    await images.getByRole('cell', { name: 'hello' }).click();
+    await images.getByRole('button', { name: 'Select' }).click();
+    const tags = page.getByRole('dialog', { name: 'Choose Image Tag' });
+    await tags.getByRole('cell', { name: 'v1', exact: true }).click();
+    await settled(page);
+    await screenshot(page, 'jobs-image-tag');
+    await tags.getByRole('button', { name: 'Apply', exact: true }).click();
+    await tags.waitFor({ state: 'hidden' });
+    expect(await page.getByLabel(/^Image/).inputValue()).toContain('hello:v1');
   });
 
   it('ran without errors in the page', () => {

@@ -209,7 +209,7 @@ describe('people and administration', () => {
     await toast(admin, 'Quota of crew is updated');
     await admin.getByRole('row', { name: /crew/ }).getByText('4', { exact: true }).waitFor();
     await admin.getByLabel('default: Credits per GB per hour').fill('0.2');
-    // "Save disk price" beside it is the disks' (issue 12).
+    // "Save disk price" beside it is the disks'.
     await admin.getByRole('button', { name: 'Save', exact: true }).click();
     await toast(admin, 'Credits updated for default storage volume');
     await screenshot(admin, 'people-08-cluster-orgs');

@@ -13,7 +13,7 @@ const registryInstalled = existsSync(REGISTRY);
 
 /**
  * Disks, secrets and images in Debian's Chromium against the real server process and the
- * production build: a disk created after every wrong input of workloads §5, a secret created,
+ * production build: a disk created after every wrong input of its form, a secret created,
  * listed and deleted, and an image pushed blob by blob through Orrery's /v2/ then seen and copied.
  */
 describe('disks, secrets and images pages', () => {
@@ -34,7 +34,7 @@ describe('disks, secrets and images pages', () => {
   });
 
   describe('disks', () => {
-    it('refuses bad input with the messages of workloads §5', async () => {
+    it('refuses bad input with the form’s messages', async () => {
       await page.goto(`${server.url}/disks?${CONTEXT}`);
       await page.getByText('No disks found').waitFor();
       await page.getByRole('button', { name: 'Create new disk' }).click();
@@ -73,7 +73,7 @@ describe('disks, secrets and images pages', () => {
       await row.getByRole('cell', { name: 'Ready', exact: true }).waitFor();
       // Text content: the badge shows the status in capitals through CSS only.
       const cells = await row.getByRole('cell').allTextContents();
-      // Disks cost nothing on this cluster until an administrator prices them (issue 12).
+      // Disks cost nothing on this cluster until an administrator prices them.
       expect(cells.slice(0, 5)).toEqual(['training-data', '0 B / 2 GB', 'Free', 'admin', 'Ready']);
       const headers = await page.getByRole('columnheader').allInnerTexts();
       expect(headers.slice(0, 6)).toEqual([
@@ -128,6 +128,20 @@ describe('disks, secrets and images pages', () => {
       await dialog.getByRole('button', { name: 'Delete' }).click();
       await page.getByText('Disk training-data was deleted').waitFor();
       await page.getByText('No disks found').waitFor();
+    });
+
+    it('the disk name hint says the name identifies the disk in the cluster', async () => {
+      await page.goto(`${server.url}/disks?${CONTEXT}`);
+      await page.getByRole('button', { name: 'Create new disk' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create new disk' });
+      await dialog
+        .getByText(
+          'Optional. Letters, digits, spaces and hyphens; the name should uniquely identify the disk in the cluster.',
+        )
+        .waitFor();
+      await settled(page);
+      await screenshot(page, 'disks-disk-hint');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
     });
   });
 

@@ -39,6 +39,7 @@ chmodSync(work, 0o711);
 const dataDir = join(work, 'data');
 const cleanups = [];
 const tidy = async () => {
+  // Best effort: one cleanup that fails must not keep the others (and the rm below) from running.
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
   rmSync(work, { recursive: true, force: true });
 };

@@ -1,4 +1,4 @@
-// The built-in templates on the process runtime (issue 11), median of BENCH_APP_RUNS (5) each:
+// The built-in templates on the process runtime, median of BENCH_APP_RUNS (5) each:
 // - install → healthy through the apps service, as a user gets it: `POST …/instances` to the
 //   state `healthy` (the watcher's HTTP check passed), polled every 5 ms, on a server of its own;
 // - the bare baseline under it: from the driver's start() of the job a runner planned until the

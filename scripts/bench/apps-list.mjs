@@ -1,4 +1,4 @@
-// Apps (issue 11) on the process runtime: install → healthy of orrery-deploy (a one-line Node
+// Apps on the process runtime: install → healthy of orrery-deploy (a one-line Node
 // HTTP server, so the figure is Orrery's own cost: admission, start, the HTTP check), and the
 // catalogue and the installed list with 1,000 instances in the project. 1,000 instances through
 // the API would need 1,000 running jobs, so one real instance is made through the API and its
@@ -122,6 +122,7 @@ export async function benchApps(work) {
   } catch (e) {
     notMeasured(what, e.message);
   } finally {
+    // The figures are taken; a connection that cannot end cleanly goes with the process.
     await db.end().catch(() => undefined);
     await server?.stop();
     pg.stop();

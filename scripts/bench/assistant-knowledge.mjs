@@ -1,4 +1,4 @@
-// The assistant's embedded knowledge (issue 14): how long indexing Orrery's docs takes at start,
+// The assistant's embedded knowledge: how long indexing Orrery's docs takes at start,
 // and the server time of an embedded answer (retrieve + compose, no model, no network) over the
 // fixture questions of the quality test, in each mode. Next to it the bare baseline: a plain
 // MiniSearch search over the same sections, what any full-text search costs before the graph,

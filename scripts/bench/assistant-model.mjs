@@ -1,4 +1,4 @@
-// The assistant with a model (issue 14): what Orrery itself adds to each answer when a model
+// The assistant with a model: what Orrery itself adds to each answer when a model
 // composes it. The model is a STAND-IN on loopback that answers every completion at once (no
 // model runs here), so the figure is Orrery's share: keyword, judge and compose prompts, the
 // retrievals over the docs, the citation check, plus the loopback HTTP calls themselves. Next to

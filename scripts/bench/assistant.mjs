@@ -1,4 +1,4 @@
-// The copilot socket (issue 14): questions answered per second by one server over WebSockets,
+// The copilot socket: questions answered per second by one server over WebSockets,
 // next to a bare `ws` echo server in a process of its own given the same frames by the same
 // client loop: the gap is what answering costs, not the socket.
 import { spawn } from 'node:child_process';

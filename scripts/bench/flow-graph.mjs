@@ -1,4 +1,4 @@
-// The first paint of a bake's 1,000-task graph in the console (issue 13, aim ≤ 1 s), next to the
+// The first paint of a bake's 1,000-task graph in the console (aim ≤ 1 s), next to the
 // same page for a bake without tasks. The bakes are written through the flow API as the
 // `apolo-flow` client writes them (project, bake with its graphs, attempt, one task per node), so
 // the console reads them through the same calls as any bake.

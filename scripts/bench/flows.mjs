@@ -1,4 +1,4 @@
-// The bake engine (issue 13) on the process runtime: what the engine adds to each task of a
+// The bake engine on the process runtime: what the engine adds to each task of a
 // bake. A chain of 20 tasks that do nothing (`true`) is started through `flow/bakes/start`; the
 // bake's wall time (the start request until its last job is seen finished) minus the sum of its
 // jobs' run times, divided by 20, is the overhead per task. Next to it the same 20 jobs

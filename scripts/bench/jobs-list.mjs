@@ -108,6 +108,7 @@ export async function benchJobsListPostgres(work) {
   } catch (e) {
     notMeasured(what, e.message, AIM);
   } finally {
+    // The figures are taken; a connection that cannot end cleanly goes with the process.
     await db.end().catch(() => undefined);
     await server?.stop();
     pg.stop();

@@ -1,4 +1,4 @@
-// Jobs (issue 4) on the process runtime, plus the pieces the docker section reuses: how long a
+// Jobs on the process runtime, plus the pieces the docker section reuses: how long a
 // submitted job takes to be seen running (the client polls as the console and CLI do, here every
 // 5 ms so polling adds little), next to what the runtime underneath costs by itself; a burst of
 // jobs against the smallest preset; and a 1 GB log streamed back next to `cat`.
@@ -15,7 +15,7 @@ const burst = Number(process.env.BENCH_CONCURRENT ?? 50);
 const logBytesWanted = Number(process.env.BENCH_LOG_MB ?? 1000) * 1e6;
 const logRounds = Number(process.env.BENCH_LOG_ROUNDS ?? 3);
 
-/** The flat body of `POST /api/v1/jobs?from_preset` (apolo-wire §2) in project bench/bench. */
+/** The flat body of `POST /api/v1/jobs?from_preset` in project bench/bench. */
 export const jobBody = (command, extra = {}) => ({
   cluster_name: 'default',
   org_name: 'bench',

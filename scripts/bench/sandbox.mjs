@@ -1,4 +1,4 @@
-// The process runtime's sandbox floor (issue 10): from the driver's start() to the command
+// The process runtime's sandbox floor: from the driver's start() to the command
 // `true` having exited inside a full sandbox (job uid, allow-listed root, namespaces, slirp4netns,
 // cgroups), next to a bare spawn of the same command. Median of BENCH_SANDBOX_RUNS (20).
 import { spawn } from 'node:child_process';

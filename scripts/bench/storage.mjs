@@ -1,4 +1,4 @@
-// Files (issue 3): the storage API must stream. A 1 GiB upload and download are timed next to
+// Files: the storage API must stream. A 1 GiB upload and download are timed next to
 // `cp` of the same file on the same disk (both are a disk-to-disk copy; the API adds HTTP and the
 // server), the server's RSS is sampled during the upload (a buffered body would show as growth),
 // and a 100,000-entry folder is listed to see that LISTSTATUS streams (first byte early).

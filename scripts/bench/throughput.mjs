@@ -23,8 +23,8 @@ const load = async (url, headers = {}) => {
 };
 const fmt = (r) => `${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms`;
 /**
- * Figures before issue 10, for the aim column (req/s): the issue's, and where it gave none, this
- * section run on commit 7af68b3 on the 2-core test machine.
+ * Figures before the streaming and back-pressure work, for the aim column (req/s): the aims set
+ * then, and where there was none, this section run on commit 7af68b3 on the 2-core test machine.
  */
 const BEFORE = {
   pglite: { config: 400, 'jobs list': 320, 'storage listing': 342, 'secrets list': 450 },

@@ -3,7 +3,7 @@ import { MemberRole } from './roles.js';
 import { ClusterUser } from './people.js';
 
 /**
- * What `apolo admin` reads that the console does not (apolo-wire §10): projects as the admin API
+ * What `apolo admin` reads that the console does not: projects as the admin API
  * lists them, clusters as the cluster-config API lists them, and members of a cluster.
  */
 export const AdminProject = z

@@ -5,14 +5,14 @@ import { BOUND_TEXTS, DECIMAL_MAX, fitsDecimal, INT4_MAX } from './bounds.js';
 import { USERNAME, USERNAME_MAX, USERNAME_MESSAGE, USERNAME_MIN } from './names.js';
 
 /**
- * The admin area (console-shell §2, §5, §7; apolo-wire §10): system users, clusters and their
- * organizations, resource presets and node pools. The rules of §5 live here once, for the
+ * The admin area: system users, clusters and their
+ * organizations, resource presets and node pools. The form rules live here once, for the
  * server's checks and the console's forms.
  */
 
 export const PRESET_MIN_CPU = 0.01;
 export const PRESET_MIN_MEMORY = 64_000_000;
-/** Memory units of the preset form (decimal, console-shell §9). */
+/** Memory units of the preset form (decimal). */
 export const MEMORY_UNITS = { MB: 1e6, GB: 1e9, TB: 1e12 } as const;
 export type MemoryUnit = keyof typeof MEMORY_UNITS;
 
@@ -100,7 +100,7 @@ function normalizeGpus(raw: unknown) {
   return o;
 }
 
-/** A preset as written by the console or `apolo admin` (the static rules of console-shell §5). */
+/** A preset as written by the console or `apolo admin` (the rules that need no cluster). */
 export const PresetFields = z.object({
   name: z.string().trim().min(1, ADMIN_TEXTS.nameRequired).max(100),
   cpu: z.number({ message: ADMIN_TEXTS.cpuNaN }).min(PRESET_MIN_CPU, ADMIN_TEXTS.cpuMin),
@@ -161,7 +161,7 @@ export interface FieldIssue {
 }
 
 /**
- * The rules of console-shell §5 that depend on the cluster's node pools, with the field each
+ * The preset rules that depend on the cluster's node pools, with the field each
  * message belongs to. The name carries "won't fit" when the fields are each fine but no single
  * pool holds them together — preemptibility included, which must match the pool's.
  */
@@ -192,8 +192,8 @@ export function presetPoolIssues(p: PresetShape, pools: PoolCapacity[]): FieldIs
 }
 
 /**
- * The console's memory field: a number and a unit. Blank and not-a-number are told apart as
- * console-shell §5 asks; the result is bytes.
+ * The console's memory field: a number and a unit. Blank and not-a-number are told apart (each
+ * has its own message); the result is bytes.
  */
 export function memoryOfField(
   raw: string,
@@ -207,7 +207,7 @@ export function memoryOfField(
   return { bytes };
 }
 
-/** Node pool edit (console-shell §5): numbers, strings converted; min and max are read-only. */
+/** Node pool edit: numbers, strings converted; min and max are read-only. */
 export const NodePoolPatch = z
   .object({
     idle_size: nonNegative(ADMIN_TEXTS.numberInvalid, INT4)
@@ -265,7 +265,7 @@ export const NodePoolStatus = z
   .meta({ id: 'NodePoolStatus' });
 export type NodePoolStatusWire = z.infer<typeof NodePoolStatus>;
 
-/** Cluster organization quota: empty or a number of at least 0 (console-shell §5). */
+/** Cluster organization quota: empty or a number of at least 0. */
 export const JobsQuota = z.union([z.number(), z.string().trim(), z.null()]).transform((v, ctx) => {
   if (v === null || v === '') return null;
   const n = Number(v);

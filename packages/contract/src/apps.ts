@@ -3,7 +3,7 @@ import { JobLogQuery } from './jobs.js';
 import { TemplateSummary, TemplateVersion } from './templates.js';
 
 /**
- * Apps (workloads §2 Apps, §3 App template / App instance, §4, §7 Apps; apolo-apps-wire.md):
+ * Apps (docs/apps.md):
  * templates as data (a manifest beside its input and output JSON Schemas), and the instances
  * installed from them.
  */
@@ -110,7 +110,7 @@ export const APP_STATES = [
 export const AppState = z.enum(APP_STATES);
 export type AppState = z.infer<typeof AppState>;
 
-/** The start-up step the console shows until an instance is healthy (issue 11). */
+/** The start-up step the console shows until an instance is healthy. */
 export const APP_STEPS = ['waiting_for_capacity', 'starting', 'waiting_for_http'] as const;
 
 /** The App object of the CLI (every key present), plus what the console shows. */
@@ -253,7 +253,7 @@ const manyNames = z.preprocess(
 );
 
 /**
- * `GET {monitoring}/apps/{id}/log` and `log_ws` (apolo-wire §12): the jobs' query, plus Apolo's
+ * `GET {monitoring}/apps/{id}/log` and `log_ws`: the jobs' query, plus Apolo's
  * repeated `container` naming the containers (job roles) to read; none means all of them.
  */
 export const AppLogQuery = JobLogQuery.extend({ container: manyNames });

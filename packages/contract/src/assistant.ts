@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The assistant (workloads §2 Assistant chat, §3, §4, §5, §7 Copilot, §9): the copilot
+ * The assistant: the copilot
  * WebSocket, its messages, and the plans it proposes for the user to confirm.
  */
 export const COPILOT_WS_PATH = '/api/v1/copilot/ws';

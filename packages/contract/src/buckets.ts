@@ -3,8 +3,8 @@ import { Action } from './roles.js';
 import { formatUri } from './uris.js';
 
 /**
- * Buckets and persistent credentials (apolo-wire §7, base `buckets_url` = `/api/v1/buckets`;
- * workloads §2, §3, §5, §7). Clients with credentials reach object data at the provider; the
+ * Buckets and persistent credentials (base `buckets_url` = `/api/v1/buckets`,
+ * docs/buckets.md). Clients with credentials reach object data at the provider; the
  * console goes through Orrery's object API below (an Orrery extension, docs/buckets.md).
  * `cluster_name` is ours and optional, because the CLI never sends it.
  */
@@ -14,7 +14,7 @@ export const BUCKET_NAME_MAX = 40;
 export const BUCKET_NAME_INVALID = 'Invalid name';
 export const BUCKET_NAME_LENGTH = `Bucket name must be ${BUCKET_NAME_MIN} to ${BUCKET_NAME_MAX} characters`;
 export const DEFAULT_BUCKET_CLUSTER = 'default';
-/** workloads §8 words it for gcp; every provider without an S3 API gets the same sentence. */
+/** The console's words for gcp; every provider without an S3 API gets the same sentence. */
 export const bucketNotViewable = (provider: string) =>
   `Buckets created with "${provider}" cannot be viewed in the web UI`;
 export const GCP_BUCKET_NOT_VIEWABLE = bucketNotViewable('gcp');

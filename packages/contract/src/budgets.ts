@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Monthly budgets of an organization and of its projects (issue 12, beyond the spec): thresholds
+ * Monthly budgets of an organization and of its projects (an Orrery addition, docs/billing.md): thresholds
  * in percent of the budget; crossing one mails the organization managers once per month
  * (docs/billing.md, "Budgets"). Months are UTC calendar months.
  */

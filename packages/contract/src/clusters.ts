@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 export const DEFAULT_CLUSTER = 'default';
 
-/** Cluster objects as the Apolo SDK reads them from `GET /api/v1/config` (apolo-wire §1). */
+/** Cluster objects as the Apolo SDK reads them from `GET /api/v1/config`. */
 export const GpuVendor = z.enum(['nvidia', 'amd', 'intel']);
 export type GpuVendor = z.infer<typeof GpuVendor>;
 export const GPU_VENDORS = GpuVendor.options;

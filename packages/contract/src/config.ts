@@ -10,7 +10,7 @@ export const Branding = z.object({
 });
 export type BrandingWire = z.infer<typeof Branding>;
 
-/** `GET /api/v1/config`: the Apolo CLI's entry point (apolo-wire §1) and the console's first call. */
+/** `GET /api/v1/config`: the Apolo CLI's entry point and the console's first call. */
 export const PlatformConfig = z
   .object({
     authorized: z.boolean(),

@@ -4,7 +4,7 @@ import { DEFAULT_CLUSTER } from './clusters.js';
 import { BOUND_TEXTS, INT4_MAX } from './bounds.js';
 
 /**
- * Disks (apolo-wire §6, base `/api/v1/disk`; workloads §2, §3, §5). The wire follows the public
+ * Disks (base `/api/v1/disk`). The wire follows the public
  * disk API so that the `apolo disk` commands work; `cluster_name` is ours and optional, because
  * the CLI never sends it.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error body of every route (DESIGN.md, wire conventions). */
+/** The one error body of every route so that every client reads a failure the same way. */
 export const ErrorCode = z.enum([
   'bad_request',
   'validation',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Flows and bakes (apolo-flow-wire.md; apolo-wire §11; workloads §2, §3, §4, §7). The objects
+ * Flows and bakes. The objects
  * follow the public flow API so that the official `apolo-flow` client runs against Orrery; the
  * start and restart requests at the end are Orrery's own (bakes started with no CLI).
  */
@@ -28,7 +28,7 @@ export const FINAL_TASK_STATUSES: readonly TaskStatus[] = [
   'cached',
 ];
 export const isFinalTaskStatus = (s: TaskStatus) => FINAL_TASK_STATUSES.includes(s);
-/** Workloads §4: a bake whose last attempt is in one of these can be killed. */
+/** A bake whose last attempt is in one of these can be killed. */
 export const KILLABLE_RESULTS: readonly TaskStatus[] = ['pending', 'running'];
 
 export const BAKE_IMAGE_STATUSES = [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatUri } from './uris.js';
 
 /**
- * Images (apolo-wire §8; workloads §2, §3, §7): an OCI registry behind Orrery at `/v2/`, and a
+ * Images: an OCI registry behind Orrery at `/v2/`, and a
  * console API under `/api/v1/images`. Repositories are named `ORG/PROJECT/NAME` (NAME may hold
  * slashes); their permission URI is `image://CLUSTER/ORG/PROJECT/NAME`.
  */

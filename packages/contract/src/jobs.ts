@@ -3,7 +3,7 @@ import { formatUri } from './uris.js';
 import { int4 } from './bounds.js';
 
 /**
- * Jobs (apolo-wire §2, §3; workloads §2 Jobs, §3 Job, §4, §7). The wire follows platform-api so
+ * Jobs. The wire follows platform-api so
  * that `apolo run`, `ps`, `logs`, `status` and `kill` work against Orrery.
  */
 export const JOB_STATUSES = [
@@ -24,7 +24,7 @@ export type RestartPolicy = z.infer<typeof RestartPolicy>;
 export const JobPriority = z.enum(['low', 'normal', 'high']);
 export type JobPriority = z.infer<typeof JobPriority>;
 
-/** Reasons the platform gives with a status (apolo-wire §2), plus Orrery's scheduler reasons. */
+/** Reasons the platform gives with a status, plus Orrery's scheduler reasons. */
 export const JOB_REASONS = {
   creating: 'Creating',
   scheduling: 'Scheduling',
@@ -305,7 +305,7 @@ export const JobListQuery = z.object({
   name: z.string().optional(),
   owner: many(z.string()),
   tag: many(z.string()),
-  /** Orrery: the jobs of a flow (spec §2 Jobs), i.e. those its bakes and live jobs tag. */
+  /** Orrery: the jobs of a flow, i.e. those its bakes and live jobs tag. */
   flow_name: z.string().min(1).max(256).optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
@@ -338,7 +338,7 @@ export const JobLogQuery = z.object({
   archive_delay: z.coerce.number().optional(),
 });
 
-/** One sample of the `top` WebSocket (apolo-wire §3). */
+/** One sample of the `top` WebSocket. */
 export const JobTopSample = z.object({
   cpu: z.number(),
   memory: z.number(),
@@ -370,7 +370,7 @@ export type JobRuntimeInfo = z.infer<typeof JobRuntimeInfo>;
 export const JobSaveBody = z.object({ container: z.object({ image: z.string().min(1) }) });
 export const JobCapacity = z.record(z.string(), z.number().int());
 
-/** Job statuses the console filters by (workloads §2); "all" means no filter. */
+/** Job statuses the console filters by; "all" means no filter. */
 export const JOB_STATUS_FILTERS = [
   'all',
   'failed',

@@ -1,7 +1,7 @@
 /**
  * Names of organizations, projects, clusters and users. The console accepts letters, digits,
- * spaces and hyphens (console-shell §5) and normalises them to the platform form
- * `^[a-z0-9](-?[a-z0-9])*$` (apolo-wire §0) before sending.
+ * spaces and hyphens and normalises them to the platform form
+ * `^[a-z0-9](-?[a-z0-9])*$` before sending.
  */
 export const CONSOLE_NAME_CHARS = /^[A-Za-z0-9 -]+$/;
 export const PLATFORM_NAME = /^[a-z0-9](-?[a-z0-9])*$/;

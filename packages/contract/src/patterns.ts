@@ -1,5 +1,5 @@
 /**
- * The messages of a schema's `pattern` (workloads §5, word for word), shared by the console's
+ * The messages of a schema's `pattern`, shared by the console's
  * form engine and the server's check of an app's input, so both say the same. A template may
  * name its pattern in words with `x-pattern-name`: the fallback message then shows that name
  * instead of the regular expression itself.

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Buying credits and the ledger (issue 12, console-shell §2, §7, §9): a credit costs 100 cents,
+ * Buying credits and the ledger: a credit costs 100 cents,
  * the buy call takes the amount in cents and answers where to send the browser.
  */
 
 export const CENTS_PER_CREDIT = 100;
 /** Stripe takes at most 99,999,999 cents in one payment; whole credits below it. */
 export const MAX_CREDITS_PER_PURCHASE = 999_999;
-/** The return query of console-shell §4, appended by the server to the buyer's URLs. */
+/** The return query the console reads after a checkout, appended by the server to the buyer's URLs. */
 export const BUY_CREDITS_STATUS = 'buy-credits-status';
 
 export const PAYMENTS_TEXTS = {

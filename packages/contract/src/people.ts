@@ -3,12 +3,12 @@ import { BOUND_TEXTS, fitsDecimal } from './bounds.js';
 import { ClusterRole, MemberRole, OrgRole, ProjectRole } from './roles.js';
 
 /**
- * People of organizations, clusters and projects, and invites (console-shell §2, §4, §5;
- * apolo-wire §10: the admin API's `orgs/{o}/users`, `clusters/{c}/orgs/{o}/users`,
+ * People of organizations, clusters and projects, and invites (the admin
+ * API's `orgs/{o}/users`, `clusters/{c}/orgs/{o}/users`,
  * `…/projects/{p}/users`).
  */
 
-/** Texts of console-shell §8 that the server and the console share. */
+/** Texts that the server and the console share, so that both say the same words. */
 export const PEOPLE_TEXTS = {
   userUpdated: (name: string) => `User ${name} is updated`,
   userAddedToCluster: (name: string, cluster: string) => `User ${name} added to ${cluster} cluster`,
@@ -111,7 +111,7 @@ export const LookupQuery = z.object({
   query: z.string().trim().min(SEARCH_MIN, PEOPLE_TEXTS.typeMore),
 });
 
-/** Prefix of name or e-mail, case-insensitive (console-shell §5). */
+/** Prefix of name or e-mail, case-insensitive. */
 export const matchesPrefix = (q: string, ...fields: (string | null | undefined)[]) => {
   const needle = q.trim().toLowerCase();
   return fields.some((f) => !!f && f.toLowerCase().startsWith(needle));

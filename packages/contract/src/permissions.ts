@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Action } from './roles.js';
 
-/** Shares of apolo-wire §9. */
+/** Shares: a user's grants of an action on a URI, as the Apolo CLI lists them. */
 export const Permission = z
   .object({ uri: z.string().min(1), action: Action })
   .meta({ id: 'Permission' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Roles of console-shell §6 and the permission actions of DESIGN.md. */
+/** Roles and the permission actions they grant (docs/permissions.md). */
 export const OrgRole = z.enum(['user', 'manager', 'admin']);
 export type OrgRole = z.infer<typeof OrgRole>;
 export const ClusterRole = z.enum(['user', 'manager', 'admin']);

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { formatUri } from './uris.js';
 
 /**
- * Secrets of a project (workloads §2, §5; apolo-wire §5). The wire follows the public secrets
+ * Secrets of a project. The wire follows the public secrets
  * service so that the official CLI works unchanged: keys are `[A-Za-z0-9_.-]`, 1 to 253
  * characters, not starting with a dot; values travel as base64 of at most 1 MiB of bytes.
  */
 export const SECRET_KEY_MAX = 253;
 export const SECRET_KEY_CHARS = /^[A-Za-z0-9_.-]+$/;
-/** Used by the platform itself (apolo-wire §5). */
+/** Used by the platform itself. */
 export const RESERVED_SECRET_KEY = '---neuro---';
 export const SECRET_VALUE_MAX_BYTES = 1024 * 1024;
 /** The CLI sends no cluster; secrets then belong to the project in this cluster. */

@@ -3,7 +3,7 @@ import { MemberRole } from './roles.js';
 import { TOKEN_NAME, TOKEN_NAME_MAX, TOKEN_NAME_MIN, TOKEN_TEXTS } from './tokens.js';
 
 /**
- * Apolo's service accounts (apolo-wire §10), served by the project tokens: an account is a
+ * Apolo's service accounts, served by the project tokens: an account is a
  * project token its owner made in their default project, so one store and one rule serve both.
  */
 export const SERVICE_ACCOUNT_TEXTS = {

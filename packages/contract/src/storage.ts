@@ -3,7 +3,7 @@ import { Action } from './roles.js';
 import { formatUri } from './uris.js';
 
 /**
- * The Storage API (files), WebHDFS-like as in apolo-wire §4: `{storage_url}/ORG/PROJECT/PATH?op=…`.
+ * The Storage API (files), WebHDFS-like as Apolo's (docs/files.md): `{storage_url}/ORG/PROJECT/PATH?op=…`.
  * Field names are the WebHDFS ones the Apolo SDK reads (`FileStatus`, `modificationTime`), so they
  * are camelCase on the wire, unlike the rest of the API.
  */

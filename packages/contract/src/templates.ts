@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Templates of the apps API (apolo-wire §12; workloads §3 App template): a named, versioned input
+ * Templates of the apps API: a named, versioned input
  * JSON Schema that the console renders into a form. The built-in `job` template drives the Create
  * new job page; app templates will use the same wire and the same form engine.
  */
@@ -32,7 +32,7 @@ export type InputSchema = {
   required?: readonly string[];
   items?: InputSchema;
   anyOf?: readonly InputSchema[];
-  /** UI title and description (app-types, apolo-wire §12); win over `title`/`description`. */
+  /** UI title and description (app-types); win over `title`/`description`. */
   'x-title'?: string;
   'x-description'?: string;
   'x-logo-url'?: string;

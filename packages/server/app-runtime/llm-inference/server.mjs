@@ -37,6 +37,7 @@ const created = Math.floor(Date.now() / 1000);
 let queue = Promise.resolve();
 const serially = (fn) => {
   const run = queue.then(fn, fn);
+  // The caller gets `run`'s failure; the queue only waits for it to settle.
   queue = run.catch(() => undefined);
   return run;
 };

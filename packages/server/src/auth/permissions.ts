@@ -18,7 +18,7 @@ import {
 import type { Principal } from './principal.js';
 
 /**
- * The one permission engine (DESIGN.md, Authorization). A grant gives an action on a URI and
+ * The one permission engine (docs/permissions.md). A grant gives an action on a URI and
  * everything below it; roles and shares are both turned into grants.
  */
 export interface Grant {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
 
 export const IDENTITY_CLAIM = 'identity';
-/** Claim name the Apolo SDK also accepts for the user name (apolo-wire §0). */
+/** Claim name the Apolo SDK also accepts for the user name. */
 export const APOLO_USER_CLAIM = 'https://platform.neuromation.io/user';
 
 /**

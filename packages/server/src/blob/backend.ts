@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { StorageErrno, StorageUsage } from '@orrery/contract';
 
 /**
- * File backends of the Storage API (DESIGN.md: src/blob/, fs and s3 behind one interface).
+ * File backends of the Storage API (docs/files.md): fs and s3 behind one interface.
  *
  * A key is a list of path segments below the backend's root (`['default', 'acme', 'vision',
  * 'data', 'x.csv']`); callers have already checked every segment (no `.`, `..`, `/`, `\`, NUL).

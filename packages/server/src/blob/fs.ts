@@ -29,7 +29,7 @@ import { PathJail } from './fs-paths.js';
 export const TEMP_PREFIX = '.orrery-upload-';
 
 /**
- * The embedded file backend: a directory tree (DESIGN.md, files). `jailDepth` is how many
+ * The embedded file backend: a directory tree (docs/files.md). `jailDepth` is how many
  * leading key segments form a jail that symlinks may not leave (3: cluster/org/project).
  */
 export function createFsBackend(root: string, opts: { jailDepth?: number } = {}): BlobBackend {

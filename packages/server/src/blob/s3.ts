@@ -5,7 +5,7 @@ import { blobError, type BlobBackend, type Entry, type Key, type Removed } from 
 import { isNotFound, Objects, s3Client, type S3Settings } from './s3-objects.js';
 
 /**
- * Files in an S3-compatible bucket (DESIGN.md, files at scale). A key `a/b/c` is the object
+ * Files in an S3-compatible bucket (docs/files.md, for files at scale). A key `a/b/c` is the object
  * `a/b/c`; directories are key prefixes, and a zero-byte `a/b/` marker keeps a directory that
  * has nothing in it yet. S3 has no symlinks and no in-place writes: WRITE at an offset rewrites
  * the whole object (see `write`). `rootDepth` leading segments (cluster/org/project) are never

@@ -106,6 +106,7 @@ export class AdvisoryLocks {
       const asked = queue.then(() =>
         client.query<{ ok: boolean }>(`select ${fn}(${namespace}, hashtext($1)) as ok`, [name]),
       );
+      // The caller gets the failure through `asked`; the queue only keeps statements in order.
       queue = asked.catch(() => undefined);
       return asked.then((res) => res.rows[0]?.ok === true);
     };

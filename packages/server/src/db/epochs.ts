@@ -74,6 +74,7 @@ export function singleFlight<T>(read: () => Promise<T>): () => Promise<T> {
   return () => {
     if (next) return next;
     if (!running) return start();
+    // The failed read's own callers get its error; the read after it starts all the same.
     next = running
       .catch(() => undefined)
       .then(() => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 
 /**
- * Events between the replicas that share a database (DESIGN.md "replicas"): PostgreSQL
+ * Events between the replicas that share a database (docs/operations.md): PostgreSQL
  * LISTEN/NOTIFY on channel `orrery_events`, or, on PGlite (one process, so one replica), handed
  * over in the process. Payloads are small JSON objects (NOTIFY takes under 8000 bytes): ids and
  * states, never rows. Delivery is at most once — a replica whose listening connection drops
@@ -81,6 +81,7 @@ export async function postgresEvents(
       if (client !== c) return;
       client = null;
       onLost?.(error);
+      // Already lost and told through `onLost`: ending it is tidying, and may fail too.
       void c.end().catch(() => undefined);
       if (!closed) retry = setTimeout(listen, RECONNECT_MS);
     };
@@ -123,6 +124,7 @@ export async function postgresEvents(
       await connecting;
       const c = client;
       client = null;
+      // Closing: a connection that cannot end cleanly is dropped all the same.
       await c?.end().catch(() => undefined);
     },
   };

@@ -366,7 +366,7 @@ export const bucketCredentialBuckets = pgTable(
 );
 
 /**
- * Jobs (DESIGN.md "Workloads"): the service's record of what was asked and what happened. The
+ * Jobs (docs/jobs-api.md): the service's record of what was asked and what happened. The
  * request (container, volumes, env, preset resources) is kept whole in `spec` so a rerun and a
  * restart reconciliation start exactly the same thing.
  */

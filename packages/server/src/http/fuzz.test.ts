@@ -8,7 +8,7 @@ import { arbitraries, type Operation } from '../test/fuzz-inputs.js';
 /**
  * Every route of the OpenAPI document the server serves, driven with generated parameters,
  * queries and bodies by three callers: anonymous, a member of another organization, a project
- * reader (issue 10). No answer is a 5xx, none hangs, and no 2xx to an outsider carries the
+ * reader. No answer is a 5xx, none hangs, and no 2xx to an outsider carries the
  * target tenant's data (a marker in the names of its secret, disk, job and file).
  *
  * FUZZ_SEED replays a run; FUZZ_RUNS sets the runs per route and caller.

@@ -6,7 +6,7 @@ import { call, tenancy } from '../test/fixtures.js';
 const A = '/apis/admin/v1';
 const Q = 'org_name=acme&project_name=vision';
 
-/** The four causes of 500 found by a hostile run (issue 10), each a 400 with a message. */
+/** The four causes of 500 found by a hostile run, each a 400 with a message. */
 describe('hostile input', () => {
   let s: TestServer;
   let owner: TestUser;

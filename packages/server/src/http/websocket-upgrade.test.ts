@@ -6,7 +6,7 @@ import { upgrade as upgradeOf } from '../test/ingress.js';
 /**
  * A WebSocket route refuses a bad or unauthorized upgrade with an HTTP status on the upgrade
  * request, as the CLI and browsers report it, instead of accepting the socket and closing it
- * with 1011 (issue 10).
+ * with 1011.
  */
 describe('WebSocket upgrades', () => {
   let s: TestServer;

@@ -76,7 +76,7 @@ export function writeTemplate(
 
 export const tempDir = () => mkdtempSync(join(tmpdir(), 'orrery-app-templates-'));
 
-/** Every key of the CLI's App object is present (apolo-apps-wire.md). */
+/** Every key of the CLI's App object is present (docs/apps.md). */
 export function expectApp(a: Record<string, unknown>) {
   for (const k of [
     'id',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * Hostile inputs for the fuzz run over the OpenAPI document (issue 10): what an attacker sends,
+ * Hostile inputs for the fuzz run over the OpenAPI document: what an attacker sends,
  * mixed with names that exist so that the run gets past "not found" into the handlers.
  */
 

@@ -11,7 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 import { queryKeys } from './keys';
 
-/** The admin area's calls (console-shell §7; apolo-wire §10). */
+/** The admin area's calls. */
 export type SystemUser = Camel<SystemUserWire>;
 export type AdminOrg = Camel<AdminOrgWire>;
 export type ClusterOrg = Camel<ClusterOrgWire>;
@@ -81,7 +81,7 @@ export const useStorageVolumes = (c: string) =>
     queryFn: get<StorageVolume[]>(`${cluster(c)}/storage_volumes`),
   });
 
-/** The price of the cluster's disks, credits per GB-day (issue 12). */
+/** The price of the cluster's disks, credits per GB-day. */
 export const useDiskPrice = (c: string) =>
   useQuery({
     queryKey: adminKeys.diskPrice(c),

@@ -14,11 +14,11 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 
-/** workloads §4/§9. */
+/** How often the instances list, one instance and its events are refetched. */
 export const INSTANCES_REFRESH_MS = 15_000;
 export const INSTANCE_REFRESH_MS = 10_000;
 export const EVENTS_REFRESH_MS = 10_000;
-/** workloads §9: instances are listed 100 at a time. */
+/** Instances are listed 100 at a time. */
 export const INSTANCES_PAGE_SIZE = 100;
 
 export { APP_STATES, type AppState } from '@orrery/contract';
@@ -185,8 +185,8 @@ export const useAppTemplate = (p: ProjectPlace, name: string, version: string | 
   });
 
 /**
- * Every instance of the project but uninstalled ones, which lists hide (workloads §4): pages of
- * 100 (workloads §9), read while the server says there are more, as the CLI does.
+ * Every instance of the project but uninstalled ones, which lists hide: pages of
+ * 100, read while the server says there are more, as the CLI does.
  */
 export const instancesQuery = (p: ProjectPlace) => ({
   queryKey: appsKeys.instances(p),
@@ -312,7 +312,7 @@ export const instanceUrl = (app: AppInstance): string | null => {
   return typeof first === 'string' ? first : first.url;
 };
 
-/** workloads §7: an instance's logs are under the jobs' monitoring path with `jobs` for `apps`. */
+/** An instance's logs are under the jobs' monitoring path with `jobs` for `apps`. */
 export const appsMonitoringBase = (jobsMonitoring: string) =>
   jobsMonitoring.replace(/\/jobs$/, '/apps');
 

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { API, request, requestText, type QueryValue } from './client';
 
 /**
- * The billing calls (issue 12; console-shell §7): usage, payments, the ledger. The wire types are
+ * The billing calls: usage, payments, the ledger. The wire types are
  * the console's own copy of the shapes the server parts agreed on; balances are decimal strings.
  */
 export type UsageCategory = 'jobs' | 'apps' | 'storage' | 'disks';

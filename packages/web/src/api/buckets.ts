@@ -10,7 +10,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { API, buildUrl, request } from './client';
 import { putFile, type UploadOptions } from './upload';
 
-/** apolo-wire §7: buckets and persistent credentials; the console always names the cluster. */
+/** Buckets and persistent credentials; the console always names the cluster. */
 export type Bucket = Camel<BucketWire>;
 export type BucketCredentials = Camel<PersistentCredentialsWire>;
 
@@ -61,7 +61,7 @@ export const createBucketCredentials = (p: ProjectPlace, c: CredentialsCreation)
     body: c,
   });
 
-/** The spec sets no polling interval for buckets (workloads §9): refetch on focus and change. */
+/** Buckets are not polled: refetched on focus and after a change. */
 export const useBuckets = (p: ProjectPlace) =>
   useQuery({
     queryKey: bucketKeys.list(p),

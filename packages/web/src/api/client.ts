@@ -1,7 +1,7 @@
 import { toCamel, toSnake } from '@orrery/contract';
 import type { Camel, ErrorBody } from '@orrery/contract';
 
-/** Path prefixes of the platform (console-shell §7); all relative to the console's origin. */
+/** Path prefixes of the platform; all relative to the console's origin. */
 export const API = {
   core: '/api/v1',
   admin: '/apis/admin/v1',

@@ -2,7 +2,7 @@ import type { Camel, DiskWire, ProjectPlace } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 
-/** apolo-wire §6: the disk API; the console always names the cluster it works in. */
+/** The disk API; the console always names the cluster it works in. */
 export type Disk = Camel<DiskWire>;
 
 const DISKS = `${API.core}/disk`;
@@ -32,7 +32,7 @@ export const deleteDisk = (p: ProjectPlace, id: string) =>
   request<null>(`${DISKS}/${encodeURIComponent(id)}`, { method: 'DELETE', query: scope(p) });
 
 /**
- * The spec sets no polling interval for disks (workloads §4, §9), so the list refreshes when the
+ * Disks are not polled, so the list refreshes when the
  * window regains focus and after every change made here.
  */
 export const useDisks = (p: ProjectPlace | null) =>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { API, request } from './client';
 
 /**
- * Images (workloads §2, §7): the project's repositories behind Orrery's registry, read through
+ * Images: the project's repositories behind Orrery's registry, read through
  * `/api/v1/images` with the console's Bearer token.
  */
 export type ImageList = Camel<ImageListWire>;

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 import { queryKeys } from './keys';
 
-/** Invitations to organizations (console-shell §4, §7). */
+/** Invitations to organizations. */
 export type Invite = Camel<InviteWire>;
 
 const INVITES = `${API.admin}/invites`;

@@ -10,16 +10,16 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
 
 /**
- * Jobs (apolo-wire §2, §3; docs/jobs.md): the platform-api job calls plus the monitoring calls
+ * Jobs (docs/jobs.md): the platform-api job calls plus the monitoring calls
  * (`log`, `top`, `save`) under the cluster's `monitoring_url`.
  */
 export type Job = Camel<JobWire>;
 export type { JobStatus };
 
 const JOBS = `${API.core}/jobs`;
-/** workloads §4, §9: infinite lists load 50 at a time. */
+/** Infinite lists load 50 at a time. */
 export const JOBS_PAGE_SIZE = 50;
-/** workloads §4, §9: the job page refreshes every 10 s. */
+/** The job page refreshes every 10 s. */
 export const JOB_REFRESH_MS = 10_000;
 
 /** A job waits while it is pending or, once preempted, suspended (docs/scheduling.md). */
@@ -180,7 +180,7 @@ export interface LogOptions {
 }
 
 /**
- * `GET {monitoring}/{id}/log` (apolo-wire §3): chunked text that follows a running job and ends
+ * `GET {monitoring}/{id}/log`: chunked text that follows a running job and ends
  * when it has finished and its log is drained.
  */
 export async function streamLog(monitoringUrl: string, id: string, o: LogOptions) {
@@ -225,7 +225,7 @@ export interface SaveOptions {
 }
 
 /**
- * `POST {monitoring}/{id}/save` (apolo-wire §3): an NDJSON stream; a line with `error` means the
+ * `POST {monitoring}/{id}/save`: an NDJSON stream; a line with `error` means the
  * save failed even though the answer was 200, so it is thrown.
  */
 export async function saveJobImage(
@@ -271,7 +271,7 @@ export async function saveJobImage(
   pending.split(/\r?\n/).forEach(handle);
 }
 
-/** The WebSocket sub-protocol of `top` (apolo-wire §3). */
+/** The WebSocket sub-protocol of `top`. */
 export const TOP_PROTOCOL = 'top.apolo.us';
 /**
  * Browsers cannot set headers on a WebSocket, so the console offers its token as a second

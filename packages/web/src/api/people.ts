@@ -13,7 +13,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForgetPermissions } from './permissions';
 import { API, request } from './client';
 
-/** People of organizations, clusters and projects (apolo-wire §10 admin API). */
+/** People of organizations, clusters and projects. */
 export type OrgUser = Camel<OrgUserWire>;
 export type ClusterUser = Camel<ClusterUserWire>;
 export type ProjectUser = Camel<ProjectUserWire>;

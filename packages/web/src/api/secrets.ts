@@ -14,7 +14,7 @@ const scopeQuery = (s: ProjectPlace) => ({
   project_name: s.projectName,
 });
 
-/** Base64 of the UTF-8 bytes of a text: values are encoded before sending (workloads §5). */
+/** Base64 of the UTF-8 bytes of a text: values are encoded before sending. */
 export function encodeSecretValue(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let binary = '';

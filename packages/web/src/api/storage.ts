@@ -4,7 +4,7 @@ import { API, buildUrl, request } from './client';
 import { putFile, type UploadOptions } from './upload';
 
 /**
- * The Storage API (docs/files.md, workloads §7 Storage): `/api/v1/storage/ORG/PROJECT/PATH?op=…`.
+ * The Storage API (docs/files.md): `/api/v1/storage/ORG/PROJECT/PATH?op=…`.
  * Paths here are project-relative lists of segments; `[]` is the project's root.
  */
 export type FileStatus = FileStatusWire;
@@ -66,7 +66,7 @@ export const renamePath = (p: ProjectPlace, from: string[], to: string[]) =>
 export const openUrl = (p: ProjectPlace, path: string[], token: string | null | undefined) =>
   buildUrl(storageUrl(p, path), { op: 'OPEN', token: token ?? undefined });
 
-/** Grants `action` on a storage URI to a user (workloads §7: POST users/{name}/permissions). */
+/** Grants `action` on a storage URI to a user (POST users/{name}/permissions). */
 export const sharePermission = (username: string, uri: string, action: StorageAction) =>
   request(`${API.core}/users/${encodeURIComponent(username)}/permissions`, {
     method: 'POST',
@@ -80,7 +80,7 @@ export const sharePermission = (username: string, uri: string, action: StorageAc
 export const uploadFile = (p: ProjectPlace, path: string[], file: Blob, options: UploadOptions) =>
   putFile(buildUrl(storageUrl(p, path), { op: 'CREATE' }), file, options);
 
-/** A folder's entries; the spec sets no polling, so it refreshes on focus and after changes. */
+/** A folder's entries; it is not polled: it refreshes on focus and after changes. */
 export const useListing = (p: ProjectPlace, path: string[], enabled = true) =>
   useQuery({
     queryKey: storageKeys.list(p, path),

@@ -40,7 +40,7 @@ function ContextLayout() {
 
 /**
  * The signed-in application. Without a cluster only organization pages and invitations are
- * reachable (console-shell §1); everything else leads home, which shows the welcome message.
+ * reachable; everything else leads home, which shows the welcome message.
  */
 export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
   // Only a system administrator is here without an organization (decide.ts).

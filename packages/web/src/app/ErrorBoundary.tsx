@@ -12,7 +12,7 @@ export const ERROR_PAGE_TEXTS = {
   reload: 'Reload',
 };
 
-/** The generic error page (spec workloads §2 Other), naming the support address when there is one. */
+/** The generic error page, naming the support address when there is one. */
 export function ErrorPage() {
   const email = useOptionalSession()?.config.supportEmail;
   const href = useSupportMailto();

@@ -19,8 +19,8 @@ export interface FeatureEntry {
 }
 
 /**
- * The side menu's areas, in menu order (console-shell §2: Apps, Files, Buckets, Disks, Images,
- * Secrets, Jobs, Flows). Each area is added here by the issue that builds it, as
+ * The side menu's areas, in menu order (Apps, Files, Buckets, Disks, Images,
+ * Secrets, Jobs, Flows). Each area is added here as
  * `{ key, label, path, icon, page: lazy(() => import('../features/<key>/Page')) }`; the menu and
  * the router both read this list, and areas that do not exist yet are not shown.
  */

@@ -21,7 +21,7 @@ import { FORM_TEXTS } from './texts';
 import { activeOption, getIn, resetValue } from './values';
 
 /**
- * workloads §4 any-of: a checkbox (this value or nothing), a collapsible section (this group or
+ * An any-of (docs/forms.md): a checkbox (this value or nothing), a collapsible section (this group or
  * nothing; opens by itself on an error inside), or a select of the options. Switching resets the
  * value to the new option's empty value.
  */

@@ -57,7 +57,7 @@ describe("Apolo's shell template through the engine", () => {
     expect(
       (screen.getByRole('combobox', { name: 'Authentication' }) as HTMLInputElement).value,
     ).toBe('Platform Authentication');
-    // The cluster has the fallback preset: the form picks it by itself (workloads §4).
+    // The cluster has the fallback preset: the form picks it by itself.
     expect(f.values().preset).toEqual({ name: 'cpu-small' });
     expect(f.valid()).toBe(true);
   });

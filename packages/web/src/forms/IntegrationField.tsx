@@ -21,7 +21,7 @@ const isUnset = (v: FormValue) => v === null || v === undefined || v === '';
 const sameJson = (a: FormValue, b: FormValue) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * An input that may take another app's output (workloads §4 integration field): unset (Choose
+ * An input that may take another app's output: unset (Choose
  * app, or enter a value), a manual value (Cancel returns to unset), or an app chosen (Stop
  * returns to the manual value). The chosen output travels as an app-instance-ref.
  */

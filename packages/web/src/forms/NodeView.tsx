@@ -38,7 +38,7 @@ import { VolumesEditor } from './widgets/VolumesEditor';
 const siblingPath = (path: string, name: string) =>
   childPath(path.split('.').slice(0, -1).join('.'), name);
 
-/** Collapse animation of workloads §9. */
+/** Collapse animation of sections. */
 export const COLLAPSE_MS = 300;
 
 /**

@@ -2,7 +2,7 @@ import type { ProjectPlace } from '@orrery/contract';
 import { FORM_MESSAGES } from './texts';
 import { secretUriOf } from './uris';
 
-/** workloads §3 Env entry: a plain variable, or one fed from a secret (`secret:KEY`). */
+/** Env entry: a plain variable, or one fed from a secret (`secret:KEY`). */
 export interface EnvEntry {
   name: string;
   value: string;
@@ -10,7 +10,7 @@ export interface EnvEntry {
 }
 
 /**
- * workloads §5: an environment variable's name and value take at least 1 character. A name of
+ * An environment variable's name and value take at least 1 character. A name of
  * spaces only names nothing, so it counts as empty.
  */
 export function envVariableErrors(e: Pick<EnvEntry, 'name' | 'value'>) {
@@ -20,7 +20,7 @@ export function envVariableErrors(e: Pick<EnvEntry, 'name' | 'value'>) {
   return errors;
 }
 
-/** The job wire's two maps (apolo-wire §2): `env {K: V}` and `secret_env {K: secret://…}`. */
+/** The job wire's two maps: `env {K: V}` and `secret_env {K: secret://…}`. */
 export function toWireEnv(entries: readonly EnvEntry[], place: ProjectPlace) {
   const env: Record<string, string> = {};
   const secretEnv: Record<string, string> = {};
@@ -31,7 +31,7 @@ export function toWireEnv(entries: readonly EnvEntry[], place: ProjectPlace) {
   return { env, secret_env: secretEnv };
 }
 
-/** Apolo's `Env {name, value: string | ApoloSecret {key}}` (apps-templates §1.2). */
+/** Apolo's `Env {name, value: string | ApoloSecret {key}}`. */
 export interface ApoloEnv {
   name: string;
   value: string | { key: string; [marker: string]: unknown };

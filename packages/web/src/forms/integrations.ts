@@ -9,7 +9,7 @@ import {
 } from '../api/apps';
 import { request } from '../api/client';
 
-/** One output of an installed app that an integration input may take (apolo-apps-wire). */
+/** One output of an installed app that an integration input may take. */
 export interface IntegrationCandidate {
   instanceId: string;
   /** The instance's display name (else its name), as the installed list shows it. */
@@ -30,7 +30,7 @@ const labelOf = (i: Pick<AppInstance, 'displayName' | 'name'>) => i.displayName 
  * The candidates for an integration input of a class, named as people know the instances: the
  * values call answers ids only, so they are joined with the project's instances and the
  * catalogue's titles (the installed list's cached queries). A failed lookup is an empty list
- * (workloads §8: integration lookup failures are swallowed silently).
+ * (integration lookup failures are swallowed silently).
  */
 export function useIntegrationCandidates(
   place: ProjectPlace | null,

@@ -6,7 +6,7 @@ const GB = 1e9;
 const preset = (name: string, cpu: number, memory: number) =>
   ({ name, cpu, memory, creditsPerHour: '1' }) as Preset;
 
-describe('preset fallback (workloads §4, §9)', () => {
+describe('preset fallback', () => {
   const presets = [
     preset('big', 4, 16 * GB),
     preset('tiny', 0.1, 0.5 * GB),

@@ -1,6 +1,6 @@
 import type { Preset } from './environment';
 
-/** workloads §4/§9: the fallback preset has at least half a CPU and 1 GB of memory. */
+/** The fallback preset has at least half a CPU and 1 GB of memory. */
 export const FALLBACK_MIN_CPU = 0.5;
 export const FALLBACK_MIN_MEMORY = 1e9;
 

@@ -52,7 +52,7 @@ describe('inlineRefs', () => {
     expect(out.properties!.children.items).toEqual({ type: 'object', title: 'Node' });
   });
 
-  it('names an unknown reference with the spec fallback text', () => {
+  it('names an unknown reference with the fallback text', () => {
     expect(() => inlineRefs({ properties: { a: { $ref: '#/$defs/Missing' } } })).toThrow(
       'Could not extract app schema: unknown reference #/$defs/Missing',
     );

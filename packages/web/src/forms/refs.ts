@@ -2,7 +2,7 @@ import type { InputSchema } from '@orrery/contract';
 
 /**
  * A schema as templates write it: Orrery's own vocabulary (contract `InputSchema`) or Apolo's
- * (apps-templates §1.2): `$defs` + `$ref`, `allOf` wrappers, class names in `x-type` and the
+ * (docs/forms.md): `$defs` + `$ref`, `allOf` wrappers, class names in `x-type` and the
  * `x-meta-type`, `x-is-advanced-field`, `x-is-configurable` hints.
  */
 export type FormSchema = Omit<InputSchema, 'x-type' | 'properties' | 'items' | 'anyOf'> & {

@@ -9,7 +9,7 @@ const one = (schema: InputSchema, value: unknown, required = true) =>
     { f: value },
   ).f;
 
-describe('form validation (workloads §5)', () => {
+describe('form validation', () => {
   it('requires at least one character of a required string', () => {
     expect(one({ type: 'string' }, '')).toBe('Required');
     expect(one({ type: 'string' }, undefined)).toBe('Required');

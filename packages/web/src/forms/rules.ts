@@ -7,7 +7,7 @@ import { activeOption, isInstanceRef, type FormValue } from './values';
 /** Messages by dotted path (`http.port`, `env.0.name`); the form shows each on its input. */
 export type FormErrors = Record<string, string>;
 
-/** workloads §5: the pattern messages live in the contract, shared with the server's check. */
+/** The pattern messages live in the contract, shared with the server's check. */
 export { patternMessage };
 
 /** The message for one field's value, or null when it is valid. */
@@ -53,7 +53,7 @@ function checkError(check: FieldCheck, value: string): string | null {
   return value.startsWith('/') ? null : M.absolutePath;
 }
 
-/** Every error of a value against its node (workloads §5: derived from the input schema). */
+/** Every error of a value against its node (derived from the input schema). */
 export function validate(node: FormNode, value: FormValue, path = ''): FormErrors {
   const errors: FormErrors = {};
   const visit = (n: FormNode, v: FormValue, p: string) => {
@@ -91,6 +91,6 @@ export function validate(node: FormNode, value: FormValue, path = ''): FormError
   return errors;
 }
 
-/** True when an error lies at or under a path: collapsed sections open to show it (§4). */
+/** True when an error lies at or under a path: collapsed sections open to show it. */
 export const hasErrorUnder = (errors: FormErrors, path: string) =>
   Object.keys(errors).some((k) => k === path || k.startsWith(`${path}.`));

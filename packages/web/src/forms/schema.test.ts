@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildNode, optionLabel } from './schema';
 
-describe('schema nodes (workloads §3 Form field schema)', () => {
+describe('schema nodes', () => {
   it('makes fields of every type', () => {
     const root = buildNode({
       type: 'object',
@@ -48,7 +48,7 @@ describe('schema nodes (workloads §3 Form field schema)', () => {
     expect(root.children[1].title).toBe('Max run time');
   });
 
-  it('picks checkbox, collapsible or select for an any-of (workloads §4)', () => {
+  it('picks checkbox, collapsible or select for an any-of', () => {
     const mode = (anyOf: object[]) => {
       const n = buildNode({ anyOf } as never);
       return n.kind === 'anyOf' ? n.mode : null;

@@ -3,14 +3,14 @@ import type { FormSchema } from './refs';
 import { FORM_TEXTS } from './texts';
 
 /**
- * An input JSON Schema as the form sees it (workloads §3 Form field schema): a tree of nodes of
+ * An input JSON Schema as the form sees it: a tree of nodes of
  * four kinds. Built once per schema; rendering, validation and defaults all walk this tree.
  */
 export type FieldType = 'boolean' | 'string' | 'enum' | 'integer' | 'number' | 'const';
 export type AnyOfMode = 'checkbox' | 'collapsible' | 'select';
 /**
  * The special input of a field. Orrery's own `x-type` values name it directly; Apolo's class
- * names (apps-templates §1.2) are read on the object that wraps the field (see WRAPPERS).
+ * names are read on the object that wraps the field (see WRAPPERS).
  */
 export type Widget = InputWidget | 'filesPath' | 'mountPath' | 'secret';
 /** A check beyond the schema's keywords, implied by an Apolo class. */
@@ -76,7 +76,7 @@ function fieldType(s: FormSchema): FieldType | null {
   if ('const' in s) return 'const';
   if (s.enum) return 'enum';
   if (s.type === 'boolean' || s.type === 'string' || s.type === 'integer') return s.type;
-  // The spec's "float" is JSON Schema's number.
+  // The form's "float" is JSON Schema's number.
   if (s.type === 'number' || (s.type as string) === 'float') return 'number';
   return null;
 }
@@ -181,7 +181,7 @@ export const isHidden = (n: FormNode) =>
   n.name === '__type__' || (n.kind === 'field' && n.type === 'const');
 
 /**
- * workloads §4: a checkbox for "this or nothing" with a plain value, a collapsible section for
+ * A checkbox for "this or nothing" with a plain value, a collapsible section for
  * "this group or nothing", a select otherwise.
  */
 function anyOfMode(options: FormNode[]): AnyOfMode {
@@ -212,7 +212,7 @@ export function integrationOf(node: FormNode): { typeName: string } | null {
   return o ? { typeName: o.className ?? node.name } : null;
 }
 
-/** workloads §5: a nested integration field that is required marks its group's label required. */
+/** A nested integration field that is required marks its group's label required. */
 export function hasRequiredIntegration(node: FormNode): boolean {
   if (node.kind !== 'container') return false;
   return node.children.some(

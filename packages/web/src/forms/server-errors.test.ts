@@ -20,7 +20,7 @@ const root = buildNode({
 const apiError = (errors: { path: string; message: string }[]) =>
   new ApiError(400, { error: 'validation', message: errors[0]?.message ?? 'bad', errors });
 
-describe('server field errors (workloads §5, §8)', () => {
+describe('server field errors', () => {
   it('knows the paths of the form', () => {
     expect(hasPath(root, 'name')).toBe(true);
     expect(hasPath(root, 'http.port')).toBe(true);

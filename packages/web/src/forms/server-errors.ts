@@ -22,7 +22,7 @@ export function hasPath(node: FormNode, path: string): boolean {
 }
 
 /**
- * workloads §5/§8: the server's field errors placed on the form's inputs, the first message of
+ * The server's field errors placed on the form's inputs, the first message of
  * each. `toFormPath` translates a wire path where the form keeps the value elsewhere; paths the
  * form has no input for are left out, and the caller shows the message as a toast instead.
  */

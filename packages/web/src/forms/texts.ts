@@ -1,13 +1,13 @@
 import { PATTERN_MESSAGES } from '@orrery/contract';
 
 /**
- * Every text of the form engine. The validation messages are workloads §5, word for word; the
+ * Every text of the form engine. The validation messages are those users of Apolo's console know; the
  * others are the engine's own labels.
  */
 export const FORM_MESSAGES = {
   required: 'Required',
   ...PATTERN_MESSAGES,
-  // Not named by the spec: the schema's own bounds.
+  // The schema's own bounds, which have no fixed message elsewhere.
   notANumber: 'Must be a number',
   notAnInteger: 'Must be a whole number',
   minimum: (n: number) => `Must be at least ${n}`,
@@ -38,7 +38,7 @@ export const FORM_TEXTS = {
     'Without authentication anyone who knows the address can use the app and its data, without signing in.',
   noAuthConfirm: 'Make public',
   cancel: 'Cancel',
-  // Integration field (workloads §4).
+  // Integration field.
   chooseApp: 'Choose app',
   enterManually: 'Enter value',
   stopIntegration: 'Stop',
@@ -49,7 +49,7 @@ export const FORM_TEXTS = {
   integrationUse: 'Use',
   // Image picker.
   chooseImage: 'Choose image',
-  // Preset picker (workloads §4 preset fallback).
+  // Preset picker.
   presetPlaceholder: 'Choose a preset',
   presetDetails: 'Resource Preset details',
   presetDetailsButton: 'Preset details',
@@ -74,7 +74,7 @@ export const FORM_TEXTS = {
   addVariable: 'Add variable',
   addSecret: 'Add secret',
   envEmpty: 'No environment variables',
-  // workloads §2 "Modals used by forms".
+  // The modals that forms open.
   envModalTitle: 'The Environment Variable',
   envModalAdd: 'Add',
   envModalSave: 'Save',

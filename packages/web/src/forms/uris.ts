@@ -5,7 +5,7 @@ export type { ProjectPlace };
 type Kind = 'storage' | 'disk' | 'secret';
 
 /**
- * Expands the short resource forms users type (apolo-wire §0) into full URIs: `storage:data` →
+ * Expands the short resource forms users type into full URIs: `storage:data` →
  * `storage://C/ORG/PROJECT/data`, `storage:/org/proj/data` → `storage://C/org/proj/data`. Full
  * URIs pass unchanged.
  */

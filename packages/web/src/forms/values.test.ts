@@ -10,7 +10,7 @@ import {
   setIn,
 } from './values';
 
-describe('number input (workloads §5)', () => {
+describe('number input', () => {
   it('turns an empty input into undefined', () => {
     expect(parseNumberInput('')).toBeUndefined();
     expect(parseNumberInput('   ')).toBeUndefined();
@@ -33,7 +33,7 @@ describe('number input (workloads §5)', () => {
   });
 });
 
-describe('tags input (workloads §5)', () => {
+describe('tags input', () => {
   it('splits by comma, trims, drops empties and duplicates', () => {
     expect(parseTags(' a, b ,,c, a , ')).toEqual(['a', 'b', 'c']);
     expect(parseTags('')).toEqual([]);
@@ -70,7 +70,7 @@ describe('initial values', () => {
   });
 });
 
-describe('any-of switching (workloads §4)', () => {
+describe('any-of switching', () => {
   const node = buildNode({
     anyOf: [
       { type: 'null' },

@@ -7,10 +7,10 @@ export type FormObject = Record<string, FormValue>;
 const isObject = (v: unknown): v is FormObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** pydantic's class marker in Apolo's object defaults (apps-templates §1.2). */
+/** pydantic's class marker in Apolo's object defaults. */
 export const TYPE_MARKER = '__type__';
 
-/** The value of an integration input taken from another app's output (workloads §3). */
+/** The value of an integration input taken from another app's output. */
 export interface InstanceRef {
   type: 'app-instance-ref';
   instance_id: string;
@@ -46,7 +46,7 @@ export function initialValue(node: FormNode): FormValue {
 }
 
 /**
- * The value an anyOf option starts with when the user switches to it (workloads §4): null, an
+ * The value an anyOf option starts with when the user switches to it: null, an
  * empty string, or an empty object — which then receives the option's defaults and constants.
  */
 export function resetValue(node: FormNode): FormValue {
@@ -93,7 +93,7 @@ function matches(o: FormNode, v: FormValue): boolean {
 }
 
 /**
- * workloads §5 number input: empty becomes undefined, a decimal comma becomes a point, decimals
+ * Number input: empty becomes undefined, a decimal comma becomes a point, decimals
  * are truncated to two digits. Anything else non-numeric is NaN, which validation reports.
  */
 export function parseNumberInput(text: string): number | undefined {
@@ -104,7 +104,7 @@ export function parseNumberInput(text: string): number | undefined {
   return Number(decimals ? `${whole}.${decimals.slice(0, 2)}` : whole);
 }
 
-/** workloads §5 tags input: split by comma, trimmed, empties and duplicates dropped. */
+/** Tags input: split by comma, trimmed, empties and duplicates dropped. */
 export const parseTags = (text: string): string[] => [
   ...new Set(
     text

@@ -6,7 +6,7 @@ import { newVolume, slugName, toWireVolumes, withType, type VolumeEntry } from '
 const PLACE = { clusterName: 'default', orgName: 'acme', projectName: 'vision' };
 const vol = (over: Partial<VolumeEntry>): VolumeEntry => ({ ...newVolume(), ...over });
 
-describe('volumes (workloads §3, §4, §5)', () => {
+describe('volumes', () => {
   it('starts read-only', () => {
     expect(newVolume().mode).toBe('ro');
   });
@@ -76,7 +76,7 @@ describe('volumes (workloads §3, §4, §5)', () => {
   });
 });
 
-describe('short resource URIs (apolo-wire §0)', () => {
+describe('short resource URIs', () => {
   it('expands relative, absolute and full forms', () => {
     expect(expandUri('storage', 'storage:a/b', PLACE)).toBe('storage://default/acme/vision/a/b');
     expect(expandUri('storage', 'storage:/other/proj/x', PLACE)).toBe(
@@ -87,7 +87,7 @@ describe('short resource URIs (apolo-wire §0)', () => {
   });
 });
 
-describe('env entries (workloads §3 Env entry)', () => {
+describe('env entries', () => {
   it('splits variables and secrets into env and secret_env', () => {
     expect(
       toWireEnv(

@@ -6,7 +6,7 @@ export const VOLUME_TYPES = ['storage', 'disk', 'secret'] as const;
 export type VolumeType = (typeof VOLUME_TYPES)[number];
 export type VolumeMode = 'ro' | 'rw';
 
-/** workloads §3 Volume, as the volumes editor keeps it. */
+/** A volume, as the volumes editor keeps it. */
 export interface VolumeEntry {
   type: VolumeType;
   /** What the chosen resource is called (a disk's or secret's name); shown, never sent. */
@@ -18,7 +18,7 @@ export interface VolumeEntry {
   mode: VolumeMode;
 }
 
-/** workloads §4: new volumes are read-only. */
+/** New volumes are read-only. */
 export const newVolume = (): VolumeEntry => ({
   type: 'storage',
   name: '',
@@ -27,7 +27,7 @@ export const newVolume = (): VolumeEntry => ({
   mode: 'ro',
 });
 
-/** workloads §4: a new type clears name and resource; secrets are always read-only. */
+/** A new type clears name and resource; secrets are always read-only. */
 export const withType = (v: VolumeEntry, type: VolumeType): VolumeEntry => ({
   ...v,
   type,
@@ -36,7 +36,7 @@ export const withType = (v: VolumeEntry, type: VolumeType): VolumeEntry => ({
   mode: type === 'secret' ? 'ro' : v.mode,
 });
 
-/** workloads §5: trimmed, slashes removed, spaces to hyphens, lowercase. */
+/** Trimmed, slashes removed, spaces to hyphens, lowercase. */
 export const slugName = (text: string) =>
   text.trim().replace(/\//g, '').replace(/\s+/g, '-').toLowerCase();
 
@@ -46,12 +46,12 @@ export interface WireVolumes {
   secret_volumes: { src_secret_uri: string; dst_path: string }[];
   /** Wire path (`disk_volumes.0`) → editor index, to put server errors on the right row. */
   origin: Record<string, number>;
-  /** The §5 warning when a half-filled volume was skipped, else null. */
+  /** The warning when a half-filled volume was skipped, else null. */
   warning: string | null;
 }
 
 /**
- * workloads §3/§5: each volume becomes `dst_path`, `read_only` and a source URI in the list of
+ * Each volume becomes `dst_path`, `read_only` and a source URI in the list of
  * its type; a volume missing only its path or its resource is skipped with a warning, an empty
  * one silently.
  */

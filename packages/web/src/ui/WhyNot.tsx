@@ -7,8 +7,8 @@ const DISABLED = { disabled: true, component: 'button', to: undefined, href: und
 
 /**
  * An action as the permission engine allows it (api/permissions.ts `useCan`): enabled when
- * allowed; otherwise disabled, with the server's reason as its tooltip. With `hide` (the spec's
- * "managers only" actions) it is not rendered at all unless allowed. The child's own `disabled`
+ * allowed; otherwise disabled, with the server's reason as its tooltip. With `hide` (actions
+ * for managers only) it is not rendered at all unless allowed. The child's own `disabled`
  * (a state rule, e.g. Kill only while running) still applies.
  */
 export function WhyNot(props: {

@@ -1,4 +1,4 @@
-/** At most two initials in avatars (console-shell §9). */
+/** At most two initials in avatars. */
 export const initials = (name: string) =>
   name
     .split(/[\s._-]+/)

@@ -15,7 +15,7 @@ interface Checker {
 /**
  * What a contract schema refuses in `value`, the first message per field: a form checks with the
  * very schema the server checks with, before any request, so that nothing the server would
- * refuse is sent (issue 15) and both say the same words.
+ * refuse is sent and both say the same words.
  */
 export function issuesOf(schema: Checker, value: unknown): FieldIssues {
   const parsed = schema.safeParse(value);

@@ -1,5 +1,5 @@
 /**
- * Lifespans typed as `1d 2h 3m` (workloads §5): each part a number without a leading zero and
+ * Lifespans typed as `1d 2h 3m`: each part a number without a leading zero and
  * one of the suffixes d, h, m, each suffix at most once, in that order; kept in seconds.
  */
 const UNIT_SECONDS = { d: 86_400, h: 3_600, m: 60 } as const;

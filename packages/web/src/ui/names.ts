@@ -9,7 +9,7 @@ export interface NameMessages {
 /** Pause after the last keystroke before asking the server whether a name is taken. */
 export const NAME_CHECK_DELAY_MS = 500;
 
-/** console-shell §5: required, not only whitespace, letters, digits, spaces and hyphens. */
+/** A name as typed in the console: required, not only whitespace; letters, digits, spaces, hyphens. */
 export function validateName(raw: string, messages: NameMessages): string | null {
   if (!raw.trim()) return messages.required;
   if (!CONSOLE_NAME_CHARS.test(raw)) return messages.invalid;

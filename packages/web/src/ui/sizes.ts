@@ -1,5 +1,5 @@
 /**
- * Byte sizes (workloads §9): shown with decimal units K, M, G, T at 1000 (or binary Ki, Mi, Gi,
+ * Byte sizes: shown with decimal units K, M, G, T at 1000 (or binary Ki, Mi, Gi,
  * Ti at 1024) and one decimal; parsed as a number with an optional unit and an optional b/B.
  */
 const DECIMAL = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
@@ -18,7 +18,7 @@ export function formatSize(bytes: number, binary = false): string {
   return `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
 }
 
-/** Unit multipliers of workloads §9 (`m` counts as mega: sizes have no milli). */
+/** Unit multipliers (`m` counts as mega: sizes have no milli). */
 export const SIZE_MULTIPLIERS: Record<string, number> = {
   '': 1,
   Ki: 1024,

@@ -1,7 +1,7 @@
 import type { ClientMetadata } from 'oidc-provider';
 import type { Config } from '../../config.js';
 
-/** Ports of the Apolo CLI's local browser callback (apolo-wire §1, `callback_urls`). */
+/** Ports of the Apolo CLI's local browser callback (`callback_urls`). */
 export const CLI_CALLBACKS = [54540, 54541, 54542].map((p) => `http://127.0.0.1:${p}`);
 /** The Vite dev server of the console. */
 const DEV_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];

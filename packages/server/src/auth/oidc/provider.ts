@@ -55,7 +55,7 @@ function autoGrant(config: Config, indicator: string) {
 }
 
 /**
- * The Apolo CLI asks for `scope=offline_access` only (apolo-wire §1), which the provider reduces
+ * The Apolo CLI asks for `scope=offline_access` only, which the provider reduces
  * to no scope at all and then refuses ("no scope was granted"). Authorization requests are
  * therefore always OpenID requests: `openid` is added when missing.
  */

@@ -3,7 +3,7 @@ import { HttpError } from '../../http/errors.js';
 
 /**
  * A 400 on an app's input: `errors` carry paths as arrays of strings, which the CLI prints one
- * line per error (apolo-apps-wire.md), rather than the dotted paths of the other APIs.
+ * line per error (as the apps API of Apolo answers), rather than the dotted paths of the other APIs.
  */
 export class InputErrors extends HttpError {
   constructor(readonly inputErrors: AppInputError[]) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateInput } from './input-schema.js';
 
-/** The server's check of an app's input speaks as the console's form does (workloads §5). */
+/** The server's check of an app's input speaks as the console's form does. */
 describe('validateInput: pattern messages', () => {
   const schema = {
     type: 'object',
@@ -17,7 +17,7 @@ describe('validateInput: pattern messages', () => {
     },
   };
 
-  it('names the pattern in words, or by the spec’s messages, never in Ajv’s', () => {
+  it('names the pattern in words, or by the shared pattern messages, never in Ajv’s', () => {
     const errors = validateInput(schema, {
       name: 'My Job',
       model: 'storage:model.bin',
@@ -32,7 +32,7 @@ describe('validateInput: pattern messages', () => {
       },
       { path: ['model'], message: 'Please enter a valid file name ending with: .gguf' },
       { path: ['count'], message: 'Only numbers are allowed.' },
-      // Without a name, the spec's fallback shows the pattern itself.
+      // Without a name, the fallback message shows the pattern itself.
       { path: ['other'], message: 'Value does not match the required pattern: ^a+b$' },
     ]);
   });

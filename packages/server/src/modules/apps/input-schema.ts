@@ -21,7 +21,7 @@ const pathOf = (e: ErrorObject) => {
   return path;
 };
 
-/** Ajv's words, but a pattern's message as the console gives it (workloads §5), not the regex. */
+/** Ajv's words, but a pattern's message as the console gives it, not the regex. */
 const messageOf = (e: ErrorObject) =>
   e.keyword === 'pattern'
     ? patternMessage(

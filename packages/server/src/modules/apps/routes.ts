@@ -55,7 +55,7 @@ const pages = (total: number, size: number) => Math.max(1, Math.ceil(total / siz
 /** A JSON object of any shape (inputs and outputs). */
 const Json = z.record(z.string(), z.unknown());
 
-/** Instances of the apps API (apolo-apps-wire.md v1 and v2; workloads §7 Apps). */
+/** Instances of the apps API. */
 export const appRoutes =
   (apps: AppsService): FastifyPluginAsyncZod =>
   async (app) => {

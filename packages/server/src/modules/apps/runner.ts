@@ -18,7 +18,7 @@ export type AppRuntime = (typeof APP_RUNTIMES)[number];
 export const runsHostPrograms = (runtime: AppRuntime) =>
   runtime === 'process' || runtime === 'slurm';
 
-/** The preset an instance runs on, after the fallback rule of workloads §4. */
+/** The preset an instance runs on, after the preset fallback rule (docs/apps.md). */
 export interface AppPreset {
   name: string;
   cpu: number;

@@ -42,7 +42,7 @@ import {
 } from './store.js';
 import type { TemplateFiles } from './template-files.js';
 
-/** The smallest preset the fallback rule takes (workloads §4, §9). */
+/** The smallest preset the fallback rule takes. */
 const FALLBACK_MIN_CPU = 0.5;
 const FALLBACK_MIN_MEMORY = 1e9;
 
@@ -77,7 +77,7 @@ export interface Caller {
 }
 
 /**
- * The apps service (DESIGN.md "Workloads"): installs, configures, rolls back and uninstalls
+ * The apps service (docs/apps.md): installs, configures, rolls back and uninstalls
  * instances; each revision's jobs go through the jobs service as the caller, so every admission
  * rule applies. States are followed by `InstanceWatcher`.
  */
@@ -110,7 +110,7 @@ export class AppsService {
     return t;
   }
 
-  /** The preset of workloads §4: the chosen one if the cluster has it, else the smallest fit. */
+  /** The preset an instance runs on: the chosen one if the cluster has it, else the smallest fit. */
   private async presetFor(cluster: string, chosen: string | undefined): Promise<AppPreset> {
     const [c] = await loadClusters(this.ctx.db, [cluster]);
     const presets = c?.presets ?? [];

@@ -43,7 +43,7 @@ export const projectRead = { access: { uri: scopeUri, action: 'read' as const } 
 export const instanceProject = (r: { clusterName: string; orgName: string; projectName: string }) =>
   projectUri(r.clusterName, r.orgName, r.projectName);
 
-/** The templates of the apps API (apolo-apps-wire.md), and their shipped assets. */
+/** The templates of the apps API (docs/apps.md), and their shipped assets. */
 export const templateRoutes =
   (catalogue: Catalogue): FastifyPluginAsyncZod =>
   async (app) => {

@@ -36,7 +36,7 @@ deploy:
   return root;
 }
 
-describe('templates API (apolo-apps-wire.md)', () => {
+describe('templates API', () => {
   let s: TestServer;
   let owner: TestUser;
   let reader: TestUser;

@@ -55,7 +55,7 @@ const resourcesOf = (jobs: JobRow[]): AppEventWire['resources'] =>
 
 /**
  * Follows every instance that is not uninstalled: its state comes from the jobs of its current
- * revision and the runner's HTTP check (workloads §4), each change an event. Interactive apps with
+ * revision and the runner's HTTP check, each change an event. Interactive apps with
  * an idle timeout are stopped when their runner reports no activity for that long.
  */
 export class InstanceWatcher {

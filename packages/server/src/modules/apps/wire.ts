@@ -26,7 +26,7 @@ const STEP_OF = (row: InstanceRow): AppInstanceWire['startup'] =>
       }
     : null;
 
-/** The App object (apolo-apps-wire.md) of each row, with Orrery's additions. */
+/** The App object (docs/apps.md) of each row, with Orrery's additions. */
 export async function instancesWire(apps: AppsService, rows: InstanceRow[]) {
   const [users, { current: jobsOf, all: everJobsOf }, revisions] = await Promise.all([
     usersOf(

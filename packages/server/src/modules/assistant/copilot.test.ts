@@ -11,7 +11,7 @@ import { openCopilot, responseOf } from '../../test/copilot.js';
 import { SOCKET_TEXTS } from './ws.js';
 
 /**
- * The copilot WebSocket as the console uses it (workloads §7 Copilot): questions answered with
+ * The copilot WebSocket as the console uses it: questions answered with
  * progress then a response, each bad input with the contract's error on a socket that stays
  * usable, anonymous callers refused, a per-user rate limit, and logs without conversations.
  */
@@ -82,7 +82,7 @@ describe('copilot socket', () => {
     const c = await openCopilot(s, alice);
     const got = await c.ask({ message: 'How do I create a disk?' });
     const answer = responseOf(got);
-    // The spec's defaults (workloads §7, §9), not the contract's constants, which could drift.
+    // The documented defaults (docs/assistant.md), not the contract's constants, which could drift.
     expect(answer.mode).toBe('hybrid');
     const progress = got.filter((m) => m.type === 'progress');
     expect(progress.length).toBeGreaterThan(0);

@@ -77,7 +77,7 @@ class Held {
 }
 
 /**
- * The copilot WebSocket (workloads §7 Copilot): each text frame a question, answered by
+ * The copilot WebSocket: each text frame a question, answered by
  * `progress` frames (one per round of retrieval) and one `response` or `error`. Questions of one
  * socket are answered in turn. Logs carry sizes and timings, never what was asked or answered.
  */

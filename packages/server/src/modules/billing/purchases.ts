@@ -42,7 +42,7 @@ export async function creditPurchase(tx: Tx, p: Purchase): Promise<boolean> {
   return true;
 }
 
-/** The buyer's URL with the return query of console-shell §4, its own query kept. */
+/** The buyer's URL with the return query the console reads, its own query kept. */
 export function returnUrl(base: string, outcome: { credits: number } | 'failure'): string {
   const url = new URL(base);
   url.searchParams.set(BUY_CREDITS_STATUS, outcome === 'failure' ? 'failure' : 'success');

@@ -11,7 +11,7 @@ interface Scope {
 }
 
 /**
- * Who reads which usage (the reports of console-shell §2, docs/billing.md "Reports"):
+ * Who reads which usage (docs/billing.md "Reports"):
  * - an organization's: its managers (and system administrators);
  * - a project's: also its managers (project settings show reports to them);
  * - an organization's on one cluster: also that cluster's managers;

@@ -16,8 +16,8 @@ interface Recorded {
 }
 
 /**
- * A stand-in for api.stripe.com on loopback (Stripe's own stripe-mock cannot be installed here,
- * reference §2.3): it answers `POST /v1/checkout/sessions` as Stripe does, with the session's
+ * A stand-in for api.stripe.com on loopback (Stripe's own stripe-mock cannot be installed here
+ * without a network): it answers `POST /v1/checkout/sessions` as Stripe does, with the session's
  * hosted URL, and records what the SDK sent.
  */
 async function stripeStandIn() {

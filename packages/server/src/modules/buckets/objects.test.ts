@@ -202,7 +202,7 @@ describe('the object API of buckets', () => {
     expect(listing.statusCode).toBe(401);
   });
 
-  it('browses an imported S3 bucket with its own keys, and refuses gcp with the spec text', async () => {
+  it('browses an imported S3 bucket with its own keys, and refuses gcp with the console’s text', async () => {
     const client = new S3Client({
       endpoint: s3.endpoint,
       region: 'us-east-1',

@@ -58,7 +58,7 @@ const bodyOf = (request: FastifyRequest): Readable =>
   request.body instanceof Readable ? request.body : Readable.from([]);
 
 /**
- * Orrery's object API (docs/buckets.md, an Orrery extension of apolo-wire §7): the console lists,
+ * Orrery's object API (docs/buckets.md, an Orrery extension of Apolo's buckets API): the console lists,
  * reads and writes objects through here, permission-checked, instead of reaching the provider
  * from the browser (which would need the provider's keys there and CORS on the store). Bodies are
  * streamed both ways; downloads honour Range.

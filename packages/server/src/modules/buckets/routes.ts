@@ -36,7 +36,7 @@ const ByPath = z.object({
   cluster_name: z.string().min(1).default(DEFAULT_BUCKET_CLUSTER),
 });
 
-/** apolo-wire §7: buckets and persistent credentials under `buckets_url` = `/api/v1/buckets`. */
+/** Buckets and persistent credentials under `buckets_url` = `/api/v1/buckets`. */
 export const bucketRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

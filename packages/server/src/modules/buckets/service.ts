@@ -151,7 +151,7 @@ export async function deleteBucket(ctx: BucketContext, b: BucketView) {
 }
 
 /**
- * What a holder needs to reach a bucket at its provider (apolo-wire §7 credential keys); on the
+ * What a holder needs to reach a bucket at its provider; on the
  * embedded endpoint, the keys of the credentials `credentialsId` (none without them).
  */
 export function providerCredentials(

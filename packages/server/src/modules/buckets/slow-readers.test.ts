@@ -12,7 +12,7 @@ import {
 /** Far more than the bound, so a server that buffers the object shows. */
 const SIZE = SLOW_READER_MB * 2 ** 20;
 
-/** Back-pressure on bucket object reads (issue 10): an unread download costs a bounded RSS. */
+/** Back-pressure on bucket object reads: an unread download costs a bounded RSS. */
 describe('a slow reader of a bucket object', () => {
   let s3: TestS3;
   let s: TestServer;

@@ -46,7 +46,7 @@ export const presetWire = (p: PresetRow) => ({
 });
 
 /**
- * A cluster as `GET /api/v1/config` describes it (apolo-wire §1). Every service address is served
+ * A cluster as `GET /api/v1/config` describes it. Every service address is served
  * by this process by default; `orgs` lists only the caller's organizations linked to it.
  */
 export function clusterWire(

@@ -13,7 +13,7 @@ import { clusterWire } from '../clusters/wire.js';
 import { brandingFor } from './branding.js';
 import { ADMIN_API } from '../people/routes.js';
 
-/** `GET /api/v1/config`: the Apolo CLI's entry point and the console's first call (apolo-wire §1). */
+/** `GET /api/v1/config`: the Apolo CLI's entry point and the console's first call. */
 export const configRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
@@ -66,7 +66,7 @@ export const configRoutes =
         return {
           ...anonymous,
           authorized: true,
-          // With it the Apolo CLI turns on `apolo admin` and quotas in `config show` (apolo-wire §1).
+          // With it the Apolo CLI turns on `apolo admin` and quotas in `config show`.
           admin_url: `${base}${ADMIN_API}`,
           orgs: m.orgs.map((o) => ({ name: o.name, role: o.role as OrgRole })),
           clusters: loaded.map((c) => clusterWire(c, base, mine)),

@@ -46,7 +46,7 @@ const placeOfQuery = (q: { cluster_name: string; org_name: string; project_name:
   project: q.project_name,
 });
 
-/** apolo-wire §6: the disk API under `disks_url` = `/api/v1/disk`. */
+/** The disk API under `disks_url` = `/api/v1/disk`. */
 export const diskRoutes =
   (ctx: AppContext, opts: { reapEveryMs?: number } = {}): FastifyPluginAsyncZod =>
   async (app) => {

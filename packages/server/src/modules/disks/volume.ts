@@ -2,7 +2,7 @@ import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 
 /**
- * The local disk backend (DESIGN.md: disks are directories with size accounting and lifespans):
+ * The local disk backend (docs/disks.md: disks are directories with size accounting and lifespans):
  * one directory per disk under `<dataDir>/disks/<cluster>/<org>/<project>/<disk-id>`.
  */
 export interface DiskPlace {

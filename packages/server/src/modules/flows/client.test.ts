@@ -9,8 +9,7 @@ import { FLOW, ndjson, pyNow, THREE_TASKS } from '../../test/flows.js';
 /**
  * STAND-IN for the official `apolo-flow` client, for machines without it (the real client runs in
  * clients/apolo-flow.test.ts where it is installed): this test replays, in order, the calls its
- * `bake --local-executor` makes for the wire reference's 3-task flow (apolo-flow-wire.md, "One
- * `bake --local-executor`"), with real jobs on the process runtime, then a second identical bake
+ * `bake --local-executor` makes for a 3-task flow, with real jobs on the process runtime, then a second identical bake
  * that finds every cache entry, then the client's `inspect` and `cancel`.
  */
 
@@ -278,7 +277,7 @@ describe('stand-in for the official apolo-flow client: bake --local-executor, re
     const left = tasks[1]!.raw_id as string;
     expect(await logOf(left)).toBe('left got hello\n');
 
-    // The jobs list ANDs several tags, and finds a flow's jobs by its name (spec §2 Jobs).
+    // The jobs list ANDs several tags, and finds a flow's jobs by its name.
     const jobs = async (q: string) =>
       ((await call(s, 'GET', `/api/v1/jobs?${q}`, owner)).body.jobs as { id: string }[]).map(
         (j) => j.id,

@@ -15,7 +15,7 @@ import { taskRoutes } from './routes/tasks.js';
 export type FlowsOptions = EngineOptions;
 
 /**
- * Flows: the flow API the `apolo-flow` client runs on (apolo-flow-wire.md), on the jobs service
+ * Flows: the flow API the `apolo-flow` client runs on (docs/flows.md), on the jobs service
  * that runs the tasks of the bakes, and Orrery's own bake engine.
  */
 export const flowsModule =

@@ -22,7 +22,7 @@ export type TaskRow = typeof flowTasks.$inferSelect;
 export type CacheEntryRow = typeof flowCacheEntries.$inferSelect;
 export type BakeImageRow = typeof flowBakeImages.$inferSelect;
 
-/** The wire's ids: a kind prefix and a uuid (apolo-wire §1 "ids"). */
+/** The wire's ids: a kind prefix and a uuid, as the `apolo-flow` client expects. */
 export const flowId = (
   kind:
     | 'projects'

@@ -20,7 +20,7 @@ import type {
   TaskRow,
 } from './store.js';
 
-/** The flow API's objects (apolo-flow-wire.md) of the stored rows. */
+/** The flow API's objects (docs/flows.md) of the stored rows. */
 export const projectWire = (r: FlowProjectRow): FlowProjectWire => ({
   id: r.id,
   name: r.name,

@@ -2,7 +2,7 @@ import type { ImageTagWire } from '@orrery/contract';
 import { upstreamJson } from './proxy.js';
 import type { Registry } from './upstream.js';
 
-/** Every manifest kind the CLI asks for (apolo-wire §8). */
+/** Every manifest kind the CLI asks for. */
 export const MANIFEST_ACCEPT = [
   'application/vnd.docker.distribution.manifest.v2+json',
   'application/vnd.docker.distribution.manifest.list.v2+json',

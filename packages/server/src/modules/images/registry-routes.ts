@@ -29,7 +29,7 @@ function toRegistryError(err: unknown): RegistryError {
 }
 
 /**
- * `/v2/`: the registry API (apolo-wire §8) in front of the upstream registry. Outside `/api`, so
+ * `/v2/`: the registry API in front of the upstream registry. Outside `/api`, so
  * access is enforced here: Basic or Bearer auth, and `image://CLUSTER/ORG/PROJECT/NAME` read for
  * pulls, write for pushes. Bodies are streamed both ways (no content-type parsing here).
  */

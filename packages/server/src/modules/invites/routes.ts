@@ -23,7 +23,7 @@ const IdParams = z.object({ id: z.string().min(1) });
 const OrgParams = z.object({ org: z.string().min(1) });
 const str = (v: unknown) => (typeof v === 'string' && v ? v : '-');
 
-/** Invitations to organizations (console-shell §4, §7), on the admin API's base path. */
+/** Invitations to organizations, on the admin API's base path. */
 export const inviteRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { call, joinCluster, joinOrg, projectMember, tenancy } from '../../test/fixtures.js';
 
 /**
- * console-shell §6 on the API: every people and admin action, tried by each role, gets exactly
+ * The roles on the API (docs/permissions.md): every people and admin action, tried by each role, gets exactly
  * the answer the roles give — 2xx allowed, 403 seen but too weak, 404 not theirs to see.
  */
 const ROLES = [

@@ -79,7 +79,7 @@ const onProject = (action: Action) => ({
 const tags = ['people'];
 
 /**
- * People of organizations, clusters and projects on the admin API's paths (apolo-wire §10), so
+ * People of organizations, clusters and projects on the admin API's paths, so
  * that `apolo admin` and the console share them. Lists answer plain arrays, as that API does.
  */
 export const peopleRoutes =

@@ -21,7 +21,7 @@ import { memberRefinement } from '../people/refinements.js';
 import { assertUri, permissionsOf, revoke, share, sharesBy, sharesOn } from './service.js';
 import { checkAll } from './check.js';
 
-/** Role names arrive with `/` replaced by `:` (apolo-wire §9); users are plain names here. */
+/** Role names arrive with `/` replaced by `:`; users are plain names here. */
 const Params = z.object({
   name: z
     .string()

@@ -6,7 +6,7 @@ import { grantsOf, type Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
 import { invalid } from '../../http/errors.js';
 
-/** Grants written back as URIs, the way the Apolo CLI lists them (apolo-wire §9). */
+/** Grants written back as URIs, the way the Apolo CLI lists them. */
 export function grantUris(grants: Grant[]): PermissionWire[] {
   return grants.map((g) => ({
     uri:

@@ -25,8 +25,8 @@ const queryPlace = (r: FastifyRequest) => placeOf(r.query as WireScope);
 const keyOf = (r: FastifyRequest) => (r.params as { key: string }).key;
 
 /**
- * Secrets of a project on the public secrets wire (apolo-wire §5). Project readers list keys and
- * read values; project managers create and delete (workloads §5, §6). Values are sealed at rest and
+ * Secrets of a project on the public secrets wire. Project readers list keys and
+ * read values; project managers create and delete. Values are sealed at rest and
  * never listed or logged.
  */
 export const secretRoutes =

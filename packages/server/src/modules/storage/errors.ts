@@ -3,7 +3,7 @@ import { asBlobError, BlobError } from '../../blob/backend.js';
 import { HttpError } from '../../http/errors.js';
 
 /**
- * The one error body plus `errno` (apolo-wire §0): the Apolo SDK turns a 400 carrying `errno`
+ * The one error body plus `errno`: the Apolo SDK turns a 400 carrying `errno`
  * into the matching Python OSError (FileExistsError, IsADirectoryError, …).
  */
 export class StorageError extends HttpError {

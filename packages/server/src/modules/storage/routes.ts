@@ -24,7 +24,7 @@ const METHODS_OF: Record<StorageOp, string[]> = {
   RENAME: ['POST'],
 };
 
-/** `?op=NAME` (any case), a bare `?NAME`, or the method's default (apolo-wire §4). */
+/** `?op=NAME` (any case), a bare `?NAME`, or the method's default. */
 export function opOf(request: FastifyRequest): StorageOp {
   const q = request.query as Record<string, unknown>;
   const named =
@@ -59,7 +59,7 @@ export async function storageBackendOf(ctx: AppContext): Promise<BlobBackend> {
 }
 
 /**
- * Files of every project (apolo-wire §4), at `/api/v1/storage/ORG/PROJECT/PATH?op=…`, stored by
+ * Files of every project, at `/api/v1/storage/ORG/PROJECT/PATH?op=…`, stored by
  * the file backend under `CLUSTER/ORG/PROJECT/PATH`. Bodies are streamed both ways: an upload
  * goes from the socket to a temporary file, a download from the file to the socket.
  */

@@ -12,7 +12,7 @@ import {
 /** Far more than the bound, so a server that buffers the file shows. */
 const SIZE = SLOW_READER_MB * 2 ** 20;
 
-/** Back-pressure on storage reads (issue 10): a download that is not read costs a bounded RSS. */
+/** Back-pressure on storage reads: a download that is not read costs a bounded RSS. */
 describe.each(STORAGE_BACKENDS)('a slow reader of a storage file (%s backend)', (kind) => {
   let s: TestServer;
   let owner: TestUser;

@@ -36,7 +36,7 @@ const uriOf = (a: Pick<AccountRow, 'cluster' | 'org' | 'project'>) =>
   projectUri(a.cluster, a.org, a.project);
 
 /**
- * Apolo's service accounts (apolo-wire §10) on the project tokens: an account is a token its
+ * Apolo's service accounts on the project tokens: an account is a token its
  * owner creates in the project they name, with the rule of the tokens routes (managing the
  * project). The account acts as a manager of that project, the most a token can be, which the
  * owner is by that rule; Apolo's accounts do not expire, ours last TOKEN_MAX_DAYS, the longest a

@@ -7,8 +7,8 @@ export const PROJECT_TOKEN_KID = 'orrery-project-token';
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**
- * A project token is a JWT, because the Apolo CLI decodes a token (unverified) for the user name
- * (apolo-wire §0); its validity is never read from the token but from the database, by its
+ * A project token is a JWT, because the Apolo CLI decodes a token (unverified) for the user
+ * name; its validity is never read from the token but from the database, by its
  * SHA-256, at every request, so revoking it acts at once on every replica. The HMAC key is random
  * and thrown away: the signature only adds unpredictability to the random `jti`.
  */

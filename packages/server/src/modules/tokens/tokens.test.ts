@@ -34,7 +34,7 @@ describe('project tokens', () => {
       revoked_at: null,
     });
     expect(created.username).toMatch(/^ci-deploy--[0-9a-f]{8}$/);
-    // The Apolo CLI reads the user name from the token without verifying it (apolo-wire §0).
+    // The Apolo CLI reads the user name from the token without verifying it.
     expect(decodeJwt(created.token)['https://platform.neuromation.io/user']).toBe(created.username);
     const [row] = await s.ctx.db.select().from(projectTokens);
     expect(row.tokenHash).not.toContain(created.token);

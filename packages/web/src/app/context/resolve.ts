@@ -1,4 +1,4 @@
-/** The working context of console-shell §1: organization, cluster and project, by name. */
+/** The working context: organization, cluster and project, by name. */
 export interface ContextChoice {
   org?: string | null;
   cluster?: string | null;

@@ -33,7 +33,7 @@ export function creditsView(credits: string | null): CreditsView {
 /**
  * The top bar's credits: what binds the user in the organization (its balance, or their own
  * lower limit), read again while work runs. Organization managers open the buy dialog from it
- * when the organization's balance is not unlimited (console-shell §6).
+ * when the organization's balance is not unlimited.
  */
 export function CreditsDisplay({ org }: { org: UserOrg }) {
   const { user } = useAccount();

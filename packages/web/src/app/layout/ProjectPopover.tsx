@@ -10,7 +10,7 @@ export function ProjectPopover() {
   const { project, projects, select } = usePlatformContext();
   const others = projects.filter((p) => p.name !== project?.name);
   const name = project?.name ?? LAYOUT_TEXTS.noProject;
-  // Settings is for the project's managers only (console-shell §6).
+  // Settings is for the project's managers only.
   const manages = useProjectManage().allowed;
   return (
     <Menu position="bottom-start" width={240}>

@@ -24,7 +24,7 @@ export function UserPopover({ onShortcuts }: { onShortcuts?(): void } = {}) {
   const { user } = useAccount();
   const { signOut } = useSession();
   const { org, orgs, select } = usePlatformContext();
-  // Settings and Billing are for the organization's managers only (console-shell §6).
+  // Settings and Billing are for the organization's managers only.
   const isOrgManager = useManagesOrg();
   const displayName = user.name || user.username;
   const support = useSupportMailto();

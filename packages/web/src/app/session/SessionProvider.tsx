@@ -133,6 +133,7 @@ function TokenSession({ config, children }: { config: PlatformConfig; children: 
         try {
           await userManager.signoutRedirect();
         } catch {
+          // The failed sign-out is told to the user just below; this only tidies the stored user.
           await userManager.removeUser().catch(() => undefined);
           notifyError(SESSION_TEXTS.somethingWentWrong);
         }

@@ -18,7 +18,7 @@ const base: StartupState = {
 const withOrg = { ...base, user: { ...base.user!, orgs: [org] } };
 
 describe('startup order', () => {
-  it('decides exactly one screen, in the order of the spec', () => {
+  it('decides exactly one screen, in the startup order', () => {
     expect(decideScreen({ ...withOrg, configFailed: true })).toBe('config-error');
     expect(decideScreen({ ...withOrg, configLoading: true })).toBe('loading');
     expect(decideScreen({ ...withOrg, hasToken: undefined })).toBe('loading');

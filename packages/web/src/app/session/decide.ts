@@ -21,7 +21,7 @@ export interface StartupState {
   clusterCount: number;
 }
 
-/** Startup order of console-shell §2: configuration, token, profile and clusters, then one screen. */
+/** Startup order: configuration, token, profile and clusters, then one screen. */
 export function decideScreen(s: StartupState): Screen {
   if (s.configFailed) return 'config-error';
   if (s.configLoading || s.hasToken === undefined) return 'loading';

@@ -18,7 +18,7 @@ const ConfigurePage = lazy(() => import('./configure/ConfigurePage'));
 const DevSchemaPage = lazy(() => import('./config/DevSchemaPage'));
 
 /**
- * Dev Schema is a tool for template authors (workloads §2: only when not production): it is
+ * Dev Schema is a tool for template authors (only when not production): it is
  * offered by Vite's dev server (`npm run dev`), never by a built console.
  */
 const WITH_DEV_SCHEMA = import.meta.env.DEV;
@@ -32,7 +32,7 @@ const TAB_PATHS: Record<TabKey, string> = {
 };
 
 /**
- * The Apps area (workloads §2 Apps): the tabs All Apps, Installed Apps and Legacy Apps, the
+ * The Apps area: the tabs All Apps, Installed Apps and Legacy Apps, the
  * template pages under `/apps/{appName}`, an instance's page under `/apps/instances/{id}` and its
  * Configure page under `/apps/instances/{id}/configure`.
  */

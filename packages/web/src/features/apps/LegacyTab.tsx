@@ -2,7 +2,7 @@ import { IconArchive } from '@tabler/icons-react';
 import { EmptyState } from '../../ui/EmptyState';
 import { APPS_TEXTS as T } from './texts';
 
-/** Legacy Apps (workloads §2): apps from before the apps API, which Orrery never had. */
+/** Legacy Apps: apps from before the apps API, which Orrery never had. */
 export function LegacyTab() {
   return (
     <EmptyState

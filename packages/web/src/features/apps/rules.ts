@@ -11,7 +11,7 @@ import { useProjectCan } from '../../api/project-can';
 import { APPS_TEXTS } from './texts';
 
 export const EASY_DEPLOY = 'Easy Deploy';
-/** workloads §2/§9: cards show 3 tags and +N; the carousel 3 cards a page. */
+/** Cards show 3 tags and +N; the carousel 3 cards a page. */
 export const VISIBLE_TAGS = 3;
 export const CAROUSEL_PAGE = 3;
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -23,7 +23,7 @@ export const sortTags = (tags: readonly string[]) => [
   ...tags.filter((t) => t !== EASY_DEPLOY),
 ];
 
-/** workloads §4: healthy green; queued, pending, cancelled, uninstalled yellow; errored red. */
+/** Healthy green; queued, pending, cancelled, uninstalled yellow; errored red. */
 export function stateColor(state: AppState | string): string {
   switch (state) {
     case 'healthy':

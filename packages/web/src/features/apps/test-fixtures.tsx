@@ -6,7 +6,7 @@ import { renderSignedIn } from '../../test/render';
 import { worldPermissions } from '../../test/world-permissions';
 import AppsPage from './AppsPage';
 
-/** Wire answers of the apps API (apolo-apps-wire.md) for the Apps area's tests. */
+/** Wire answers of the apps API (docs/apps.md) for the Apps area's tests. */
 export const V1 = '/apis/apps/v1/cluster/default/org/acme/project/vision';
 export const V1_READER = '/apis/apps/v1/cluster/default/org/acme/project/nlp';
 export const INSTANCES =

@@ -1,4 +1,4 @@
-/** The Apps area's words (workloads §2 Apps, §8); spec texts are word for word. */
+/** The Apps area's words; fixed texts are as users of Apolo's console know them. */
 export const APPS_TEXTS = {
   title: 'Apps',
   tabs: {

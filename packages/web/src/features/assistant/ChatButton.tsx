@@ -15,7 +15,7 @@ const LABELS: Record<IndicatorState, string> = {
 };
 
 /**
- * The top bar's chat button (console-shell): its indicator spins while an answer is awaited and
+ * The top bar's chat button: its indicator spins while an answer is awaited and
  * shows a dot when one arrived with the panel closed, until the panel is opened. The conversation
  * lives here, in the always-mounted top bar, so closing the panel keeps it.
  */

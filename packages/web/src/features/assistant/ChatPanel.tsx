@@ -20,7 +20,7 @@ import { ASSISTANT_TEXTS as T, CONNECTION_TEXTS } from './texts';
 import type { Copilot } from './useCopilot';
 import './styles';
 
-/** workloads §9: the side panel's width. */
+/** The side panel's width. */
 export const PANEL_WIDTH = 380;
 
 const CONNECTION_COLORS: Record<ConnectionState, string> = {
@@ -56,7 +56,7 @@ function Suggestions({ onPick }: { onPick: (q: string) => void }) {
 }
 
 /**
- * The assistant's side panel (workloads §2 Assistant chat): 380 px, or the whole window with
+ * The assistant's side panel: 380 px, or the whole window with
  * Ctrl/Cmd+Shift+F; Escape leaves fullscreen. Escape never closes it, so leaving a popover or
  * fullscreen cannot lose the panel. It is not modal: the console stays usable beside it, so a
  * cited resource can be opened while reading the answer.

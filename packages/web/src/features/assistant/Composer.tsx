@@ -4,11 +4,11 @@ import { IconSend } from '@tabler/icons-react';
 import { COPILOT_MAX_MESSAGE } from '@orrery/contract';
 import { ASSISTANT_TEXTS as T } from './texts';
 
-/** workloads §5: the counter appears once a message passes this many characters. */
+/** The counter appears once a message passes this many characters. */
 export const COUNTER_AFTER = 100;
 
 /**
- * The message box (workloads §5 Chat message): at most 1000 characters, Enter sends, Shift+Enter
+ * The message box: at most 1000 characters, Enter sends, Shift+Enter
  * breaks the line, an empty or blank message cannot be sent.
  */
 export function Composer({ onSend }: { onSend: (text: string) => boolean }) {

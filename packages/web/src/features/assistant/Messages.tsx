@@ -7,7 +7,7 @@ import { PlanCard } from './PlanCard';
 import type { ChatMessage } from './useCopilot';
 import { ASSISTANT_TEXTS as T } from './texts';
 
-/** workloads §4: Resend on an errored message, or on the last user message while disconnected. */
+/** Resend on an errored message, or on the last user message while disconnected. */
 export function canResend(message: ChatMessage, all: ChatMessage[], connection: ConnectionState) {
   if (message.role !== 'user') return false;
   if (message.status === 'error') return true;

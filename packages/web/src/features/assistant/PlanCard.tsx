@@ -19,7 +19,7 @@ const callText = (call: Plan['call']) =>
   `${call.method} ${call.path}${call.body === undefined ? '' : `\n${JSON.stringify(call.body, null, 2)}`}`;
 
 /**
- * A change the assistant proposes (issue 14, actions with consent): the exact call, where it acts
+ * A change the assistant proposes (actions with consent): the exact call, where it acts
  * and what it costs. Nothing happens until Confirm, which sends the plan's one-time confirmation.
  */
 export function PlanCard({ plan, now = Date.now }: { plan: Plan; now?: () => number }) {

@@ -9,7 +9,7 @@ import {
 import type { CopilotSettings } from './settings';
 import { ASSISTANT_TEXTS as T } from './texts';
 
-/** workloads §3 Copilot settings: the retrieval mode and how many rounds it may expand. */
+/** Copilot settings: the retrieval mode and how many rounds it may expand. */
 export function SettingsPopover({
   settings,
   onChange,

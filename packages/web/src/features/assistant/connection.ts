@@ -7,10 +7,10 @@ import {
 } from '@orrery/contract';
 import { BEARER_PROTOCOL_PREFIX } from '../../api/jobs';
 
-/** workloads §4 Chat connection; `error` is the spec's uninstantiated: no socket could be made. */
+/** The chat connection's states; `error`: no socket could be made at all. */
 export type ConnectionState = 'connecting' | 'open' | 'closing' | 'closed' | 'error';
 
-/** `ws(s)://<origin>/api/v1/copilot/ws?key=<conversation key>` (workloads §7 Copilot). */
+/** `ws(s)://<origin>/api/v1/copilot/ws?key=<conversation key>`. */
 export function copilotUrl(key: string, origin = window.location.origin) {
   const url = new URL(COPILOT_WS_PATH, origin);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';

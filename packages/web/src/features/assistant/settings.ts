@@ -7,7 +7,7 @@ import {
 } from '@orrery/contract';
 import { useCallback, useState } from 'react';
 
-/** workloads §3 Copilot settings, kept in the browser with the console's other values (`orrery.*`). */
+/** Copilot settings, kept in the browser with the console's other values (`orrery.*`). */
 export interface CopilotSettings {
   mode: CopilotMode;
   maxIterations: number;

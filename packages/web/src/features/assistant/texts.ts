@@ -53,7 +53,7 @@ export const ASSISTANT_TEXTS = {
   },
 };
 
-/** workloads §4: how each connection state reads in the panel. */
+/** How each connection state reads in the panel. */
 export const CONNECTION_TEXTS: Record<ConnectionState, string> = {
   connecting: 'Connecting...',
   open: 'Connected',

@@ -7,7 +7,7 @@ import { conversationKey, useCopilotSocket } from './connection';
 import type { CopilotSettings } from './settings';
 import { ASSISTANT_TEXTS as T } from './texts';
 
-/** workloads §3 Chat message; an answer keeps its citations, plans and engine. */
+/** A chat message; an answer keeps its citations, plans and engine. */
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
@@ -16,7 +16,7 @@ export interface ChatMessage {
   answer?: CopilotAnswer;
 }
 
-/** console-shell: the chat button's indicator. */
+/** The top bar chat button's indicator. */
 export type IndicatorState = 'empty' | 'loading' | 'loaded';
 
 /** The contract keeps at most 50 earlier turns. */
@@ -37,7 +37,7 @@ function historyOf(messages: ChatMessage[]): CopilotQuery['conversation_history'
 }
 
 /**
- * The conversation of this page session (workloads §4 Chat): lives in the top bar, so it is kept
+ * The conversation of this page session: lives in the top bar, so it is kept
  * while the panel is closed. Messages go out in order and the server answers them in order, so
  * the oldest message in flight is the one a progress, response or error is about. The server
  * keeps what it could not deliver for the same key, so an answer may come after a reconnection.

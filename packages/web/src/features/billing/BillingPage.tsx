@@ -18,7 +18,7 @@ const TABS = ['usage', 'credits'] as const;
 type Tab = (typeof TABS)[number];
 
 /**
- * `/org-billing` (console-shell §2): the organization's usage and credits, for its managers
+ * `/org-billing`: the organization's usage and credits, for its managers
  * only; the filters are shared by both tabs, the cluster filter off on the first.
  */
 export default function BillingPage() {

@@ -1,5 +1,5 @@
 /**
- * The balance that binds a user (issue 12): the organization's, or their own limit in it when
+ * The balance that binds a user: the organization's, or their own limit in it when
  * that is lower. Balances are decimal strings; null means unlimited. A value that is not a number
  * is passed on, so that the top bar says it cannot read it instead of hiding it.
  */

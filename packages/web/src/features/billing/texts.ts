@@ -1,4 +1,4 @@
-/** Every text of the billing area (console-shell §2, §4, §8, §9; issue 12). */
+/** Every text of the billing area. */
 export const BILLING_TEXTS = {
   title: 'Billing',
   tabs: { usage: 'Usage', credits: 'Credits' },

@@ -8,7 +8,7 @@ import { BUCKET_TEXTS } from './texts';
 
 const T = BUCKET_TEXTS.drawer;
 
-/** workloads §2: ID, owner, provider, created, imported (and the bucket's URI). */
+/** A bucket's details: ID, owner, provider, created, imported (and the bucket's URI). */
 export function BucketDetails({ bucket }: { bucket: Bucket }) {
   const rows: [string, ReactNode][] = [
     [T.id, <Code key="id">{bucket.id}</Code>],

@@ -12,7 +12,7 @@ import { BUCKET_TEXTS } from './texts';
 
 const T = BUCKET_TEXTS.drawer;
 
-/** workloads §2: the credentials naming this bucket, then its details and actions. */
+/** The credentials naming this bucket, then its details and actions. */
 export function BucketDrawer(props: {
   place: ProjectPlace;
   bucket: Bucket | null;

@@ -74,7 +74,7 @@ const renderBucket = (path = '') => {
   );
 };
 
-/** Two clicks inside the 200 ms window (workloads §2). */
+/** Two clicks inside the 200 ms window. */
 const doubleClick = (element: HTMLElement) => {
   vi.useFakeTimers();
   fireEvent.click(element);

@@ -41,7 +41,7 @@ import { BUCKET_TEXTS } from './texts';
 const T = BUCKET_TEXTS.view;
 
 /**
- * `/buckets/:bucketId/:bucketName` (workloads §2): the bucket's objects in the files area's
+ * `/buckets/:bucketId/:bucketName`: the bucket's objects in the files area's
  * browser, one folder (key prefix) at a time, the folder in `?path=` as on the Files page.
  */
 export function BucketView({ place }: { place: ProjectPlace }) {

@@ -159,7 +159,7 @@ describe('Buckets page', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('shows the spec’s error on a double click of a gcp bucket', async () => {
+  it('shows the no-S3 error on a double click of a gcp bucket', async () => {
     stubFetch([worldPermissions(), { url: LIST, body: [gcp()] }]);
     const { url } = renderPage();
     const card = await screen.findByRole('button', { name: 'Bucket archive' });

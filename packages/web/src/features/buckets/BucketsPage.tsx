@@ -23,7 +23,7 @@ import { BUCKET_TEXTS, SEARCH_DEBOUNCE_MS } from './texts';
 import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
 import { NeedsProject } from '../../app/context/project-place';
 
-/** The Buckets area (workloads §2): the current project's buckets, and one bucket's page. */
+/** The Buckets area: the current project's buckets, and one bucket's page. */
 export default function BucketsPage() {
   return (
     <NeedsProject title={BUCKET_TEXTS.empty} description={BUCKET_TEXTS.missingProject}>

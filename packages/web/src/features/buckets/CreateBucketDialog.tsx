@@ -50,7 +50,7 @@ export function CreateBucketDialog(props: {
       close();
     } catch (error) {
       const onName = fieldErrorOf(error, 'name');
-      // Field errors go to their field (workloads §8); anything else, like a project gone in the
+      // Field errors go to their field; anything else, like a project gone in the
       // meantime, is the server's message above the buttons.
       if (onName) setServerNameError(onName);
       else setFailure(messageOf(error, BUCKET_TEXTS.loadFailed));

@@ -27,7 +27,7 @@ const T = BUCKET_TEXTS.credentialsForm;
 type Access = 'read-only' | 'read-write';
 
 /**
- * workloads §5: a name of at least 1 character, read-only or read-write, for one bucket; then
+ * A name of at least 1 character, read-only or read-write, for one bucket; then
  * the keys, once, with copy buttons. The server hands them out only in its answer to this
  * creation (docs/buckets.md): closing the dialog forgets them.
  */

@@ -14,6 +14,6 @@ export function matches(b: Bucket, search: string) {
   );
 }
 
-/** The path of a bucket's own page (workloads §2: the route has bucketId and bucketName). */
+/** The path of a bucket's own page (the route has bucketId and bucketName). */
 export const bucketPath = (b: Bucket) =>
   `/buckets/${encodeURIComponent(b.id)}/${encodeURIComponent(bucketLabel(b))}`;

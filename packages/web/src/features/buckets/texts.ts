@@ -1,6 +1,6 @@
 import { bucketCredentialsCreated, GCP_BUCKET_NOT_VIEWABLE } from '@orrery/contract';
 
-/** Every text of the Buckets area (workloads §2, §5, §8). */
+/** Every text of the Buckets area. */
 export const BUCKET_TEXTS = {
   title: 'Buckets',
   create: 'Create bucket',
@@ -97,5 +97,5 @@ export const BUCKET_TEXTS = {
   },
 };
 
-/** workloads §9: the search waits 400 ms after the last keystroke. */
+/** The search waits 400 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 400;

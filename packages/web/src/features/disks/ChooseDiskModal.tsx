@@ -15,7 +15,7 @@ const T = DISK_TEXTS.chooser;
 export const diskVolumeValue = (d: Disk) => (d.name ? `disk:${d.name}` : d.uri);
 
 /**
- * "Choose a Disks Path" (workloads §2, forms' modals): pick one disk of the project. One click
+ * "Choose a Disks Path": pick one disk of the project. One click
  * selects, a double click chooses at once.
  */
 export function ChooseDiskModal(props: {

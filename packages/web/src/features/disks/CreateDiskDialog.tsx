@@ -13,7 +13,7 @@ import { diskCreditsPerDay } from '../billing/cost/cost';
 
 const T = DISK_TEXTS.form;
 const EMPTY: DiskFormValues = { storage: '', unit: DEFAULT_STORAGE_UNIT, name: '', lifespan: '' };
-/** Server field paths onto the form's fields (workloads §8: field errors go to their field). */
+/** Server field paths onto the form's fields (field errors go to their field). */
 const FIELD_OF: Record<string, keyof DiskFormErrors> = {
   storage: 'storage',
   name: 'name',

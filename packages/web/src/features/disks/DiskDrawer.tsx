@@ -9,7 +9,7 @@ import { DISK_TEXTS } from './texts';
 
 const T = DISK_TEXTS.drawer;
 
-/** workloads §2: ID, URI, status, owner, storage, lifespan, created. */
+/** The drawer: ID, URI, status, owner, storage, lifespan, created. */
 export function DiskDrawer({ disk, onClose }: { disk: Disk | null; onClose(): void }) {
   const rows: [string, ReactNode][] = disk
     ? [

@@ -15,7 +15,7 @@ import { DisksTable } from './DisksTable';
 import { DISK_TEXTS } from './texts';
 import { NeedsProject } from '../../app/context/project-place';
 
-/** The Disks area (workloads §2): the current project's disks. */
+/** The Disks area: the current project's disks. */
 export default function DisksPage() {
   const { cluster } = usePlatformContext();
   return (

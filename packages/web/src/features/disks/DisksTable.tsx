@@ -10,8 +10,8 @@ import { DiskCost } from '../billing/cost/DiskCost';
 const C = DISK_TEXTS.columns;
 
 /**
- * workloads §2: Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. And
- * what each disk costs a day at the cluster's price (issue 12), when the cluster names one.
+ * Columns: Name, Used / Storage, Owner, Status, Created, delete action; a click opens it. And
+ * what each disk costs a day at the cluster's price, when the cluster names one.
  */
 export function DisksTable(props: {
   disks: Disk[];

@@ -26,7 +26,7 @@ export function diskNameOf(raw: string): string | null | undefined {
   return DISK_NAME.test(name) && name.length >= 3 && name.length <= 40 ? name : undefined;
 }
 
-/** workloads §5, new disk: storage, unit, name and lifespan, checked together. */
+/** New disk: storage, unit, name and lifespan, checked together. */
 export function validateDiskForm(v: DiskFormValues): {
   errors: DiskFormErrors;
   request: DiskRequest | null;

@@ -1,6 +1,6 @@
 import { COST_TEXTS, perDay } from '../billing/cost/cost';
 
-/** Every text of the Disks area (workloads §2, §5, §8). */
+/** Every text of the Disks area. */
 export const DISK_TEXTS = {
   title: 'Disks',
   create: 'Create new disk',
@@ -67,10 +67,10 @@ export const DISK_TEXTS = {
   },
 };
 
-/** workloads §5 and §9: storage is typed in GB (10^9 bytes) or TB (10^12 bytes). */
+/** Storage is typed in GB (10^9 bytes) or TB (10^12 bytes). */
 export const STORAGE_UNITS = { GB: 1e9, TB: 1e12 } as const;
 export type StorageUnit = keyof typeof STORAGE_UNITS;
 export const DEFAULT_STORAGE_UNIT: StorageUnit = 'GB';
 
-/** workloads §5: 3 to 40 characters of letters, digits, spaces and hyphens. */
+/** 3 to 40 characters of letters, digits, spaces and hyphens. */
 export const DISK_NAME_INPUT = /^[A-Za-z0-9 -]{3,40}$/;

@@ -16,7 +16,7 @@ import { FILE_TEXTS } from './texts';
 const T = FILE_TEXTS.actions;
 
 /**
- * The bottom bar of the selected item (workloads §2): share, open in new tab and download (files
+ * The bottom bar of the selected item: share, open in new tab and download (files
  * only), rename and delete; an area leaves out what it cannot do. Changes need `write` on the
  * item, sharing `manage`: the permission engine's answers, refused ones disabled with the reason.
  */

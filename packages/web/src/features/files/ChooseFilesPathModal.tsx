@@ -28,7 +28,7 @@ export const chosenPath = (place: ProjectPlace, segments: string[]): ChosenFiles
 });
 
 /**
- * "Choose a Files Path" of job and app forms (workloads §2, §4): browse the project's files; one
+ * "Choose a Files Path" of job and app forms: browse the project's files; one
  * click selects an item, a double click (200 ms window) enters a folder. Select returns the
  * selected item, or the open folder when nothing is selected.
  */

@@ -27,7 +27,7 @@ export function BesideFileDrawer({ open, children }: { open: boolean; children: 
 }
 
 /**
- * Details of the selected item (workloads §2): preview, Saved in, Extension, Modified and size.
+ * Details of the selected item: preview, Saved in, Extension, Modified and size.
  * It leaves the page usable (no overlay, no focus trap) so the action bar stays in reach.
  */
 export function FileDrawer(props: {

@@ -39,7 +39,7 @@ function TextPreview({ url, size }: { url: string; size: number }) {
   );
 }
 
-/** workloads §2: previews of images, audio, video and text; other files get none. */
+/** Previews of images, audio, video and text; other files get none. */
 export function FilePreview({ name, url, size }: { name: string; url: string; size: number }) {
   const kind = previewKind(name);
   if (kind === 'image') return <Image src={url} alt={name} radius="sm" mah={320} fit="contain" />;

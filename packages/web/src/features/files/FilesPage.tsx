@@ -19,7 +19,7 @@ import { useStorageToken } from './useStorageToken';
 import { useUploads } from './useUploads';
 import { NeedsProject } from '../../app/context/project-place';
 
-/** The Files area (workloads §2): the current project's storage, one folder at a time. */
+/** The Files area: the current project's storage, one folder at a time. */
 export default function FilesPage() {
   return (
     <NeedsProject title={T.title} description={T.missingProject}>

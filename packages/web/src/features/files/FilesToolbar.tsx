@@ -7,7 +7,7 @@ import { FILE_TEXTS } from './texts';
 import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
 
 /**
- * Search, add folder and upload (workloads §2); the last two need `write` on the folder (the
+ * Search, add folder and upload; the last two need `write` on the folder (the
  * permission engine's answer), disabled with its reason otherwise.
  */
 export function FilesToolbar(props: {

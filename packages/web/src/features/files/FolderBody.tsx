@@ -12,7 +12,7 @@ import { useClickCount } from './useClickCount';
 
 /**
  * What a folder view keeps while it is open: the search (debounced), the selected entry, and
- * clicks counted so that one selects and two within 200 ms open a folder (workloads §4).
+ * clicks counted so that one selects and two within 200 ms open a folder.
  */
 export function useFolderBrowsing(path: string[], go: (path: string[]) => void) {
   const [search, setSearch] = useState('');

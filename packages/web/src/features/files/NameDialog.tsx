@@ -7,7 +7,7 @@ import { DIALOG_WIDTH, FILE_TEXTS } from './texts';
 import { DialogActions } from '../../ui/DialogActions';
 
 /**
- * One name, validated (workloads §5: required, min 1) before `onSubmit`; add folder and rename
+ * One name, validated (required, min 1) before `onSubmit`; add folder and rename
  * both use it. The parent mounts it per use, so the field starts from `initial` every time.
  */
 export function NameDialog(props: {

@@ -9,7 +9,7 @@ import { DialogActions } from '../../ui/DialogActions';
 const T = FILE_TEXTS.shareDialog;
 
 /**
- * Share a resource with a user (workloads §5): a username of at least one character and a
+ * Share a resource with a user: a username of at least one character and a
  * permission of read, write or manage, read by default. Any permission URI works: files share
  * `storage://…`, the job page shares `job://CLUSTER/ORG/PROJECT/ID`.
  */

@@ -8,7 +8,7 @@ export const splitPath = (text: string | null | undefined): string[] =>
 
 export const joinPath = (path: string[]) => path.join('/');
 
-/** The value forms store (workloads §2): `storage:a/b`, project-relative; the root is `storage:`. */
+/** The value forms store: `storage:a/b`, project-relative; the root is `storage:`. */
 export const storageValue = (path: string[]) => `storage:${joinPath(path)}`;
 
 /** `storage://CLUSTER/ORG/PROJECT/a/b`, the URI the permission engine and jobs use. */
@@ -76,7 +76,7 @@ export function previewKind(name: string): PreviewKind {
   return null;
 }
 
-/** A new name for a file or folder: required, one segment (workloads §5: min 1). */
+/** A new name for a file or folder: required, one segment (min 1). */
 export function nameError(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed.length === 0) return FILE_TEXTS.errors.required;

@@ -1,4 +1,4 @@
-/** Every text of the Files area (workloads §2, §5, §8). */
+/** Every text of the Files area. */
 export const FILE_TEXTS = {
   title: 'Files',
   search: 'Search',
@@ -89,7 +89,7 @@ export const FILE_TEXTS = {
   },
 };
 
-/** workloads §9. */
+/** The Files area's click-count window, search debounce and dialog widths. */
 export const DOUBLE_CLICK_MS = 200;
 export const SEARCH_DEBOUNCE_MS = 400;
 export const DIALOG_WIDTH = 520;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { DOUBLE_CLICK_MS } from './texts';
 
 /**
- * Tells one click from two (workloads §2, §4: a 200 ms click-count window). The first click
+ * Tells one click from two (a 200 ms click-count window). The first click
  * starts a timer; a second click inside the window cancels it and counts as a double click,
  * otherwise the single-click action runs when the window closes.
  */

@@ -10,7 +10,7 @@ const BakeGraphPage = lazy(() => import('./graph/BakeGraphPage'));
 const BakesPage = lazy(() => import('./bakes/BakesPage'));
 
 /**
- * The Flows area (workloads §2): `/flows`, the bakes of a flow `/flows/:projectId/:flowName` and
+ * The Flows area: `/flows`, the bakes of a flow `/flows/:projectId/:flowName` and
  * a bake's graph `/flows/:projectId/:flowName/bakes/:bakeId[/:bakeName]`.
  */
 export default function FlowsPage() {

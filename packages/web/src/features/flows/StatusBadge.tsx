@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import type { TaskStatus } from '@orrery/contract';
 import { STATUS_COLOR } from './rules';
 
-/** A bake's or task's status in the spec's colours (workloads §4). */
+/** A bake's or task's status in its status colour (rules.ts). */
 export function StatusBadge({ status }: { status: TaskStatus }) {
   return (
     <Badge color={STATUS_COLOR[status]} variant="light">

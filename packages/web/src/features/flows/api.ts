@@ -99,7 +99,7 @@ export const useTasks = (
       live || q.state.data?.some((t) => isLive(taskStatus(t))) ? BAKE_POLL_MS : false,
   });
 
-/** workloads §4, §7: killing replaces the last attempt with the result cancelled. */
+/** Killing replaces the last attempt with the result cancelled. */
 export function useKillBake(projectId: string) {
   const client = useQueryClient();
   return useMutation({

@@ -2,7 +2,7 @@ import { KILLABLE_RESULTS, type BakeWire, type TaskStatus, type TaskWire } from 
 import { useProjectCan } from '../../api/project-can';
 
 /**
- * workloads §4: pending and suspended warn; succeeded, running and cached are fine; failed and
+ * Pending and suspended warn; succeeded, running and cached are fine; failed and
  * cancelled are errors. Skipped and unknown tasks (the flow API's own) are neither: grey.
  */
 export const STATUS_COLOR: Record<TaskStatus, string> = {

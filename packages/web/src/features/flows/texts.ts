@@ -1,5 +1,5 @@
 /**
- * Every text, limit and interval of the Flows area (workloads §2, §4, §8, §9), in one place so
+ * Every text, limit and interval of the Flows area, in one place so
  * that pages and tests say the same thing.
  */
 export const FLOW_TEXTS = {
@@ -103,12 +103,12 @@ export const GRAPH_TEXTS = {
   },
 } as const;
 
-/** workloads §9: the bake graph's zoom range and node size. */
+/** The bake graph's zoom range and node size. */
 export const GRAPH_ZOOM = { min: 0.01, max: 0.75 } as const;
 export const NODE_SIZE = { width: 225, height: 84 } as const;
 
 /**
- * The spec sets no interval for a bake's graph; a task's status changes once a second at most in
+ * A bake's graph is polled: a task's status changes once a second at most in
  * the engine, and a few seconds keeps a 1,000-task bake's polling cheap.
  */
 export const BAKE_POLL_MS = 3_000;

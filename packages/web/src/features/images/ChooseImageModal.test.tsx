@@ -27,7 +27,7 @@ describe('Choose Image, then Choose Image Tag', () => {
     fireEvent.click(app);
     fireEvent.click(screen.getByRole('button', { name: 'Select' }));
     expect(await screen.findByText('Choose Image Tag')).toBeTruthy();
-    // The tag step confirms with "Apply" (workloads §5), not the image step's "Select".
+    // The tag step confirms with "Apply", not the image step's "Select".
     const tag = await screen.findByText('v1');
     expect(screen.queryByRole('button', { name: 'Select' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Apply' })).toHaveProperty('disabled', true);

@@ -24,7 +24,7 @@ interface Row {
 
 /**
  * One click selects, a double click chooses at once (as the other choosers); `confirm` names the
- * button that chooses the selection ("Select" an image, "Apply" a tag: workloads §5).
+ * button that chooses the selection ("Select" an image, "Apply" a tag).
  */
 function PickTable({
   rows,
@@ -65,7 +65,7 @@ function PickTable({
   );
 }
 
-/** "Choose Image" (workloads §2, forms' modals): one image of the project. */
+/** "Choose Image": one image of the project. */
 export function ChooseImageModal(props: {
   place: ProjectPlace;
   opened: boolean;

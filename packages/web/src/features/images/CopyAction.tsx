@@ -4,7 +4,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { IMAGE_TEXTS } from './texts';
 
-/** workloads §9: the copy confirmation lasts 2 s; the tooltip waits 300 ms. */
+/** The copy confirmation lasts 2 s; the tooltip waits 300 ms. */
 export const COPIED_MS = 2000;
 
 /** A copy button: writes `value` to the clipboard, toasts "Copied to clipboard", shows a check. */

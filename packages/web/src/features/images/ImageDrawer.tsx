@@ -10,7 +10,7 @@ import { IMAGE_TEXTS } from './texts';
 
 const T = IMAGE_TEXTS.drawer;
 
-/** workloads §2: tags, image name, created, size; copy a tag or the image with a tag. */
+/** The drawer: tags, image name, created, size; copy a tag or the image with a tag. */
 export function ImageDrawer(props: {
   place: ProjectPlace;
   image: ImageRepo | null;

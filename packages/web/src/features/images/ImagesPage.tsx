@@ -12,11 +12,11 @@ import { IMAGE_TEXTS } from './texts';
 import { PAGE_SEARCH_PROPS } from '../../app/shortcuts/shortcuts';
 import { NeedsProject } from '../../app/context/project-place';
 
-/** workloads §9: search waits 400 ms after the last keystroke. */
+/** Search waits 400 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 400;
 const MAX_TAG_BADGES = 5;
 
-/** The Images area (workloads §2): the current project's images, with search and a drawer. */
+/** The Images area: the current project's images, with search and a drawer. */
 export default function ImagesPage() {
   return (
     <NeedsProject title={IMAGE_TEXTS.empty} description={IMAGE_TEXTS.missingProject}>

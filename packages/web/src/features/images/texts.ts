@@ -1,4 +1,4 @@
-/** Every text of the images area (workloads §2 Images, §8). */
+/** Every text of the images area. */
 export const IMAGE_TEXTS = {
   title: 'Images',
   search: 'Search images',
@@ -26,7 +26,7 @@ export const IMAGE_TEXTS = {
     image: 'Choose Image',
     tag: 'Choose Image Tag',
     select: 'Select',
-    /** Image tag: both image and tag are needed to Apply (workloads §5). */
+    /** Image tag: both image and tag are needed to Apply. */
     apply: 'Apply',
     back: 'Back',
     cancel: 'Cancel',

@@ -27,7 +27,7 @@ describe('invitations page', () => {
     expect(await screen.findByText('No pending invites')).toBeTruthy();
   });
 
-  it('shows each status as the spec names it and answers only pending ones', async () => {
+  it('shows each status by its name and answers only pending ones', async () => {
     const { calls } = stubFetch([
       {
         url: INCOMING,

@@ -12,7 +12,7 @@ import { useInviteActions } from './useInviteActions';
 
 const C = INVITE_TEXTS.columns;
 
-/** /invites: the invitations addressed to the signed-in user (console-shell §2). */
+/** /invites: the invitations addressed to the signed-in user. */
 export default function InvitesPage() {
   const invites = useIncomingInvites();
   const actions = useInviteActions();

@@ -1,6 +1,6 @@
 import { PEOPLE_TEXTS, type InviteStatus } from '@orrery/contract';
 
-/** Every text of the invitations (console-shell §2, §4, §8). */
+/** Every text of the invitations. */
 export const INVITE_TEXTS = {
   verifyBlocked: 'accept this invitation',
   verifyBlockedAll: 'accept an invitation',
@@ -32,7 +32,7 @@ export const INVITE_TEXTS = {
   signupButton: 'Create account',
 } as const;
 
-/** console-shell §4: pending shows as "invited" in the primary colour (the theme's, by default). */
+/** Pending shows as "invited" in the primary colour (the theme's, by default). */
 export const STATUS_LABEL: Record<InviteStatus, { label: string; color: string | undefined }> = {
   pending: { label: 'invited', color: undefined },
   accepted: { label: 'accepted', color: 'gray' },

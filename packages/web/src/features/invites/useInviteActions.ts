@@ -11,7 +11,7 @@ import { INVITE_TEXTS } from './texts';
 
 /**
  * Accept adds the user, reloads organizations and clusters, selects the first organization (its
- * cluster follows) and says so (console-shell §4). A failure goes to the common handler.
+ * cluster follows) and says so. A failure goes to the common handler.
  */
 export function useInviteActions() {
   const accept = useAcceptInvite();

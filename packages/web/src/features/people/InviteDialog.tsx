@@ -16,7 +16,7 @@ import { notifyError, notifySuccess } from '../../ui/notify';
 import { PEOPLE_UI } from './texts';
 
 /**
- * Invite by e-mail (console-shell §5): search platform users by prefix after 2 characters, or
+ * Invite by e-mail: search platform users by prefix after 2 characters, or
  * type the address of someone new, which must be valid; the role is chosen.
  */
 export function InviteDialog({

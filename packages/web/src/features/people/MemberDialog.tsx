@@ -17,7 +17,7 @@ export type MemberDialogMode =
 
 /**
  * Add an organization member to a cluster or project, or change a member's role. Only members
- * not yet there are offered (console-shell §5); Add needs a selection.
+ * not yet there are offered; Add needs a selection.
  */
 export function MemberDialog(props: {
   mode: MemberDialogMode;

@@ -17,7 +17,7 @@ import { OrgUserDialog } from './OrgUserDialog';
 import { PeopleTable } from './PeopleTable';
 import { PEOPLE_UI } from './texts';
 
-/** The organization's users; only its managers add, invite, edit and remove (console-shell §6). */
+/** The organization's users; only its managers add, invite, edit and remove. */
 export function OrgUsersTab({ org }: { org: string }) {
   const users = useOrgUsers(org);
   const managing = useOrgManage();

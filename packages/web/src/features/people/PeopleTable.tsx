@@ -20,7 +20,7 @@ export interface PersonRow {
 export function PeopleTable(props: {
   rows: PersonRow[];
   withCredits?: boolean;
-  /** Managers see the actions column (console-shell §6). */
+  /** Managers see the actions column. */
   canManage: boolean;
   /** The member's permission URI: editing and removing each member is then asked of the server. */
   uriOf?(row: PersonRow): string;

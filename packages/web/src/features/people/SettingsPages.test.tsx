@@ -141,7 +141,7 @@ describe('settings pages', () => {
     });
   });
 
-  it('says no one is in the organization with the spec’s text', async () => {
+  it('says no one is in the organization with the empty-list text', async () => {
     stubFetch([
       { url: USERS, body: [] },
       { url: INVITES, body: [] },

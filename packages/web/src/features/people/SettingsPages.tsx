@@ -37,7 +37,7 @@ import { TOKENS_UI } from '../tokens/texts';
 const G = PEOPLE_UI.general;
 const T = PEOPLE_UI.tabs;
 
-/** Organization settings: managers see general, users and reports; others only users (§2). */
+/** Organization settings: managers see general, users and reports; others only users. */
 export function OrgSettingsPage() {
   const { org } = usePlatformContext();
   const managing = useOrgManage();
@@ -91,7 +91,7 @@ const reportsTab = (scope: ReportScope, withPools = false): SettingsTab => ({
 
 /**
  * Cluster settings: general only for cluster managers and the organization's (tenant) managers;
- * others see users and reports (console-shell §2). The reports are the organization's usage on
+ * others see users and reports. The reports are the organization's usage on
  * the cluster, which only those managers may read: the others' tab says so.
  */
 export function ClusterSettingsPage() {
@@ -200,7 +200,7 @@ function ClusterUsers({
 
 /**
  * Project settings: general, reports and users; a project whose reports the user may not read
- * (only its managers and the organization's may) shows general and users (console-shell §2).
+ * (only its managers and the organization's may) shows general and users.
  */
 export function ProjectSettingsPage() {
   const { project, names } = usePlatformContext();

@@ -8,7 +8,7 @@ export interface PickerOption {
 }
 
 /**
- * Search and pick one user (console-shell §5): nothing is listed before 2 characters, then at
+ * Search and pick one user: nothing is listed before 2 characters, then at
  * most SEARCH_MAX matches; the empty text says which of the two applies.
  */
 export function UserPicker(props: {

@@ -4,7 +4,7 @@ import { usePlatformContext } from '../../app/context/platform-context';
 
 /**
  * Whether the signed-in user manages the current organization or project: the permission
- * engine's `manage` on it (console-shell §6: Settings, Billing, people), never role names.
+ * engine's `manage` on it (Settings, Billing, people), never role names.
  */
 export function useOrgManage(): Can {
   const { org } = usePlatformContext();

@@ -1,6 +1,6 @@
 import { PEOPLE_TEXTS } from '@orrery/contract';
 
-/** Every text of the settings and people pages (console-shell §2, §5, §8). */
+/** Every text of the settings and people pages. */
 export const PEOPLE_UI = {
   ...PEOPLE_TEXTS,
   orgSettings: 'Organization settings',

@@ -19,7 +19,7 @@ export interface EnvSecret {
 
 /**
  * "Add Environment Secret" of app and job forms: an environment variable fed from a secret.
- * Add is disabled until a secret is chosen and, when a name is required, a name typed (§5).
+ * Add is disabled until a secret is chosen and, when a name is required, a name typed.
  */
 export function AddEnvSecretModal({
   scope,

@@ -13,7 +13,7 @@ import { messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { SECRET_TEXTS } from './texts';
 
-/** Spaces are removed from the key as it is typed (workloads §5). */
+/** Spaces are removed from the key as it is typed. */
 export const cleanSecretKey = (raw: string) => raw.replace(/\s+/g, '');
 
 export function validateSecretKey(key: string): string | null {

@@ -10,7 +10,7 @@ import { SECRET_TEXTS } from './texts';
 type Mode = 'existing' | 'new';
 
 /**
- * Chooses an existing secret of the project or creates a new one (workloads §4); creation is
+ * Chooses an existing secret of the project or creates a new one; creation is
  * forced when the project has none. A created secret becomes the chosen one.
  */
 export function SecretPicker({

@@ -24,7 +24,7 @@ import { useSecretsManage } from './scope';
 import { useProjectPlace } from '../../app/context/project-place';
 import { SECRET_TEXTS } from './texts';
 
-/** `?create=1` opens the create dialog (workloads §2: "can be opened with a create action"). */
+/** `?create=1` opens the create dialog ("can be opened with a create action"). */
 export const CREATE_PARAM = 'create';
 
 export default function SecretsPage() {

@@ -2,7 +2,7 @@ import { secretUri, type ProjectPlace } from '@orrery/contract';
 import { useProjectCan } from '../../api/project-can';
 
 /**
- * Creation is for project managers (workloads §5, §6): the permission engine's `manage` on
+ * Creation is for project managers: the permission engine's `manage` on
  * `secret://CLUSTER/ORG/PROJECT`, as the create route checks.
  */
 export const useSecretsManage = () => useProjectCan('manage', 'secret');

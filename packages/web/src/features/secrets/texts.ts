@@ -1,4 +1,4 @@
-/** Every text of the secrets area (workloads §2 Secrets, §4 secret picker, §5, §8). */
+/** Every text of the secrets area. */
 export const SECRET_TEXTS = {
   title: 'Secrets',
   intro: 'Values that jobs and apps of this project receive as environment variables or files.',
@@ -40,5 +40,5 @@ export const SECRET_TEXTS = {
   pathApply: 'Apply',
 } as const;
 
-/** Dialog width (workloads §9: 520/640/720/1024 px). */
+/** Dialog width (520/640/720/1024 px). */
 export const SECRET_DIALOG_WIDTH = 520;

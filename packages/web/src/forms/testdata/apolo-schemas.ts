@@ -2,7 +2,7 @@ import type { FormSchema } from '../refs';
 
 /**
  * Input schemas written the way Apolo's generator writes them (pydantic JSON Schema with the
- * hints of `schema_extra.py`), after the field lists of apps-templates §1.4: `$defs` + `$ref`,
+ * hints of `schema_extra.py`), with the shapes docs/forms.md lists: `$defs` + `$ref`,
  * `anyOf [X, {type: null}]` for optionals, object defaults carrying `__type__`, class names in
  * `x-type`. Test fixtures: the real templates are part of the apps module.
  */

@@ -11,7 +11,7 @@ import { FORM_TEXTS as T } from '../texts';
 import { EnvVariableModal } from './EnvVariableModal';
 
 /**
- * Environment variables and secret environment variables (workloads §3 Env entry, §5): name and
+ * Environment variables and secret environment variables: name and
  * value at least one character. A variable is added or edited in "The Environment Variable"
  * modal and stays editable in the list; a secret comes from the "Add Environment Secret" modal,
  * which chooses an existing secret or creates one (creation forced when there is none).

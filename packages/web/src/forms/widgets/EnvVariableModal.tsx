@@ -4,13 +4,13 @@ import { DialogActions } from '../../ui/DialogActions';
 import { envVariableErrors, type EnvEntry } from '../env';
 import { FORM_TEXTS as T } from '../texts';
 
-/** workloads §2/§9: the smallest of the dialog widths. */
+/** The smallest of the dialog widths. */
 export const ENV_DIALOG_WIDTH = 520;
 
 type Variable = Pick<EnvEntry, 'name' | 'value'>;
 
 /**
- * "The Environment Variable" (workloads §2 modals, §5): one variable's name and value, each at
+ * "The Environment Variable": one variable's name and value, each at
  * least 1 character; the confirming button stays disabled until both are given. Adds a new
  * variable, or edits one of the list when `initial` is given.
  */

@@ -4,7 +4,7 @@ import { PickerInput, type TextProps } from './PickerFields';
 
 /**
  * An image reference: typed (any public image) or chosen from the project's images with "Choose
- * Image" then "Choose Image Tag"; a chosen image is sent as its registry reference (apolo-wire §2).
+ * Image" then "Choose Image Tag"; a chosen image is sent as its registry reference.
  */
 export function ImageField(
   props: TextProps & {

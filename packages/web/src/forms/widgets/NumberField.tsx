@@ -3,7 +3,7 @@ import { TextInput } from '@mantine/core';
 import { parseNumberInput } from '../values';
 
 /**
- * A number typed as text (workloads §5): a decimal comma is accepted, decimals are cut to two,
+ * A number typed as text: a decimal comma is accepted, decimals are cut to two,
  * empty means "not set". The text stays as typed so "1," does not jump back to "1".
  */
 export function NumberField(props: {

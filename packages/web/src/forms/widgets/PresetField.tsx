@@ -30,7 +30,7 @@ export function presetLabel(p: Preset): string {
 }
 
 /**
- * The resource preset of a job or app (workloads §4): a preset the cluster does not have is
+ * The resource preset of a job or app: a preset the cluster does not have is
  * replaced by the fallback one; without any suitable preset a warning says so.
  */
 export function PresetField(props: {

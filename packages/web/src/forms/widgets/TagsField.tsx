@@ -3,7 +3,7 @@ import { TextInput } from '@mantine/core';
 import { FORM_TEXTS } from '../texts';
 import { parseTags } from '../values';
 
-/** Tags typed as one line separated by commas (workloads §5); tidied when the input is left. */
+/** Tags typed as one line separated by commas; tidied when the input is left. */
 export function TagsField(props: {
   label: string;
   description?: string;

@@ -30,7 +30,7 @@ import {
 } from '../volumes';
 
 /**
- * Files, disks and secrets mounted into the job (workloads §3 Volume, §4): a new type clears the
+ * Files, disks and secrets mounted into the job: a new type clears the
  * resource, secrets are read-only, new volumes start read-only. Each type has its chooser.
  */
 export function VolumesEditor(props: {

@@ -48,7 +48,7 @@ const ranked = (found: Map<string, RetrievedSection>) =>
   [...found.values()].sort((a, b) => a.round - b.round || b.score - a.score);
 
 /**
- * Apolo's copilot loop over Orrery's retrieval (reference §3.3): the model picks the keywords,
+ * Apolo's copilot loop over Orrery's retrieval: the model picks the keywords,
  * the knowledge base retrieves with them in the asked mode, the model judges between rounds
  * whether the material is complete and what to explore next, then composes the answer from that
  * material alone. The server keeps only the citations that point at it. The model never acts:

@@ -23,7 +23,7 @@ export function refusal(fn: () => unknown): BatchError {
   throw new Error('not refused');
 }
 
-/** The wire reference's minimal batch flow (apolo-flow-wire.md, "A minimal batch flow"). */
+/** A minimal batch flow, as `apolo-flow` users write one. */
 export const THREE = `kind: batch
 params:
   greeting: hello

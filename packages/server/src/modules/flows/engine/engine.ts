@@ -15,7 +15,7 @@ export interface EngineOptions {
 const isTaskJob = (tags: string[]) => tags.some((t) => t.startsWith('flow_task:'));
 
 /**
- * Orrery's bake engine (issue 13): drives every attempt recorded with `engine = true`. A pass
+ * Orrery's bake engine: drives every attempt recorded with `engine = true`. A pass
  * runs now and then, and at once when a task's job changes status, so that a chain of tasks
  * waits on no timer. Each attempt is driven by the one replica that holds its advisory lock.
  */

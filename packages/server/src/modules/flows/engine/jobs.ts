@@ -30,8 +30,8 @@ export const taskJobTags = (
 ];
 
 /**
- * `POST /api/v1/jobs?from_preset` of a task, as the client sends it (apolo-flow-wire "What a bake
- * asks of the jobs API"): the task's preset (the cluster's first when it names none), shared
+ * `POST /api/v1/jobs?from_preset` of a task, as the `apolo-flow` client sends
+ * it: the task's preset (the cluster's first when it names none), shared
  * memory, the job's config passed in, the evaluated command, env, volumes, name and life span,
  * and waiting for the jobs quota.
  * Checked by the jobs API's own schema, so that a task the API would refuse fails with its

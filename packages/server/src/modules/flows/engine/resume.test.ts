@@ -7,7 +7,7 @@ import { attemptReaches, jobsOfBake, started, tasksById } from '../../../test/fl
 import { flowTasks } from '../tables.js';
 
 /**
- * A server killed mid-bake (issue 13): the job of the running task outlives it, and the next
+ * A server killed mid-bake: the job of the running task outlives it, and the next
  * server resumes the attempt with no task run twice, even when the crash came between a job's
  * creation and its id reaching the task.
  */

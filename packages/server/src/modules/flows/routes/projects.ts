@@ -19,7 +19,7 @@ import {
 import { projectWire } from '../wire.js';
 import { checked, flowOf, Empty, flowUri, Id, indexed, sendItems, unlessTaken } from './common.js';
 
-/** Cluster, organization and project names of the wire (apolo-wire §0 "names"). */
+/** Cluster, organization and project names, in the platform's form `^[a-z0-9](-?[a-z0-9])*$`. */
 const placeName = indexed(255);
 const Place = z.object({
   cluster: placeName,

@@ -6,7 +6,7 @@ import { APPS_TEXTS } from '../texts';
 
 const T = APPS_TEXTS.carousel;
 
-/** workloads §2/§9: 3 cards a page, with arrows only when there are more than 3. */
+/** 3 cards a page, with arrows only when there are more than 3. */
 export function Carousel({ title, cards }: { title: string; cards: ReactNode[] }) {
   const [page, setPage] = useState(0);
   const pages = Math.max(1, Math.ceil(cards.length / CAROUSEL_PAGE));

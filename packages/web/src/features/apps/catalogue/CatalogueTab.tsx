@@ -9,7 +9,7 @@ import { Carousel } from './Carousel';
 import { TemplateCard } from './TemplateCard';
 
 /**
- * All Apps (workloads §2): the Easy Deploy carousel, then every template of the catalogue, each
+ * All Apps: the Easy Deploy carousel, then every template of the catalogue, each
  * card counting this project's instances of it (when those fail to load, the page says why
  * rather than showing counts of zero).
  */

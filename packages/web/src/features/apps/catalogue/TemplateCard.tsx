@@ -12,7 +12,7 @@ const T = APPS_TEXTS.card;
 const seg = encodeURIComponent;
 
 /**
- * A catalogue card (workloads §2): title, short description, tags (3 and +N, Easy Deploy first),
+ * A catalogue card: title, short description, tags (3 and +N, Easy Deploy first),
  * Show All (every tag), Explore, Install and Installed (count), a link to this template's
  * instances. Install is disabled with its reason when this installation cannot run the template
  * (said on the card too: it holds for everyone) or the user may not install (`write`).

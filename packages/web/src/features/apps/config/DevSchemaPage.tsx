@@ -23,7 +23,7 @@ import {
 import { DEV_SCHEMA_TEXTS as T, DEV_SCHEMA_EXAMPLE } from './dev-schema-texts';
 import { useProjectPlace } from '../../../app/context/project-place';
 
-/** workloads §9: the install form's width, which the preview keeps. */
+/** The install form's width, which the preview keeps. */
 const FORM_MAX_WIDTH = 720;
 
 type Parsed = { ok: true; schema: FormSchema } | { ok: false; message: string };
@@ -48,7 +48,7 @@ export function parseSchema(text: string): Parsed {
 }
 
 /**
- * Dev Schema (workloads §2, outside production): paste an input JSON Schema, in Orrery's or
+ * Dev Schema: paste an input JSON Schema, in Orrery's or
  * Apolo's vocabulary, and see the form it gives, live, with its values and errors.
  */
 export default function DevSchemaPage() {

@@ -5,7 +5,7 @@ import { configYaml, type ConfigTemplate } from './config';
 import { CONFIG_TEXTS as T } from './texts';
 
 /**
- * "Export App Configuration" (workloads §5: needs a valid form): downloads
+ * "Export App Configuration" (needs a valid form): downloads
  * `{display_name?, template_name, template_version, input}` as `<template>-<version>.yaml`, the
  * file Import and `apolo app install -f` read.
  */

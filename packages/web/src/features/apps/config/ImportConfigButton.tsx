@@ -6,7 +6,7 @@ import { notifyError } from '../../../ui/notify';
 import { fileError, parseConfig, type ConfigTemplate } from './config';
 import { CONFIG_TEXTS as T } from './texts';
 
-/** workloads §9 dialog widths. */
+/** The dialog's width: the console's narrowest. */
 const DIALOG_WIDTH = 520;
 
 type Loaded =
@@ -14,11 +14,11 @@ type Loaded =
   | { state: 'invalid'; title?: string; message: string }
   | { state: 'valid'; fileName: string; input: unknown; displayName?: string };
 
-/** The messages §8 lists as toasts; the others are shown in the dialog only. */
+/** The messages shown as toasts; the others are shown in the dialog only. */
 const TOASTED = new Set<string>([T.readError, T.noFile]);
 
 /**
- * "Import App Configuration" (workloads §5): one .yaml/.yml file of at most 104857.6 bytes,
+ * "Import App Configuration": one .yaml/.yml file of at most 104857.6 bytes,
  * written for this template and version, whose input passes the template's schema. Apply stays
  * disabled until such a file is loaded, then hands the input to the form.
  */

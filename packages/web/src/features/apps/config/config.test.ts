@@ -16,7 +16,7 @@ const INPUT = {
 };
 const file = (name: string, size = 10) => ({ name, size });
 
-describe('import file checks (workloads §5)', () => {
+describe('import file checks', () => {
   it('takes one .yaml or .yml file of at most 104857.6 bytes', () => {
     expect(fileError([file('a.yaml')])).toBeNull();
     expect(fileError([file('a.YML', 104857)])).toBeNull();

@@ -2,7 +2,7 @@ import YAML from 'yaml';
 import { schemaRoot, validate, type FormSchema } from '../../../forms';
 import { CONFIG_TEXTS as T } from './texts';
 
-/** workloads §9: the largest configuration file Import accepts. */
+/** The largest configuration file Import accepts. */
 export const IMPORT_MAX_BYTES = 104857.6;
 
 /** The template a form installs, as Import checks against and Export writes. */
@@ -12,7 +12,7 @@ export interface ConfigTemplate {
   input: FormSchema;
 }
 
-/** The exported config file of workloads §3. */
+/** The exported configuration file: template name, version and input. */
 export interface AppConfig {
   display_name?: string;
   template_name: string;
@@ -24,7 +24,7 @@ export type ParsedConfig =
   { ok: true; input: unknown; displayName?: string } | { ok: false; message: string };
 
 /**
- * The file errors of workloads §5 (one file, .yaml/.yml, at most 104857.6 bytes), first one
+ * The file errors (one file, .yaml/.yml, at most 104857.6 bytes), first one
  * first, or null for a file that may be read.
  */
 export function fileError(files: readonly Pick<File, 'name' | 'size'>[]): string | null {
@@ -36,7 +36,7 @@ export function fileError(files: readonly Pick<File, 'name' | 'size'>[]): string
   return null;
 }
 
-/** Checks a configuration file's text against the current template (workloads §5, §8). */
+/** Checks a configuration file's text against the current template. */
 export function parseConfig(text: string, template: ConfigTemplate): ParsedConfig {
   let doc: unknown;
   try {

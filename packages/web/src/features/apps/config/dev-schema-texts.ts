@@ -1,4 +1,4 @@
-/** Texts of the Dev Schema page (the engine's own; workloads §2 names the page only). */
+/** Texts of the Dev Schema page (the engine's own). */
 export const DEV_SCHEMA_TEXTS = {
   title: 'Dev Schema',
   intro:

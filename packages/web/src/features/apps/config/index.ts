@@ -1,4 +1,4 @@
-/** Import/Export App Configuration and the Dev Schema page (workloads §2, §5, §8). */
+/** Import/Export App Configuration and the Dev Schema page. */
 export { ImportConfigButton } from './ImportConfigButton';
 export { ExportConfigButton } from './ExportConfigButton';
 export {

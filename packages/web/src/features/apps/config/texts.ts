@@ -1,4 +1,4 @@
-/** Texts of Import/Export App Configuration; those of workloads §8 word for word. */
+/** Texts of Import/Export App Configuration, as users of Apolo's console know them. */
 export const CONFIG_TEXTS = {
   importButton: 'Import App Configuration',
   exportButton: 'Export App Configuration',
@@ -10,7 +10,7 @@ export const CONFIG_TEXTS = {
   cancel: 'Cancel',
   loaded: (name: string) => `${name} is valid`,
   exportNeedsValidForm: 'Fill in the form correctly to export its configuration',
-  // workloads §8.
+  // Errors of an imported file's content.
   invalidName: (expected: string, got: unknown) =>
     `Invalid template name: expected ${expected}, got ${String(got)}`,
   invalidVersion: (expected: string, got: unknown) =>
@@ -20,7 +20,7 @@ export const CONFIG_TEXTS = {
   readError: 'Error reading file',
   noFile: 'No file selected',
   fileError: 'File Import App Configuration error',
-  // The file errors §8 reports under "File Import App Configuration error" (§5 limits).
+  // The file errors shown under "File Import App Configuration error" (the file's limits).
   tooManyFiles: 'Only one file can be imported',
   wrongType: 'The file must be a .yaml or .yml file',
   tooLarge: (max: number) => `The file is larger than ${max} bytes`,

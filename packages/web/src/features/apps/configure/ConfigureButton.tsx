@@ -12,7 +12,7 @@ import { CONFIGURE_TEXTS as T } from './texts';
 
 /**
  * Configure on the App details page: only when the template has inputs that may change after
- * install and the user may write in the project (workloads §6: other role gating is not shown);
+ * install and the user may write in the project (other role gating is not shown);
  * disabled with the reason while the app is uninstalling or uninstalled.
  */
 export function ConfigureButton({ app, place }: { app: AppInstance; place: ProjectPlace }) {

@@ -29,7 +29,7 @@ import { useConfigureCan } from './useConfigureBlock';
 import { CONFIGURE_TEXTS as T } from './texts';
 
 /**
- * Configure an installed app (apolo-apps-wire `PUT instances/{id}`):
+ * Configure an installed app (`PUT instances/{id}` of the apps API):
  * `/apps/instances/{instanceId}/configure`. The install form in configure mode, filled with the
  * current revision's input; only the inputs the server lets change are editable and sent.
  */

@@ -2,7 +2,7 @@ import type { FormSchema } from '../../../forms';
 import { inlineRefs } from '../../../forms/refs';
 
 /**
- * What Configure may change (apolo-apps-wire `PUT instances/{id}`): the top-level inputs that say
+ * What Configure may change (`PUT instances/{id}` of the apps API): the top-level inputs that say
  * `x-is-configurable: true`, on themselves or on one of their `anyOf` branches. The server
  * refuses a change to any other input with "This field cannot be changed after install"
  * (modules/apps/service.ts `configure`), so the page follows the same rule.

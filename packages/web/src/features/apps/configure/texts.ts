@@ -1,4 +1,4 @@
-/** The Configure page's words (workloads §2 Apps; the spec names none of its own). */
+/** The Configure page's words (the page's own). */
 export const CONFIGURE_TEXTS = {
   button: 'Configure',
   title: (name: string) => `Configure ${name}`,

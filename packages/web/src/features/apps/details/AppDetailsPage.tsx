@@ -44,7 +44,7 @@ const T = APPS_TEXTS.details;
 const TABS = ['details', 'observability', 'log', 'outputs'] as const;
 type Tab = (typeof TABS)[number];
 
-/** App details (workloads §2 Apps): `/apps/instances/{instanceId}` and its tabs. */
+/** App details: `/apps/instances/{instanceId}` and its tabs. */
 export default function AppDetailsPage({ place }: { place: ProjectPlace }) {
   const { instanceId = '' } = useParams();
   const query = useInstance(instanceId);

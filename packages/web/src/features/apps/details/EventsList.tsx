@@ -8,7 +8,7 @@ import { APPS_TEXTS } from '../texts';
 
 const T = APPS_TEXTS.details;
 
-/** The instance's state transitions, newest first, refreshed every 10 s (workloads §2). */
+/** The instance's state transitions, newest first, refreshed every 10 s. */
 export function EventsList({ place, id }: { place: ProjectPlace; id: string }) {
   const events = useInstanceEvents(place, id);
   let body;

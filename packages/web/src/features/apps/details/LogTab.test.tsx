@@ -8,7 +8,7 @@ import { appWire, INSTANCE, INSTANCE_ID, renderApps, V1 } from '../test-fixtures
 import { captureDownloads } from '../../../test/downloads';
 
 const ROUTE = `/apps/instances/${INSTANCE_ID}/log`;
-/** The cluster's monitoring URL with `jobs` replaced by `apps` (workloads §7). */
+/** The cluster's monitoring URL with `jobs` replaced by `apps`. */
 const APPS = 'http://localhost:8080/api/v1/apps';
 const LOG = `${APPS}/${INSTANCE_ID}/log`;
 const CONTAINERS = `${APPS}/${INSTANCE_ID}/containers`;

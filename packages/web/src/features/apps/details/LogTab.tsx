@@ -17,7 +17,7 @@ import { useAppLog } from './useAppLog';
 const T = APPS_TEXTS.details.log;
 
 /**
- * The Log tab (workloads §2, §7 Apps): every job of the instance in the jobs' log viewer, each
+ * The Log tab: every job of the instance in the jobs' log viewer, each
  * line labelled with its container when the app has more than one, a container filter from
  * `GET {monitoring}/apps/{id}/containers`, following while the instance runs.
  */

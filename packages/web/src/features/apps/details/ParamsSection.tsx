@@ -11,7 +11,7 @@ import { APPS_TEXTS } from '../texts';
 const T = APPS_TEXTS.details;
 const missing = (e: unknown) => e instanceof ApiError && e.status === 404;
 
-/** An instance's input or output parameters as JSON, with download (workloads §2). */
+/** An instance's input or output parameters as JSON, with download. */
 export function ParamsSection(props: {
   place: ProjectPlace;
   app: AppInstance;

@@ -11,7 +11,7 @@ import { APPS_TEXTS } from '../texts';
 const T = APPS_TEXTS.details;
 
 /**
- * workloads §4: Uninstall asks first, naming the instances that use this one; on success it says
+ * Uninstall asks first, naming the instances that use this one; on success it says
  * so and goes back to the installed list, replacing the instance's page in history.
  */
 export function UninstallDialog(props: {

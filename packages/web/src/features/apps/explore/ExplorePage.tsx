@@ -30,7 +30,7 @@ const T = APPS_TEXTS.explore;
 const seg = encodeURIComponent;
 
 /**
- * Explore (workloads §2): one template version with the version picker (Latest marked), its
+ * Explore: one template version with the version picker (Latest marked), its
  * markdown description, assets and links, and Install. `/apps/{appName}[/{version}]`.
  */
 export default function ExplorePage({ place }: { place: ProjectPlace }) {

@@ -2,7 +2,7 @@ import { Group, Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * The sticky footer of the install and configure forms (workloads §2 Apps): the configuration
+ * The sticky footer of the install and configure forms: the configuration
  * buttons at the left, the submit button (and Cancel where there is room) at the right. At the
  * form's max width (720 px) it is one line; on a narrower screen the groups wrap, the submit
  * button under the others and still at the right.

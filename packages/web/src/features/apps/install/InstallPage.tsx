@@ -24,7 +24,7 @@ const T = APPS_TEXTS.install;
 const LATEST = 'latest';
 
 /**
- * Install (workloads §2 Apps): the template's input schema as a form, max width 720, with the
+ * Install: the template's input schema as a form, max width 720, with the
  * sticky footer; Install posts `v1/instances` and opens the new instance's page, which follows
  * the installer job the answer names (`outputParams.jobId`).
  * `/apps/{appName}/install[/{version}]`.
@@ -136,7 +136,7 @@ function InstallForm(props: { template: AppTemplate; place: ProjectPlace }) {
               />
             </>
           }
-          // The footer of workloads §2 (Export App Configuration and Install); leaving is the
+          // The footer (Export App Configuration and Install); leaving is the
           // back link above, so that the footer fits one line at the form's 720 px.
           end={
             <WhyNot can={can}>

@@ -7,7 +7,7 @@ import { APPS_TEXTS } from '../texts';
 const toFormPath = (path: unknown) => (Array.isArray(path) ? path.join('.') : String(path));
 
 /**
- * A refused install or configure (workloads §5/§8): the server's field errors on the form's
+ * A refused install or configure: the server's field errors on the form's
  * inputs, else its message (or "Something went wrong") as a toast.
  */
 export function showSubmitError(error: unknown, form: SchemaForm) {

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { appsKeys, type AppInstance } from '../../../api/apps';
 import { getJob, jobKeys } from '../../../api/jobs';
 
-/** workloads §4/§9: the app installer job is polled every 5 s. */
+/** The app installer job is polled every 5 s. */
 export const INSTALLER_JOB_REFRESH_MS = 5_000;
 /** Until the instance is healthy or errored (or goes away), the install is in progress. */
 const INSTALLING = new Set(['queued', 'progressing']);

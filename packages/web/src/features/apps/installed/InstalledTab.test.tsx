@@ -63,7 +63,7 @@ describe('Installed Apps', () => {
     expect(calls.filter((c) => c.url.includes('/apis/apps/v2/instances?'))).toHaveLength(2);
   });
 
-  it('colours states as the spec says', () => {
+  it('colours states: healthy green, waiting yellow, errored red, the rest gray', () => {
     expect(stateColor('healthy')).toBe('green');
     for (const s of ['queued', 'pending', 'cancelled', 'uninstalled'])
       expect(stateColor(s)).toBe('yellow');

@@ -29,7 +29,7 @@ import { PAGE_SEARCH_PROPS } from '../../../app/shortcuts/shortcuts';
 const T = APPS_TEXTS.installed;
 
 /**
- * Installed Apps (workloads §2): this project's instances, polled every 15 s, searched by name,
+ * Installed Apps: this project's instances, polled every 15 s, searched by name,
  * filtered by their templates' tags, as cards or a list. Under `installed/{appName}` only that
  * template's instances, with a chip that closes the filter.
  */
@@ -131,7 +131,7 @@ function TagFilter(props: { all: string[]; chosen: string[]; onChange(tags: stri
   );
 }
 
-/** workloads §2: closes back to the previous page, or to All Apps when there is none. */
+/** Closes back to the previous page, or to All Apps when there is none. */
 function AppNameChip({ name }: { name: string }) {
   const navigate = useNavigate();
   const location = useLocation();

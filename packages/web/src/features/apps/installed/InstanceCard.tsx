@@ -57,8 +57,8 @@ function DetailsButton({ app }: { app: AppInstance }) {
 }
 
 /**
- * An installed app's card (workloads §2): name, status, Installed, Owner, Version, Details, Open;
- * and its credits so far (issue 12).
+ * An installed app's card: name, status, Installed, Owner, Version, Details, Open;
+ * and its credits so far.
  */
 export function InstanceCard({ app }: { app: AppInstance }) {
   return (

@@ -3,7 +3,7 @@ import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { useSearchParams } from 'react-router';
 import { SEARCH_DEBOUNCE_MS } from '../rules';
 
-/** workloads §2/§3: grid or list, stored in the browser as 0 or 1. */
+/** Grid or list, stored in the browser as 0 or 1. */
 export const VIEW_KEY = 'orrery.apps.viewType';
 export type ViewType = 0 | 1;
 

@@ -1,4 +1,4 @@
-/** The texts of budgets (issue 12, beyond the spec: none of these are the spec's). */
+/** The texts of budgets (an Orrery addition, docs/billing.md). */
 export const BUDGET_UI = {
   title: 'Budgets',
   hint: 'A monthly budget (UTC calendar month). When the month’s usage crosses a threshold, the organization managers get one e-mail per threshold and a banner is shown.',

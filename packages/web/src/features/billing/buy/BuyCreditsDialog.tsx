@@ -11,7 +11,7 @@ import { CENTS_PER_CREDIT, DEFAULT_CREDITS, QUICK_CREDITS, returnUrls } from './
 
 const T = BILLING_TEXTS.buy;
 
-/** console-shell §2 "Credits purchase": an amount of credits, then the hosted checkout. */
+/** "Credits purchase": an amount of credits, then the hosted checkout. */
 export function BuyCreditsDialog(props: { org: string; opened: boolean; onClose(): void }) {
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={T.title} centered>

@@ -1,10 +1,10 @@
 import { BUY_CREDITS_STATUS, CENTS_PER_CREDIT } from '@orrery/contract';
 
-/** console-shell §4: the query parameters a purchase comes back with (the server sets the same). */
+/** The query parameters a purchase comes back with (the server sets the same). */
 export const BUY_STATUS = BUY_CREDITS_STATUS;
 export const BUY_CREDITS = 'credits';
 export { CENTS_PER_CREDIT };
-/** console-shell §9: quick amounts and the default. */
+/** Quick amounts and the default. */
 export const QUICK_CREDITS = [10, 100, 1000] as const;
 export const DEFAULT_CREDITS = 100;
 

@@ -6,7 +6,7 @@ import { BILLING_TEXTS } from '../texts';
 import { BUY_CREDITS, BUY_STATUS } from './return-urls';
 
 /**
- * console-shell §4: back from a checkout, the outcome is told once and its parameters leave the
+ * Back from a checkout, the outcome is told once and its parameters leave the
  * address (a reload must not tell it again). Balances are read again: a paid purchase may
  * already be credited.
  */

@@ -1,7 +1,7 @@
 import { formatCredits } from '../credits';
 
 /**
- * Cost beside each resource (issue 12): the words and figures every list and page uses, so that a
+ * Cost beside each resource: the words and figures every list and page uses, so that a
  * preset's rate reads the same in the job form, the app form and the presets lists.
  */
 export const COST_TEXTS = {

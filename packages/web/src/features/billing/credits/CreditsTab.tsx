@@ -69,7 +69,7 @@ function Balance({ filters }: { filters: UsageFilters }) {
             <Text size="xl" fw={700}>
               {orUnlimited(credits)}
             </Text>
-            {/* An unlimited organization has nothing to buy (console-shell §6). */}
+            {/* An unlimited organization has nothing to buy. */}
             {credits !== null && (
               <Button leftSection={<IconCoins size={16} />} onClick={() => setBuying(true)}>
                 {BILLING_TEXTS.buy.open}

@@ -11,7 +11,7 @@ const GROUPS: { value: GroupChoice; label: string }[] = [
   { value: 'month', label: F.month_ },
 ];
 
-/** console-shell §2 and §9: the billing page's filters, shared by its two tabs. */
+/** The billing page's filters, shared by its two tabs. */
 export function BillingFilters(props: {
   value: BillingFilterState;
   onChange(next: BillingFilterState): void;

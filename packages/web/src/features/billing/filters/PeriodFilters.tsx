@@ -9,7 +9,7 @@ const MONTHS = Array.from({ length: 12 }, (_, m) =>
   new Date(Date.UTC(2024, m, 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' }),
 );
 
-/** The period part of the billing filters (console-shell §9): a date range, month and year picks. */
+/** The period part of the billing filters: a date range, month and year picks. */
 export type Period = Pick<BillingFilterState, 'from' | 'to' | 'month' | 'year'>;
 
 export function PeriodFilters<P extends Period>({

@@ -1,6 +1,6 @@
 import type { UsageGroup } from '../../../api/billing';
 
-/** The group-by choices of console-shell §9; category is always grouped (the chart's series). */
+/** The group-by choices; category is always grouped (the chart's series). */
 export type GroupChoice = 'project' | 'day' | 'month';
 
 export interface BillingFilterState {
@@ -15,7 +15,7 @@ export interface BillingFilterState {
   year: number | null;
 }
 
-/** console-shell §2: year options start in 2024. */
+/** Year options start in 2024. */
 export const FIRST_YEAR = 2024;
 
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
@@ -23,7 +23,7 @@ const day = (y: number, m: number, d: number) =>
   new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
 const notAfter = (a: string, b: string) => (a > b ? b : a);
 
-/** console-shell §9: by category and day, from the start of the month to today. */
+/** By category and day, from the start of the month to today. */
 export function defaultFilters(today: string): BillingFilterState {
   return {
     cluster: null,
@@ -56,7 +56,7 @@ export function yearRange(year: number, today: string) {
 export const monthStarted = (year: number, month: number, today: string) =>
   day(year, month, 1) <= today;
 
-/** Turns a group on or off; day and month exclude each other (console-shell §9). */
+/** Turns a group on or off; day and month exclude each other. */
 export function toggleGroup(groups: GroupChoice[], group: GroupChoice): GroupChoice[] {
   if (groups.includes(group)) return groups.filter((g) => g !== group);
   const other = group === 'day' ? 'month' : group === 'month' ? 'day' : null;

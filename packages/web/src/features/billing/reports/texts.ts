@@ -1,4 +1,4 @@
-/** The texts of the reports tabs (issue 12: reports in organization, cluster, project settings). */
+/** The texts of the reports tabs (reports in organization, cluster, project settings). */
 export const REPORTS_TEXTS = {
   tab: 'Reports',
   overTime: 'Usage by category over time',

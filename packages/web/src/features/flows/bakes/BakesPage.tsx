@@ -12,7 +12,7 @@ import { BAKE_TEXTS, FLOW_TEXTS } from '../texts';
 import { BakesTable } from './BakesTable';
 import { KillBakeDialog } from './KillBakeDialog';
 
-/** The bakes of a flow (workloads §2, route params projectId and flowName), newest first. */
+/** The bakes of a flow (route params projectId and flowName), newest first. */
 export default function BakesPage({ place }: { place: ProjectPlace }) {
   const { projectId = '', flowName = '' } = useParams();
   const flow = { id: projectId, name: flowName };

@@ -13,8 +13,8 @@ import { BAKE_TEXTS, FLOW_TEXTS } from '../texts';
 const C = BAKE_TEXTS.columns;
 
 /**
- * workloads §2: Bake, ID, Executor ID, Status, Tags, Kill. Kill shows only while the last attempt
- * is pending or running (§4); a failed or cancelled bake offers Restart from failed instead.
+ * Columns: Bake, ID, Executor ID, Status, Tags, Kill. Kill shows only while the last attempt
+ * is pending or running; a failed or cancelled bake offers Restart from failed instead.
  */
 export function BakesTable(props: {
   flow: { id: string; name: string };

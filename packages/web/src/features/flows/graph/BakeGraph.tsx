@@ -15,7 +15,7 @@ const BIG_GRAPH = 200;
 const FIRST_VIEW_MARGIN = 40;
 
 /**
- * The task graph of a bake (workloads §2, §9) from its layout (useGraphLayout). Polls change only
+ * The task graph of a bake from its layout (useGraphLayout). Polls change only
  * statuses, and a node keeps its object while its status stays, so React Flow redraws only the
  * nodes that moved on.
  */

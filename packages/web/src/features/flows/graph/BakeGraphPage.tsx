@@ -28,7 +28,7 @@ import { TaskDrawer } from './TaskDrawer';
 import { useGraphLayout } from './useGraphLayout';
 
 /**
- * A bake's task graph (workloads §2: params projectId, flowName, bakeId and an optional bakeName),
+ * A bake's task graph (params projectId, flowName, bakeId and an optional bakeName),
  * live while its last attempt is pending or running; a click on a task opens its details.
  */
 export default function BakeGraphPage() {

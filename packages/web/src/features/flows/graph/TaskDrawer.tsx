@@ -11,12 +11,12 @@ import { StatusBadge } from '../StatusBadge';
 import { FLOW_TEXTS, GRAPH_TEXTS } from '../texts';
 
 const T = GRAPH_TEXTS.details;
-/** workloads §9's narrowest dialog width: the middle of the graph stays in sight beside it. */
+/** The narrowest dialog width: the middle of the graph stays in sight beside it. */
 const DRAWER_WIDTH = 520;
 const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /**
- * A task's details (workloads §2): its status history with times, its job (a link to the job page
+ * A task's details: its status history with times, its job (a link to the job page
  * and the job's log), outputs and state; a cached task names the job its results came from.
  */
 export function TaskDrawer(props: { id: string | null; task: TaskWire | null; onClose(): void }) {

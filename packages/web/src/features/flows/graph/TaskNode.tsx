@@ -31,7 +31,7 @@ const color = (s: TaskStatus | null) =>
   s ? `var(--mantine-color-${STATUS_COLOR[s]}-6)` : 'var(--mantine-color-gray-4)';
 
 /**
- * One task (workloads §9: 225 × 84) in its status colour. Plain elements and memoized, since a
+ * One task (225 × 84) in its status colour. Plain elements and memoized, since a
  * bake may draw a thousand of them and a poll changes only a few.
  */
 export const TaskNode = memo(function TaskNode({ data, selected }: NodeProps<TaskNodeType>) {

@@ -45,7 +45,7 @@ function rowsOf(shape: GraphShape): Map<string, number> {
  * first paint: rows by depth (needs above their dependants, as dagre's `longest-path` ranks
  * them), each row ordered by the mean place of its tasks' needs in the rows above (one
  * barycentre sweep, which keeps a task under what it reads), rows centred on each other.
- * Returns top-left corners of nodes of the spec's size.
+ * Returns top-left corners of nodes of the task node's size.
  */
 export function layeredLayout(shape: GraphShape): Map<string, { x: number; y: number }> {
   const rows = rowsOf(shape);

@@ -39,7 +39,7 @@ export function shapeOf(graphs: BakeGraphs): GraphShape {
 export const LARGE_GRAPH = 300;
 
 /**
- * Top-left corners for nodes of the spec's size (workloads §9), needs above their dependants.
+ * Top-left corners for nodes of the task node's size (225 × 84), needs above their dependants.
  * Up to LARGE_GRAPH tasks dagre lays them out, with its crossing reduction; a task's rank is its
  * depth (`longest-path`): what a bake means, and fast, where dagre's default ranker takes tens of
  * seconds on a 1,000-task bake. Larger bakes get the linear layered layout, since dagre's

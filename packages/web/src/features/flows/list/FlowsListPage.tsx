@@ -10,7 +10,7 @@ import { FLOW_TEXTS } from '../texts';
 import { DeleteFlowDialog } from './DeleteFlowDialog';
 import { FlowsTable } from './FlowsTable';
 
-/** The Flows list (workloads §2) of the current project. */
+/** The Flows list of the current project. */
 export default function FlowsListPage({ place }: { place: ProjectPlace }) {
   const flows = useFlows(place);
   const [deleting, setDeleting] = useState<FlowProjectWire | null>(null);

@@ -11,7 +11,7 @@ import { FLOW_TEXTS } from '../texts';
 const C = FLOW_TEXTS.columns;
 
 /**
- * workloads §2: Name, Tags, Actions (View real-time jobs, View bakes, Delete). The flow API keeps
+ * Columns: Name, Tags, Actions (View real-time jobs, View bakes, Delete). The flow API keeps
  * no tags on a flow, so the Tags column shows the one tag every job of the flow carries.
  */
 export function FlowsTable(props: {

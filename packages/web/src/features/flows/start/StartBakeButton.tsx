@@ -11,7 +11,7 @@ import { START_TEXTS } from '../texts';
 import { StartBakeDialog } from './StartBakeDialog';
 
 /**
- * "Start bake" (beyond the spec: bakes with no CLI). On the flows list the user names the flow;
+ * "Start bake" (an Orrery addition: bakes with no CLI). On the flows list the user names the flow;
  * on a flow's bakes it is that flow. A started bake opens its graph.
  */
 export function StartBakeButton(props: { place: ProjectPlace; flowName?: string }) {

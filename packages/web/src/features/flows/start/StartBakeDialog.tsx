@@ -10,7 +10,7 @@ import { BatchSourceFields, sourceOf, type SourceDraft } from './BatchSourceFiel
 import { ParamsFields, missingParams } from './ParamsFields';
 
 const T = START_TEXTS;
-/** workloads §9: dialog widths 520/640/720/1024; a pasted batch file wants the wide one. */
+/** Dialog widths 520/640/720/1024; a pasted batch file wants the wide one. */
 const DIALOG_WIDTH = 720;
 
 /**

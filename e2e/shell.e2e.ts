@@ -242,6 +242,35 @@ describe('console polish', () => {
     expect({ title, note, overlaps }).toMatchObject({ overlaps: false });
   });
 
+  it('shows a disk’s toast beside its drawer, never over its title', async () => {
+    await page.goto(`${server.url}/disks?${CONTEXT}`);
+    await page.getByRole('button', { name: 'Create new disk' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new disk' });
+    await dialog.getByLabel('Storage').fill('1');
+    await dialog.getByLabel('Name', { exact: true }).fill('toast-check');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const toast = page.getByText('Disk toast-check was created');
+    await toast.waitFor();
+    await page
+      .getByRole('row', { name: /toast-check/ })
+      .getByRole('cell')
+      .first()
+      .click();
+    const drawer = page.getByRole('dialog', { name: 'toast-check' });
+    await drawer.waitFor();
+    await settled(page);
+    expect(await toast.isVisible()).toBe(true);
+    await screenshot(page, 'shell-toast-drawer');
+    const title = (await drawer.locator('.mantine-Drawer-title').boundingBox())!;
+    const note = (await page.locator('.mantine-Notification-root').first().boundingBox())!;
+    const overlaps =
+      note.x < title.x + title.width &&
+      title.x < note.x + note.width &&
+      note.y < title.y + title.height &&
+      title.y < note.y + note.height;
+    expect(overlaps, JSON.stringify({ title, note })).toBe(false);
+  });
+
   it('ran without errors in the page', () => {
     expect(errors).toEqual([]);
   });
