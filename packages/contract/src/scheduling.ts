@@ -20,7 +20,7 @@ export const QUOTA_RESOURCE_LABELS: Record<QuotaResource, string> = {
 
 /** The largest amount a quota field takes: far above any cluster, and exact in a float. */
 export const QUOTA_MAX = 2 ** 53 - 1;
-/** The spec's words for the jobs quota, said of each resource ("Jobs must be a positive number"). */
+/** The words for the jobs quota, said of each resource ("Jobs must be a positive number"). */
 export const quotaMessage = (label: string) => `${label} must be a positive number`;
 
 const amount = (label: string, int = false) => {

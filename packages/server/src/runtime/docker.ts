@@ -374,7 +374,7 @@ export class DockerDriver implements RuntimeDriver {
   }
 
   /**
-   * Commit then push (apolo-wire §3 save): CommitStarted, CommitFinished, then the engine's push
+   * Commit then push: CommitStarted, CommitFinished, then the engine's push
    * progress as it comes, ending with the `aux` digest; failures as `error` objects.
    */
   async *save(

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /**
- * The runtime driver interface (DESIGN.md "Workloads"). The jobs service owns the state machine,
+ * The runtime driver interface (docs/runtimes.md). The jobs service owns the state machine,
  * history, quotas and credits; a driver only starts, observes and stops what it is told to run.
  * Everything here is resolved by the service beforehand: volumes are host paths, secrets are
  * plain values, the preset is a set of limits.

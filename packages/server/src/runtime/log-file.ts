@@ -176,6 +176,7 @@ export class LogFile {
 
   private serially(task: () => Promise<void>): Promise<void> {
     const run = this.queue.then(task);
+    // The caller gets run's failure; the queue only waits for it to settle.
     this.queue = run.catch(() => undefined);
     return run;
   }

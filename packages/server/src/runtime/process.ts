@@ -255,6 +255,7 @@ export class ProcessDriver implements RuntimeDriver {
       }
     } catch (e) {
       const failure = join(this.dir(spec.id), 'failure');
+      // Best effort: the file only carries the message; an early failure leaves nothing to kill.
       await writeFile(failure, (e as Error).message).catch(() => undefined);
       await this.kill(spec.id).catch(() => undefined);
     } finally {

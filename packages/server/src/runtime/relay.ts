@@ -38,6 +38,7 @@ export class Relays {
   /** The relays of the jobs a previous server left running, on their recorded ports. */
   async reopen() {
     for (const [id, port] of await this.backend.recorded()) {
+      // One relay that cannot be reopened (its port taken meanwhile) must not keep the others shut.
       await this.open(id, port).catch(() => undefined);
     }
   }
@@ -71,6 +72,8 @@ export class Relays {
     this.servers.delete(id);
     // Not waiting for open connections: they end with the job.
     server.close();
+    // Nothing listens on the port any more: a rule left open reaches no one, and the next relay
+    // on that port opens it again.
     if (port) await this.backend.allow([port], false).catch(() => undefined);
   }
 

@@ -10,7 +10,7 @@ import { instanceTag } from '../apps/store.js';
 const INSTANCE_TAG = instanceTag('');
 
 /**
- * Credits and quotas (DESIGN.md: the jobs service owns them; billing reads `usage_records`).
+ * Credits and quotas: the jobs service owns them; billing only reads `usage_records` (docs/billing.md).
  * Balances are decimal strings in the database; null means unlimited.
  */
 export interface CreditsLeft {

@@ -163,7 +163,7 @@ async function refusals(ctx: AppContext, caller: Principal, place: ProjectPlace,
 }
 
 /**
- * Admission of a new job (apolo-wire §2): the record to insert, or the error its request gets.
+ * Admission of a new job: the record to insert, or the error its request gets.
  * Scheduling (capacity, waiting for quota or credits) is the service's, later.
  */
 export async function admit(

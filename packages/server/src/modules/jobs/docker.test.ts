@@ -96,7 +96,7 @@ describe.skipIf(!canRunDockerd || !existsSync(REGISTRY_BINARY))(
       });
     });
 
-    it('saves a running job as an image of the project, with the progress of apolo-wire §3', async () => {
+    it('saves a running job as an image of the project, with the progress the Apolo CLI reads', async () => {
       const id = await run('echo changed > /marker; sleep 60');
       await until(id, ['running']);
       const host = new URL(s.url).host;

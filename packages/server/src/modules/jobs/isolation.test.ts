@@ -15,7 +15,7 @@ const missing = [
 const NODE = process.execPath;
 
 /**
- * A tenant's job against the platform itself (issue 10): the server that runs it listens on the
+ * A tenant's job against the platform itself: the server that runs it listens on the
  * host's loopback, and another tenant's job serves HTTP behind the ingress.
  */
 describe.skipIf(missing.length > 0)(

@@ -11,7 +11,7 @@ import { NO_SUCH_JOB } from './ingress.js';
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
 
-/** The body `apolo run` sends (apolo-wire §2), with a command of our own. */
+/** The body `apolo run` sends, with a command of our own. */
 const cliBody = (command: string, extra: Record<string, unknown> = {}) => ({
   pass_config: false,
   ...SCOPE,

@@ -8,7 +8,7 @@ import { framesUntilClose } from '../../test/ingress.js';
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;
 
-/** The SDK's nested create, restart policies, names, extending, exec and WebSockets (issue 4). */
+/** The SDK's nested create, restart policies, names, extending, exec and WebSockets. */
 describe('job lifecycle through the API', () => {
   let s: TestServer;
   let owner: TestUser;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { RuntimeDriver, StatsSample } from '../../runtime/driver.js';
 import { activeJobs } from './store.js';
 
-/** workloads §2: the metrics dashboard shows a job's last 15 minutes. */
+/** The metrics dashboard shows a job's last 15 minutes. */
 export const HISTORY_SECONDS = 15 * 60;
 /** One sample a second over the window, with room for a runtime that samples a bit faster. */
 const MAX_SAMPLES = HISTORY_SECONDS * 2;

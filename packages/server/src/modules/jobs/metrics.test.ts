@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, projectMember, submitJob, tenancy } from '../../test/fixtures.js';
 
-/** The metrics dashboard's data (issue 15): the recorded load of a running job. */
+/** The metrics dashboard's data: the recorded load of a running job. */
 describe('a job’s metrics history', () => {
   let s: TestServer;
   let owner: TestUser;

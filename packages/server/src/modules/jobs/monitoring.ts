@@ -64,7 +64,7 @@ const closeWith = (socket: WebSocket, e: unknown) =>
   socket.close(1011, (e instanceof Error ? e.message : String(e)).slice(0, 120));
 
 /**
- * Monitoring at the cluster's `monitoring_url` (apolo-wire §3): logs over HTTP and WebSocket,
+ * Monitoring at the cluster's `monitoring_url`: logs over HTTP and WebSocket,
  * live `top`, `save`, `capacity`, and `exec` where the runtime supports it.
  */
 export const monitoringRoutes =
@@ -327,7 +327,7 @@ export const monitoringRoutes =
     );
 
     /**
-     * attach (apolo-wire §3). On a runtime with `attach` (kubernetes) a running job's own stdin
+     * attach. On a runtime with `attach` (kubernetes) a running job's own stdin
      * and output are relayed like exec's. The local runtimes give a job no stdin to write to, so
      * there attach relays no input and no output (the CLI prints the output it reads from `log_ws` meanwhile); it
      * holds the session until the job ends and then sends the exit code on channel 3, which is

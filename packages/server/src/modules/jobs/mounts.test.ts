@@ -8,7 +8,7 @@ import { framesUntilClose } from '../../test/ingress.js';
 
 const sandboxed = existsSync('/usr/bin/bwrap');
 
-/** Storage, disk and secret volumes, secret env, logs and capacity of jobs (issue 4). */
+/** Storage, disk and secret volumes, secret env, logs and capacity of jobs. */
 describe('what a job mounts and what it says', () => {
   let s: TestServer;
   let owner: TestUser;

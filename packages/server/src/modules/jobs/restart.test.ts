@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
 
 /**
- * A server restart loses and duplicates no job (issue 4): jobs keep running while the server is
+ * A server restart loses and duplicates no job: jobs keep running while the server is
  * down, and the new server's service reconciles its records with the runtime.
  */
 describe('jobs across a server restart', () => {

@@ -39,7 +39,7 @@ function bodyUri(request: FastifyRequest) {
   return jobUri(str(b.cluster_name ?? DEFAULT_CLUSTER), str(b.org_name), str(b.project_name));
 }
 
-/** Jobs API (apolo-wire §2): create, list, get, kill, extend. */
+/** Jobs API: create, list, get, kill, extend. */
 export const jobRoutes =
   (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
   async (app) => {

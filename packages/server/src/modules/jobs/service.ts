@@ -47,7 +47,7 @@ export interface JobsServiceOptions {
 }
 
 /**
- * The jobs service (DESIGN.md "Workloads"): owns the state machine, history, quotas, credits,
+ * The jobs service (docs/jobs-api.md): owns the state machine, history, quotas, credits,
  * max run time, schedule timeout and restart policy; the runtime driver only acts and observes.
  * One loop checks running jobs and makes one admission pass over the waiting ones (admitting.ts,
  * docs/scheduling.md); driver events make it look at once.
@@ -457,7 +457,7 @@ export class JobsService {
   }
 
   /**
-   * Rerun (workloads §4): a new job with the same request, only for the owner. The admission
+   * Rerun: a new job with the same request, only for the owner. The admission
    * rules (credits, quota, the owner's access to every volume) apply again.
    */
   async rerun(caller: Principal, grants: Grant[], j: JobRow): Promise<JobRow> {
@@ -465,7 +465,7 @@ export class JobsService {
     return this.create(caller, grants, rerunRequest(j));
   }
 
-  /** Kill (apolo-wire §2): cancelled with reason UserRequested; a finished job stays as it is. */
+  /** Kill: cancelled with reason UserRequested; a finished job stays as it is. */
   async kill(j: JobRow) {
     if (isFinalJobStatus(j.status as JobStatus)) return;
     await this.end(j, JOB_REASONS.userRequested);

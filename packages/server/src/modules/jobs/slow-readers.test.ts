@@ -48,7 +48,7 @@ const processesWith = (marker: string) =>
     });
 
 /**
- * Back-pressure on every streaming route of jobs (issue 10): a reader that stops reading while
+ * Back-pressure on every streaming route of jobs: a reader that stops reading while
  * the source produces hundreds of MB costs the server a bounded amount of memory, and leaving
  * closes what was streaming to it.
  */

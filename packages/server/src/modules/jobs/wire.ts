@@ -8,7 +8,7 @@ const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);
 
 /**
  * The key of a named job's ingress host: `{name}--{project}--{org}`, which follows the name from
- * one run to the next (apolo-wire §2 `http_url_named`).
+ * one run to the next (the wire's `http_url_named`).
  */
 export const ingressNameKey = (j: Pick<JobRow, 'name' | 'projectName' | 'orgName'>) =>
   j.name ? `${j.name}--${j.projectName}--${j.orgName}` : null;
@@ -26,7 +26,7 @@ export const interactiveOf = (j: JobRow): string | null => {
   return typeof v === 'string' && v ? v : null;
 };
 
-/** The job JSON of platform-api (apolo-wire §2) from a record and its transitions. */
+/** The job JSON of platform-api from a record and its transitions. */
 export function jobWire(
   j: JobRow,
   statuses: JobStatusRow[],

@@ -117,6 +117,7 @@ export class Cgroups {
   /** SIGKILL to every process of the job, including any that left its process group. */
   async killAll(id: string): Promise<void> {
     if (this.killRoot) {
+      // The cgroup is gone once every process has exited: nothing is left to kill then.
       await writeFile(join(this.killRoot, 'orrery', id, 'cgroup.kill'), '1').catch(() => undefined);
       return;
     }

@@ -160,6 +160,7 @@ export class SlurmDriver implements RuntimeDriver {
   async kill(id: string): Promise<void> {
     const rec = await this.record(id);
     if (!rec) return;
+    // The job's directory may be gone already; scancel below still stops the job.
     await writeFile(join(this.dir(id), JOB_FILES.killed), '').catch(() => undefined);
     // `--full`: every process of the job gets SIGTERM, not only the batch shell (which ignores it).
     await this.client.terminate(rec.slurmId);

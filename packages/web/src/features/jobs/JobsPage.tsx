@@ -7,7 +7,7 @@ import './styles';
 const CreateJobPage = lazy(() => import('./create/CreateJobPage'));
 const JobPage = lazy(() => import('./job/JobPage'));
 
-/** The Jobs area (workloads §2): `/jobs`, `/jobs/new` and `/jobs/:jobId/*`. */
+/** The Jobs area: `/jobs`, `/jobs/new` and `/jobs/:jobId/*`. */
 export default function JobsPage() {
   return (
     <Routes>

@@ -8,7 +8,7 @@ import { jobWire } from './test-fixtures';
 const job = (over: Parameters<typeof jobWire>[0] = {}) => toCamel(jobWire(over)) as Job;
 
 describe('job rules', () => {
-  it('colours statuses as workloads §4 says', () => {
+  it('colours statuses: pending and suspended yellow, running and succeeded green, failed and cancelled red', () => {
     expect(STATUS_COLOR).toEqual({
       pending: 'yellow',
       suspended: 'yellow',

@@ -3,7 +3,7 @@ import { openNeedsWrite, type Job } from '../../api/jobs';
 import { ALLOWED, type Can } from '../../api/permissions';
 import { JOBS_TEXTS } from './texts';
 
-/** workloads §4: pending and suspended warn; running and succeeded are fine; the rest failed. */
+/** Pending and suspended warn; running and succeeded are fine; the rest failed. */
 export const STATUS_COLOR: Record<JobStatus, string> = {
   pending: 'yellow',
   suspended: 'yellow',
@@ -14,7 +14,7 @@ export const STATUS_COLOR: Record<JobStatus, string> = {
 };
 
 export type StatusFilter = (typeof JOB_STATUS_FILTERS)[number];
-/** workloads §9: the list shows running jobs unless told otherwise. */
+/** The list shows running jobs unless told otherwise. */
 export const DEFAULT_STATUS_FILTER: StatusFilter = 'running';
 
 export const parseStatusFilter = (value: string | null): StatusFilter =>
@@ -37,7 +37,7 @@ const state = (enabled: boolean, why: string): ActionState => ({
 });
 
 /**
- * workloads §4 and §6: Kill only when pending or running (lists also kill suspended jobs); Save
+ * Kill only when pending or running (lists also kill suspended jobs); Save
  * image only when running; Rerun only for the owner of a job that is neither pending nor
  * running; Open needs an HTTP URL and a job that was not cancelled and did not fail.
  */
@@ -72,11 +72,11 @@ export function openCan(job: Job, write: Can): Can {
   return { allowed: false, reason: openNeedsWrite(kind), pending: false };
 }
 
-/** workloads §4: live monitoring connects only while running, or when the status is unknown. */
+/** Live monitoring connects only while running, or when the status is unknown. */
 export const canWatchLoad = (status: JobStatus | undefined | null) =>
   !status || status === 'running';
 
-/** workloads §3: percentages are usage × 100 / limit, rounded. */
+/** Percentages are usage × 100 / limit, rounded. */
 export const percentOf = (usage: number, limit: number) =>
   limit > 0 ? Math.round((usage * 100) / limit) : 0;
 

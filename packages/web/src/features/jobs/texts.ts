@@ -2,7 +2,7 @@ import { JOB_TEXTS } from '@orrery/contract';
 import { COST_TEXTS } from '../billing/cost/cost';
 
 /**
- * Every text of the Jobs area. The spec's own words (workloads §2, §8) come from the contract's
+ * Every text of the Jobs area. Fixed words come from the contract's
  * JOB_TEXTS so that server, console and tests say the same thing.
  */
 export const JOBS_TEXTS = {
@@ -225,9 +225,9 @@ export const JOBS_TEXTS = {
   unknownOwner: '—',
 };
 
-/** workloads §9: the search waits 400 ms after the last keystroke. */
+/** The search waits 400 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 400;
-/** workloads §4, §9: the list's sentinel loads the next 50 jobs 100 px before it is visible. */
+/** The list's sentinel loads the next 50 jobs 100 px before it is visible. */
 export const SENTINEL_MARGIN = '100px';
-/** The dialog width of workloads §9 used for short forms. */
+/** The narrowest dialog width, used for short forms. */
 export const DIALOG_WIDTH = 520;

@@ -17,7 +17,7 @@ import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
 import { NeedsProject } from '../../../app/context/project-place';
 
 /**
- * Create new job (workloads §2 Jobs): the form of the built-in `job` template, latest version,
+ * Create new job: the form of the built-in `job` template, latest version,
  * sent as `POST /jobs?from_preset`; the new job's page opens on success.
  */
 export default function CreateJobPage() {
@@ -31,7 +31,7 @@ export default function CreateJobPage() {
   );
 }
 
-/** A template without inputs is as good as none (workloads §2: "No job template found"). */
+/** A template without inputs is as good as none ("No job template found"). */
 const isEmpty = (t: AppTemplate) => !t.input || Object.keys(t.input.properties ?? {}).length === 0;
 
 function TemplateLoader({ place, presets }: { place: ProjectPlace; presets: Preset[] }) {

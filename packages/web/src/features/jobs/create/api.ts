@@ -9,7 +9,7 @@ import { API, request } from '../../../api/client';
 
 export type JobCreation = Camel<JobCreateFromPreset>;
 
-/** `POST /api/v1/jobs?from_preset` (apolo-wire §2): 202 with the new job. */
+/** `POST /api/v1/jobs?from_preset`: 202 with the new job. */
 export const useCreateJob = () =>
   useMutation({
     mutationFn: (body: JobCreation) =>

@@ -51,7 +51,7 @@ const DEFAULTS: JobFormValues = {
 const optional = (text: string | undefined) => (text?.trim() ? text.trim() : undefined);
 
 /**
- * The form's values as the `POST /jobs?from_preset` body (apolo-wire §2) for the current
+ * The form's values as the `POST /jobs?from_preset` body for the current
  * project, with what is needed to put the server's field errors back on the form.
  */
 export function toJobBody(values: JobFormValues, place: ProjectPlace) {

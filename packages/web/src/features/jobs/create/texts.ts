@@ -1,6 +1,6 @@
 import { JOB_TEXTS } from '@orrery/contract';
 
-/** Every text of the Create new job page (workloads §2 Jobs, §8). */
+/** Every text of the Create new job page. */
 export const CREATE_JOB_TEXTS = {
   title: 'Create new job',
   back: 'Jobs',
@@ -18,5 +18,5 @@ export const CREATE_JOB_TEXTS = {
     "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.",
 } as const;
 
-/** workloads §9: forms are at most 720 px wide. */
+/** Forms are at most 720 px wide. */
 export const FORM_MAX_WIDTH = 720;

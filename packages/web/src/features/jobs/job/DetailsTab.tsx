@@ -28,7 +28,7 @@ function resourcesOf(job: Job) {
     .join(', ');
 }
 
-/** Details (workloads §2, §3): every field of the job, its container, volumes, env and history. */
+/** Details: every field of the job, its container, volumes, env and history. */
 export function DetailsTab({ job }: { job: Job }) {
   const c = job.container;
   const h = job.history;
@@ -139,7 +139,7 @@ function VolumesTable({ job }: { job: Job }) {
   const rows = [
     ...c.volumes.map((v) => [v.dstPath, v.srcStorageUri, v.readOnly] as const),
     ...c.diskVolumes.map((v) => [v.dstPath, v.srcDiskUri, v.readOnly] as const),
-    // Secret volumes are always read-only (workloads §4).
+    // Secret volumes are always read-only.
     ...c.secretVolumes.map((v) => [v.dstPath, v.srcSecretUri, true] as const),
   ];
   if (!rows.length) return <Text c="dimmed">{T.noVolumes}</Text>;

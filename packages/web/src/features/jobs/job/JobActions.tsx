@@ -22,7 +22,7 @@ import { SaveImageDialog } from './SaveImageDialog';
 
 type Dialog = 'kill' | 'save' | 'share' | null;
 
-/** The job's actions with the state rules of workloads §4; a disabled one says why. */
+/** The job's actions with their state rules (e.g. Kill only while it runs); a disabled one says why. */
 export function JobActions(props: {
   job: Job;
   username: string;

@@ -28,13 +28,13 @@ export const JOB_TABS = ['details', 'observability', 'logs', 'outputs'] as const
 export type JobTab = (typeof JOB_TABS)[number];
 
 /**
- * workloads §2: a failed fetch without an error body means the user may not read the job;
+ * A failed fetch without an error body means the user may not read the job;
  * a 403 says the same in words. Anything else is "No such job".
  */
 export const isPermissionError = (error: unknown) =>
   error instanceof ApiError && (error.body === null || error.status === 403);
 
-/** The job page (workloads §2 Jobs): `/jobs/:jobId` with the tabs below it. */
+/** The job page: `/jobs/:jobId` with the tabs below it. */
 export default function JobPage() {
   const { jobId = '' } = useParams();
   const query = useJob(jobId);

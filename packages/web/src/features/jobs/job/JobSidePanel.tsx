@@ -8,8 +8,8 @@ import type { LoadPoint } from './useJobTop';
 const T = JOBS_TEXTS.side;
 
 /**
- * workloads §2: ID / Name, Image, Preset, System Load (only running), Actions, Tags; and the
- * credits so far (issue 12), read again with the job every JOB_REFRESH_MS.
+ * ID / Name, Image, Preset, System Load (only running), Actions, Tags; and the
+ * credits so far, read again with the job every JOB_REFRESH_MS.
  */
 export function JobSidePanel(props: { job: Job; load: LoadPoint | null; actions: ReactNode }) {
   const { job, load } = props;

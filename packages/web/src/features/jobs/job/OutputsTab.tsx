@@ -60,7 +60,7 @@ function StorageOutput({ uri }: { uri: string }) {
 }
 
 /**
- * Why a job's Outputs tab is disabled, or null when it has outputs (workloads §2): a named job
+ * Why a job's Outputs tab is disabled, or null when it has outputs: a named job
  * with output paths (writable mounts) or values written with `::set-output`.
  */
 export function outputsUnavailable(job: Job, written: WrittenState): string | null {

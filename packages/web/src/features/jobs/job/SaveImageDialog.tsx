@@ -19,9 +19,9 @@ export function progressLine(p: SaveProgress): string {
 }
 
 /**
- * Save image (workloads §2, §7): commits the running container and pushes it to the project's
- * registry as `REGISTRY_HOST/ORG/PROJECT/NAME:TAG` (apolo-wire §3), showing the stream's progress.
- * Both image name and tag are required (workloads §5).
+ * Save image: commits the running container and pushes it to the project's
+ * registry as `REGISTRY_HOST/ORG/PROJECT/NAME:TAG`, showing the stream's progress.
+ * Both image name and tag are required.
  */
 export function SaveImageDialog(props: {
   job: Job;

@@ -8,7 +8,7 @@ export const TOP_WINDOW_SECONDS = 120;
 
 export type TopState = 'off' | 'connecting' | 'open' | 'closed';
 
-/** One chart point: seconds since the epoch and percentages of the job's limits (workloads §3). */
+/** One chart point: seconds since the epoch and percentages of the job's limits. */
 export interface LoadPoint {
   time: number;
   cpu: number;
@@ -28,9 +28,9 @@ export function toPoint(sample: TopSample, limits: Job['container']['resources']
 }
 
 /**
- * The job's live load from the `top` WebSocket (apolo-wire §3), one socket per job page shared by
+ * The job's live load from the `top` WebSocket, one socket per job page shared by
  * the System Load panel and the Observability tab. It connects only while the job runs
- * (workloads §4) and the server closes it when the job ends.
+ * and the server closes it when the job ends.
  */
 export function useJobTop(job: Job | undefined, monitoringUrl: string, token: string | null) {
   const [points, setPoints] = useState<LoadPoint[]>([]);

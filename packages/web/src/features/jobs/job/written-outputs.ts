@@ -4,7 +4,7 @@ import { messageOf } from '../../../ui/errors';
 import { JOBS_TEXTS } from '../texts';
 
 /**
- * The outputs a job writes to its log as flows read them (apolo-wire, flows): lines
+ * The outputs a job writes to its log as flows read them: lines
  * `::set-output name=N::V`, the last value of a name winning; `::stop-commands::TOKEN` makes
  * lines plain text until `::TOKEN::`. Fed the log piece by piece, as it streams.
  */
@@ -55,7 +55,7 @@ export interface WrittenState {
 
 /**
  * A named job's written outputs, read from its log while it streams (a running job's as it
- * writes them). workloads §2: only named jobs have outputs, so an unnamed job's log is not read.
+ * writes them). Only named jobs have outputs, so an unnamed job's log is not read.
  */
 export function useWrittenOutputs(
   job: Pick<Job, 'id' | 'name' | 'status'>,

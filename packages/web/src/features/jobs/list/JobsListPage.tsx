@@ -19,7 +19,7 @@ import { useListParams } from './useListParams';
 import { useSentinel } from './useSentinel';
 import { NeedsProject } from '../../../app/context/project-place';
 
-/** The Jobs list (workloads §2 Jobs) of the current project. */
+/** The Jobs list of the current project. */
 export default function JobsListPage() {
   return (
     <NeedsProject title={JOBS_TEXTS.empty} description={JOBS_TEXTS.missingProject}>

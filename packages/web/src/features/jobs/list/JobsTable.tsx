@@ -12,7 +12,7 @@ import { JOBS_TEXTS } from '../texts';
 const C = JOBS_TEXTS.columns;
 
 /**
- * workloads §2: ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill); the credits
+ * ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill); the credits
  * each job has used so far, and a waiting job's place in the queue beside its status.
  */
 export function JobsTable(props: {

@@ -9,7 +9,7 @@ export const LIST_PARAMS = {
   status: 'status',
   search: 'search',
   tag: 'tag',
-  /** Set by the Flows area's "View real-time jobs" (workloads §2 Flows). */
+  /** Set by the Flows area's "View real-time jobs". */
   projectId: 'projectId',
   flowName: 'flowName',
 } as const;

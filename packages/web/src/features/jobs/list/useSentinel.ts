@@ -3,7 +3,7 @@ import { SENTINEL_MARGIN } from '../texts';
 
 /**
  * Calls `onVisible` when the element at the bottom of a list comes within 100 px of the viewport
- * (workloads §4), so the next page is on its way before the reader reaches the end.
+ *, so the next page is on its way before the reader reaches the end.
  */
 export function useSentinel<T extends Element>(
   onVisible: () => void,

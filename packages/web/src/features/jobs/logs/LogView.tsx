@@ -60,7 +60,7 @@ export interface LogViewProps {
 }
 
 /**
- * A log viewer (workloads §2): virtualized with @tanstack/react-virtual, with follow (stick to
+ * A log viewer: virtualized with @tanstack/react-virtual, with follow (stick to
  * the end), pause (hold new lines back), timestamps (read again with `timestamps=1`), search with
  * highlighting, and copy and download of the lines read. The job page and an app's Log tab show
  * their streams with it.

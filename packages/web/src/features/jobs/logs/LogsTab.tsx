@@ -5,7 +5,7 @@ import { JOBS_TEXTS } from '../texts';
 import { LogView } from './LogView';
 import { useLogStream } from './useLogStream';
 
-/** Logs (workloads §2): the job's log, streamed while it runs, in the shared log viewer. */
+/** Logs: the job's log, streamed while it runs, in the shared log viewer. */
 export function LogsTab(props: { job: Job; monitoringUrl: string; token: string | null }) {
   const { job } = props;
   const [timestamps, setTimestamps] = useState(false);

@@ -5,7 +5,7 @@ import { JOBS_TEXTS } from '../texts';
 import type { LoadPoint } from '../job/useJobTop';
 
 const T = JOBS_TEXTS.observability;
-/** workloads §9: 5 y-axis intervals and a tick every 5 seconds on the x axis. */
+/** 5 y-axis intervals and a tick every 5 seconds on the x axis. */
 export const Y_INTERVALS = 5;
 export const X_TICK_SECONDS = 5;
 

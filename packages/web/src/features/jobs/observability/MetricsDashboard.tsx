@@ -12,7 +12,7 @@ import { toPoint } from '../job/useJobTop';
 import { LoadCharts } from './LoadCharts';
 
 const T = JOBS_TEXTS.metrics;
-/** workloads §2, §9: the dashboard refreshes every 10 seconds and animates its charts over 2 s. */
+/** The dashboard refreshes every 10 seconds and animates its charts over 2 s. */
 export const METRICS_REFRESH_MS = 10_000;
 export const METRICS_ANIMATION_MS = 2_000;
 
@@ -25,7 +25,7 @@ export const useJobMetrics = (id: string) =>
     refetchInterval: METRICS_REFRESH_MS,
   });
 
-/** The metrics link's dashboard (workloads §2 Other): the job's load over the last 15 minutes. */
+/** The metrics link's dashboard: the job's load over the last 15 minutes. */
 export default function MetricsDashboard({ job, back }: { job: Job; back: string }) {
   const metrics = useJobMetrics(job.id);
   const points = (metrics.data?.samples ?? []).map((s) => toPoint(s, job.container.resources));

@@ -7,7 +7,7 @@ import { LoadCharts } from './LoadCharts';
 const T = JOBS_TEXTS.observability;
 
 /**
- * Observability (workloads §2, §3): live charts from the `top` WebSocket, and the link to the
+ * Observability: live charts from the `top` WebSocket, and the link to the
  * metrics dashboard of the last 15 minutes.
  */
 export default function ObservabilityTab(props: {
