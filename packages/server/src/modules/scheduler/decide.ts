@@ -1,3 +1,4 @@
+import TinyQueue from 'tinyqueue';
 import {
   RESOURCES,
   add,
@@ -10,6 +11,7 @@ import {
   type Resources,
 } from './resources.js';
 import { weightsOf, type Quota } from './weights.js';
+import { byShare, queueOrder, shapeOf, type Entry, type Queue } from './order.js';
 
 /**
  * One admission pass over every waiting job of a cluster: which jobs start now and where, which
@@ -35,7 +37,7 @@ export interface OrgPolicy extends Quota {
   maxRunningJobs?: number;
 }
 
-interface JobBase {
+export interface JobBase {
   id: string;
   org: string;
   project: string;
@@ -100,10 +102,6 @@ export interface Decision {
 
 const projectKey = (j: { org: string; project: string }) => `${j.org}/${j.project}`;
 
-/** Higher priority first, then the oldest. */
-const queueOrder = (a: WaitingJob, b: WaitingJob) =>
-  b.priority - a.priority || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
-
 export function decide(input: SchedulerInput): Decision {
   return new Pass(input).run();
 }
@@ -140,6 +138,10 @@ class Pass {
   private readonly capacityReasons = new Map<string, WaitReason>();
   private readonly orgPools = new Map<string, Resources>();
   private readonly anyQuota: boolean;
+  private readonly heap = new TinyQueue<Entry>([], byShare);
+  private readonly orgQueues = new Map<string, Queue[]>();
+  /** Organizations whose shares changed since their projects were placed in the heap. */
+  private readonly moved = new Set<string>();
 
   constructor(private readonly input: SchedulerInput) {
     this.total = sum(input.nodes.map((n) => n.capacity));
@@ -176,26 +178,28 @@ class Pass {
   }
 
   run(): Decision {
-    // Each organization's projects, each project's queue in its order, read from its head.
-    const orgs = new Map<string, Map<string, { queue: WaitingJob[]; at: number }>>();
+    // Each project's queue in its order, read from its head; the projects in a heap ordered by
+    // their organization's share, then their own, then their head job (nextProject).
+    const projects = new Map<string, Queue>();
     for (const j of this.input.waiting) {
-      const projects = orgs.get(j.org) ?? orgs.set(j.org, new Map()).get(j.org)!;
       const k = projectKey(j);
-      const p = projects.get(k) ?? projects.set(k, { queue: [], at: 0 }).get(k)!;
+      const p =
+        projects.get(k) ??
+        projects.set(k, { key: k, org: j.org, queue: [], at: 0, stamp: 0 }).get(k)!;
       p.queue.push(j);
     }
-    for (const projects of orgs.values())
-      for (const p of projects.values()) p.queue.sort(queueOrder);
+    for (const p of projects.values()) {
+      p.queue.sort(queueOrder);
+      const of = this.orgQueues.get(p.org) ?? this.orgQueues.set(p.org, []).get(p.org)!;
+      of.push(p);
+      this.heap.push(this.entry(p));
+    }
     const order: WaitingJob[] = [];
     for (;;) {
-      const next = this.nextProject(orgs);
+      const next = this.nextProject();
       if (!next) break;
-      const job = next.p.queue[next.p.at++];
-      if (next.p.at >= next.p.queue.length) {
-        const projects = orgs.get(job.org)!;
-        projects.delete(next.key);
-        if (!projects.size) orgs.delete(job.org);
-      }
+      const job = next.queue[next.at++];
+      if (next.at < next.queue.length) this.heap.push(this.entry(next));
       const reasons = this.consider(job);
       if (reasons) {
         order.push(job);
@@ -207,33 +211,36 @@ class Pass {
     return this.decision;
   }
 
+  /** A project's place in the heap, as its shares and head job are now. */
+  private entry(p: Queue): Entry {
+    const org = this.share(p.org, this.total, this.orgWeight.get(p.org) ?? 1);
+    const share = this.share(p.key, this.orgPool(p.org), this.projectWeight.get(p.key) ?? 1);
+    return { p, stamp: p.stamp, org, share, head: p.queue[p.at]! };
+  }
+
   /**
    * The project furthest below its fair share, inside the organization furthest below its own;
-   * between equals, the one whose next job comes first. Organizations are compared first, so a
-   * pass looks at a few organizations and the projects of one, not every project each time.
+   * between equals, the one whose next job comes first. Shares change only when a job is held
+   * or let go (hold): then the projects of that organization take a new place in the heap and
+   * their old entries are passed over, so that a pass over thousands of jobs compares each few.
    */
-  private nextProject(orgs: Map<string, Map<string, { queue: WaitingJob[]; at: number }>>) {
-    let lowest = Infinity;
-    let tied: string[] = [];
-    for (const org of orgs.keys()) {
-      const share = this.share(org, this.total, this.orgWeight.get(org) ?? 1);
-      if (share < lowest) [lowest, tied] = [share, [org]];
-      else if (share === lowest) tied.push(org);
-    }
-    let best: { key: string; p: { queue: WaitingJob[]; at: number }; share: number } | undefined;
-    for (const org of tied) {
-      for (const [key, p] of orgs.get(org)!) {
-        const share = this.share(key, this.orgPool(org), this.projectWeight.get(key) ?? 1);
-        const head = p.queue[p.at];
-        if (
-          !best ||
-          share < best.share ||
-          (share === best.share && queueOrder(head, best.p.queue[best.p.at]) < 0)
-        )
-          best = { key, p, share };
+  private nextProject(): Queue | undefined {
+    for (const org of this.moved) {
+      for (const p of this.orgQueues.get(org) ?? []) {
+        if (p.at >= p.queue.length) continue;
+        p.stamp++;
+        this.heap.push(this.entry(p));
       }
     }
-    return best;
+    this.moved.clear();
+    for (;;) {
+      const top = this.heap.pop();
+      if (!top) return undefined;
+      if (top.stamp === top.p.stamp && top.head === top.p.queue[top.p.at]) {
+        top.p.stamp++;
+        return top.p;
+      }
+    }
   }
 
   private share(key: string, pool: Resources, weight: number) {
@@ -267,7 +274,9 @@ class Pass {
       return [{ kind: 'jobs_cap', used: running, limit: cap }];
     const quota = this.quotaReason(job);
     if (quota) return [quota];
-    const node = this.bestFit(job);
+    // A job of the same shape found no node since the last change: neither will this one.
+    const shape = shapeOf(job);
+    const node = this.capacityReasons.has(shape) ? undefined : this.bestFit(job);
     if (node) {
       this.hold(job, node, +1);
       this.decision.admit.push({ job: job.id, node, borrowing: this.borrowing(job) });
@@ -284,7 +293,7 @@ class Pass {
       this.hold(job, plan.node, +1);
       return [{ kind: 'preempting', victims: plan.victims.map((v) => v.id) }];
     }
-    const reasons: WaitReason[] = [this.capacityReason(job)];
+    const reasons: WaitReason[] = [this.capacityReason(job, shape)];
     if (this.input.now - job.createdAt >= this.input.starvationMs) {
       const node = this.reserve(job);
       if (node) reasons.push({ kind: 'reserving', node });
@@ -302,6 +311,7 @@ class Pass {
     }
     this.count.set(j.org, (this.count.get(j.org) ?? 0) + sign);
     this.capacityReasons.clear();
+    this.moved.add(j.org);
   }
 
   private quotaReason(job: WaitingJob): WaitReason | null {
@@ -427,9 +437,8 @@ class Pass {
     return RESOURCES.some((r) => nominal?.[r] !== undefined && (used[r] ?? 0) > nominal[r]! + 1e-9);
   }
 
-  private capacityReason(job: WaitingJob): WaitReason {
+  private capacityReason(job: WaitingJob, key: string): WaitReason {
     // Jobs of one preset wait for the same reason: said once until something is held or freed.
-    const key = JSON.stringify([job.requests, job.pools ?? []]);
     const known = this.capacityReasons.get(key);
     if (known) return known;
     const reason = this.describeCapacity(job);
