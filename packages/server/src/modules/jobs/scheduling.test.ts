@@ -141,6 +141,35 @@ describe('who runs next on a full machine', () => {
     await kill(a, b, high);
   });
 
+  it('takes borrowed capacity back for the project that owns it, and never work within its quota', async () => {
+    const quota = (project: string, body: object) =>
+      call(
+        s,
+        'PUT',
+        `/apis/admin/v1/clusters/default/orgs/acme/projects/${project}/quota`,
+        owner,
+        body,
+      );
+    // Each project owns half the machine; vision may borrow the other half while it is idle.
+    expect((await quota('vision', { cpu: half, borrowing_limit: { cpu: half } })).status).toBe(200);
+    expect((await quota('speech', { cpu: half })).status).toBe(200);
+    const inQuota = await run('vision', 'half');
+    await until(inQuota, 'running');
+    const borrowed = await run('vision', 'half');
+    await until(borrowed, 'running');
+    const owner_ = await run('speech', 'half');
+    const taken = await until(borrowed, 'suspended');
+    expect(taken.history).toMatchObject({ reason: 'Preempted' });
+    expect(taken.history.description).toMatch(/borrowed/);
+    await until(owner_, 'running');
+    expect((await job(inQuota)).status).toBe('running');
+    await kill(owner_);
+    await until(borrowed, 'running');
+    await kill(inQuota, borrowed);
+    await quota('vision', {});
+    await quota('speech', {});
+  });
+
   it('refuses at submission a job bigger than every node, saying what the largest has', async () => {
     const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
       cluster_name: 'default',
