@@ -131,7 +131,7 @@ export const QUOTA_TEXTS = {
   borrowingWithoutQuota: (label: string) =>
     `A borrowing limit of ${label} needs a quota of ${label}: without one, its use is not limited`,
   projectsAbove: (label: string, org: string, projects: string, quota: string) =>
-    `${label}: the projects of ${org} would hold ${projects} of nominal quota, more than the organization's ${quota}`,
+    `${label}: the nominal quotas of the projects of ${org} add up to ${projects}, more than the organization's ${quota}`,
   oneChange: 'Send either quota or additional_quota',
 } as const;
 
