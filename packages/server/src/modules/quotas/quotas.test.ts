@@ -4,6 +4,7 @@ import { jobs, projects } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import {
   addProject,
+  bearer,
   call,
   joinCluster,
   joinOrg,
@@ -316,10 +317,55 @@ describe('resource quotas of organizations and projects', () => {
     expect((await call(s, 'PUT', project('lab', 'beta'), other, { cpu: 1 })).status).toBe(200);
     expect((await call(s, 'PUT', project('lab', 'beta'), owner, { cpu: 5 })).status).toBe(404);
     expect((await call(s, 'GET', project('lab', 'beta'), other)).body.cpu).toBe(1);
+    // A project token reads its own project's quota and the organization's, and changes none.
+    const made = await call(
+      s,
+      'POST',
+      '/api/v1/clusters/default/orgs/acme/projects/vision/tokens',
+      owner,
+      {
+        name: 'ci-bot',
+        role: 'manager',
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    );
+    const bot = bearer(made.body.token);
+    expect((await call(s, 'GET', project('vision'), bot)).status).toBe(200);
+    expect((await call(s, 'GET', QUOTA, bot)).body.projects).toHaveLength(1);
+    expect((await call(s, 'GET', project('speech'), bot)).status).toBe(404);
+    expect((await call(s, 'PUT', project('vision'), bot, { cpu: 1 })).status).toBe(403);
+    expect((await call(s, 'PATCH', QUOTA, bot, { quota: { cpu: 1 } })).status).toBe(403);
     // A project that does not exist.
     expect((await call(s, 'GET', project('nope'), owner)).body.message).toBe(
       'Project nope not found',
     );
+  });
+
+  it('links an organization with its resource quotas, or not at all when one is refused', async () => {
+    const add = await call(s, 'POST', '/apis/admin/v1/orgs?skip_auto_add_to_clusters=true', admin, {
+      name: 'gamma',
+    });
+    expect(add.status).toBe(201);
+    const link = (quota: object) =>
+      call(s, 'POST', `${A}/orgs`, admin, { org_name: 'gamma', quota });
+    const refused = await link({ borrowing_limit: { cpu: 1 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].path).toBe('quota.borrowing_limit.cpu');
+    const linked = (await call(s, 'GET', `${A}/orgs`, admin)).body.map(
+      (o: { org_name: string }) => o.org_name,
+    );
+    expect(linked).not.toContain('gamma');
+    const made = await link({ total_running_jobs: 2, cpu: 2, borrowing_limit: { cpu: 1 } });
+    expect(made.status).toBe(201);
+    expect(made.body.quota).toEqual({
+      total_running_jobs: 2,
+      ...UNLIMITED,
+      cpu: 2,
+      borrowing_limit: { ...UNLIMITED, cpu: 1 },
+    });
+    // Only administrators link; a cluster manager changes the quota of a linked organization.
+    expect((await call(s, 'DELETE', `${A}/orgs/gamma`, clusterManager)).status).toBe(403);
+    expect((await call(s, 'DELETE', `${A}/orgs/gamma`, admin)).status).toBe(204);
   });
 
   it('gives the scheduler every quota set on the cluster', async () => {
