@@ -10,7 +10,7 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 import { queryKeys } from './keys';
-import type { QuotaBody } from '../features/quotas/quotaForm';
+import type { QuotaBody } from './quotas';
 
 /** The admin area's calls (console-shell §7; apolo-wire §10). */
 export type SystemUser = Camel<SystemUserWire>;

@@ -1,11 +1,20 @@
 import type { Camel, OrgQuotaView, ProjectPlace, ProjectQuotaView } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
-import type { QuotaBody } from '../features/quotas/quotaForm';
 
 /** Resource quotas of organizations and projects on a cluster (docs/quotas.md). */
 export type OrgQuota = Camel<OrgQuotaView>;
 export type ProjectQuota = Camel<ProjectQuotaView>;
+
+/** A quota as sent (camelCase; the client sends it as the wire's snake_case); null: unlimited. */
+export interface QuotaLimitsBody {
+  cpu: number | null;
+  memory: number | null;
+  nvidiaGpu: number | null;
+  amdGpu: number | null;
+  intelGpu: number | null;
+}
+export type QuotaBody = QuotaLimitsBody & { borrowingLimit: QuotaLimitsBody };
 
 const enc = encodeURIComponent;
 const orgPath = (cluster: string, org: string) =>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Stack, TextInput } from '@mantine/core';
 import { JobsQuota, type ProjectPlace } from '@orrery/contract';
 import {
+  type QuotaBody,
   useSetOrgQuota,
   useSetProjectQuota,
   type OrgQuota,
@@ -11,7 +12,7 @@ import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { notifyError, notifySuccess } from '../../ui/notify';
 import { QuotaFields } from './QuotaParts';
-import { quotaBody, valuesOf, type QuotaBody, type QuotaValues } from './quotaForm';
+import { quotaBody, valuesOf, type QuotaValues } from './quotaForm';
 import { QUOTAS_UI } from './texts';
 
 const U = QUOTAS_UI;

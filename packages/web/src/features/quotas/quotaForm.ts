@@ -6,6 +6,7 @@ import {
   ResourceLimits,
   type QuotaResource,
 } from '@orrery/contract';
+import type { QuotaBody, QuotaLimitsBody } from '../../api/quotas';
 import { QUOTAS_UI } from './texts';
 
 /**
@@ -17,16 +18,6 @@ export interface QuotaValues {
   nominal: QuotaFieldValues;
   borrowing: QuotaFieldValues;
 }
-
-/** A quota as sent (camelCase; the client sends it as the wire's snake_case). */
-export interface QuotaLimitsBody {
-  cpu: number | null;
-  memory: number | null;
-  nvidiaGpu: number | null;
-  amdGpu: number | null;
-  intelGpu: number | null;
-}
-export type QuotaBody = QuotaLimitsBody & { borrowingLimit: QuotaLimitsBody };
 
 /** A quota as answered, camelCase. */
 export type QuotaLimitsSeen = Record<keyof QuotaLimitsBody, number | null>;
