@@ -121,10 +121,15 @@ try {
     const { benchDockerJobs } = await import('./bench/docker.mjs');
     await benchDockerJobs(work);
   });
-  await section('scheduler', 'Scheduler core (simulated capacity)', async () => {
-    const { benchScheduler } = await import('./bench/scheduler.mjs');
-    await benchScheduler();
-  });
+  await section(
+    'scheduler',
+    'Scheduler (core on simulated capacity; preemption on the process runtime)',
+    async () => {
+      const { benchScheduler, benchPreemption } = await import('./bench/scheduler.mjs');
+      await benchScheduler();
+      await benchPreemption();
+    },
+  );
   await section('slurm', 'Slurm runtime', async () => {
     const { benchSlurm } = await import('./bench/slurm.mjs');
     await benchSlurm();

@@ -47,6 +47,10 @@ export const JOB_REASONS = {
   /** No node pool has room for the preset right now. */
   capacity: 'ClusterScalingUp',
   scheduleTimeout: 'ScheduleTimeout',
+  /** Held by a resource quota of its project or organization (docs/scheduling.md). */
+  resourceQuota: 'ResourceQuota',
+  /** Stopped to give capacity to another job; it waits in the queue to start again. */
+  preempted: 'Preempted',
 } as const;
 
 export const JOB_NAME = /^[a-z](?:-?[a-z0-9])*$/;

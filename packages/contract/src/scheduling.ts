@@ -245,3 +245,14 @@ export function describeWait(r: WaitReason): string {
 
 /** The reasons of one waiting job in plain words (the first holds it; `behind` follows). */
 export const describeWaits = (reasons: WaitReason[]) => reasons.map(describeWait).join('. ');
+
+/** The response schema of `GET /api/v1/jobs/{id}/scheduling` (reasons as `WaitReason`). */
+export const JobSchedulingWire = z
+  .object({
+    job_id: z.string(),
+    status: z.string(),
+    position: z.number().int().nullable(),
+    reasons: z.array(z.looseObject({ kind: z.string() })),
+    message: z.string().nullable(),
+  })
+  .meta({ id: 'JobScheduling' });

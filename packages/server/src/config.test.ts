@@ -45,6 +45,8 @@ describe('configuration', () => {
     [{ ORRERY_INVITE_TTL: '0d' }, 'ORRERY_INVITE_TTL'],
     [{ ORRERY_JOB_STATUS_RECHECK: 'soon' }, 'ORRERY_JOB_STATUS_RECHECK'],
     [{ ORRERY_UNSANDBOXED_JOBS: 'yes' }, 'ORRERY_UNSANDBOXED_JOBS'],
+    [{ ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":-1}}' }, 'ORRERY_GPU_DESCRIPTION'],
+    [{ ORRERY_GPU_DESCRIPTION: '/nonexistent/gpus.json' }, 'ORRERY_GPU_DESCRIPTION'],
     [{ ORRERY_TRUSTED_PROXIES: '10.0.0.1,proxy.local' }, 'ORRERY_TRUSTED_PROXIES'],
     [{ ORRERY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'ORRERY_TRUSTED_PROXIES'],
     [{ ORRERY_SIGNIN_WINDOW: '0m' }, 'ORRERY_SIGNIN_WINDOW'],
@@ -61,6 +63,14 @@ describe('configuration', () => {
   ])('stops on a bad value and names the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('probes the GPUs unless ORRERY_GPU_DESCRIPTION describes them (a stand-in for the probe)', () => {
+    expect(loadConfig({}).runtime.gpus).toBeUndefined();
+    const described = '{"nvidia":{"count":2,"model":"A100"},"amd":{"count":0}}';
+    expect(loadConfig({ ORRERY_GPU_DESCRIPTION: described }).runtime.gpus).toEqual({
+      nvidia: { count: 2, model: 'A100' },
+    });
   });
 
   it('refuses unsandboxed jobs unless ORRERY_UNSANDBOXED_JOBS=allow', () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isAddressOrCidr } from './net/trusted-proxies.js';
+import { parseGpuDescription, type MachineGpus } from './runtime/gpus.js';
 import { KUBE_ENV, kubeOptions, type KubeOptions } from './runtime/kubernetes/options.js';
 import {
   SLURM_ENV,
@@ -109,6 +110,18 @@ const Env = z.object({
     .transform((v) => /^(true|1)$/i.test(v)),
   ORRERY_RUNTIME: z.enum(['auto', 'process', 'docker', 'kubernetes', 'slurm']).default('auto'),
   ORRERY_UNSANDBOXED_JOBS: z.enum(['refuse', 'allow']).default('refuse'),
+  ORRERY_GPU_DESCRIPTION: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      try {
+        return parseGpuDescription(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
   ...KUBE_ENV,
   ...SLURM_ENV,
   DOCKER_HOST: z
@@ -123,6 +136,8 @@ const Env = z.object({
   ORRERY_INVITE_TTL: duration('7d'),
   ORRERY_BUDGET_CHECK_INTERVAL: duration('1m'),
   ORRERY_JOB_STATUS_RECHECK: duration('30s'),
+  ORRERY_FAIR_SHARE_HALF_LIFE: duration('1d'),
+  ORRERY_STARVATION_WAIT: duration('30m'),
   ORRERY_TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -192,6 +207,11 @@ export interface Config {
    */
   jobStatusRecheckSeconds: number;
   /**
+   * The scheduler (docs/scheduling.md): how fast past use fades in the fair share, and how long a
+   * job waits before it reserves a node for itself, both in milliseconds.
+   */
+  scheduler: { halfLifeMs: number; starvationMs: number };
+  /**
    * The reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For, -Proto and -Host are
    * believed; empty: none, the connection's own address is the client's (docs/operations.md).
    */
@@ -242,6 +262,12 @@ export interface Config {
      * for a one-person machine (docs/runtimes.md).
      */
     unsandboxedJobs: 'refuse' | 'allow';
+    /**
+     * ORRERY_GPU_DESCRIPTION: this machine's GPUs as the operator states them, a stand-in for
+     * the probe (`nvidia-smi`, the device nodes) where it cannot tell, and in tests; unset:
+     * probed (runtime/gpus.ts, docs/operations.md).
+     */
+    gpus?: MachineGpus;
   };
   /** How organizations buy credits (docs/billing.md, Buying credits). */
   payments: Payments;
@@ -388,6 +414,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteTtlSeconds: e.ORRERY_INVITE_TTL,
     budgetCheckMs: e.ORRERY_BUDGET_CHECK_INTERVAL * 1000,
     jobStatusRecheckSeconds: e.ORRERY_JOB_STATUS_RECHECK,
+    scheduler: {
+      halfLifeMs: e.ORRERY_FAIR_SHARE_HALF_LIFE * 1000,
+      starvationMs: e.ORRERY_STARVATION_WAIT * 1000,
+    },
     trustedProxies: e.ORRERY_TRUSTED_PROXIES,
     signInLimits: {
       perAccount: e.ORRERY_SIGNIN_FAILURES_PER_ACCOUNT,
@@ -405,6 +435,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dockerNetwork: e.ORRERY_DOCKER_NETWORK,
       killGraceMs: e.ORRERY_KILL_GRACE_SECONDS * 1000,
       unsandboxedJobs: e.ORRERY_UNSANDBOXED_JOBS,
+      ...(e.ORRERY_GPU_DESCRIPTION ? { gpus: e.ORRERY_GPU_DESCRIPTION } : {}),
       kube: kubeOptions(e),
       slurm: slurmOptions(e),
     },

@@ -53,7 +53,13 @@ export async function createServer(
         'Slurm cluster',
       );
     } else {
-      await bootstrapCluster(database.db, config.dataDir);
+      await bootstrapCluster(
+        database.db,
+        config.dataDir,
+        undefined,
+        undefined,
+        config.runtime.gpus,
+      );
     }
     const admin = await bootstrapAdmin(database.db, config.adminEmail, config.adminPassword);
     if (admin.generatedPassword) {

@@ -1,4 +1,6 @@
-import type { JobLimits, JobSpec, NodeCapacity, PoolCapacity } from './driver.js';
+import { hostname } from 'node:os';
+import type { JobLimits, JobSpec, NodeCapacity } from './driver.js';
+import { gpuCounts, type MachineGpus } from './gpus.js';
 
 /** The node pool both drivers report: this machine (clusters/bootstrap.ts names it so too). */
 export const POOL_NAME = 'local';
@@ -72,13 +74,17 @@ export class JobListeners {
   }
 }
 
-/** Each pool as one node of its whole size: for a runtime that runs on this one machine. */
-export function poolsAsNodes(pools: PoolCapacity[]): NodeCapacity[] {
-  return pools.map((p) => ({
-    name: p.name,
-    pool: p.name,
-    cpu: p.cpu,
-    memory: p.memory,
-    ...(p.gpu ? { gpus: { [p.gpu.vendor]: p.gpu.count } } : {}),
-  }));
+/**
+ * This machine (or the Docker engine's host) as the one node of the `local` pool: what it has
+ * whole, its GPUs by vendor (runtime/gpus.ts).
+ */
+export function machineNode(m: { cpu: number; memory: number; gpus: MachineGpus }): NodeCapacity {
+  const gpus = gpuCounts(m.gpus);
+  return {
+    name: hostname(),
+    pool: POOL_NAME,
+    cpu: m.cpu,
+    memory: m.memory,
+    ...(Object.keys(gpus).length > 0 ? { gpus } : {}),
+  };
 }

@@ -204,11 +204,26 @@ describe.skipIf(!canRunDockerd)('DockerDriver', () => {
       out: '42\nerr\n',
       code: 3,
     });
-    // A new server finds the job by its label.
-    const later = await DockerDriver.connect({ dataDir, dockerHost: dockerd.host, network });
+    // A running job takes nothing off the node: the scheduler counts Orrery's own jobs.
+    const info = JSON.parse(dockerd.docker(['info', '--format', '{{json .}}'])) as {
+      Name: string;
+      NCPU: number;
+      MemTotal: number;
+    };
+    const engineNode = { name: info.Name, pool: 'local', cpu: info.NCPU, memory: info.MemTotal };
+    expect((await driver.nodes()).map(({ gpus: _, ...n }) => n)).toEqual([engineNode]);
+    // A new server finds the job by its label. Its GPUs as a STAND-IN description states them
+    // (ORRERY_GPU_DESCRIPTION): the engine passes NVIDIA's only, so AMD's are not offered.
+    const later = await DockerDriver.connect({
+      dataDir,
+      dockerHost: dockerd.host,
+      network,
+      gpus: { nvidia: { count: 2, model: 'L4' }, amd: { count: 1 } },
+    });
     try {
       expect(await later.list()).toContain(s.id);
       expect((await later.observe(s.id)).state).toBe('running');
+      expect(await later.nodes()).toEqual([{ ...engineNode, gpus: { nvidia: 2 } }]);
     } finally {
       await later.close();
     }

@@ -1,9 +1,10 @@
 import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { describeMachine } from '../modules/clusters/bootstrap.js';
-import { JobListeners, poolsAsNodes, POOL_NAME, usedBy } from './common.js';
+import { machineGpus, type MachineGpus } from './gpus.js';
+import { JobListeners, machineNode, POOL_NAME, usedBy } from './common.js';
 import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
 import { containerSpec } from './docker/container-spec.js';
 import {
@@ -42,6 +43,8 @@ export interface DockerDriverOptions {
   network?: string;
   /** Between SIGTERM and SIGKILL; default 10 s. */
   killGraceMs?: number;
+  /** ORRERY_GPU_DESCRIPTION: the host's GPUs as stated, in place of the probe (gpus.ts). */
+  gpus?: MachineGpus;
 }
 
 /**
@@ -62,10 +65,12 @@ export class DockerDriver implements RuntimeDriver {
     private readonly opts: DockerDriverOptions,
     private readonly network: string,
     private readonly machine: {
+      /** The engine host's name (`docker info`). */
+      name: string;
       cpu: number;
       memory: number;
       rootDir: string;
-      nvidia: ReturnType<typeof describeMachine>['nvidia'];
+      gpus: MachineGpus;
     },
     /** Said when the network's isolation (docker/isolation.ts) cannot be enforced from here. */
     readonly warning?: string,
@@ -86,11 +91,13 @@ export class DockerDriver implements RuntimeDriver {
       opts,
       network,
       {
+        name: info.Name || hostname(),
         cpu: info.NCPU,
         memory: info.MemTotal,
         rootDir: info.DockerRootDir,
-        // The engine does not report GPUs; the NVIDIA runtime passes this machine's.
-        nvidia: describeMachine(opts.dataDir).nvidia,
+        // The engine reports no GPUs; its NVIDIA runtime passes this machine's (dockerd runs
+        // here), and no other vendor's: start() refuses those.
+        gpus: { nvidia: machineGpus(opts.gpus).nvidia },
       },
       'warning' in isolation ? isolation.warning : undefined,
       gateway ? new DockerRelays(docker, network, { ...bridge, gateway }, opts.dataDir) : undefined,
@@ -291,8 +298,9 @@ export class DockerDriver implements RuntimeDriver {
     return (await this.relays?.reach(id, () => this.inspect(id))) ?? null;
   }
 
+  /** The engine's host whole: what Orrery's own containers hold is the scheduler's to count. */
   async nodes(): Promise<NodeCapacity[]> {
-    return poolsAsNodes(await this.capacity());
+    return [{ ...machineNode(this.machine), name: this.machine.name }];
   }
 
   async capacity(): Promise<PoolCapacity[]> {
@@ -314,7 +322,7 @@ export class DockerDriver implements RuntimeDriver {
         cpu: m.cpu,
         memory: m.memory,
         diskSize: disk ? disk.bavail * disk.bsize : 0,
-        ...(m.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.nvidia } } : {}),
+        ...(m.gpus.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.gpus.nvidia } } : {}),
         availableCpu: m.cpu - used.cpu,
         availableMemory: m.memory - used.memory,
       },

@@ -18,7 +18,8 @@ import type {
 } from './driver.js';
 import { LogFile } from './log-file.js';
 import { guardStreams } from './child.js';
-import { JobListeners, poolsAsNodes, POOL_NAME, usedBy } from './common.js';
+import { JobListeners, machineNode, POOL_NAME, usedBy } from './common.js';
+import { poolGpu, type MachineGpus } from './gpus.js';
 import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
 import { assignGpus, gpuEnv } from './process/sandbox.js';
@@ -50,6 +51,8 @@ export interface ProcessDriverOptions {
    * `refuse`.
    */
   unsandboxedJobs?: UnsandboxedJobs;
+  /** ORRERY_GPU_DESCRIPTION: this machine's GPUs as stated, in place of the probe (gpus.ts). */
+  gpus?: MachineGpus;
 }
 
 /**
@@ -90,7 +93,7 @@ export class ProcessDriver implements RuntimeDriver {
     ({ sandboxed: this.sandboxed, ownUidOutside: this.ownUidOutside } = isolation);
     ({ refusal: this.refusal, notIsolated: this.notIsolated } = isolation);
     this.killGraceMs = opts.killGraceMs ?? 10_000;
-    this.machine = describeMachine(opts.dataDir);
+    this.machine = describeMachine(opts.dataDir, opts.gpus);
     this.cgroups = new Cgroups();
     const host = prepareHost(this.sandboxed, this.cgroups);
     this.jobsGid = host.jobsGid;
@@ -391,8 +394,9 @@ export class ProcessDriver implements RuntimeDriver {
     return port ? { host: this.relays!.address, port } : null;
   }
 
+  /** This machine whole: what Orrery's own jobs hold is the scheduler's to count. */
   async nodes(): Promise<NodeCapacity[]> {
-    return poolsAsNodes(await this.capacity());
+    return [machineNode(this.machine)];
   }
 
   async capacity(): Promise<PoolCapacity[]> {
@@ -405,7 +409,7 @@ export class ProcessDriver implements RuntimeDriver {
         cpu: m.cpu,
         memory: m.memory,
         diskSize: disk ? disk.bavail * disk.bsize : m.disk,
-        ...(m.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.nvidia } } : {}),
+        ...(poolGpu(m.gpus) ? { gpu: poolGpu(m.gpus) } : {}),
         availableCpu: m.cpu - used.cpu,
         availableMemory: m.memory - used.memory,
       },

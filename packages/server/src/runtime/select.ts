@@ -54,11 +54,13 @@ export async function createDriver(
         dockerHost,
         network: dockerNetwork,
         killGraceMs,
+        gpus: config.runtime.gpus,
       })
     : new ProcessDriver({
         dataDir: config.dataDir,
         killGraceMs,
         unsandboxedJobs: config.runtime.unsandboxedJobs,
+        gpus: config.runtime.gpus,
       });
   log.info(`Jobs run on the ${driver.name} runtime: ${why}`);
   return driver;

@@ -22,6 +22,10 @@ export const JOBS_PAGE_SIZE = 50;
 /** workloads §4, §9: the job page refreshes every 10 s. */
 export const JOB_REFRESH_MS = 10_000;
 
+/** A job waits while it is pending or, once preempted, suspended (docs/scheduling.md). */
+export const isWaiting = (status: string | undefined | null) =>
+  status === 'pending' || status === 'suspended';
+
 export interface JobFilter {
   /** `null` is "all": no status parameter at all. */
   status: JobStatus | null;
@@ -108,10 +112,11 @@ export function useJobList(p: ProjectPlace, f: JobFilter) {
     getNextPageParam: (last) =>
       last.jobs.length < JOBS_PAGE_SIZE ? undefined : last.jobs[last.jobs.length - 1]?.id,
     refetchOnWindowFocus: true,
-    // While a listed job is pending or running its status and credits move: read them again.
+    // While a listed job waits or runs its status, place in the queue and credits move: read
+    // them again.
     refetchInterval: (q) =>
       q.state.data?.pages.some((p) =>
-        p.jobs.some((j) => j.status === 'pending' || j.status === 'running'),
+        p.jobs.some((j) => isWaiting(j.status) || j.status === 'running'),
       )
         ? JOB_REFRESH_MS
         : false,

@@ -12,7 +12,7 @@ import { nodePools, presets as presetsTable } from '../../db/schema.js';
 import { activeJobs, containerOf } from '../jobs/store.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { DEFAULT_CLUSTER } from '@orrery/contract';
-import { describeMachine } from '../clusters/bootstrap.js';
+import { machineGpus, type MachineGpus } from '../../runtime/gpus.js';
 import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
 import type { Config } from '../../config.js';
 import { readSlurmCapacity, type SlurmPool } from '../../runtime/slurm/capacity.js';
@@ -61,19 +61,21 @@ export async function usedByJobs(
 type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
 
 /**
- * This machine's GPUs come from `nvidia-smi`, a blocking call of up to seconds; GPUs do not come
- * and go by the minute, so one answer serves a minute of page loads.
+ * This machine's GPUs come from `nvidia-smi` (a blocking call of up to seconds) and the device
+ * nodes, or from the operator's description (ORRERY_GPU_DESCRIPTION); GPUs do not come and go by
+ * the minute, so one answer serves a minute of page loads.
  */
 const GPU_CHECK_MS = 60_000;
 /** By the data directory of the server that asked: servers in one process keep their own. */
-const gpuChecks = new Map<string, { at: number; nvidia: number }>();
-function localNvidiaCount(dataDir: string) {
+const gpuChecks = new Map<string, { at: number; gpus: MachineGpus }>();
+function localGpus(dataDir: string, described?: MachineGpus): MachineGpus {
+  if (described) return described;
   let check = gpuChecks.get(dataDir);
   if (!check || Date.now() - check.at > GPU_CHECK_MS) {
-    check = { at: Date.now(), nvidia: describeMachine(dataDir).nvidia?.count ?? 0 };
+    check = { at: Date.now(), gpus: machineGpus() };
     gpuChecks.set(dataDir, check);
   }
-  return check.nvidia;
+  return check.gpus;
 }
 
 /**
@@ -81,15 +83,23 @@ function localNvidiaCount(dataDir: string) {
  * its pool is measured now (cpus, memory, GPUs); another cluster's pool offers its nodes' shape
  * times its maximum node count.
  */
-function capacityOf(cluster: string, pool: NodePoolRow, dataDir: string): ResourceUsage {
+function capacityOf(
+  cluster: string,
+  pool: NodePoolRow,
+  dataDir: string,
+  described?: MachineGpus,
+): ResourceUsage {
   const gpus = (pool.gpus ?? {}) as PoolGpus;
   if (cluster === DEFAULT_CLUSTER) {
+    const local = localGpus(dataDir, described);
+    // Intel's are not probed (runtime/gpus.ts): the pool's own count stands unless described.
+    const intel = described ? local.intel : gpus.intel;
     return {
       cpu: cpus().length,
       memory: totalmem(),
-      nvidia_gpu: localNvidiaCount(dataDir),
-      amd_gpu: gpus.amd?.count ?? 0,
-      intel_gpu: gpus.intel?.count ?? 0,
+      nvidia_gpu: local.nvidia?.count ?? 0,
+      amd_gpu: local.amd?.count ?? 0,
+      intel_gpu: intel?.count ?? 0,
     };
   }
   return {
@@ -106,8 +116,8 @@ function capacityOf(cluster: string, pool: NodePoolRow, dataDir: string): Resour
  * through the configured client, `sinfo` or slurmrestd (runtime/slurm/capacity.ts). A cluster
  * that does not answer is said so, not shown as empty.
  */
-async function slurmView(cluster: string, runtime?: Config['runtime']) {
-  if (runtime?.kind !== 'slurm' || cluster !== DEFAULT_CLUSTER) return null;
+async function slurmView(cluster: string, runtime?: PoolsRuntime) {
+  if (runtime?.kind !== 'slurm' || !runtime.slurm || cluster !== DEFAULT_CLUSTER) return null;
   try {
     return await readSlurmCapacity(slurmClient(requireSlurmOptions(runtime.slurm)));
   } catch (e) {
@@ -125,8 +135,9 @@ function poolCapacity(
   cluster: string,
   dataDir: string,
   slurm: Awaited<ReturnType<typeof readSlurmCapacity>> | null,
+  gpus?: MachineGpus,
 ) {
-  if (!slurm) return { capacity: capacityOf(cluster, p, dataDir) };
+  if (!slurm) return { capacity: capacityOf(cluster, p, dataDir, gpus) };
   const partition = slurm.pools.find((s) => s.name === p.name);
   const nodes = slurm.nodes.filter((n) => partition?.nodes.includes(n.name));
   return {
@@ -161,11 +172,14 @@ function unlisted(
     }));
 }
 
+/** What the pools' view needs of the runtime's settings: Slurm's, and the GPU description. */
+type PoolsRuntime = Partial<Pick<Config['runtime'], 'kind' | 'slurm' | 'gpus'>>;
+
 export async function poolStatuses(
   db: Db,
   cluster: string,
   dataDir: string,
-  runtime?: Config['runtime'],
+  runtime?: PoolsRuntime,
 ): Promise<NodePoolStatusWire[]> {
   const [pools, used, slurm] = await Promise.all([
     poolsOf(db, cluster),
@@ -190,7 +204,7 @@ export async function poolStatuses(
           const g = gpus[make];
           return g ? [{ make, count: g.count, model: g.model ?? null }] : [];
         }),
-        ...poolCapacity(p, cluster, dataDir, slurm),
+        ...poolCapacity(p, cluster, dataDir, slurm, runtime?.gpus),
         used: used[p.name] ?? { ...ZERO },
       };
     });

@@ -69,6 +69,7 @@ export const assistantModule =
       publicUrl: ctx.config.publicUrl,
       ingressDomain: ctx.config.ingressDomain,
       catalogue: catalogueOf(ctx, jobs.driver),
+      scheduling: (j) => jobs.queue.scheduling(j),
     });
     const embedded = new EmbeddedAnswerer(knowledge, tools);
     const parts = { knowledge, tools, embedded, log: app.log, driver: jobs.driver };

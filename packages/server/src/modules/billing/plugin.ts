@@ -32,7 +32,13 @@ export const billingModule =
         startStorageSampler(ctx.db, files, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startDiskSampler(ctx.db, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startBudgetChecker(deps, host, opts.budgetCheckMs ?? ctx.config.budgetCheckMs),
-        startPoolSampler(ctx.db, ctx.config.dataDir, host, opts.poolSampleMs ?? POOL_SAMPLE_MS),
+        startPoolSampler(
+          ctx.db,
+          ctx.config.dataDir,
+          host,
+          opts.poolSampleMs ?? POOL_SAMPLE_MS,
+          ctx.config.runtime.gpus,
+        ),
       ];
     });
     app.addHook('onClose', async () => {

@@ -26,8 +26,15 @@ describe('prices of jobs and apps', () => {
   let owner: TestUser;
   beforeAll(async () => {
     // The jobs loop leaves the rows alone: only the requests and charges below touch them.
-    s = await startTestServer({}, { jobs: { tickMs: 3_600_000 } });
+    // A stand-in for this machine's GPUs (docs/operations.md): a GPU job that no node could hold
+    // would be refused before it is priced.
+    s = await startTestServer(
+      { ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":2,"model":"T4"}}' },
+      { jobs: { tickMs: 3_600_000 } },
+    );
     ({ owner } = await tenancy(s));
+    // The first start made a preset of the described GPU: these prices are the test's own.
+    await s.ctx.db.delete(presets).where(eq(presets.name, 'gpu-small'));
     await s.ctx.db
       .insert(presets)
       .values([

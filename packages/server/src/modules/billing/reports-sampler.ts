@@ -3,6 +3,7 @@ import type { PoolSamplesQuery, PoolUtilisation } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusters } from '../../db/schema.js';
 import { poolStatuses } from '../admin/pools.js';
+import type { MachineGpus } from '../../runtime/gpus.js';
 import { runEvery, type LoopHost } from './periodic.js';
 import { poolSamples } from './tables.js';
 
@@ -19,11 +20,16 @@ const gpus = (r: { nvidia_gpu: number; amd_gpu: number; intel_gpu: number }) =>
  * resources take (as the admin area's nodes tab counts it) against the pool's capacity. A row
  * already there (another replica, a restart) stays. Returns how many rows were written.
  */
-export async function samplePools(db: Db, dataDir: string, now = new Date()) {
+export async function samplePools(
+  db: Db,
+  dataDir: string,
+  now = new Date(),
+  described?: MachineGpus,
+) {
   const at = new Date(Math.floor(now.getTime() / POOL_SAMPLE_MS) * POOL_SAMPLE_MS);
   let written = 0;
   for (const { name } of await db.select({ name: clusters.name }).from(clusters)) {
-    const pools = await poolStatuses(db, name, dataDir);
+    const pools = await poolStatuses(db, name, dataDir, { gpus: described });
     if (!pools.length) continue;
     const rows = await db
       .insert(poolSamples)
@@ -98,4 +104,6 @@ export const startPoolSampler = (
   dataDir: string,
   host: LoopHost,
   everyMs = POOL_SAMPLE_MS,
-) => runEvery(() => samplePools(db, dataDir), everyMs, host, 'node pool sample');
+  /** ORRERY_GPU_DESCRIPTION: this machine's GPUs when the operator described them. */
+  gpus?: MachineGpus,
+) => runEvery(() => samplePools(db, dataDir, new Date(), gpus), everyMs, host, 'node pool sample');

@@ -1,35 +1,17 @@
 import { DEFAULT_CLUSTER } from '@orrery/contract';
-import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { statfsSync } from 'node:fs';
 import type { Db } from '../../db/client.js';
 import { clusters, nodePools, presets } from '../../db/schema.js';
+import { machineGpus, type MachineGpus } from '../../runtime/gpus.js';
 
 const GB = 10 ** 9;
 
-/** NVIDIA GPUs of this machine, if `nvidia-smi` is there to tell. */
-function detectNvidia(): { count: number; model: string; memory: number } | undefined {
-  try {
-    const out = execFileSync(
-      'nvidia-smi',
-      ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'],
-      {
-        encoding: 'utf8',
-        timeout: 3000,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    ).trim();
-    const lines = out.split('\n').filter(Boolean);
-    if (lines.length === 0) return undefined;
-    const [model, mib] = lines[0].split(',').map((s) => s.trim());
-    return { count: lines.length, model, memory: Number(mib) * 2 ** 20 };
-  } catch {
-    return undefined;
-  }
-}
-
-/** What this machine offers, as one node pool of one node. */
-export function describeMachine(dataDir: string) {
+/**
+ * What this machine offers, as one node pool of one node. `gpus`: the operator's description
+ * (ORRERY_GPU_DESCRIPTION), which replaces the probe of `nvidia-smi` and the device nodes.
+ */
+export function describeMachine(dataDir: string, gpus?: MachineGpus) {
   let disk = 100 * GB;
   try {
     const s = statfsSync(dataDir);
@@ -37,7 +19,8 @@ export function describeMachine(dataDir: string) {
   } catch {
     /* the data dir may not exist yet in tests; keep the nominal size */
   }
-  return { cpu: cpus().length, memory: totalmem(), disk, nvidia: detectNvidia() };
+  const found = machineGpus(gpus);
+  return { cpu: cpus().length, memory: totalmem(), disk, gpus: found, nvidia: found.nvidia };
 }
 
 /** A node pool of the first start: this machine, or the partitions of a cluster runtime. */
@@ -48,12 +31,12 @@ export interface FirstPool {
   cpu: number;
   memory: number;
   disk: number;
-  nvidia?: { count: number; model: string; memory?: number };
+  nvidia?: { count: number; model?: string; memory?: number };
 }
 
 /** This machine as one pool of one node: what the process and docker runtimes run on. */
-export function machinePool(dataDir: string): FirstPool {
-  const m = describeMachine(dataDir);
+export function machinePool(dataDir: string, gpus?: MachineGpus): FirstPool {
+  const m = describeMachine(dataDir, gpus);
   return { name: 'local', nodes: 1, cpu: m.cpu, memory: m.memory, disk: m.disk, nvidia: m.nvidia };
 }
 
@@ -65,13 +48,14 @@ export function machinePool(dataDir: string): FirstPool {
 export async function bootstrapCluster(
   db: Db,
   dataDir: string,
-  pools: () => Promise<FirstPool[]> = async () => [machinePool(dataDir)],
+  pools: () => Promise<FirstPool[]> = async () => [machinePool(dataDir, gpus)],
   location = 'This machine',
+  gpus?: MachineGpus,
 ) {
   const existing = await db.select({ name: clusters.name }).from(clusters);
   if (existing.length > 0) return;
   const described = await pools();
-  const all = described.length > 0 ? described : [machinePool(dataDir)];
+  const all = described.length > 0 ? described : [machinePool(dataDir, gpus)];
   const cpuPools = all.filter((p) => !p.nvidia);
   const gpuPools = all.filter((p) => p.nvidia);
   // CPU presets go where no GPU sits idle under them, unless every pool has GPUs.

@@ -81,3 +81,11 @@ export async function loadClusters(
     });
 }
 export type LoadedCluster = Awaited<ReturnType<typeof loadClusters>>[number];
+
+/** Every preset's node pools, keyed `cluster/preset`: one read for a whole scheduling pass. */
+export async function presetPoolMap(db: Db): Promise<Map<string, string[]>> {
+  const rows = await db
+    .select({ cluster: presets.clusterName, name: presets.name, pools: presets.resourcePoolNames })
+    .from(presets);
+  return new Map(rows.map((r) => [`${r.cluster}/${r.name}`, r.pools ?? []]));
+}

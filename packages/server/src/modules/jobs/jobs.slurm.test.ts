@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenancy } from '../../test/fixtures.js';
+import { presets } from '../../db/schema.js';
+import { invalidateCatalog } from '../clusters/store.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const conf = process.env.ORRERY_TEST_SLURM_CONF;
@@ -55,6 +57,15 @@ describe.skipIf(!conf)('jobs on the slurm runtime', () => {
     ORRERY_SLURM_SHARED_DIR: shared,
     ORRERY_KILL_GRACE_SECONDS: '2',
   });
+  /** The names of the jobs Slurm holds. */
+  const squeueNames = () => {
+    const squeue = execFileSync('squeue', ['--json'], {
+      env: { ...process.env, SLURM_CONF: conf },
+    });
+    return (JSON.parse(String(squeue)) as { jobs: Array<{ name: string }> }).jobs.map(
+      (j) => j.name,
+    );
+  };
   const log = async (id: string) =>
     (await s.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}/log`, headers: owner.headers }))
       .body;
@@ -113,6 +124,46 @@ describe.skipIf(!conf)('jobs on the slurm runtime', () => {
     expect(await log(id)).toContain('up');
   });
 
+  it('admits GPU jobs while a GPU is free: a third waits in Orrery, not in Slurm, then starts', async () => {
+    // The gpu partition has one node with two (fake) GPUs (scripts/slurm.mjs).
+    await s.ctx.db.insert(presets).values({
+      clusterName: 'default',
+      name: 'one-gpu',
+      cpu: 0.5,
+      memory: 128 * 2 ** 20,
+      creditsPerHour: '1',
+      gpus: { nvidia: { count: 1 } },
+      resourcePoolNames: ['gpu'],
+    });
+    invalidateCatalog(s.ctx.db);
+    const gpuJob = async () => {
+      const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+        ...SCOPE,
+        preset_name: 'one-gpu',
+        image: 'ubuntu',
+        command: 'sleep 120',
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      created.push(r.body.id as string);
+      return r.body.id as string;
+    };
+    const [a, b] = [await gpuJob(), await gpuJob()];
+    await until(a, ['running']);
+    await until(b, ['running']);
+    const c = await gpuJob();
+    await expect
+      .poll(async () => (await call(s, 'GET', `/api/v1/jobs/${c}/scheduling`, owner)).body, {
+        timeout: 15_000,
+      })
+      .toMatchObject({ position: 1, reasons: [{ kind: 'capacity', short: ['nvidia_gpu'] }] });
+    const waiting = (await call(s, 'GET', `/api/v1/jobs/${c}`, owner)).body;
+    expect(waiting).toMatchObject({ status: 'pending', materialized: false });
+    expect(squeueNames()).not.toContain(`orrery-${c}`);
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${a}`, owner)).status).toBe(204);
+    await until(c, ['running']);
+    for (const id of [b, c]) await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+  }, 120_000);
+
   it('finds a running job again after a server restart, without submitting it twice', async () => {
     const id = await run('sleep 10; echo ran once');
     await until(id, ['running']);
@@ -124,12 +175,6 @@ describe.skipIf(!conf)('jobs on the slurm runtime', () => {
     const done = await until(id, ['succeeded', 'failed', 'cancelled']);
     expect(done.status).toBe('succeeded');
     expect(await log(id)).toBe('ran once\n');
-    const squeue = execFileSync('squeue', ['--json'], {
-      env: { ...process.env, SLURM_CONF: conf },
-    });
-    const named = (JSON.parse(String(squeue)) as { jobs: Array<{ name: string }> }).jobs.filter(
-      (j) => j.name === `orrery-${id}`,
-    );
-    expect(named).toHaveLength(1);
+    expect(squeueNames().filter((n) => n === `orrery-${id}`)).toHaveLength(1);
   }, 180_000);
 });

@@ -12,13 +12,16 @@ import {
   jobUri,
   type Action,
   DEFAULT_CLUSTER,
+  JobSchedulingWire,
+  clusterUri,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { validationOf } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { sendList } from '../../http/ndjson.js';
-import { historyOf, jobById, listJobs, type JobRow } from './store.js';
+import { historyOf, jobById, listJobs, unfinishedJobs, type JobRow } from './store.js';
+import { clusterQueue } from './queue-view.js';
 import { readableJobs } from './scope.js';
 import { jobFor as findJob } from './found.js';
 import type { JobsService } from './service.js';
@@ -51,6 +54,7 @@ export const jobRoutes =
         jobWire(r, history.get(r.id) ?? [], {
           config: ctx.config,
           warning: r.runtime === jobs.driver.name ? jobs.driver.warning : undefined,
+          position: jobs.queue.position(r.id),
         }),
       );
     };
@@ -151,6 +155,37 @@ export const jobRoutes =
         const found = await jobFor(request, request.params.job, 'read');
         return (await wire([found]))[0]!;
       },
+    );
+
+    // Orrery: why a waiting job waits and where it stands (docs/scheduling.md).
+    app.get(
+      '/api/v1/jobs/:job/scheduling',
+      {
+        config: { access: 'user-or-token' },
+        schema: {
+          tags: ['jobs'],
+          params: OneJob,
+          response: { 200: JobSchedulingWire, ...errorResponses },
+        },
+      },
+      async (request) => jobs.queue.scheduling(await jobFor(request, request.params.job, 'read')),
+    );
+
+    // Orrery: the cluster's queue for its managers (docs/scheduling.md).
+    app.get(
+      '/apis/admin/v1/clusters/:cluster/queue',
+      {
+        config: {
+          access: {
+            uri: (r) => clusterUri((r.params as { cluster: string }).cluster),
+            action: 'manage',
+            people: true,
+          },
+        },
+        schema: { tags: ['jobs'], params: z.object({ cluster: z.string().min(1) }) },
+      },
+      async (request) =>
+        clusterQueue(jobs.queue, request.params.cluster, await unfinishedJobs(ctx.db)),
     );
 
     app.delete(

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
   DEFAULT_MAX_RUN_TIME_MINUTES,
-  formatMemory,
   INT4_MAX,
   JOB_REASONS,
   JOB_TEXTS,
@@ -12,34 +11,31 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Grant } from '../../auth/permissions.js';
 import { HttpError } from '../../http/errors.js';
-import type { JobSpec, ObservedState, RuntimeDriver } from '../../runtime/driver.js';
+import type { ObservedState, RuntimeDriver } from '../../runtime/driver.js';
 import { setDiskInUseCheck, setDiskRemovedHook } from '../disks/service.js';
 import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
 import { ENFORCEMENT_PERIOD_MS, exhaustedJobs } from '../billing/enforcement.js';
-import { charge, creditsLeft, jobsQuota } from './accounting.js';
+import { charge } from './accounting.js';
 import { admit, rerunRequest, type NewJob } from './admission.js';
-import { ownerToken, passedConfig } from './owner-token.js';
-import { limitsOf, presetPools } from './resources.js';
+import { admitWaiting, refuseNeverFitting } from './admitting.js';
+import { JobQueue } from './queue.js';
+import { jobSpecOf } from './starter.js';
 import {
   activeJobs,
   containerOf,
   insertJob,
   jobById,
-  lastTransitionAt,
   transition,
   unfinishedJobs,
   updateJob,
   type JobRow,
   type Transition,
 } from './store.js';
-import { resolveMounts, type VolumeDeps } from './volumes.js';
+import type { VolumeDeps } from './volumes.js';
 import { whileLeading } from '../../db/advisory-locks.js';
 import { JobWatches } from './watches.js';
 
 export type { NewJob } from './admission.js';
-
-/** A job that keeps failing waits at most this long between starts. */
-const RESTART_BACKOFF_MAX_S = 300;
 
 export interface JobsServiceOptions {
   /** How often pending jobs are scheduled and running ones checked. */
@@ -53,8 +49,8 @@ export interface JobsServiceOptions {
 /**
  * The jobs service (DESIGN.md "Workloads"): owns the state machine, history, quotas, credits,
  * max run time, schedule timeout and restart policy; the runtime driver only acts and observes.
- * One loop schedules pending jobs in creation order and checks running ones; driver events make
- * it look at a job at once.
+ * One loop checks running jobs and makes one admission pass over the waiting ones (admitting.ts,
+ * docs/scheduling.md); driver events make it look at once.
  */
 export class JobsService {
   private timer?: NodeJS.Timeout;
@@ -71,6 +67,12 @@ export class JobsService {
   private readonly transitionListeners = new Set<(job: JobRow) => void>();
   /** Changes of jobs on every replica, for sockets that follow a job's status. */
   readonly watches = new JobWatches();
+  /** Who waits, why, and in what order (queue.ts). */
+  readonly queue: JobQueue;
+  /** Jobs being stopped to give their capacity to another. */
+  private readonly preempting = new Set<string>();
+  /** Jobs cancelled whose processes may not be gone yet, as they were when running. */
+  private readonly stopping = new Map<string, JobRow>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -82,6 +84,7 @@ export class JobsService {
     this.tickMs = opts.tickMs ?? 1000;
     this.billEveryMs = opts.billEveryMs ?? CHARGE_INTERVAL_MS;
     this.enforceEveryMs = opts.enforceEveryMs ?? ENFORCEMENT_PERIOD_MS;
+    this.queue = new JobQueue(ctx.db, driver, ctx.config.scheduler);
   }
 
   /**
@@ -182,13 +185,23 @@ export class JobsService {
       const bill = now - this.lastBill >= this.billEveryMs;
       if (bill) this.lastBill = now;
       for (const j of await unfinishedJobs(this.ctx.db)) {
+        if (!j.materialized) continue;
         try {
-          if (j.materialized) await this.follow(j, bill);
-          else await this.schedule(j);
+          await this.follow(j, bill);
         } catch (e) {
           this.log.error({ err: e, job: j.id }, 'job step failed');
         }
       }
+      await admitWaiting(
+        {
+          ctx: this.ctx,
+          queue: this.queue,
+          move: (j, t, extra) => this.move(j, t, extra),
+          start: (j) => this.launch(j),
+          preempt: (j, forJob, why) => void this.preempt(j, forJob, why),
+        },
+        await this.holdingJobs(),
+      ).catch((e: unknown) => this.log.error({ err: e }, 'admission pass failed'));
       // Right after charges, as a balance may just have reached 0; otherwise now and then
       // (an administrator's set, storage charges).
       if (bill || now - this.lastEnforce >= this.enforceEveryMs) {
@@ -198,6 +211,13 @@ export class JobsService {
         );
       }
     } while (this.again);
+  }
+
+  /** The jobs that hold or want capacity: the unfinished ones and those still being stopped. */
+  private async holdingJobs() {
+    const rows = await unfinishedJobs(this.ctx.db);
+    const ids = new Set(rows.map((j) => j.id));
+    return [...rows, ...[...this.stopping.values()].filter((j) => !ids.has(j.id))];
   }
 
   /**
@@ -218,84 +238,10 @@ export class JobsService {
     return row;
   }
 
-  /** A pending job: waits for schedule timeout, credits, quota and capacity, then starts. */
-  private async schedule(j: JobRow) {
-    if (j.reason === JOB_REASONS.restarting && (await this.backingOff(j))) return;
-    const waited = (Date.now() - j.createdAt.getTime()) / 1000;
-    if (j.scheduleTimeout && waited > j.scheduleTimeout) {
-      await this.move(
-        j,
-        {
-          status: 'failed',
-          reason: JOB_REASONS.scheduleTimeout,
-          description: `The job could not be scheduled within ${j.scheduleTimeout} s (last reason: ${j.reason ?? 'none'})`,
-        },
-        { finishedAt: new Date() },
-      );
-      return;
-    }
-    const credits = await creditsLeft(this.ctx.db, j.orgName, j.ownerId);
-    if (!credits.ok) {
-      await this.move(j, {
-        status: 'pending',
-        reason: JOB_REASONS.noCredits,
-        description: JOB_TEXTS.noCredits(credits.who!),
-      });
-      return;
-    }
-    const quota = await jobsQuota(this.ctx.db, j.clusterName, j.orgName, j.id);
-    if (quota.exhausted) {
-      await this.move(j, {
-        status: 'pending',
-        reason: JOB_REASONS.quotaExhausted,
-        description: `Waiting for the organization's jobs quota: ${quota.used} of ${quota.quota} jobs run`,
-      });
-      return;
-    }
-    const limits = limitsOf(containerOf(j));
-    const pools = await this.driver.capacity();
-    const fits = pools.some(
-      (p) => p.availableCpu >= limits.cpu - 1e-9 && p.availableMemory >= limits.memory,
-    );
-    if (!fits) {
-      await this.move(j, {
-        status: 'pending',
-        reason: JOB_REASONS.capacity,
-        description: `Waiting for free capacity: the job needs ${limits.cpu} CPU and ${formatMemory(limits.memory)} of memory`,
-      });
-      return;
-    }
-    const c = containerOf(j);
-    let spec: JobSpec;
+  /** An admitted job: handed to the runtime, or failed with the reason it could not start. */
+  private async launch(j: JobRow) {
     try {
-      const { mounts, env } = await resolveMounts({ ctx: this.ctx, ...this.volumes }, j.id, c);
-      if (j.passConfig) Object.assign(env, await passedConfig(this.ctx, j));
-      const registry = new URL(this.ctx.config.publicUrl).host;
-      spec = {
-        id: j.id,
-        image: c.image,
-        entrypoint: c.entrypoint,
-        command: c.command,
-        workingDir: c.working_dir,
-        env,
-        mounts,
-        limits,
-        httpPort: c.http?.port,
-        secretEnv: Object.keys(c.secret_env),
-        placement: {
-          pools: await presetPools(this.ctx.db, j.clusterName, j.presetName),
-          preemptible: j.preemptible,
-          restartPolicy: j.restartPolicy,
-          maxRunTimeMinutes: j.maxRunTimeMinutes ?? undefined,
-        },
-        project: `${j.clusterName}/${j.orgName}/${j.projectName}`,
-        tty: c.tty,
-        privileged: j.privileged,
-        // An image of the project's registry is pulled with the owner's credentials.
-        registryAuth: c.image.startsWith(`${registry}/`)
-          ? { username: j.owner, password: await ownerToken(this.ctx, j), serveraddress: registry }
-          : undefined,
-      };
+      const spec = await jobSpecOf(this.ctx, this.volumes, j);
       await updateJob(this.ctx.db, j.id, { materialized: true });
       await this.move(j, { status: 'pending', reason: JOB_REASONS.containerCreating });
       await this.driver.start(spec);
@@ -316,17 +262,45 @@ export class JobsService {
   }
 
   /**
-   * A job that keeps failing is restarted after 1, 2, 4 … seconds, at most five minutes apart,
-   * rather than once a tick (a crash loop's back-off).
+   * Preemption (docs/scheduling.md): the job is suspended with the reason Preempted, stopped
+   * (SIGTERM, the kill grace, SIGKILL), charged for what ran, and handed back to the queue,
+   * where it waits to start again; its volumes keep what it saved.
    */
-  private async backingOff(j: JobRow) {
-    const last = await lastTransitionAt(this.ctx.db, j.id);
-    const delay = Math.min(2 ** Math.max(0, j.restarts - 1), RESTART_BACKOFF_MAX_S) * 1000;
-    return !!last && Date.now() - last.getTime() < delay;
+  private async preempt(j: JobRow, forJob: string, why: 'reclaim' | 'priority') {
+    if (j.status !== 'suspended') {
+      const moved = await this.move(j, {
+        status: 'suspended',
+        reason: JOB_REASONS.preempted,
+        description:
+          why === 'reclaim'
+            ? `Preempted: its capacity was borrowed, and job ${forJob} of the capacity's owner needs it`
+            : `Preempted for job ${forJob} of higher priority in the same project`,
+      });
+      if (!moved) return;
+      j = moved;
+    }
+    if (this.preempting.has(j.id)) return;
+    this.preempting.add(j.id);
+    try {
+      await this.driver.kill(j.id);
+      const now = await jobById(this.ctx.db, j.id);
+      if (now?.startedAt) await charge(this.ctx.db, now, new Date());
+      await this.driver.remove(j.id);
+      await updateJob(this.ctx.db, j.id, { materialized: false });
+      this.queue.forget(j.id);
+    } catch (e) {
+      // Left materialized: the next pass finds it suspended and tries again.
+      this.log.warn({ err: e, job: j.id }, 'preempted job not stopped');
+    } finally {
+      this.preempting.delete(j.id);
+      this.kick();
+    }
   }
 
   /** A job handed to the driver: follows what the driver sees, and enforces the run time. */
   private async follow(j: JobRow, bill: boolean) {
+    // Being preempted: stopped and handed back to the queue (also after a restart of the server).
+    if (j.status === 'suspended') return this.preempt(j, '', 'reclaim');
     const seen: ObservedState = await this.driver.observe(j.id);
     if (seen.state === 'starting') {
       // Why it waits, as the runtime tells (e.g. a Pod's scheduling event), in its history.
@@ -436,17 +410,25 @@ export class JobsService {
 
   /** Stops a job and records it as cancelled for `reason`. */
   private async end(j: JobRow, reason: string, description?: string) {
-    const row = await this.move(
-      j,
-      { status: 'cancelled', reason, description },
-      { finishedAt: new Date() },
-    );
-    if (row) await this.driver.kill(j.id).catch(this.warn(j.id, 'kill failed'));
+    // Until its processes are gone the job still holds its CPUs and GPUs: the scheduler counts
+    // it, so that no job is started onto a GPU that is not free yet.
+    if (j.materialized) this.stopping.set(j.id, j);
+    try {
+      const row = await this.move(
+        j,
+        { status: 'cancelled', reason, description },
+        { finishedAt: new Date() },
+      );
+      if (row) await this.driver.kill(j.id).catch(this.warn(j.id, 'kill failed'));
+    } finally {
+      if (this.stopping.delete(j.id)) this.kick();
+    }
   }
 
   /** After a final status: the last charge, and the runtime lets go of the job. */
   private async finish(j: JobRow) {
     if (j.startedAt) await charge(this.ctx.db, j, j.finishedAt ?? new Date());
+    this.queue.forget(j.id);
     if (j.materialized)
       await this.driver.remove(j.id).catch(this.warn(j.id, 'finished job not removed'));
   }
@@ -464,6 +446,7 @@ export class JobsService {
     // Refused before anything is recorded: the job would not be isolated (ORRERY_UNSANDBOXED_JOBS).
     if (this.driver.refusal) throw new HttpError('conflict', this.driver.refusal);
     const values = await admit(this.ctx, caller, grants, req, this.driver.name);
+    await refuseNeverFitting(this.ctx, this.driver, values as JobRow);
     const row = await insertJob(this.ctx.db, values, {
       status: 'pending',
       reason: JOB_REASONS.creating,

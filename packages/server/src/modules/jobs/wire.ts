@@ -30,7 +30,12 @@ export const interactiveOf = (j: JobRow): string | null => {
 export function jobWire(
   j: JobRow,
   statuses: JobStatusRow[],
-  opts: { config: Pick<Config, 'publicUrl' | 'ingressDomain'>; warning?: string },
+  opts: {
+    config: Pick<Config, 'publicUrl' | 'ingressDomain'>;
+    warning?: string;
+    /** Its place in the queue while it waits (queue.ts). */
+    position?: number;
+  },
 ): JobWire {
   const status = j.status as JobStatus;
   const { owned_volumes: _owned, ...container } = containerOf(j);
@@ -93,5 +98,6 @@ export function jobWire(
     internal_hostname: container.http ? `${j.id}.${j.orgName}--${j.projectName}` : undefined,
     runtime: j.runtime,
     runtime_warning: opts.warning,
+    queue_position: j.materialized ? undefined : opts.position,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decide,
   neverFits,
+  standings,
   type RunningJob,
   type SchedNode,
   type SchedulerInput,
@@ -236,5 +237,24 @@ describe('the scheduler core', () => {
   it('lets use fade with its half-life', () => {
     expect(decay({ cpu: 8 }, {}, 3600e3, 3600e3)).toEqual({ cpu: 4 });
     expect(decay({}, { cpu: 8 }, 3600e3, 3600e3)).toEqual({ cpu: 4 });
+  });
+
+  it('lets a job limited to one pool use a node that is in it among others', () => {
+    const shared: SchedNode = { ...GPU_NODE('both'), pool: 'cpu', pools: ['cpu', 'gpu'] };
+    const j = { ...gpuJob('j', 'o', 'p', 1), pools: ['gpu'] };
+    const d = decide(base({ nodes: [shared], waiting: [j] }));
+    expect(d.admit).toEqual([{ job: 'j', node: 'both', borrowing: false }]);
+    expect(neverFits(j.requests, ['gpu'], [shared])).toBe(false);
+    expect(neverFits(j.requests, ['other'], [shared])).toBe(true);
+  });
+
+  it('says where each organization and project stands: what it holds and its share', () => {
+    const a = running(gpuJob('a', 'o1', 'p', 1, 4), 'n1');
+    const b = running(gpuJob('b', 'o2', 'q', 1, 2), 'n2');
+    const s = standings(base({ running: [a, b] }));
+    // Two organizations weigh half each: o1 holds half the GPUs (its fair share), o2 a quarter.
+    expect(s.get('o1')).toEqual({ used: a.requests, share: 1 });
+    expect(s.get('o2')!.share).toBeCloseTo(0.5);
+    expect(s.get('o1/p')!.used).toEqual(a.requests);
   });
 });

@@ -21,8 +21,14 @@ import { weightsOf, type Quota } from './weights.js';
 export interface SchedNode {
   name: string;
   pool: string;
+  /** Every pool the node is in, where more than one (a Slurm node in two partitions). */
+  pools?: string[];
   capacity: Resources;
 }
+
+/** Whether a job limited to `pools` (none: any) may use the node. */
+export const mayUse = (n: SchedNode, pools: string[] | undefined) =>
+  !pools?.length || pools.some((p) => p === n.pool || !!n.pools?.includes(p));
 
 export interface OrgPolicy extends Quota {
   /** The organization's hard cap on running jobs (Apolo's `total_running_jobs`). */
@@ -102,9 +108,17 @@ export function decide(input: SchedulerInput): Decision {
   return new Pass(input).run();
 }
 
+/**
+ * Where each organization (keyed `org`) and project (`org/project`) stands: what its running
+ * jobs hold, and its weighted share of recent use, below 1 meaning below its fair share.
+ */
+export function standings(input: SchedulerInput): Map<string, { used: Resources; share: number }> {
+  return new Pass(input).standings();
+}
+
 /** Whether a job could ever start: on an empty node of a pool it may use. */
 export function neverFits(requests: Resources, pools: string[] | undefined, nodes: SchedNode[]) {
-  const allowed = nodes.filter((n) => !pools?.length || pools.includes(n.pool));
+  const allowed = nodes.filter((n) => mayUse(n, pools));
   return !allowed.some((n) => fits(requests, n.capacity));
 }
 
@@ -148,6 +162,17 @@ class Pass {
       for (const [k, w] of weightsOf([...projects], (p) => input.projects?.get(p), within))
         this.projectWeight.set(k, w);
     }
+  }
+
+  standings() {
+    const out = new Map<string, { used: Resources; share: number }>();
+    for (const [org, w] of this.orgWeight)
+      out.set(org, { used: this.use.get(org) ?? {}, share: this.share(org, this.total, w) });
+    for (const [key, w] of this.projectWeight) {
+      const pool = this.orgPool(key.slice(0, key.lastIndexOf('/')));
+      out.set(key, { used: this.use.get(key) ?? {}, share: this.share(key, pool, w) });
+    }
+    return out;
   }
 
   run(): Decision {
@@ -331,9 +356,7 @@ class Pass {
   }
 
   private allowed(job: JobBase) {
-    return this.input.nodes.filter(
-      (n) => (!job.pools?.length || job.pools.includes(n.pool)) && !this.reserved.has(n.name),
-    );
+    return this.input.nodes.filter((n) => mayUse(n, job.pools) && !this.reserved.has(n.name));
   }
 
   /** The node the job fits tightest, so that large free blocks (whole GPU nodes) stay whole. */
@@ -415,7 +438,7 @@ class Pass {
   }
 
   private describeCapacity(job: WaitingJob): WaitReason {
-    const nodes = this.input.nodes.filter((n) => !job.pools?.length || job.pools.includes(n.pool));
+    const nodes = this.input.nodes.filter((n) => mayUse(n, job.pools));
     const free = nodes
       .map((n) => ({ node: n.name, pool: n.pool, free: this.free.get(n.name)! }))
       .sort((a, b) => dominantShare(b.free, this.total) - dominantShare(a.free, this.total))

@@ -227,4 +227,50 @@ describe('kubernetes driver against an API server stand-in', () => {
       await again.close();
     }
   });
+
+  it('offers each ready node less what other Pods request, its own job Pods not taken off', async () => {
+    api.nodes = [
+      {
+        metadata: { name: 'g1', labels: { 'orrery.io/node-pool': 'gpu' } },
+        status: {
+          allocatable: { cpu: '16', memory: '64Gi', 'nvidia.com/gpu': '2' },
+          conditions: [{ type: 'Ready', status: 'True' }],
+        },
+      },
+      {
+        metadata: { name: 'c1' },
+        spec: { unschedulable: true },
+        status: {
+          allocatable: { cpu: '4', memory: '8Gi' },
+          conditions: [{ type: 'Ready', status: 'True' }],
+        },
+      },
+    ];
+    api.otherPods = [
+      {
+        metadata: { name: 'notebook', namespace: 'research' },
+        spec: {
+          nodeName: 'g1',
+          containers: [
+            {
+              name: 'nb',
+              image: 'jupyter',
+              resources: { requests: { cpu: '3', memory: '4Gi', 'nvidia.com/gpu': '1' } },
+            },
+          ],
+        },
+        status: { phase: 'Running' },
+      },
+    ];
+    // The job Pod the test before left (its own), placed on g1 as a scheduler would.
+    const job = api.store.get('pods')!.get('orrery-job-left')!;
+    job.spec = { ...(job.spec as object), nodeName: 'g1' };
+    try {
+      expect(await driver.nodes()).toEqual([
+        { name: 'g1', pool: 'gpu', cpu: 13, memory: 60 * 2 ** 30, gpus: { nvidia: 1 } },
+      ]);
+    } finally {
+      api.otherPods = [];
+    }
+  });
 });

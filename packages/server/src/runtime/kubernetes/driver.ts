@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { listening } from '../../net/ports.js';
-import { JobListeners, poolsAsNodes } from '../common.js';
+import { JobListeners } from '../common.js';
 import type {
   ExecOptions,
   ExecSession,
@@ -37,7 +37,7 @@ import {
   secretName,
 } from './names.js';
 import type { KubeOptions } from './options.js';
-import { poolsOf } from './pools.js';
+import { kubeNodes, poolsOf } from './pools.js';
 import { observedOf } from './state.js';
 import { attachSession, execSession, podLog } from './streams.js';
 
@@ -267,18 +267,25 @@ export class KubernetesDriver implements RuntimeDriver {
     return port ? { host: `${objectName(id)}.${this.k.namespace}.svc`, port } : null;
   }
 
+  /** Each Ready, schedulable node: allocatable less what Pods other than Orrery's jobs request. */
   async nodes(): Promise<NodeCapacity[]> {
-    return poolsAsNodes(await this.capacity());
+    const [nodes, pods] = await Promise.all([this.k.core.listNode(), this.livePods()]);
+    // A job Pod of another installation (another namespace) is work like any other.
+    const ours = (p: V1Pod) =>
+      p.metadata?.namespace === this.k.namespace && !!p.metadata?.labels?.[JOB_LABEL];
+    return kubeNodes(nodes.items, pods.items, this.manifests.poolLabel, ours);
   }
 
   async capacity(): Promise<PoolCapacity[]> {
-    const [nodes, pods] = await Promise.all([
-      this.k.core.listNode(),
-      this.k.core.listPodForAllNamespaces({
-        fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
-      }),
-    ]);
+    const [nodes, pods] = await Promise.all([this.k.core.listNode(), this.livePods()]);
     return poolsOf(nodes.items, pods.items, this.manifests.poolLabel);
+  }
+
+  /** The Pods of every namespace that hold what they requested (not finished). */
+  private livePods() {
+    return this.k.core.listPodForAllNamespaces({
+      fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
+    });
   }
 
   /** The disk's claim, made by the first job that mounted it. */

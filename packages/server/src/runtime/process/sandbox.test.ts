@@ -14,9 +14,12 @@ const base = {
   hostname: 'j',
   network: true,
 };
-/** The host as bwrapArgs sees it: NVIDIA's control nodes present, no GPU in particular. */
+/** The host as bwrapArgs sees it: NVIDIA's control nodes and four GPUs, nvidia0 to nvidia3. */
 const exists = (p: string) =>
-  p === '/dev/nvidiactl' || p === '/dev/nvidia-uvm' || p === '/etc/shadow';
+  /^\/dev\/nvidia[0-3]$/.test(p) ||
+  p === '/dev/nvidiactl' ||
+  p === '/dev/nvidia-uvm' ||
+  p === '/etc/shadow';
 const pairs = (args: string[], flag: string) =>
   args.flatMap((a, i) => (a === flag ? [`${args[i + 1]} ${args[i + 2]}`] : []));
 
@@ -36,6 +39,11 @@ describe('sandbox arguments', () => {
       '/dev/nvidia-uvm /dev/nvidia-uvm',
     ]);
     expect(pairs(args, '--ro-bind')).toContain('/sys /sys');
+  });
+
+  it('binds no device node the host lacks (GPUs described by the operator, not probed)', () => {
+    const args = bwrapArgs({ ...base, gpus: [0], exists: (p) => p === '/etc/shadow' });
+    expect(pairs(args, '--dev-bind').filter((p) => p.includes('nvidia'))).toEqual([]);
   });
 
   it('builds /dev by hand (no devpts: the helper could not join a nested user namespace)', () => {

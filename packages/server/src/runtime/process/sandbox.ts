@@ -134,7 +134,11 @@ function devArgs(gpus: number[], exists: (path: string) => boolean, ptys: boolea
     );
   }
   if (gpus.length === 0) return args;
-  for (const i of gpus) args.push('--dev-bind', `/dev/nvidia${i}`, `/dev/nvidia${i}`);
+  // Each where the host has it: a machine whose GPUs the operator described (ORRERY_GPU_DESCRIPTION)
+  // may name devices it has no node for, and bwrap fails on a missing source.
+  for (const i of gpus) {
+    if (exists(`/dev/nvidia${i}`)) args.push('--dev-bind', `/dev/nvidia${i}`, `/dev/nvidia${i}`);
+  }
   for (const d of NVIDIA_CONTROL) {
     if (exists(`/dev/${d}`)) args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);
   }

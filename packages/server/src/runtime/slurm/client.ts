@@ -22,6 +22,12 @@ export interface SlurmJob {
   batchHost: string;
   /** How often Slurm requeued it (its node failed): slurmrestd 22.05 ignores `requeue: false`. */
   restarts: number;
+  /** CPUs it holds (or asks for, pending), over all its nodes. */
+  cpus: number;
+  /** What it holds on each of its nodes once it started: memory in MB. */
+  allocated: Array<{ node: string; memoryMb: number }>;
+  /** The GRES it holds on each node, in the order of `allocated`: `gpu:fake:1(IDX:0)`. */
+  gres: string[];
 }
 
 export interface SlurmNode {
@@ -103,7 +109,24 @@ export function parseJob(j: Json): SlurmJob {
     endTime: num(j.end_time),
     batchHost: str(j.batch_host),
     restarts: num(j.restart_cnt),
+    cpus: num(j.cpus),
+    allocated: allocatedNodes(j.job_resources),
+    gres: strings(j.gres_detail),
   };
+}
+
+/** `job_resources.allocated_nodes`: a list in 22.05's answers, an object keyed by index in some. */
+function allocatedNodes(resources: unknown): SlurmJob['allocated'] {
+  const nodes = (resources as { allocated_nodes?: unknown } | null)?.allocated_nodes;
+  const list = Array.isArray(nodes)
+    ? nodes
+    : nodes && typeof nodes === 'object'
+      ? Object.values(nodes)
+      : [];
+  return (list as Json[]).map((n) => ({
+    node: str(n.nodename),
+    memoryMb: num(n.memory_allocated),
+  }));
 }
 
 export function parseNode(n: Json): SlurmNode {

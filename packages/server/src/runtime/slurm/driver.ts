@@ -24,17 +24,18 @@ import type {
   RuntimeDriver,
   StatsSample,
 } from '../driver.js';
-import { JobListeners, poolsAsNodes, shellCommand } from '../common.js';
+import { JobListeners, shellCommand } from '../common.js';
 import { LogFile } from '../log-file.js';
 import { readNumber } from '../process/exit.js';
 import { writeEtc } from '../process/identity.js';
 import { bwrapArgs } from '../process/sandbox.js';
 import { shareVolume } from '../process/volumes.js';
-import { SlurmUnreachable, type SlurmClient, type SlurmNode } from './client.js';
+import { SlurmUnreachable, type SlurmClient, type SlurmJob, type SlurmNode } from './client.js';
 import { slurmClient } from './connect.js';
 import { passwdIds, type SlurmOptions } from './options.js';
 import { JOB_FILES, KILL_SIGNAL, batchScript } from './script.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
+import { slurmNodes } from './nodes.js';
 import { statsFromFile } from './stats.js';
 import { observedOf, requeued } from './state.js';
 
@@ -211,7 +212,7 @@ export class SlurmDriver implements RuntimeDriver {
     const entries = await readdir(join(this.options.sharedDir, 'jobs')).catch(() => []);
     for (const id of entries) if (await this.record(id)) ids.add(id);
     for (const j of await this.client.jobs()) {
-      if (j.name.startsWith(JOB_PREFIX) && j.user === this.options.user) {
+      if (this.isOurs(j)) {
         ids.add(j.name.slice(JOB_PREFIX.length));
       }
     }
@@ -270,8 +271,15 @@ export class SlurmDriver implements RuntimeDriver {
     return node && port ? { host: node.address, port: port.value } : null;
   }
 
+  /** Each node that takes work, per partition, less what work that is not Orrery's holds (nodes.ts). */
   async nodes(): Promise<NodeCapacity[]> {
-    return poolsAsNodes(await this.capacity());
+    const [nodes, jobs] = await Promise.all([this.client.nodes(), this.client.jobs()]);
+    return slurmNodes(nodes, jobs, (j) => this.isOurs(j));
+  }
+
+  /** An Orrery job: named so by start(), and submitted as the service user (as list() finds them). */
+  private isOurs(j: SlurmJob): boolean {
+    return j.name.startsWith(JOB_PREFIX) && j.user === this.options.user;
   }
 
   async capacity(): Promise<PoolCapacity[]> {

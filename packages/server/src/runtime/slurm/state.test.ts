@@ -13,6 +13,9 @@ const job = (over: Partial<SlurmJob>): SlurmJob => ({
   endTime: 1_700_000_060,
   batchHost: 'n1',
   restarts: 0,
+  cpus: 1,
+  allocated: [{ node: 'n1', memoryMb: 256 }],
+  gres: [],
   ...over,
 });
 

@@ -14,17 +14,18 @@ import { OrgBalanceDialog } from './OrgBalanceDialog';
 import { ClusterOrgsTab } from './ClusterOrgsTab';
 import { HostTab } from './HostTab';
 import { NodesTab } from './NodesTab';
+import { QueueTab } from './QueueTab';
 import { ResourcesTab } from './ResourcesTab';
 import { ADMIN_UI } from './texts';
 
 const AREA_TABS = ['users', 'clusters', 'organizations', 'host'] as const;
-const CLUSTER_TABS = ['nodes', 'resources', 'reports', 'organizations'] as const;
+const CLUSTER_TABS = ['nodes', 'resources', 'reports', 'organizations', 'queue'] as const;
 
 /**
  * /admin (console-shell §2): system role only, anyone else goes home. Tabs users, clusters,
  * organizations and host (what this installation cannot do); a cluster at clusters/{name} with
- * nodes (default), resources, reports and organizations. Any other path leads back to the users
- * tab.
+ * nodes (default), resources, reports, organizations and queue (who waits and why, by
+ * organization and project). Any other path leads back to the users tab.
  */
 export default function AdminPage() {
   const { user } = useAccount();
@@ -194,6 +195,7 @@ function ClusterDetail() {
         <ReportsTab key={clusterName} scope={{ cluster: clusterName }} withPools />
       )}
       {current === 'organizations' && <ClusterOrgsTab cluster={clusterName} />}
+      {current === 'queue' && <QueueTab cluster={clusterName} />}
     </Stack>
   );
 }

@@ -142,18 +142,21 @@ export const JOBS_TEXTS = {
     minutes: (n: number) => `${n} min`,
     seconds: (n: number) => `${n} s`,
   },
-  pending: {
-    title: 'Why is this job pending?',
-    reasons: {
-      QuotaExhausted:
-        'The organization has reached its limit of running jobs on this cluster; the job starts when another one ends.',
-      NoCredits:
-        'There are no credits left for the organization or for you; the job starts once credits are added.',
-      ClusterScalingUp:
-        'No node of the cluster has room for this preset right now; the job starts when capacity frees up.',
-      ScheduleTimeout: 'The job waited longer than its schedule timeout for capacity.',
-    } as Record<string, string>,
+  wait: {
+    title: 'Why is this job waiting?',
+    position: (n: number) =>
+      n === 1 ? '#1 in the queue: the next job to start' : `#${n} in the queue`,
+    positionBadge: (n: number) => `#${n} in queue`,
+    positionHint: 'Its place among the waiting jobs it competes with; #1 starts next',
+    preempted:
+      'This job was preempted to give its capacity back; it waits in the queue and starts again when admitted.',
     waiting: 'The job is waiting to be scheduled.',
+    loading: 'Reading the queue',
+    failed: 'Could not read why the job waits',
+    freeWhere: 'Free capacity by node',
+    node: 'Node',
+    pool: 'Node pool',
+    moreNodes: (n: number) => `and ${n} more ${n === 1 ? 'node' : 'nodes'}`,
   },
   runtimeWarning: 'Runtime warning',
   observability: {

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { and, eq } from 'drizzle-orm';
-import { formatMemory } from '@orrery/contract';
+import { formatMemory, type JobScheduling } from '@orrery/contract';
 import type { Db } from '../../../db/client.js';
 import { orgMembers } from '../../../db/schema.js';
 import type { RuntimeDriver } from '../../../runtime/driver.js';
@@ -11,6 +11,7 @@ import { loadClusters } from '../../clusters/store.js';
 import { presetWire } from '../../clusters/wire.js';
 import { visibleClusters } from '../../clusters/visible.js';
 import { orgsOfUser } from '../../orgs/store.js';
+import { unfinishedJobs, type JobRow } from '../../jobs/store.js';
 import type { Asker, Fact } from '../types.js';
 import { consoleUrl, placeOfRow, readableApp, readableJob } from './resolve.js';
 import { codeBlock, inlineText } from './markdown.js';
@@ -23,6 +24,38 @@ export interface FactDeps {
   publicUrl: string;
   /** Where jobs are served (ORRERY_INGRESS_DOMAIN), for apps' URLs. */
   ingressDomain: string;
+  /** Why a waiting job waits and where it stands, as the scheduler last decided (jobs queue.ts). */
+  scheduling?: (j: JobRow) => JobScheduling;
+}
+
+/** A waiting job's place and reasons, in the scheduler's words (docs/scheduling.md). */
+function queueText(d: FactDeps, j: JobRow) {
+  const w = j.materialized ? null : d.scheduling?.(j);
+  if (!w?.position) return '';
+  return ` It is number ${w.position} in the queue of the jobs it competes with.${w.message ? ` The scheduler says: ${inlineText(w.message)}.` : ''}`;
+}
+
+/** "Why is my job pending?" without a name: each of the asker's waiting jobs, first in line first. */
+export async function myWaitingJobsFact(d: FactDeps, asker: Asker): Promise<Fact> {
+  const mine = (await unfinishedJobs(d.db))
+    .filter((j) => j.ownerId === asker.principal.id && !j.materialized)
+    .map((j) => ({ j, w: d.scheduling?.(j) }))
+    .sort((a, b) => (a.w?.position ?? Infinity) - (b.w?.position ?? Infinity))
+    .slice(0, 5);
+  if (!mine.length) return { text: 'You have no job waiting to start.', citations: [] };
+  const lines = mine.map(({ j, w }) => {
+    const label = j.name ? `${j.name} (${j.id})` : j.id;
+    const place = w?.position ? `number ${w.position} in the queue` : j.status;
+    return `- Job ${label}, ${place}: ${inlineText(w?.message ?? j.statusDescription ?? 'waiting')}`;
+  });
+  return {
+    text: `Your waiting jobs:\n${lines.join('\n')}`,
+    citations: mine.map(({ j }) => ({
+      title: `Job ${j.name ?? j.id}`,
+      url: consoleUrl.job(j.id),
+      snippet: j.statusDescription ?? j.status,
+    })),
+  };
 }
 
 /** The last lines of a log the assistant shows, and how much of a log it reads at most. */
@@ -87,7 +120,7 @@ export async function jobStatusFact(d: FactDeps, asker: Asker, idOrName: string)
   const label = j.name ? `${j.name} (${j.id})` : j.id;
   // The reason may be the job's own words (its exit message): quoted, never markup.
   const why = inlineText([j.reason, j.statusDescription].filter(Boolean).join(': '));
-  const text = `Job ${label} is ${j.status}${why ? `. Reason: ${why}` : ''}.`;
+  const text = `Job ${label} is ${j.status}${why ? `. Reason: ${why}` : ''}.${queueText(d, j)}`;
   return {
     text,
     citations: [{ title: `Job ${j.name ?? j.id}`, url: consoleUrl.job(j.id), snippet: text }],

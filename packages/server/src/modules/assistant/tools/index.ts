@@ -6,6 +6,7 @@ import {
   creditsFact,
   jobLogsFact,
   jobStatusFact,
+  myWaitingJobsFact,
   presetsFact,
   type FactDeps,
 } from './facts.js';
@@ -20,6 +21,8 @@ const factOf = (d: FactDeps, asker: Asker, i: FactIntent): Promise<Fact> => {
       return presetsFact(d, asker);
     case 'job-status':
       return jobStatusFact(d, asker, i.job);
+    case 'my-waiting-jobs':
+      return myWaitingJobsFact(d, asker);
     case 'job-logs':
       return jobLogsFact(d, asker, i.job);
     case 'app-status':

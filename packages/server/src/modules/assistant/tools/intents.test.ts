@@ -10,7 +10,9 @@ describe('intent rules', () => {
     ['How many credits do I have left?', [{ kind: 'credits' }]],
     ['what presets are there', [{ kind: 'presets' }]],
     ['what is the URL of app my-notebook', [{ kind: 'app-status', app: 'my-notebook' }]],
-    ['why is my job pending', []],
+    ['why is my job pending', [{ kind: 'my-waiting-jobs' }]],
+    ['why are my jobs still waiting?', [{ kind: 'my-waiting-jobs' }]],
+    ['how do I submit a job', []],
     ['how do I create a disk?', []],
     ['install shell with preset cpu-small', []],
   ])('%s', (q, intents) => expect(factIntents(q)).toEqual(intents));

@@ -7,6 +7,8 @@ export type FactIntent =
   | { kind: 'credits' }
   | { kind: 'presets' }
   | { kind: 'job-status'; job: string }
+  /** "Why is my job pending?" naming none: the asker's waiting jobs. */
+  | { kind: 'my-waiting-jobs' }
   | { kind: 'job-logs'; job: string }
   | { kind: 'app-status'; app: string };
 
@@ -104,6 +106,12 @@ export function factIntents(question: string): FactIntent[] {
   if (job && has(q, /\b(logs?|output|last lines|tail)\b/)) out.push({ kind: 'job-logs', job });
   else if (job && has(q, /\b(why|status|state|pending|failed|fail|stuck|waiting|reason|doing)\b/))
     out.push({ kind: 'job-status', job });
+  else if (
+    !job &&
+    has(q, /\bjobs?\b/) &&
+    has(q, /\b(pending|waiting|queued?|stuck|not start(ed|ing)?|suspended|preempted)\b/)
+  )
+    out.push({ kind: 'my-waiting-jobs' });
   const app = nameAfter(q, APP);
   if (app && has(q, /\b(status|state|url|address|link|running|healthy|up|open|where)\b/))
     out.push({ kind: 'app-status', app });

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';
@@ -143,6 +143,29 @@ describe('Jobs list', () => {
         (s) => !(screen.getByRole('button', { name: `Kill j-${s}` }) as HTMLButtonElement).disabled,
       );
     await vi.waitFor(() => expect(enabled()).toEqual(['pending', 'running', 'suspended']));
+  });
+
+  it('marks each waiting job with its place in the queue', async () => {
+    renderList('&status=all', [
+      jobWire({ id: 'job-0', name: 'j-pending', status: 'pending', queue_position: 3 }),
+      jobWire({ id: 'job-1', name: 'j-suspended', status: 'suspended', queue_position: 1 }),
+      jobWire({ id: 'job-2', name: 'j-running', status: 'running' }),
+    ]);
+    const row = async (name: string) => (await screen.findByRole('link', { name })).closest('tr')!;
+    expect(within(await row('j-pending')).getByText('#3 in queue')).toBeTruthy();
+    expect(within(await row('j-suspended')).getByText('#1 in queue')).toBeTruthy();
+    expect(within(await row('j-running')).queryByText(/in queue/)).toBeNull();
+  });
+
+  it('reads the list again every 10 seconds while a job is suspended', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { lists } = renderList('&status=all', [
+      jobWire({ name: 'j-suspended', status: 'suspended', queue_position: 2 }),
+    ]);
+    await screen.findByRole('link', { name: 'j-suspended' });
+    expect(lists()).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await vi.waitFor(() => expect(lists()).toHaveLength(2));
   });
 
   it('keeps everyone from Create new job where the installation refuses every job, and says why', async () => {

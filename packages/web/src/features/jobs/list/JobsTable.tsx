@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Badge, Group, Stack, Table, Text, Tooltip } from '@
 import { useCan, withRule } from '../../../api/permissions';
 import { WhyNot } from '../../../ui/WhyNot';
 import { IconActivity, IconPlayerStop } from '@tabler/icons-react';
-import type { Job } from '../../../api/jobs';
+import { isWaiting, type Job } from '../../../api/jobs';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { JobCost } from '../../billing/cost/JobCost';
 import { JobStatusBadge } from '../JobStatusBadge';
@@ -12,8 +12,8 @@ import { JOBS_TEXTS } from '../texts';
 const C = JOBS_TEXTS.columns;
 
 /**
- * workloads §2: ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill); and the credits
- * each job has used so far (issue 12).
+ * workloads §2: ID / Name, Image, Preset, Status, Tags, Actions (Monitor, Kill); the credits
+ * each job has used so far, and a waiting job's place in the queue beside its status.
  */
 export function JobsTable(props: {
   jobs: Job[];
@@ -57,7 +57,16 @@ export function JobsTable(props: {
               <Table.Td style={{ wordBreak: 'break-all' }}>{job.container.image}</Table.Td>
               <Table.Td>{job.presetName ?? JOBS_TEXTS.details.none}</Table.Td>
               <Table.Td>
-                <JobStatusBadge status={job.status} />
+                <Group gap={4} wrap="nowrap">
+                  <JobStatusBadge status={job.status} />
+                  {isWaiting(job.status) && job.queuePosition !== undefined && (
+                    <Tooltip label={JOBS_TEXTS.wait.positionHint}>
+                      <Badge variant="outline" color="gray" tt="none">
+                        {JOBS_TEXTS.wait.positionBadge(job.queuePosition)}
+                      </Badge>
+                    </Tooltip>
+                  )}
+                </Group>
               </Table.Td>
               <Table.Td>
                 <JobCost job={job} />

@@ -1,0 +1,72 @@
+// The nodes of a Slurm cluster as the scheduler counts them (runtime/driver.ts NodeCapacity):
+// each node that takes work, what it has less what jobs that are not Orrery's hold on it.
+import type { NodeCapacity } from '../driver.js';
+import { capacityOf, gpusOf } from './capacity.js';
+import type { SlurmJob, SlurmNode } from './client.js';
+
+const MB = 2 ** 20;
+
+/** Job states whose resources the node still counts as allocated. */
+const HOLDING = new Set(['RUNNING', 'COMPLETING', 'SUSPENDED']);
+
+interface Held {
+  cpu: number;
+  memoryMb: number;
+  gpu: number;
+}
+
+/**
+ * What Orrery's own jobs hold on each node. Each is one batch step on one node, so the job's
+ * CPUs and its first node's memory and GRES are all on that node.
+ */
+function heldByOurs(jobs: SlurmJob[], ours: (j: SlurmJob) => boolean): Map<string, Held> {
+  const held = new Map<string, Held>();
+  for (const j of jobs) {
+    const at = j.allocated[0];
+    if (!ours(j) || !HOLDING.has(j.state) || !at || j.allocated.length !== 1) continue;
+    const h = held.get(at.node) ?? { cpu: 0, memoryMb: 0, gpu: 0 };
+    h.cpu += j.cpus;
+    h.memoryMb += at.memoryMb;
+    h.gpu += gpusOf(j.gres[0])?.count ?? 0;
+    held.set(at.node, h);
+  }
+  return held;
+}
+
+/**
+ * Each node that takes work (idle, mixed or allocated; not down or drained), once per partition
+ * it is in, with that partition as its pool: a node of `cpu` and `gpu` is offered to the jobs of
+ * both, and the two entries share its name, so whoever counts them takes its resources once.
+ * What it offers: its CPUs, RealMemory and GRES GPUs (NVIDIA's: the driver asks for `gpu` GRES),
+ * less what other work holds on it. Slurm reports a node's allocation whole; Orrery's own jobs
+ * (`ours`) are given back, as the scheduler counts what it admitted itself.
+ */
+export function slurmNodes(
+  nodes: SlurmNode[],
+  jobs: SlurmJob[],
+  ours: (j: SlurmJob) => boolean,
+): NodeCapacity[] {
+  const held = heldByOurs(jobs, ours);
+  const out: NodeCapacity[] = [];
+  for (const n of capacityOf(nodes).nodes) {
+    if (!['idle', 'mix', 'alloc'].includes(n.state)) continue;
+    const mine = held.get(n.name) ?? { cpu: 0, memoryMb: 0, gpu: 0 };
+    // Never below nothing: the node's figures and the jobs' are two reads, a moment apart.
+    const others = {
+      cpu: Math.max(0, n.used.cpu - mine.cpu),
+      memory: Math.max(0, n.used.memory - mine.memoryMb * MB),
+      gpu: Math.max(0, n.used.gpu - mine.gpu),
+    };
+    const gpus = n.gpus ? Math.max(0, n.gpus.count - others.gpu) : 0;
+    for (const pool of n.partitions) {
+      out.push({
+        name: n.name,
+        pool,
+        cpu: Math.max(0, n.cpus - others.cpu),
+        memory: Math.max(0, n.memory - others.memory),
+        ...(n.gpus ? { gpus: { nvidia: gpus } } : {}),
+      });
+    }
+  }
+  return out;
+}

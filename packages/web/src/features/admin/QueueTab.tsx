@@ -1,0 +1,229 @@
+import { Alert, Loader, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import {
+  formatAmount,
+  QUOTA_RESOURCE_LABELS,
+  QUOTA_RESOURCES,
+  type ClusterQueue,
+  type JobStatus,
+  type QueueStanding,
+  type ResourceAmounts,
+} from '@orrery/contract';
+import { isWaiting } from '../../api/jobs';
+import { useClusterQueue } from '../../api/scheduling';
+import { EmptyState } from '../../ui/EmptyState';
+import { messageOf } from '../../ui/errors';
+import { JobStatusBadge } from '../jobs/JobStatusBadge';
+import { ADMIN_UI } from './texts';
+
+const Q = ADMIN_UI.queue;
+
+/** The amounts of a set, in the contract's order of resources, leaving out what is zero. */
+const amounts = (a: ResourceAmounts) =>
+  QUOTA_RESOURCES.filter((r) => a[r]).map((r) => formatAmount(r, a[r]!));
+const amountsText = (a: ResourceAmounts) => amounts(a).join(', ') || Q.none;
+
+/** Each limited resource on a line: its nominal share, and how much more it may borrow. */
+function quotaLines(quota: QueueStanding['quota']): string[] {
+  if (!quota) return [Q.unlimited];
+  const lines = QUOTA_RESOURCES.filter((r) => quota.nominal[r] != null).map((r) => {
+    const borrow = quota.borrowing_limit[r];
+    const nominal = formatAmount(r, quota.nominal[r]!);
+    return borrow == null ? nominal : `${nominal}, ${Q.mayBorrow(formatAmount(r, borrow))}`;
+  });
+  return lines.length ? lines : [Q.unlimited];
+}
+
+/** The weighted dominant share as a percentage of the fair share, with what it means. */
+function shareOf(share: number) {
+  const percent = Math.round(share * 100);
+  return {
+    percent: `${percent} %`,
+    hint: percent < 100 ? Q.below : percent === 100 ? Q.at : Q.above,
+  };
+}
+
+/**
+ * The cluster's queue (docs/scheduling.md): its capacity and what is free, every organization
+ * and its projects with quota, use, borrowed amounts and fair-share standing, and the jobs that
+ * wait or run in admission order. Read again every 10 seconds, as the queue moves.
+ */
+export function QueueTab({ cluster }: { cluster: string }) {
+  const queue = useClusterQueue(cluster);
+  if (queue.isPending) return <Loader aria-label={ADMIN_UI.clusterTabs.queue} />;
+  const error = queue.isError && (
+    <Alert color="red">{messageOf(queue.error, ADMIN_UI.loadFailed)}</Alert>
+  );
+  if (!queue.data) return error;
+  const data = queue.data;
+  return (
+    <Stack>
+      {error}
+      <Capacity data={data} />
+      <Standings data={data} />
+      <Jobs data={data} />
+    </Stack>
+  );
+}
+
+function Capacity({ data }: { data: ClusterQueue }) {
+  const resources = QUOTA_RESOURCES.filter((r) => data.capacity[r] != null);
+  return (
+    <Stack gap="xs">
+      <Title order={4}>{Q.summary}</Title>
+      <Table withTableBorder maw={560} aria-label={Q.summary}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{Q.resource}</Table.Th>
+            <Table.Th>{Q.capacity}</Table.Th>
+            <Table.Th>{Q.inUse}</Table.Th>
+            <Table.Th>{Q.free}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {resources.map((r) => {
+            const total = data.capacity[r] ?? 0;
+            const free = data.free[r] ?? 0;
+            return (
+              <Table.Tr key={r}>
+                <Table.Td>{QUOTA_RESOURCE_LABELS[r]}</Table.Td>
+                <Table.Td>{formatAmount(r, total)}</Table.Td>
+                <Table.Td>{formatAmount(r, Math.max(0, total - free))}</Table.Td>
+                <Table.Td>{formatAmount(r, free)}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+function StandingRow({ name, s, nested }: { name: string; s: QueueStanding; nested: boolean }) {
+  const share = shareOf(s.share);
+  return (
+    <Table.Tr>
+      <Table.Th scope="row" fw={nested ? 400 : 600} pl={nested ? 'xl' : undefined}>
+        {name}
+      </Table.Th>
+      <Table.Td>
+        {quotaLines(s.quota).map((l) => (
+          <Text key={l} size="sm">
+            {l}
+          </Text>
+        ))}
+      </Table.Td>
+      <Table.Td>{amountsText(s.used)}</Table.Td>
+      <Table.Td>{amountsText(s.borrowed)}</Table.Td>
+      <Table.Td>
+        <Text size="sm">{share.percent}</Text>
+        <Text size="xs" c="dimmed">
+          {share.hint}
+        </Text>
+      </Table.Td>
+      <Table.Td>{s.running}</Table.Td>
+      <Table.Td>{s.pending}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+function Standings({ data }: { data: ClusterQueue }) {
+  return (
+    <Stack gap="xs">
+      <Title order={4}>{Q.standings}</Title>
+      {data.orgs.length === 0 ? (
+        <EmptyState title={Q.noOrgs} />
+      ) : (
+        <Table striped verticalSpacing="xs" aria-label={Q.standings}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{Q.who}</Table.Th>
+              <Table.Th>{Q.quota}</Table.Th>
+              <Table.Th>{Q.used}</Table.Th>
+              <Table.Th>{Q.borrowed}</Table.Th>
+              <Table.Th>
+                <Tooltip label={Q.shareHint} multiline w={280}>
+                  <span>{Q.share}</span>
+                </Tooltip>
+              </Table.Th>
+              <Table.Th>{Q.running}</Table.Th>
+              <Table.Th>{Q.pending}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.orgs.flatMap((o) => [
+              <StandingRow key={o.org} name={o.org} s={o} nested={false} />,
+              ...o.projects.map((p) => (
+                <StandingRow key={`${o.org}/${p.project}`} name={p.project} s={p} nested />
+              )),
+            ])}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+type QueueJob = ClusterQueue['jobs'][number];
+/** Admission order: the waiting by their place, then those without one, then the running. */
+const rank = (j: QueueJob) => (j.position !== null ? 0 : isWaiting(j.status) ? 1 : 2);
+const byOrder = (a: QueueJob, b: QueueJob) =>
+  rank(a) - rank(b) || (a.position ?? 0) - (b.position ?? 0);
+
+function Jobs({ data }: { data: ClusterQueue }) {
+  const jobs = [...data.jobs].sort(byOrder);
+  return (
+    <Stack gap="xs">
+      <Title order={4}>{Q.jobs}</Title>
+      {jobs.length === 0 ? (
+        <EmptyState title={Q.noJobs} />
+      ) : (
+        <Table.ScrollContainer minWidth={900}>
+          <Table striped verticalSpacing="xs" aria-label={Q.jobs}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{Q.position}</Table.Th>
+                <Table.Th>{Q.job}</Table.Th>
+                <Table.Th>{Q.who}</Table.Th>
+                <Table.Th>{Q.owner}</Table.Th>
+                <Table.Th>{Q.status}</Table.Th>
+                <Table.Th>{Q.priority}</Table.Th>
+                <Table.Th>{Q.preemptible}</Table.Th>
+                <Table.Th>{Q.requests}</Table.Th>
+                <Table.Th>{Q.message}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {jobs.map((j) => (
+                <Table.Tr key={j.id}>
+                  <Table.Td>{j.position === null ? Q.none : `#${j.position}`}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {j.name ?? j.id}
+                    </Text>
+                    {j.name && (
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {j.id}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{`${j.org} / ${j.project}`}</Table.Td>
+                  <Table.Td>{j.owner}</Table.Td>
+                  {/* A badge shrinks to an ellipsis where the table is tight: it keeps its word. */}
+                  <Table.Td miw={110}>
+                    <JobStatusBadge status={j.status as JobStatus} />
+                  </Table.Td>
+                  <Table.Td>{j.priority}</Table.Td>
+                  <Table.Td>{j.preemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
+                  <Table.Td>{amountsText(j.requests)}</Table.Td>
+                  <Table.Td maw={360}>
+                    <Text size="sm">{j.message ?? Q.none}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
