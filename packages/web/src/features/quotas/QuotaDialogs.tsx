@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Stack, TextInput } from '@mantine/core';
-import { JobsQuota, type ProjectPlace } from '@orrery/contract';
+import { JobsQuota, QUOTA_RESOURCES, type ProjectPlace } from '@orrery/contract';
 import {
   type QuotaBody,
   useSetOrgQuota,
@@ -19,8 +19,18 @@ const U = QUOTAS_UI;
 
 /** The quota inputs' state and what a submit sends, or the form's own errors. */
 export function useQuotaValues(seen?: Parameters<typeof valuesOf>[0]) {
-  const [values, setValues] = useState<QuotaValues>(() => valuesOf(seen));
+  const [values, setRaw] = useState<QuotaValues>(() => valuesOf(seen));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // A field's error is the last submit's: once its text changes, it no longer stands.
+  const setValues = (next: QuotaValues) => {
+    const changed = (Object.keys(next) as (keyof QuotaValues)[]).flatMap((kind) =>
+      QUOTA_RESOURCES.filter((r) => next[kind][r] !== values[kind][r]).map((r) =>
+        kind === 'nominal' ? r : `borrowing_limit.${r}`,
+      ),
+    );
+    setRaw(next);
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([p]) => !changed.includes(p))));
+  };
   /** The body when every field passes, else null with the errors shown. */
   const body = (): QuotaBody | null => {
     const out = quotaBody(values);

@@ -77,6 +77,9 @@ describe('quota editors', () => {
     ).toBeTruthy();
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
     fireEvent.change(field('CPU cores: Quota'), { target: { value: '4.5' } });
+    // A corrected field no longer shows the last submit's error; the others still do.
+    expect(within(dialog).queryByText('CPU must be a positive number')).toBeNull();
+    expect(within(dialog).getByText(/^A borrowing limit of AMD GPUs/)).toBeTruthy();
     fireEvent.change(field('AMD GPUs: Borrowing limit'), { target: { value: '' } });
     fireEvent.change(field('Memory, GB: Quota'), { target: { value: '16' } });
     fireEvent.change(field('NVIDIA GPUs: Quota'), { target: { value: '3' } });
