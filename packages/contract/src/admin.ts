@@ -3,6 +3,8 @@ import { GpuVendor, GPU_VENDORS } from './clusters.js';
 import { Credits } from './people.js';
 import { BOUND_TEXTS, DECIMAL_MAX, fitsDecimal, INT4_MAX } from './bounds.js';
 import { USERNAME, USERNAME_MAX, USERNAME_MESSAGE, USERNAME_MIN } from './names.js';
+import { MEMORY_UNITS, formatMemory, type MemoryUnit } from './units.js';
+import { ProjectQuota, QuotaWire } from './scheduling.js';
 
 /**
  * The admin area: system users, clusters and their
@@ -12,15 +14,8 @@ import { USERNAME, USERNAME_MAX, USERNAME_MESSAGE, USERNAME_MIN } from './names.
 
 export const PRESET_MIN_CPU = 0.01;
 export const PRESET_MIN_MEMORY = 64_000_000;
-/** Memory units of the preset form (decimal). */
-export const MEMORY_UNITS = { MB: 1e6, GB: 1e9, TB: 1e12 } as const;
-export type MemoryUnit = keyof typeof MEMORY_UNITS;
-
-/** Bytes in the largest unit that keeps the number at least 1: 64000000 → "64 MB". */
-export function formatMemory(bytes: number): string {
-  const unit = (['TB', 'GB', 'MB'] as const).find((u) => bytes >= MEMORY_UNITS[u]) ?? 'MB';
-  return `${Number((bytes / MEMORY_UNITS[unit]).toFixed(2))} ${unit}`;
-}
+// Memory units live apart so that the scheduling wire can format amounts without this file.
+export { MEMORY_UNITS, formatMemory, type MemoryUnit } from './units.js';
 
 export const ADMIN_TEXTS = {
   presetNoFit: "This preset won't fit into any node pool",
@@ -284,7 +279,8 @@ export const ClusterOrg = z
   .object({
     org_name: z.string(),
     balance: z.object({ credits: z.string().nullable(), spent_credits: z.string() }),
-    quota: z.object({ total_running_jobs: z.number().nullable() }),
+    /** Apolo's jobs quota, with the resource quotas of the scheduler beside it (docs/quotas.md). */
+    quota: QuotaWire.extend({ total_running_jobs: z.number().nullable() }),
     default_credits: z.string().nullable(),
     default_quota: z.object({ total_running_jobs: z.number().nullable() }),
     default_role: z.string(),
@@ -306,11 +302,19 @@ export const ORG_CLUSTER_TEXTS = {
     'Defaults for new cluster members (credits, jobs, role) are not kept on this installation',
 };
 const unset = (message: string) => z.null({ error: message }).optional();
+/**
+ * An organization's quota on a cluster as sent. The jobs quota keeps Apolo's rule: absent is
+ * unlimited (the official client leaves it out for "unlimited"). A resource field or
+ * `borrowing_limit` absent keeps what is set, null clears it.
+ */
+export const OrgQuotaInput = ProjectQuota.extend({
+  total_running_jobs: JobsQuota.default(null),
+}).strict();
+export type OrgQuotaInput = z.infer<typeof OrgQuotaInput>;
+
 export const ClusterOrgAdd = z.object({
   org_name: z.string().min(1),
-  quota: z.object({ total_running_jobs: JobsQuota.default(null) }).default({
-    total_running_jobs: null,
-  }),
+  quota: OrgQuotaInput.default({ total_running_jobs: null }),
   balance: z
     .object({ credits: unset(ORG_CLUSTER_TEXTS.credits), spent_credits: z.unknown() })
     .optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatMemory } from './admin.js';
+import { formatMemory } from './units.js';
 
 /**
  * The scheduler's wire: resource quotas of organizations and projects, why a job waits and where
@@ -27,27 +27,113 @@ const amount = (label: string, int = false) => {
   const n = z
     .number({ error: quotaMessage(label) })
     .min(0, quotaMessage(label))
-    .max(QUOTA_MAX);
+    .max(QUOTA_MAX, `${label} must be at most ${QUOTA_MAX}`);
   return (int ? n.int(`${label} must be a whole number`) : n).nullable().optional();
 };
 
-/** One set of limits: null or absent is unlimited. */
-export const ResourceLimits = z
-  .object({
-    cpu: amount('CPU'),
-    memory: amount('Memory', true),
-    nvidia_gpu: amount('NVIDIA GPUs', true),
-    amd_gpu: amount('AMD GPUs', true),
-    intel_gpu: amount('Intel GPUs', true),
-  })
-  .strict();
-export type ResourceLimits = z.infer<typeof ResourceLimits>;
+/** One set of limits, each field's messages naming it with `suffix` ("CPU borrowing limit"). */
+const limits = (suffix = '') =>
+  z
+    .object({
+      cpu: amount(`CPU${suffix}`),
+      memory: amount(`Memory${suffix}`, true),
+      nvidia_gpu: amount(`NVIDIA GPUs${suffix}`, true),
+      amd_gpu: amount(`AMD GPUs${suffix}`, true),
+      intel_gpu: amount(`Intel GPUs${suffix}`, true),
+    })
+    .strict();
 
-/** A project's quota inside its organization: a nominal share and how far it may borrow. */
+/** One set of limits: null or absent is unlimited. */
+export const ResourceLimits = limits();
+export type ResourceLimits = z.infer<typeof ResourceLimits>;
+/** How far beyond its nominal quota a consumer may borrow idle capacity of its pool. */
+export const BorrowingLimits = limits(' borrowing limit');
+
+/**
+ * A project's quota inside its organization: a nominal share and how far it may borrow. The body
+ * of `PUT .../projects/{project}/quota`, which replaces the whole quota (absent is unlimited).
+ */
 export const ProjectQuota = ResourceLimits.extend({
-  borrowing_limit: ResourceLimits.nullable().optional(),
+  borrowing_limit: BorrowingLimits.nullable().optional(),
 }).strict();
 export type ProjectQuota = z.infer<typeof ProjectQuota>;
+
+/** A change by a delta (`additional_quota`): each named amount is added, negative to lower it. */
+const delta = (label: string, int = false) => {
+  const n = z
+    .number({ error: `${label} must be a number` })
+    .min(-QUOTA_MAX)
+    .max(QUOTA_MAX);
+  return (int ? n.int(`${label} must be a whole number`) : n).optional();
+};
+const deltas = (suffix = '') =>
+  z
+    .object({
+      cpu: delta(`CPU${suffix}`),
+      memory: delta(`Memory${suffix}`, true),
+      nvidia_gpu: delta(`NVIDIA GPUs${suffix}`, true),
+      amd_gpu: delta(`AMD GPUs${suffix}`, true),
+      intel_gpu: delta(`Intel GPUs${suffix}`, true),
+    })
+    .strict();
+export const ResourceDeltas = deltas().extend({
+  borrowing_limit: deltas(' borrowing limit').optional(),
+});
+
+/** A set of limits as answered: every resource named, null where unlimited. */
+const Limit = z.number().nullable();
+export const LimitsWire = z.object({
+  cpu: Limit,
+  memory: Limit,
+  nvidia_gpu: Limit,
+  amd_gpu: Limit,
+  intel_gpu: Limit,
+});
+export type LimitsWire = z.infer<typeof LimitsWire>;
+export const QuotaWire = LimitsWire.extend({ borrowing_limit: LimitsWire });
+export type QuotaWire = z.infer<typeof QuotaWire>;
+
+/** What running jobs hold now (their presets' resources), and how many run. */
+export const QuotaUse = z.object({
+  cpu: z.number(),
+  memory: z.number(),
+  nvidia_gpu: z.number(),
+  amd_gpu: z.number(),
+  intel_gpu: z.number(),
+  total_running_jobs: z.number().int(),
+});
+export type QuotaUse = z.infer<typeof QuotaUse>;
+
+/** `GET`/`PUT /apis/admin/v1/clusters/{cluster}/orgs/{org}/projects/{project}/quota`. */
+export const ProjectQuotaView = QuotaWire.extend({
+  cluster_name: z.string(),
+  org_name: z.string(),
+  project_name: z.string(),
+  used: QuotaUse,
+}).meta({ id: 'ProjectQuota' });
+export type ProjectQuotaView = z.infer<typeof ProjectQuotaView>;
+
+/**
+ * `GET /apis/admin/v1/clusters/{cluster}/orgs/{org}/quota`: the organization's quota on the
+ * cluster, its use, and the quotas of those of its projects the caller may see.
+ */
+export const OrgQuotaView = QuotaWire.extend({
+  cluster_name: z.string(),
+  org_name: z.string(),
+  total_running_jobs: z.number().nullable(),
+  used: QuotaUse,
+  projects: z.array(ProjectQuotaView),
+}).meta({ id: 'OrgQuota' });
+export type OrgQuotaView = z.infer<typeof OrgQuotaView>;
+
+/** Why a quota change is refused beyond a field's own bounds. */
+export const QUOTA_TEXTS = {
+  borrowingWithoutQuota: (label: string) =>
+    `A borrowing limit of ${label} needs a quota of ${label}: without one, its use is not limited`,
+  projectsAbove: (label: string, org: string, projects: string, quota: string) =>
+    `${label}: the nominal quotas of the projects of ${org} add up to ${projects}, more than the organization's ${quota}`,
+  oneChange: 'Send either quota or additional_quota',
+} as const;
 
 /** Why a waiting job is not admitted now; the first reason holds it. */
 export type WaitReason =

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { projectMember, tenancy } from '../test/fixtures.js';
+import { call, projectMember, tenancy } from '../test/fixtures.js';
 import { apoloOf, describeClients } from '../test/apolo-cli.js';
 
 /**
@@ -164,6 +164,10 @@ describeClients(
       expect(await apolo.ok(['admin', 'get-org-users', 'acme'])).toMatch(
         new RegExp(`${friend.username}.*7\\.50`),
       );
+      // The resource quotas beside the jobs quota survive the CLI, which knows nothing of them.
+      const gpus = { quota: { nvidia_gpu: 2, borrowing_limit: { nvidia_gpu: 1 } } };
+      const quotaUrl = '/apis/admin/v1/clusters/default/orgs/acme/quota';
+      expect((await call(s, 'PATCH', quotaUrl, admin, gpus)).status).toBe(200);
       await root.ok(['admin', 'set-org-cluster-quota', 'default', 'acme', '--jobs', '7']);
       expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'acme'])).toMatch(
         /Jobs:\s+7/,
@@ -172,6 +176,9 @@ describeClients(
       expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'acme'])).toMatch(
         /Jobs:\s+unlimited/,
       );
+      expect(
+        (await call(s, 'GET', '/apis/admin/v1/clusters/default/orgs/acme', admin)).body.quota,
+      ).toMatchObject({ nvidia_gpu: 2, borrowing_limit: { nvidia_gpu: 1 } });
       expect(await root.ok(['admin', 'get-orgs'])).toContain('acme');
     });
 
@@ -183,7 +190,13 @@ describeClients(
       expect(linked).toContain('beta');
       expect(linked).not.toContain('gamma');
       await root.ok(['admin', 'add-org-cluster', 'default', 'gamma', '--jobs', '3']);
+      const gamma = '/apis/admin/v1/clusters/default/orgs/gamma';
+      await call(s, 'PATCH', `${gamma}/quota`, admin, { quota: { cpu: 2.5 } });
       await root.ok(['admin', 'update-org-cluster', 'default', 'gamma', '--jobs', '4']);
+      expect((await call(s, 'GET', gamma, admin)).body.quota).toMatchObject({
+        total_running_jobs: 4,
+        cpu: 2.5,
+      });
       expect(await root.ok(['admin', 'get-org-cluster-quota', 'default', 'gamma'])).toMatch(
         /Jobs:\s+4/,
       );

@@ -10,6 +10,7 @@ import type {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, request } from './client';
 import { queryKeys } from './keys';
+import type { QuotaBody } from './quotas';
 
 /** The admin area's calls. */
 export type SystemUser = Camel<SystemUserWire>;
@@ -138,17 +139,13 @@ export const usePatchNodePool = (c: string) =>
   );
 
 export const useSaveClusterOrg = (c: string) =>
-  useAdminMutation((p: { orgName: string; jobs: string; isNew: boolean }) =>
-    p.isNew
-      ? request(`${cluster(c)}/orgs`, {
-          method: 'POST',
-          body: { orgName: p.orgName, quota: { totalRunningJobs: p.jobs } },
-        })
-      : request(`${cluster(c)}/orgs/${enc(p.orgName)}`, {
-          method: 'PUT',
-          body: { quota: { totalRunningJobs: p.jobs } },
-        }),
-  );
+  useAdminMutation((p: { orgName: string; jobs: string; quota: QuotaBody; isNew: boolean }) => {
+    // Every field is sent: an emptied one is cleared (null), none is left as it was.
+    const quota = { totalRunningJobs: p.jobs, ...p.quota };
+    return p.isNew
+      ? request(`${cluster(c)}/orgs`, { method: 'POST', body: { orgName: p.orgName, quota } })
+      : request(`${cluster(c)}/orgs/${enc(p.orgName)}`, { method: 'PUT', body: { quota } });
+  });
 
 export const useSetVolumeCredits = (c: string) =>
   useAdminMutation((p: { volume: string; value: string }) =>

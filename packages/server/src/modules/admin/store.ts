@@ -4,6 +4,8 @@ import type { Db } from '../../db/client.js';
 import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { decimal } from '../people/store.js';
+import { orgQuotasOf } from '../quotas/store.js';
+import { quotaWire } from '../quotas/wire.js';
 
 const NO_QUOTA = { total_running_jobs: null };
 
@@ -33,21 +35,25 @@ export async function adminClusters(db: Db) {
   }));
 }
 
+/** The organizations linked to a cluster, each with its jobs and resource quotas. */
 export async function clusterOrgsOf(db: Db, cluster: string): Promise<ClusterOrgWire[]> {
-  const rows = await db
-    .select({
-      org: clusterOrgs.orgName,
-      quota: clusterOrgs.quotaTotalRunningJobs,
-      credits: organizations.credits,
-    })
-    .from(clusterOrgs)
-    .innerJoin(organizations, eq(organizations.name, clusterOrgs.orgName))
-    .where(eq(clusterOrgs.clusterName, cluster))
-    .orderBy(clusterOrgs.orgName);
+  const [rows, quotas] = await Promise.all([
+    db
+      .select({
+        org: clusterOrgs.orgName,
+        quota: clusterOrgs.quotaTotalRunningJobs,
+        credits: organizations.credits,
+      })
+      .from(clusterOrgs)
+      .innerJoin(organizations, eq(organizations.name, clusterOrgs.orgName))
+      .where(eq(clusterOrgs.clusterName, cluster))
+      .orderBy(clusterOrgs.orgName),
+    orgQuotasOf(db, cluster),
+  ]);
   return rows.map((r) => ({
     org_name: r.org,
     balance: { credits: decimal(r.credits), spent_credits: '0' },
-    quota: { total_running_jobs: r.quota },
+    quota: { total_running_jobs: r.quota, ...quotaWire(quotas.get(r.org)) },
     default_credits: null,
     default_quota: NO_QUOTA,
     default_role: 'user',

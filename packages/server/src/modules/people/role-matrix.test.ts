@@ -33,6 +33,11 @@ const PROJECT_MANAGE = row('ok', 'ok', 404, 404, 404, 'ok', 403, 403, 404);
 const SYSTEM = row('ok', 403, 403, 403, 403, 403, 403, 403, 403);
 const NOBODY = row(404, 404, 404, 404, 404, 404, 404, 404, 404);
 const EVERYONE = row('ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok');
+// An organization's quota on a cluster is the cluster's managers' (docs/quotas.md); its projects'
+// quotas are the organization's managers' and the cluster's, read by the project's members.
+const CLUSTER_MANAGE = row('ok', 403, 403, 403, 'ok', 403, 403, 403, 403);
+const PROJECT_QUOTA_READ = row('ok', 'ok', 'ok', 404, 'ok', 'ok', 'ok', 'ok', 404);
+const PROJECT_QUOTA_SET = row('ok', 'ok', 'ok', 404, 'ok', 403, 403, 403, 404);
 // The outsider manages an organization of their own, so may search for people to invite.
 const LOOKUP = row('ok', 'ok', 'ok', 403, 403, 403, 403, 403, 'ok');
 
@@ -267,9 +272,29 @@ describe('role matrix of people and administration', () => {
     ],
     [
       'update a cluster organization quota',
-      SYSTEM,
+      CLUSTER_MANAGE,
       (u) =>
         call(s, 'PUT', `${A}/clusters/default/orgs/acme`, u, { quota: { total_running_jobs: '' } }),
+    ],
+    [
+      'set a cluster organization resource quota',
+      CLUSTER_MANAGE,
+      (u) => call(s, 'PATCH', `${A}/clusters/default/orgs/acme/quota`, u, { quota: { cpu: 8 } }),
+    ],
+    [
+      'read a cluster organization quota',
+      ORG_READ,
+      (u) => call(s, 'GET', `${A}/clusters/default/orgs/acme/quota`, u),
+    ],
+    [
+      'read a project quota',
+      PROJECT_QUOTA_READ,
+      (u) => call(s, 'GET', `${A}/clusters/default/orgs/acme/projects/vision/quota`, u),
+    ],
+    [
+      'set a project quota',
+      PROJECT_QUOTA_SET,
+      (u) => call(s, 'PUT', `${A}/clusters/default/orgs/acme/projects/vision/quota`, u, { cpu: 1 }),
     ],
     [
       'set storage volume credits',

@@ -13,7 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { IconLink } from '@tabler/icons-react';
-import { JobsQuota, StorageVolumeCredits } from '@orrery/contract';
+import {
+  JobsQuota,
+  QUOTA_RESOURCES,
+  StorageVolumeCredits,
+  type QuotaResource,
+} from '@orrery/contract';
 import {
   useAdminOrgs,
   useClusterOrgs,
@@ -28,10 +33,27 @@ import { useLocalIssues } from '../../ui/issues';
 import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 import { DiskPrice } from './DiskPrice';
+import { useQuotaValues } from '../quotas/QuotaDialogs';
+import { formatLimit, QuotaFields } from '../quotas/QuotaParts';
+import { CAMEL } from '../quotas/quotaForm';
+import { QUOTAS_UI } from '../quotas/texts';
 
 const O = ADMIN_UI.orgs;
 
-/** Organizations linked to the cluster with their jobs quota, and storage volume credits. */
+/** A resource quota in the list: the nominal amount, and "+ borrowing" where one is set. */
+function limitCell(q: ClusterOrg['quota'], r: QuotaResource) {
+  const nominal = q[CAMEL[r]];
+  const borrow = q.borrowingLimit[CAMEL[r]];
+  if (nominal === null) return '∞';
+  return borrow === null
+    ? formatLimit(r, nominal)
+    : `${formatLimit(r, nominal)} (+${formatLimit(r, borrow)})`;
+}
+
+/**
+ * Organizations linked to the cluster with their jobs and resource quotas (docs/quotas.md), and
+ * storage volume credits.
+ */
 export function ClusterOrgsTab({ cluster }: { cluster: string }) {
   const links = useClusterOrgs(cluster);
   const [editing, setEditing] = useState<ClusterOrg | 'new' | null>(null);
@@ -50,6 +72,9 @@ export function ClusterOrgsTab({ cluster }: { cluster: string }) {
             <Table.Tr>
               <Table.Th>{O.name}</Table.Th>
               <Table.Th>{O.jobs}</Table.Th>
+              {QUOTA_RESOURCES.map((r) => (
+                <Table.Th key={r}>{QUOTAS_UI.resources[r]}</Table.Th>
+              ))}
               <Table.Th>{O.credits}</Table.Th>
               <Table.Th aria-label="Actions" />
             </Table.Tr>
@@ -59,6 +84,9 @@ export function ClusterOrgsTab({ cluster }: { cluster: string }) {
               <Table.Tr key={l.orgName}>
                 <Table.Td>{l.orgName}</Table.Td>
                 <Table.Td>{l.quota.totalRunningJobs ?? '∞'}</Table.Td>
+                {QUOTA_RESOURCES.map((r) => (
+                  <Table.Td key={r}>{limitCell(l.quota, r)}</Table.Td>
+                ))}
                 <Table.Td>{l.balance.credits ?? '∞'}</Table.Td>
                 <Table.Td>
                   <EditAction label={O.edit(l.orgName)} onClick={() => setEditing(l)} />
@@ -72,6 +100,7 @@ export function ClusterOrgsTab({ cluster }: { cluster: string }) {
         opened={!!editing}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? O.link : editing ? O.edit(editing.orgName) : ''}
+        size="lg"
         centered
       >
         {editing && (
@@ -101,13 +130,15 @@ function QuotaForm(props: {
   const [jobs, setJobs] = useState(props.link?.quota.totalRunningJobs?.toString() ?? '');
   const [submitted, setSubmitted] = useState(false);
   const save = useSaveClusterOrg(props.cluster);
+  const resources = useQuotaValues(props.link?.quota);
   const invalid = JobsQuota.safeParse(jobs).error?.issues[0]?.message;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (!org || invalid) return;
+    const quota = resources.body();
+    if (!org || invalid || !quota) return;
     try {
-      await save.mutateAsync({ orgName: org, jobs, isNew: !props.link });
+      await save.mutateAsync({ orgName: org, jobs, quota, isNew: !props.link });
       notifySuccess(props.link ? O.quotaUpdated(org) : O.linked(org, props.cluster));
       props.onClose();
     } catch (error) {
@@ -137,6 +168,13 @@ function QuotaForm(props: {
           value={jobs}
           onChange={(e) => setJobs(e.currentTarget.value)}
           error={(submitted && invalid) || fieldErrorOf(save.error, 'quota.total_running_jobs')}
+        />
+        <QuotaFields
+          values={resources.values}
+          onChange={resources.setValues}
+          errors={resources.errors}
+          serverError={save.error}
+          serverPrefix="quota."
         />
       </Stack>
       <DialogActions

@@ -32,14 +32,16 @@ import { useManagesOrg, useOrgManage, useProjectManage } from './manages';
 import { SettingsTabs, type SettingsTab } from './SettingsTabs';
 import { PEOPLE_UI } from './texts';
 import { TokensTab } from '../tokens/TokensTab';
+import { OrgQuotaTab, ProjectQuotaTab } from '../quotas/QuotaTabs';
+import { QUOTAS_UI } from '../quotas/texts';
 import { TOKENS_UI } from '../tokens/texts';
 
 const G = PEOPLE_UI.general;
 const T = PEOPLE_UI.tabs;
 
-/** Organization settings: managers see general, users and reports; others only users. */
+/** Organization settings: managers see general, users, quotas and reports; others users and quotas. */
 export function OrgSettingsPage() {
-  const { org } = usePlatformContext();
+  const { org, names } = usePlatformContext();
   const managing = useOrgManage();
   if (!org) return <EmptyState title={PEOPLE_UI.orgSettings} />;
   // Which tabs there are depends on the answer: none is chosen before it comes.
@@ -71,11 +73,24 @@ export function OrgSettingsPage() {
       </Stack>
     ),
   };
+  // The organization's quota on the current cluster: everyone reads it (and the projects they
+  // see); who may change it is the tab's to ask.
+  const cluster = names.cluster;
+  const quotas: SettingsTab = {
+    value: 'quotas',
+    label: QUOTAS_UI.tab,
+    render: () =>
+      cluster ? (
+        <OrgQuotaTab key={`${cluster}/${org.name}`} cluster={cluster} org={org.name} />
+      ) : (
+        <EmptyState title={QUOTAS_UI.noCluster} />
+      ),
+  };
   return (
     <SettingsTabs
       base="/org-settings"
       title={PEOPLE_UI.orgSettings}
-      tabs={manages ? [general, users, reportsTab({ org: org.name })] : [users]}
+      tabs={manages ? [general, users, quotas, reportsTab({ org: org.name })] : [users, quotas]}
     />
   );
 }
@@ -230,6 +245,11 @@ export function ProjectSettingsPage() {
           ]}
         />
       ),
+    },
+    {
+      value: 'quota',
+      label: QUOTAS_UI.projectTab,
+      render: () => <ProjectQuotaTab key={place.projectName} place={place} />,
     },
     ...reports,
     {

@@ -1,0 +1,88 @@
+import { cpus } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { presets } from '../../db/schema.js';
+import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenancy } from '../../test/fixtures.js';
+import { invalidateCatalog } from '../clusters/store.js';
+
+/**
+ * The quotas set through the API hold jobs on the process runtime (docs/quotas.md): a project
+ * whose CPU quota one job fills, with nothing to borrow, keeps its next job waiting with the
+ * quota's figures, and starts it once its quota is raised. Each job asks for a quarter of this
+ * machine's cores, so the machine itself always has room for both.
+ */
+describe('quotas hold jobs', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  let admin: TestUser;
+  const quarter = cpus().length / 4;
+  const QUOTA = '/apis/admin/v1/clusters/default/orgs/acme/projects/vision/quota';
+
+  const run = async () => {
+    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+      cluster_name: 'default',
+      org_name: 'acme',
+      project_name: 'vision',
+      preset_name: 'quarter',
+      image: 'busybox',
+      command: 'sleep 600',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    return r.body.id as string;
+  };
+  const until = <T>(check: () => Promise<T>) =>
+    vi.waitFor(check, { timeout: 30_000, interval: 50 });
+  const status = async (id: string) =>
+    (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status as string;
+
+  beforeAll(async () => {
+    s = await startTestServer({ ORRERY_RUNTIME: 'process', ORRERY_KILL_GRACE_SECONDS: '1' });
+    ({ owner } = await tenancy(s));
+    admin = await s.user({ systemRole: 'admin' });
+    await s.ctx.db.insert(presets).values({
+      clusterName: 'default',
+      name: 'quarter',
+      cpu: quarter,
+      memory: 64 * 2 ** 20,
+      creditsPerHour: '1',
+    });
+    invalidateCatalog(s.ctx.db);
+  });
+  afterAll(() => s.stop());
+
+  it("keeps a project's job waiting at its quota, and starts it when the quota is raised", async () => {
+    const org = await call(s, 'PATCH', '/apis/admin/v1/clusters/default/orgs/acme/quota', admin, {
+      quota: { cpu: cpus().length },
+    });
+    expect(org.status).toBe(200);
+    const set = await call(s, 'PUT', QUOTA, owner, {
+      cpu: quarter,
+      borrowing_limit: { cpu: 0 },
+    });
+    expect(set.status).toBe(200);
+    const first = await run();
+    await until(async () => expect(await status(first)).toBe('running'));
+    const second = await run();
+    const held = await until(async () => {
+      const w = (await call(s, 'GET', `/api/v1/jobs/${second}/scheduling`, owner)).body;
+      expect(w.reasons[0]?.kind).toBe('quota');
+      return w;
+    });
+    expect(held.reasons[0]).toMatchObject({
+      scope: 'project',
+      resource: 'cpu',
+      used: quarter,
+      requested: quarter,
+      nominal: quarter,
+      borrowing_limit: 0,
+    });
+    expect(await status(second)).toBe('pending');
+    expect((await call(s, 'GET', QUOTA, owner)).body.used).toMatchObject({
+      cpu: quarter,
+      total_running_jobs: 1,
+    });
+    await call(s, 'PUT', QUOTA, owner, { cpu: 2 * quarter, borrowing_limit: { cpu: 0 } });
+    await until(async () => expect(await status(second)).toBe('running'));
+    await Promise.all([first, second].map((id) => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)));
+  });
+});
