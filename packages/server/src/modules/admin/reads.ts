@@ -61,7 +61,7 @@ const seesCluster = (scope: Scope, name: string) => !scope || scope.clusters.has
 
 /**
  * The reads of `apolo admin` (get-clusters, get-orgs, get-org-users, get-projects, get-cluster-
- * users; apolo-wire §10) and of `apolo config show` once `/config` names `admin_url`. Any signed-in
+ * users) and of `apolo config show` once `/config` names `admin_url`. Any signed-in
  * user may call them and sees only what is theirs; changes stay in the admin area's routes.
  */
 export const adminReadRoutes =

@@ -57,10 +57,10 @@ const UsersQuery = z.object({
 });
 
 /**
- * The admin area (console-shell §2): system users, clusters and their organizations, resource
+ * The admin area: system users, clusters and their organizations, resource
  * presets and node pools. Everything but the invite dialog's user lookup is for system
  * administrators only (the reads members may make are in reads.ts). Presets are on the
- * cluster-config paths `apolo admin` uses (apolo-wire §10).
+ * cluster-config paths `apolo admin` uses.
  */
 export const adminRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>

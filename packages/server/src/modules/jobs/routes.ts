@@ -17,6 +17,7 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
+import { authorize } from '../../http/access.js';
 import { validationOf } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { sendList } from '../../http/ndjson.js';
@@ -175,17 +176,15 @@ export const jobRoutes =
     app.get(
       '/apis/admin/v1/clusters/:cluster/queue',
       {
-        config: {
-          access: {
-            uri: (r) => clusterUri((r.params as { cluster: string }).cluster),
-            action: 'manage',
-            people: true,
-          },
-        },
+        // A cluster's members may know it exists: they get 403, not 404 (the cluster's managers'
+        // reads of the admin area, docs/permissions.md).
+        config: { access: 'user' },
         schema: { tags: ['jobs'], params: z.object({ cluster: z.string().min(1) }) },
       },
-      async (request) =>
-        clusterQueue(jobs.queue, request.params.cluster, await unfinishedJobs(ctx.db)),
+      async (request) => {
+        await authorize(request, clusterUri(request.params.cluster), 'manage');
+        return clusterQueue(jobs.queue, request.params.cluster, await unfinishedJobs(ctx.db));
+      },
     );
 
     app.delete(

@@ -22,7 +22,7 @@ const AREA_TABS = ['users', 'clusters', 'organizations', 'host'] as const;
 const CLUSTER_TABS = ['nodes', 'resources', 'reports', 'organizations', 'queue'] as const;
 
 /**
- * /admin (console-shell §2): system role only, anyone else goes home. Tabs users, clusters,
+ * /admin: system role only, anyone else goes home. Tabs users, clusters,
  * organizations and host (what this installation cannot do); a cluster at clusters/{name} with
  * nodes (default), resources, reports, organizations and queue (who waits and why, by
  * organization and project). Any other path leads back to the users tab.

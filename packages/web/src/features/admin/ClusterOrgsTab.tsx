@@ -190,7 +190,7 @@ function QuotaForm(props: {
   );
 }
 
-/** Storage volume credits: one string per volume (console-shell §5). */
+/** Storage volume credits: one string per volume. */
 function Volumes({ cluster }: { cluster: string }) {
   const volumes = useStorageVolumes(cluster);
   return (

@@ -9,7 +9,7 @@ import { ADMIN_UI } from './texts';
 
 const O = ADMIN_UI.orgs;
 
-/** The cluster's price of disks, beside its storage volumes' prices (issue 12). */
+/** The cluster's price of disks, beside its storage volumes' prices. */
 export function DiskPrice({ cluster }: { cluster: string }) {
   const price = useDiskPrice(cluster);
   const set = useSetDiskPrice(cluster);

@@ -13,7 +13,7 @@ import { ADMIN_UI } from './texts';
 const N = ADMIN_UI.nodes;
 const gpuTotal = (u: NodePoolStatus['used']) => u.nvidiaGpu + u.amdGpu + u.intelGpu;
 
-/** The cluster's node pools with live capacity and what running jobs hold (console-shell §2). */
+/** The cluster's node pools with live capacity and what running jobs hold. */
 export function NodesTab({ cluster }: { cluster: string }) {
   const pools = useNodePools(cluster);
   const [editing, setEditing] = useState<NodePoolStatus | null>(null);

@@ -26,7 +26,7 @@ import { ADMIN_UI } from './texts';
 
 const P = ADMIN_UI.presets;
 
-/** Create or edit a preset with every rule of console-shell §5, checked as the user types. */
+/** Create or edit a preset with every rule of the preset form (presetForm.ts), checked as the user types. */
 export function PresetDialog(props: {
   cluster: string;
   pools: PoolCapacity[];

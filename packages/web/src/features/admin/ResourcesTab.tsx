@@ -19,7 +19,7 @@ const gpuOf = (p: Preset) =>
     return g ? [`${g.count} × ${g.model ?? v}`] : [];
   }).join(', ') || '—';
 
-/** The cluster's resource presets: create, edit, delete (console-shell §2). */
+/** The cluster's resource presets: create, edit, delete. */
 export function ResourcesTab({ cluster }: { cluster: string }) {
   const presets = usePresets(cluster);
   const pools = useNodePools(cluster);

@@ -23,7 +23,7 @@ const valid: PresetFormValues = {
 const errorsOf = (over: Partial<PresetFormValues>) =>
   validatePreset({ ...valid, ...over }, pools).errors;
 
-describe('the preset form’s rules (console-shell §5)', () => {
+describe('the preset form’s rules', () => {
   it.each<[Partial<PresetFormValues>, keyof PresetFormValues, string]>([
     [{ name: '  ' }, 'name', 'Name is required'],
     [{ cpu: 'many' }, 'cpu', 'Number of CPU cores is not a number'],
@@ -43,7 +43,7 @@ describe('the preset form’s rules (console-shell §5)', () => {
     ],
     [{ credits: '-1' }, 'credits', 'Credits per hour must be a non-negative number'],
     [{ credits: 'free' }, 'credits', 'Credits per hour must be a non-negative number'],
-    // What the server's column cannot hold is refused before the request (issue 15).
+    // What the server's column cannot hold is refused before the request.
     [{ credits: '1e17' }, 'credits', 'Must be less than 10^16, with at most 20 decimal places'],
     [
       { gpuMake: 'nvidia', gpuModel: 'A100', gpuCount: '0', preemptible: true },

@@ -94,7 +94,7 @@ const FIELD_OF: Record<string, keyof PresetFormValues> = {
 export const presetFieldOf = (path: string) => FIELD_OF[path];
 
 /**
- * Every rule of console-shell §5 on the form: the field rules first, then — once those pass —
+ * Every rule of the preset form: the field rules first, then — once those pass —
  * the rules against the cluster's node pools, shared with the server. Returns the wire body
  * when the preset is valid.
  */

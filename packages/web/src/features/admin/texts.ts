@@ -1,6 +1,6 @@
 import { ADMIN_TEXTS, PEOPLE_TEXTS } from '@orrery/contract';
 
-/** Every text of the admin area (console-shell §2, §5, §8). */
+/** Every text of the admin area. */
 export const ADMIN_UI = {
   ...ADMIN_TEXTS,
   typeMore: PEOPLE_TEXTS.typeMore,

@@ -7,7 +7,7 @@ export const PROJECT_NAME_MESSAGES: NameMessages = {
   taken: 'Project with such name already exits',
 };
 
-/** The member-role subset of console-shell §6, offered as the default role of new members. */
+/** The member roles (docs/permissions.md), offered as the default role of new members. */
 export const DEFAULT_ROLE_OPTIONS: MemberRole[] = ['reader', 'writer', 'manager'];
 export const DEFAULT_ROLE: MemberRole = 'writer';
 
