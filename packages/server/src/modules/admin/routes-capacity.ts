@@ -12,10 +12,9 @@ import {
 import type { AppContext } from '../../context.js';
 import { presets } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { loadClusters } from '../clusters/store.js';
 import { configClusterWire, poolWire, presetWire } from '../clusters/wire.js';
-import { ADMIN_API } from '../people/routes.js';
 import { createPreset, deletePreset, updatePreset } from './presets.js';
 import { patchPool, poolStatuses } from './pools.js';
 import { clusterByName } from './store.js';

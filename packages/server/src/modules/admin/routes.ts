@@ -24,10 +24,10 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { invalidateCatalog } from '../clusters/store.js';
-import { ADMIN_API } from '../people/routes.js';
-import { adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
+import { clusterByName, clusterOrgsOf } from './store.js';
+import { adminOrgs } from '../orgs/store.js';
 import { changeBalance, setBalance } from '../billing/ledger.js';
 import { capacityRoutes } from './routes-capacity.js';
 import {

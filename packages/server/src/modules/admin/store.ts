@@ -56,17 +56,3 @@ export async function clusterOrgsOf(db: Db, cluster: string): Promise<ClusterOrg
   }));
 }
 
-export async function adminOrgs(db: Db) {
-  const [rows, members] = await Promise.all([
-    db.select().from(organizations).orderBy(organizations.name),
-    db.select({ org: orgMembers.orgName, n: count() }).from(orgMembers).groupBy(orgMembers.orgName),
-  ]);
-  return rows.map((o) => ({
-    name: o.name,
-    // Spending is recorded by the billing area; until then nothing has been spent.
-    balance: { credits: decimal(o.credits), spent_credits: '0' },
-    user_default_credits: null,
-    notification_intervals: null,
-    users_count: members.find((m) => m.org === o.name)?.n ?? 0,
-  }));
-}

@@ -5,9 +5,8 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { invites } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { eq } from 'drizzle-orm';
-import { ADMIN_API } from '../people/routes.js';
 import {
   acceptInvite,
   createInvite,
