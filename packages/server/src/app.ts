@@ -21,9 +21,12 @@ import { registerDocs } from './http/docs.js';
 import { requestSerializer } from './observability/redact.js';
 import { configRoutes } from './modules/config/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { accountRoutes } from './modules/accounts/routes.js';
 import { orgRoutes } from './modules/orgs/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { permissionRoutes } from './modules/permissions/routes.js';
+import { diskOwnerRefinement } from './modules/disks/refinements.js';
+import { memberRefinement } from './modules/people/refinements.js';
 import { diskRoutes } from './modules/disks/routes.js';
 import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
@@ -116,9 +119,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await registerIdentity(app, ctx);
   await app.register(configRoutes(ctx));
   await app.register(userRoutes(ctx));
+  await app.register(accountRoutes(ctx));
   await app.register(orgRoutes(ctx));
   await app.register(projectRoutes(ctx));
-  await app.register(permissionRoutes(ctx));
+  await app.register(
+    permissionRoutes(ctx, [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)]),
+  );
   await app.register(diskRoutes(ctx));
   await app.register(secretRoutes(ctx));
   await app.register(storageRoutes(ctx));

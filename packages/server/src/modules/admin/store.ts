@@ -3,7 +3,7 @@ import type { ClusterOrgWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { decimal } from '../people/store.js';
+import { decimal } from '../../db/numeric.js';
 
 const NO_QUOTA = { total_running_jobs: null };
 

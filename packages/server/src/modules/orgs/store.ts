@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { OrgRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { decimal } from '../people/store.js';
+import { decimal } from '../../db/numeric.js';
 import { organizations, orgMembers, projectMembers, projects } from '../../db/schema.js';
 
 export interface UserOrgView {

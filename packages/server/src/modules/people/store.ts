@@ -1,5 +1,6 @@
 import { and, asc, eq, notExists, sql } from 'drizzle-orm';
 import { projectTokens } from '../tokens/tables.js';
+import { decimal } from '../../db/numeric.js';
 import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusterMembers, orgMembers, projectMembers, projects, users } from '../../db/schema.js';
@@ -18,8 +19,6 @@ export function userInfo(u: InfoSource) {
   };
 }
 
-/** A numeric column as the wire writes it: "12.5", not "12.5000"; null stays null (unlimited). */
-export const decimal = (v: string | null) => (v === null ? null : String(Number(v)));
 
 const person = {
   userId: users.id,
