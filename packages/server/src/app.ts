@@ -34,6 +34,7 @@ import { bucketRoutes } from './modules/buckets/routes.js';
 import { s3Routes } from './modules/s3/routes.js';
 import { imageRoutes } from './modules/images/routes.js';
 import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
+import { chargeSubjectOf } from './modules/apps/store.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
 import { flowsModule } from './modules/flows/plugin.js';
 import { assistantModule, type AssistantOptions } from './modules/assistant/plugin.js';
@@ -42,6 +43,8 @@ import { hostKeyOf, ingressRewrite } from './modules/jobs/ingress-host.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { poolStatuses } from './modules/admin/pools.js';
+import { LocalGpus } from './runtime/machine.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { serviceAccountRoutes } from './modules/tokens/accounts.js';
 import { adminReadRoutes } from './modules/admin/reads.js';
@@ -116,6 +119,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  // This machine's GPUs, probed at most once a minute for this server's views of its pools.
+  const machine = new LocalGpus(ctx.config.runtime.gpus);
   await registerIdentity(app, ctx);
   await app.register(configRoutes(ctx));
   await app.register(userRoutes(ctx));
@@ -137,7 +142,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     consoleOrigin: new URL(ctx.config.publicUrl).origin,
   });
   await app.register(
-    jobsModule(ctx, opts.jobs, [
+    jobsModule(ctx, { chargedAs: chargeSubjectOf, ...opts.jobs }, [
       (jobs) => appsModule(ctx, jobs, opts.apps),
       (jobs) => flowsModule(ctx, jobs),
       (jobs) => assistantModule(ctx, jobs, opts.assistant),
@@ -145,11 +150,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   );
   await app.register(peopleRoutes(ctx));
   await app.register(inviteRoutes(ctx));
-  await app.register(adminRoutes(ctx));
+  await app.register(adminRoutes(ctx, machine));
   await app.register(adminReadRoutes(ctx));
   await app.register(tokenRoutes(ctx));
   await app.register(serviceAccountRoutes(ctx));
-  await app.register(billingModule(ctx, opts.billing));
+  await app.register(
+    billingModule(ctx, (cluster) => poolStatuses(ctx.db, cluster, machine), opts.billing),
+  );
   await app.register(paymentRoutes(ctx));
   await app.register(usageRoutes(ctx));
   await app.register(budgetRoutes(ctx));

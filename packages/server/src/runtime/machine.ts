@@ -39,3 +39,24 @@ export function machinePool(dataDir: string, gpus?: MachineGpus): FirstPool {
   return { name: 'local', nodes: 1, cpu: m.cpu, memory: m.memory, disk: m.disk, nvidia: m.nvidia };
 }
 
+
+/**
+ * This machine's GPUs as a server shows them: from `nvidia-smi` (a blocking call of up to
+ * seconds) and the device nodes, or the operator's description (ORRERY_GPU_DESCRIPTION). GPUs do
+ * not come and go by the minute, so one probe serves a minute of page loads. One per server
+ * (app.ts), so that servers in one process keep their own.
+ */
+export class LocalGpus {
+  static readonly CHECK_MS = 60_000;
+  private check?: { at: number; gpus: MachineGpus };
+
+  constructor(readonly described?: MachineGpus) {}
+
+  current(): MachineGpus {
+    if (this.described) return this.described;
+    if (!this.check || Date.now() - this.check.at > LocalGpus.CHECK_MS) {
+      this.check = { at: Date.now(), gpus: machineGpus() };
+    }
+    return this.check.gpus;
+  }
+}

@@ -21,6 +21,7 @@ import {
   SystemUserUpdate,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
+import type { LocalGpus } from '../../runtime/machine.js';
 import { requireUser } from '../../auth/principal.js';
 import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
@@ -61,7 +62,7 @@ const UsersQuery = z.object({
  * cluster-config paths `apolo admin` uses (apolo-wire §10).
  */
 export const adminRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, machine: LocalGpus): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = ctx;
 
@@ -380,5 +381,5 @@ export const adminRoutes =
       },
     );
 
-    await app.register(capacityRoutes(ctx));
+    await app.register(capacityRoutes(ctx, machine));
   };

@@ -15,7 +15,7 @@ import type { ObservedState, RuntimeDriver } from '../../runtime/driver.js';
 import { setDiskInUseCheck, setDiskRemovedHook } from '../disks/service.js';
 import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
 import { ENFORCEMENT_PERIOD_MS, exhaustedJobs } from '../billing/enforcement.js';
-import { charge } from './accounting.js';
+import { charge, type ChargeSubject } from './accounting.js';
 import { admit, rerunRequest, type NewJob } from './admission.js';
 import { admitWaiting, refuseNeverFitting } from './admitting.js';
 import { JobQueue } from './queue.js';
@@ -44,6 +44,8 @@ export interface JobsServiceOptions {
   billEveryMs?: number;
   /** How often work whose payer has no credits left is looked for. */
   enforceEveryMs?: number;
+  /** What a job of a module above jobs is charged under (app.ts hands apps' in). */
+  chargedAs?: ChargeSubject;
 }
 
 /**
@@ -61,6 +63,7 @@ export class JobsService {
   private readonly tickMs: number;
   private readonly billEveryMs: number;
   private readonly enforceEveryMs: number;
+  private readonly chargedAs?: ChargeSubject;
   private unsubscribe?: () => void;
   private unlisten?: () => void;
   private reconciled = false;
@@ -84,6 +87,7 @@ export class JobsService {
     this.tickMs = opts.tickMs ?? 1000;
     this.billEveryMs = opts.billEveryMs ?? CHARGE_INTERVAL_MS;
     this.enforceEveryMs = opts.enforceEveryMs ?? ENFORCEMENT_PERIOD_MS;
+    this.chargedAs = opts.chargedAs;
     this.queue = new JobQueue(ctx.db, driver, ctx.config.scheduler);
   }
 
@@ -284,7 +288,7 @@ export class JobsService {
     try {
       await this.driver.kill(j.id);
       const now = await jobById(this.ctx.db, j.id);
-      if (now?.startedAt) await charge(this.ctx.db, now, new Date());
+      if (now?.startedAt) await charge(this.ctx.db, now, new Date(), this.chargedAs);
       await this.driver.remove(j.id);
       await updateJob(this.ctx.db, j.id, { materialized: false });
       this.queue.forget(j.id);
@@ -335,7 +339,7 @@ export class JobsService {
         );
         return;
       }
-      if (bill) await charge(this.ctx.db, j, new Date());
+      if (bill) await charge(this.ctx.db, j, new Date(), this.chargedAs);
       return;
     }
     if (seen.state === 'exited') {
@@ -353,7 +357,7 @@ export class JobsService {
       const failed = seen.exitCode !== 0;
       const restart = j.restartPolicy === 'always' || (j.restartPolicy === 'on-failure' && failed);
       if (restart) {
-        await charge(this.ctx.db, j, seen.finishedAt);
+        await charge(this.ctx.db, j, seen.finishedAt, this.chargedAs);
         await this.driver.remove(j.id);
         await updateJob(this.ctx.db, j.id, { restarts: j.restarts + 1, materialized: false });
         await this.move(j, {
@@ -427,7 +431,7 @@ export class JobsService {
 
   /** After a final status: the last charge, and the runtime lets go of the job. */
   private async finish(j: JobRow) {
-    if (j.startedAt) await charge(this.ctx.db, j, j.finishedAt ?? new Date());
+    if (j.startedAt) await charge(this.ctx.db, j, j.finishedAt ?? new Date(), this.chargedAs);
     this.queue.forget(j.id);
     if (j.materialized)
       await this.driver.remove(j.id).catch(this.warn(j.id, 'finished job not removed'));
