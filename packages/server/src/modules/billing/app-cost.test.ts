@@ -6,7 +6,7 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { call, tenancy } from '../../test/fixtures.js';
 import { jobs, usageRecords } from '../../db/schema.js';
 import { insertAppInstance } from '../../test/apps.js';
-import { instanceTag, revisionTag } from '../apps/store.js';
+import { chargeSubjectOf, instanceTag, revisionTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
 
 /** An app instance's cost on its page is what metering recorded for its jobs under apps. */
@@ -45,11 +45,11 @@ describe("an app instance's credits", () => {
       .insert(jobs)
       .values([job(1, 'succeeded', '0.0500'), job(2, 'running', '0.4000')])
       .returning();
-    await charge(s.ctx.db, old!, new Date(started.getTime() + 3_600_000));
+    await charge(s.ctx.db, old!, new Date(started.getTime() + 3_600_000), chargeSubjectOf);
     const [now] = await s.ctx.db.select().from(jobs).where(eq(jobs.id, current!.id));
-    await charge(s.ctx.db, now!, new Date(started.getTime() + 3_600_000));
+    await charge(s.ctx.db, now!, new Date(started.getTime() + 3_600_000), chargeSubjectOf);
     const [later] = await s.ctx.db.select().from(jobs).where(eq(jobs.id, current!.id));
-    await charge(s.ctx.db, later!, new Date(started.getTime() + 5_400_000));
+    await charge(s.ctx.db, later!, new Date(started.getTime() + 5_400_000), chargeSubjectOf);
 
     const rows = await s.ctx.db
       .select()
