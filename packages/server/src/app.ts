@@ -28,6 +28,7 @@ import { permissionRoutes } from './modules/permissions/routes.js';
 import { diskOwnerRefinement } from './modules/disks/refinements.js';
 import { memberRefinement } from './modules/people/refinements.js';
 import { diskRoutes } from './modules/disks/routes.js';
+import { DiskHolders } from './modules/disks/service.js';
 import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
@@ -72,6 +73,8 @@ export interface BuildOptions {
   billing?: BillingOptions;
   /** The assistant's model hook and rate limit (tests; the model part fills the hook). */
   assistant?: AssistantOptions;
+  /** What holds the server's disks (tests stand in for a workload using one). */
+  disks?: DiskHolders;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -121,6 +124,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   // This machine's GPUs, probed at most once a minute for this server's views of its pools.
   const machine = new LocalGpus(ctx.config.runtime.gpus);
+  // What holds a disk: the jobs service answers for this server's disks once it starts.
+  const disks = opts.disks ?? new DiskHolders();
   await registerIdentity(app, ctx);
   await app.register(configRoutes(ctx));
   await app.register(userRoutes(ctx));
@@ -130,7 +135,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(
     permissionRoutes(ctx, [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)]),
   );
-  await app.register(diskRoutes(ctx));
+  await app.register(diskRoutes(ctx, disks));
   await app.register(secretRoutes(ctx));
   await app.register(storageRoutes(ctx));
   await app.register(bucketRoutes(ctx));
@@ -142,7 +147,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     consoleOrigin: new URL(ctx.config.publicUrl).origin,
   });
   await app.register(
-    jobsModule(ctx, { chargedAs: chargeSubjectOf, ...opts.jobs }, [
+    jobsModule(ctx, { chargedAs: chargeSubjectOf, disks, ...opts.jobs }, [
       (jobs) => appsModule(ctx, jobs, opts.apps),
       (jobs) => flowsModule(ctx, jobs),
       (jobs) => assistantModule(ctx, jobs, opts.assistant),

@@ -12,7 +12,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Grant } from '../../auth/permissions.js';
 import { HttpError } from '../../http/errors.js';
 import type { ObservedState, RuntimeDriver } from '../../runtime/driver.js';
-import { setDiskInUseCheck, setDiskRemovedHook } from '../disks/service.js';
+import type { DiskHolders } from '../disks/service.js';
 import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
 import { ENFORCEMENT_PERIOD_MS, exhaustedJobs } from '../billing/enforcement.js';
 import { charge, type ChargeSubject } from './accounting.js';
@@ -46,6 +46,8 @@ export interface JobsServiceOptions {
   enforceEveryMs?: number;
   /** What a job of a module above jobs is charged under (app.ts hands apps' in). */
   chargedAs?: ChargeSubject;
+  /** The server's disks, told once this service starts which ones workloads hold. */
+  disks?: DiskHolders;
 }
 
 /**
@@ -64,6 +66,7 @@ export class JobsService {
   private readonly billEveryMs: number;
   private readonly enforceEveryMs: number;
   private readonly chargedAs?: ChargeSubject;
+  private readonly disks?: DiskHolders;
   private unsubscribe?: () => void;
   private unlisten?: () => void;
   private reconciled = false;
@@ -88,6 +91,7 @@ export class JobsService {
     this.billEveryMs = opts.billEveryMs ?? CHARGE_INTERVAL_MS;
     this.enforceEveryMs = opts.enforceEveryMs ?? ENFORCEMENT_PERIOD_MS;
     this.chargedAs = opts.chargedAs;
+    this.disks = opts.disks;
     this.queue = new JobQueue(ctx.db, driver, ctx.config.scheduler);
   }
 
@@ -98,8 +102,10 @@ export class JobsService {
    */
   async start() {
     if (this.driver.warning) this.log.warn(this.driver.warning);
-    setDiskInUseCheck(this.ctx.db, (id) => this.diskInUse(id));
-    setDiskRemovedHook(this.ctx.db, async (id) => this.driver.removeDisk?.(id));
+    if (this.disks) {
+      this.disks.inUse = (id) => this.diskInUse(id);
+      this.disks.removed = async (id) => this.driver.removeDisk?.(id);
+    }
     this.unsubscribe = this.driver.onChange(() => this.kick());
     this.unlisten = this.ctx.database.events.subscribe('job', (data, origin) =>
       this.heard(String(data.id), origin),
