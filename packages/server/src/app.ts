@@ -33,6 +33,7 @@ import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
 import { s3Routes } from './modules/s3/routes.js';
+import { s3Directory } from './modules/buckets/service.js';
 import { imageRoutes } from './modules/images/routes.js';
 import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
 import { chargeSubjectOf } from './modules/apps/store.js';
@@ -140,7 +141,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(storageRoutes(ctx));
   await app.register(bucketRoutes(ctx));
   // Without an external S3 endpoint, buckets are served by Orrery's own (docs/buckets.md).
-  if (!ctx.config.s3) await app.register(s3Routes(ctx));
+  if (!ctx.config.s3) await app.register(s3Routes(ctx, s3Directory(ctx.db)));
   await app.register(imageRoutes(ctx));
   await installWebsocket(app, {
     exempt: (request) => hostKeyOf(request) !== null,

@@ -24,13 +24,39 @@ const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cj
  * Edges between modules that close a cycle, kept until they are cut. The check fails on a cycle
  * these do not break and on an entry whose imports are gone, so the list only shrinks.
  */
-const MODULE_EDGES_KEPT: string[] = [];
+const MODULE_EDGES_KEPT: string[] = [
+  // people's member list leaves out project tokens' service accounts by a join on tokens' table,
+  // while tokens makes those accounts members through people's store. The join belongs behind a
+  // store function of tokens' that people is handed (or the list filtered by tokens' caller).
+  'modules/people -> modules/tokens',
+];
 
 /**
  * Module variables that hold state, each with why it may. A server's state lives in the objects
  * app.ts and server.ts make for it, so that two servers in one process share nothing.
  */
-const MODULE_STATE_KEPT: Record<string, string> = {};
+const MODULE_STATE_KEPT: Record<string, string> = {
+  'http/access.ts: routeAccess':
+    'the API routes and their declared access, for tests to enumerate: every server registers ' +
+    'the same routes with the same access, so it records the code, not a server',
+  'modules/apps/input-schema.ts: compiled':
+    'a memo of compiled validators keyed by the schema object: the same answer for any server',
+  'modules/assistant/knowledge/glossary.ts: sectionTerms':
+    'a memo keyed by a parsed docs section: derived from the repository, the same for any server',
+  'modules/assistant/knowledge/index.ts: built':
+    'the docs knowledge base by directory: read from the repository, the same for any server',
+  'modules/buckets/service.ts: clients':
+    "S3 clients keyed by a server's own settings object: servers never share one",
+  'modules/clusters/store.ts: catalogs':
+    "the preset catalog cached by a server's database handle: servers never share one; " +
+    'to move into an object app.ts makes once the stores take one',
+  'modules/disks/volume.ts: measured':
+    "a disk directory's measured bytes, kept for seconds, keyed by disk id (unique to a " +
+    "server's database); to move into the server's DiskHolders",
+  'runtime/process/volumes.ts: searchable':
+    'host directories already made searchable by the jobs group: a fact of the host, true for ' +
+    'every server in the process',
+};
 
 /**
  * The rules with their allow-lists emptied: a violation from a listed file is known, one from
@@ -153,9 +179,7 @@ describe('architecture (docs/architecture.md)', () => {
         }
       }
     }
-    expect(problems, `broken rules (.dependency-cruiser.cjs):\n${problems.join('\n')}`).toEqual(
-      [],
-    );
+    expect(problems, `broken rules (.dependency-cruiser.cjs):\n${problems.join('\n')}`).toEqual([]);
 
     // No cycles between modules, through any files of theirs.
     const edges = new Map<string, Set<string>>();
@@ -168,7 +192,9 @@ describe('architecture (docs/architecture.md)', () => {
         if (!b || b === a) continue;
         const edge = `${a} -> ${b}`;
         if (!via.has(edge)) via.set(edge, []);
-        via.get(edge)!.push(`${m.source.slice(SERVER.length)} → ${d.resolved.slice(SERVER.length)}`);
+        via
+          .get(edge)!
+          .push(`${m.source.slice(SERVER.length)} → ${d.resolved.slice(SERVER.length)}`);
         if (MODULE_EDGES_KEPT.includes(edge)) continue;
         if (!edges.has(a)) edges.set(a, new Set());
         edges.get(a)!.add(b);
