@@ -39,7 +39,6 @@ export function machinePool(dataDir: string, gpus?: MachineGpus): FirstPool {
   return { name: 'local', nodes: 1, cpu: m.cpu, memory: m.memory, disk: m.disk, nvidia: m.nvidia };
 }
 
-
 /**
  * This machine's GPUs as a server shows them: from `nvidia-smi` (a blocking call of up to
  * seconds) and the device nodes, or the operator's description (ORRERY_GPU_DESCRIPTION). GPUs do

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { ClusterOrgWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
+import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { decimal } from '../../db/numeric.js';
 
@@ -55,4 +55,3 @@ export async function clusterOrgsOf(db: Db, cluster: string): Promise<ClusterOrg
     maintenance: false,
   }));
 }
-

@@ -19,7 +19,6 @@ export function userInfo(u: InfoSource) {
   };
 }
 
-
 const person = {
   userId: users.id,
   username: users.username,

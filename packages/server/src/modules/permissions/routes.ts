@@ -43,7 +43,6 @@ async function manageable(request: FastifyRequest, uri: string) {
 export const permissionRoutes =
   (ctx: AppContext, refinements: Refinement[]): FastifyPluginAsyncZod =>
   async (app) => {
-
     // What the console may offer: the caller's own verdicts, from the same grants and area rules
     // the routes refuse with. Nothing about other organizations leaks: a URI the caller has no
     // grant on reads the same whether it exists or not.
