@@ -21,17 +21,6 @@ interface Config {
 const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as Config;
 
 /**
- * Edges between modules that close a cycle, kept until they are cut. The check fails on a cycle
- * these do not break and on an entry whose imports are gone, so the list only shrinks.
- */
-const MODULE_EDGES_KEPT: string[] = [
-  // people's member list leaves out project tokens' service accounts by a join on tokens' table,
-  // while tokens makes those accounts members through people's store. The join belongs behind a
-  // store function of tokens' that people is handed (or the list filtered by tokens' caller).
-  'modules/people -> modules/tokens',
-];
-
-/**
  * Module variables that hold state, each with why it may. A server's state lives in the objects
  * app.ts and server.ts make for it, so that two servers in one process share nothing.
  */
@@ -195,7 +184,6 @@ describe('architecture (docs/architecture.md)', () => {
         via
           .get(edge)!
           .push(`${m.source.slice(SERVER.length)} → ${d.resolved.slice(SERVER.length)}`);
-        if (MODULE_EDGES_KEPT.includes(edge)) continue;
         if (!edges.has(a)) edges.set(a, new Set());
         edges.get(a)!.add(b);
       }
@@ -203,16 +191,13 @@ describe('architecture (docs/architecture.md)', () => {
     const cyclic = cycles(edges).map((group) => {
       const inside = [...via].filter(([edge]) => {
         const [a, b] = edge.split(' -> ');
-        return group.includes(a) && group.includes(b) && !MODULE_EDGES_KEPT.includes(edge);
+        return group.includes(a) && group.includes(b);
       });
       return `${group.join(' ↔ ')}:\n${inside.map(([e, files]) => `  ${e}: ${files.join(', ')}`).join('\n')}`;
     });
-    const stale = MODULE_EDGES_KEPT.filter((e) => !via.has(e)).map(
-      (e) => `${e}: no import left; take it off MODULE_EDGES_KEPT`,
-    );
     expect(
-      [...cyclic, ...stale],
-      `module cycles (move the shared piece to the lower module, or pass a callback in from app.ts):\n${[...cyclic, ...stale].join('\n')}`,
+      cyclic,
+      `module cycles (move the shared piece to the lower module, or pass a callback in from app.ts):\n${cyclic.join('\n')}`,
     ).toEqual([]);
   });
 

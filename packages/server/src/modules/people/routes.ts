@@ -39,10 +39,10 @@ import {
   clusterUserWire,
   orgUsers,
   orgUserWire,
-  projectId,
   projectUsers,
   projectUserWire,
 } from './store.js';
+import { projectId } from '../projects/store.js';
 
 const OrgParams = z.object({ org: z.string().min(1) });
 const OrgUserParams = OrgParams.extend({ user: z.string().min(1) });

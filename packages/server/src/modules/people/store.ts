@@ -76,16 +76,6 @@ export const clusterUserWire = (
   ...(withInfo ? { user_info: userInfo(r) } : {}),
 });
 
-export async function projectId(db: Db, cluster: string, org: string, project: string) {
-  const [row] = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(
-      and(eq(projects.clusterName, cluster), eq(projects.orgName, org), eq(projects.name, project)),
-    );
-  return row?.id ?? null;
-}
-
 /** The people of a project: its tokens' service accounts are listed with the tokens instead. */
 export async function projectUsers(db: Db, id: string) {
   const rows = await db

@@ -82,3 +82,14 @@ export const projectWire = (p: ProjectView) => ({
   is_default: p.isDefault,
   default_role: p.defaultRole,
 });
+
+/** A project's id by its place, or null when there is none. */
+export async function projectId(db: Db, cluster: string, org: string, project: string) {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(eq(projects.clusterName, cluster), eq(projects.orgName, org), eq(projects.name, project)),
+    );
+  return row?.id ?? null;
+}
