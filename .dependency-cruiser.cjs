@@ -68,7 +68,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',
-  'modules/images/names.ts',
   'modules/invites/routes.ts',
   'modules/invites/service.ts',
   'modules/jobs/accounting.ts',
@@ -80,7 +79,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/people/service.ts',
   'modules/permissions/service.ts',
   'modules/projects/service.ts',
-  'modules/storage/paths.ts',
   'modules/users/bootstrap.ts',
 ];
 

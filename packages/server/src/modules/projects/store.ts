@@ -93,3 +93,12 @@ export async function projectId(db: Db, cluster: string, org: string, project: s
     );
   return row?.id ?? null;
 }
+
+/** The clusters that have a project of this organization and name (a name may repeat across clusters). */
+export async function clustersOfProject(db: Db, org: string, project: string) {
+  const rows = await db
+    .select({ cluster: projects.clusterName })
+    .from(projects)
+    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  return rows.map((r) => r.cluster);
+}
