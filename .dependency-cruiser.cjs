@@ -68,7 +68,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',
-  'modules/invites/routes.ts',
   'modules/invites/service.ts',
   'modules/jobs/accounting.ts',
   'modules/jobs/admission.ts',
