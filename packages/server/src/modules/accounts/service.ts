@@ -7,7 +7,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
 import { isServiceAccountUser } from '../tokens/store.js';
-import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './email-tokens.js';
+import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './store.js';
 import { resetMail, verificationMail } from './mails.js';
 import {
   MESSAGES,
