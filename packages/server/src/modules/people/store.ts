@@ -3,7 +3,7 @@ import { projectTokens } from '../tokens/tables.js';
 import { decimal } from '../../db/numeric.js';
 import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterMembers, orgMembers, projectMembers, projects, users } from '../../db/schema.js';
+import { clusterMembers, orgMembers, projectMembers, users } from '../../db/schema.js';
 import type { UserRow } from '../users/store.js';
 
 type InfoSource = Pick<UserRow, 'email' | 'name' | 'createdAt'>;
