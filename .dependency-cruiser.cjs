@@ -133,7 +133,8 @@ module.exports = {
     {
       name: 'queries-only-in-stores',
       comment:
-        'Only stores (store.ts, *-store.ts, store/), tables.ts and db/ touch the database: ' +
+        'Only stores (store.ts, *-store.ts, store-*.ts, store/), tables.ts and db/ touch the ' +
+        'database: ' +
         'routes and services call a store. Type-only imports (a row type) are fine.',
       severity: 'error',
       from: {
@@ -152,7 +153,7 @@ module.exports = {
       severity: 'error',
       from: { path: ROUTE_FILES, pathNot: exactly(ROUTES_CALLING_STORES) },
       to: {
-        path: ['(^|/)store\\.ts$', '(^|/)[^/]+-store\\.ts$', '/store/'],
+        path: ['(^|/)store\\.ts$', '(^|/)[^/]+-store\\.ts$', '(^|/)store-[^/]+\\.ts$', '/store/'],
         dependencyTypesNot: ['type-only'],
       },
     },
