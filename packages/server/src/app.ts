@@ -21,16 +21,22 @@ import { registerDocs } from './http/docs.js';
 import { requestSerializer } from './observability/redact.js';
 import { configRoutes } from './modules/config/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { accountRoutes } from './modules/accounts/routes.js';
 import { orgRoutes } from './modules/orgs/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { permissionRoutes } from './modules/permissions/routes.js';
+import { diskOwnerRefinement } from './modules/disks/refinements.js';
+import { memberRefinement } from './modules/people/refinements.js';
 import { diskRoutes } from './modules/disks/routes.js';
+import { DiskHolders } from './modules/disks/service.js';
 import { secretRoutes } from './modules/secrets/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { bucketRoutes } from './modules/buckets/routes.js';
 import { s3Routes } from './modules/s3/routes.js';
+import { s3Directory } from './modules/buckets/service.js';
 import { imageRoutes } from './modules/images/routes.js';
 import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
+import { chargeSubjectOf } from './modules/apps/store.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
 import { flowsModule } from './modules/flows/plugin.js';
 import { assistantModule, type AssistantOptions } from './modules/assistant/plugin.js';
@@ -39,6 +45,8 @@ import { hostKeyOf, ingressRewrite } from './modules/jobs/ingress-host.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { poolStatuses } from './modules/admin/pools.js';
+import { LocalGpus } from './runtime/machine.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { serviceAccountRoutes } from './modules/tokens/accounts.js';
 import { adminReadRoutes } from './modules/admin/reads.js';
@@ -66,6 +74,8 @@ export interface BuildOptions {
   billing?: BillingOptions;
   /** The assistant's model hook and rate limit (tests; the model part fills the hook). */
   assistant?: AssistantOptions;
+  /** What holds the server's disks (tests stand in for a workload using one). */
+  disks?: DiskHolders;
 }
 
 /** Builds the whole server from its plugins and modules. */
@@ -113,25 +123,32 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  // This machine's GPUs, probed at most once a minute for this server's views of its pools.
+  const machine = new LocalGpus(ctx.config.runtime.gpus);
+  // What holds a disk: the jobs service answers for this server's disks once it starts.
+  const disks = opts.disks ?? new DiskHolders();
   await registerIdentity(app, ctx);
   await app.register(configRoutes(ctx));
   await app.register(userRoutes(ctx));
+  await app.register(accountRoutes(ctx));
   await app.register(orgRoutes(ctx));
   await app.register(projectRoutes(ctx));
-  await app.register(permissionRoutes(ctx));
-  await app.register(diskRoutes(ctx));
+  await app.register(
+    permissionRoutes(ctx, [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)]),
+  );
+  await app.register(diskRoutes(ctx, disks));
   await app.register(secretRoutes(ctx));
   await app.register(storageRoutes(ctx));
   await app.register(bucketRoutes(ctx));
   // Without an external S3 endpoint, buckets are served by Orrery's own (docs/buckets.md).
-  if (!ctx.config.s3) await app.register(s3Routes(ctx));
+  if (!ctx.config.s3) await app.register(s3Routes(ctx, s3Directory(ctx.db)));
   await app.register(imageRoutes(ctx));
   await installWebsocket(app, {
     exempt: (request) => hostKeyOf(request) !== null,
     consoleOrigin: new URL(ctx.config.publicUrl).origin,
   });
   await app.register(
-    jobsModule(ctx, opts.jobs, [
+    jobsModule(ctx, { chargedAs: chargeSubjectOf, disks, ...opts.jobs }, [
       (jobs) => appsModule(ctx, jobs, opts.apps),
       (jobs) => flowsModule(ctx, jobs),
       (jobs) => assistantModule(ctx, jobs, opts.assistant),
@@ -139,11 +156,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   );
   await app.register(peopleRoutes(ctx));
   await app.register(inviteRoutes(ctx));
-  await app.register(adminRoutes(ctx));
+  await app.register(adminRoutes(ctx, machine));
   await app.register(adminReadRoutes(ctx));
   await app.register(tokenRoutes(ctx));
   await app.register(serviceAccountRoutes(ctx));
-  await app.register(billingModule(ctx, opts.billing));
+  await app.register(
+    billingModule(ctx, (cluster) => poolStatuses(ctx.db, cluster, machine), opts.billing),
+  );
   await app.register(paymentRoutes(ctx));
   await app.register(usageRoutes(ctx));
   await app.register(budgetRoutes(ctx));

@@ -8,3 +8,6 @@ export const errorResponses = {
   404: ErrorBody,
   409: ErrorBody,
 } as const;
+
+/** Where the administrators' API lives: shared by every module with admin routes. */
+export const ADMIN_API = '/apis/admin/v1';

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { mkdir, open, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeMachine } from '../modules/clusters/bootstrap.js';
+import { describeMachine } from './machine.js';
 import type {
   ExecOptions,
   ExecSession,

@@ -14,9 +14,9 @@ import {
 import { users } from '../db/schema.js';
 import { routeAccess } from '../http/access.js';
 import { hashPassword } from '../auth/passwords.js';
-import { issueEmailToken } from '../modules/accounts/email-tokens.js';
+import { issueEmailToken } from '../modules/accounts/store.js';
 import { createToken } from '../modules/tokens/store.js';
-import { projectId } from '../modules/people/store.js';
+import { projectId } from '../modules/projects/store.js';
 import { passedConfig } from '../modules/jobs/owner-token.js';
 import type { JobRow } from '../modules/jobs/store.js';
 

@@ -71,6 +71,7 @@ interface TestServerOptions {
   apps?: BuildOptions['apps'];
   billing?: BuildOptions['billing'];
   assistant?: BuildOptions['assistant'];
+  disks?: BuildOptions['disks'];
   /** A logger instead of none (tests of what is logged). */
   logger?: BuildOptions['logger'];
   /** Keep the database on disk (PGlite) so that a restart finds it. */
@@ -114,6 +115,7 @@ async function startOnce(
     apps: opts.apps,
     billing: opts.billing,
     assistant: opts.assistant,
+    disks: opts.disks,
   });
   if (opts.listen) {
     try {

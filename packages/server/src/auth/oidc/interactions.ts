@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppContext } from '../../context.js';
-import { authenticate, signUp, type AccountDeps } from '../../modules/accounts/service.js';
+import {
+  authenticate,
+  dummyHash,
+  signUp,
+  type AccountDeps,
+} from '../../modules/accounts/service.js';
 import { formString, MESSAGES } from '../../modules/accounts/rules.js';
 import { addressProvenByInvite } from '../../modules/invites/proof.js';
 import { brandOf, homeOf, LIMITS, sendPage } from './forms.js';
@@ -17,6 +22,7 @@ type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
  * check them, and hand the signed-in account back to the provider, which then issues the code.
  */
 export function interactionRoutes(ctx: AppContext, provider: Provider, deps: AccountDeps) {
+  const dummy = dummyHash();
   const { config } = ctx;
   const limits = signInLimits(ctx.db, config.signInLimits);
 
@@ -103,7 +109,7 @@ export function interactionRoutes(ctx: AppContext, provider: Provider, deps: Acc
           });
           return sendPage(reply.header('retry-after', Math.ceil(wait / 1000)), page, 429);
         }
-        const user = await authenticate(ctx.db, email, password);
+        const user = await authenticate(ctx.db, email, password, dummy);
         if (!user) {
           await limits.signInFailed(email, request.ip);
           const page = loginPage(brandOf(config, request), details.uid, {

@@ -7,7 +7,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
 import { isServiceAccountUser } from '../tokens/store.js';
-import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './email-tokens.js';
+import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './store.js';
 import { resetMail, verificationMail } from './mails.js';
 import {
   MESSAGES,
@@ -26,10 +26,15 @@ export interface AccountDeps {
   log: FastifyBaseLogger;
 }
 
-// Checking a password for an unknown address costs the same scrypt as for a known one, so the
-// answer time does not tell which addresses have accounts.
-// Made once per server (by its database handle), on its first sign-in with an unknown address.
-const dummyHashes = new WeakMap<Db, Promise<string>>();
+/**
+ * Checking a password for an unknown address costs the same scrypt as for a known one, so the
+ * answer time does not tell which addresses have accounts: against this hash, made on the first
+ * sign-in with an unknown address. One per server: its sign-in routes hold it.
+ */
+export function dummyHash(): () => Promise<string> {
+  let hash: Promise<string> | undefined;
+  return () => (hash ??= hashPassword('not the password of anyone'));
+}
 
 /**
  * A project token's service account signs in with its token alone: never with a password, and
@@ -39,11 +44,14 @@ const tokenOnly = (db: Db, user: UserRow | null) =>
   user ? isServiceAccountUser(db, user.id) : Promise.resolve(false);
 
 /** The user with this e-mail and password, or null. */
-export async function authenticate(db: Db, email: string, password: string) {
+export async function authenticate(
+  db: Db,
+  email: string,
+  password: string,
+  dummy: () => Promise<string>,
+) {
   const user = email ? await userByEmail(db, normalizeEmail(email)) : null;
-  let dummy = dummyHashes.get(db);
-  if (!dummy) dummyHashes.set(db, (dummy = hashPassword('not the password of anyone')));
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummy));
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummy()));
   return user && ok && !(await tokenOnly(db, user)) ? user : null;
 }
 

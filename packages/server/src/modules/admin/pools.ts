@@ -12,7 +12,7 @@ import { nodePools, presets as presetsTable } from '../../db/schema.js';
 import { activeJobs, containerOf } from '../jobs/store.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { DEFAULT_CLUSTER } from '@orrery/contract';
-import { machineGpus, type MachineGpus } from '../../runtime/gpus.js';
+import type { LocalGpus } from '../../runtime/machine.js';
 import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
 import type { Config } from '../../config.js';
 import { readSlurmCapacity, type SlurmPool } from '../../runtime/slurm/capacity.js';
@@ -61,39 +61,16 @@ export async function usedByJobs(
 type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string }>>;
 
 /**
- * This machine's GPUs come from `nvidia-smi` (a blocking call of up to seconds) and the device
- * nodes, or from the operator's description (ORRERY_GPU_DESCRIPTION); GPUs do not come and go by
- * the minute, so one answer serves a minute of page loads.
- */
-const GPU_CHECK_MS = 60_000;
-/** By the data directory of the server that asked: servers in one process keep their own. */
-const gpuChecks = new Map<string, { at: number; gpus: MachineGpus }>();
-function localGpus(dataDir: string, described?: MachineGpus): MachineGpus {
-  if (described) return described;
-  let check = gpuChecks.get(dataDir);
-  if (!check || Date.now() - check.at > GPU_CHECK_MS) {
-    check = { at: Date.now(), gpus: machineGpus() };
-    gpuChecks.set(dataDir, check);
-  }
-  return check.gpus;
-}
-
-/**
  * Live capacity as the cluster's runtime reports it. The local cluster runs on this machine, so
  * its pool is measured now (cpus, memory, GPUs); another cluster's pool offers its nodes' shape
  * times its maximum node count.
  */
-function capacityOf(
-  cluster: string,
-  pool: NodePoolRow,
-  dataDir: string,
-  described?: MachineGpus,
-): ResourceUsage {
+function capacityOf(cluster: string, pool: NodePoolRow, machine: LocalGpus): ResourceUsage {
   const gpus = (pool.gpus ?? {}) as PoolGpus;
   if (cluster === DEFAULT_CLUSTER) {
-    const local = localGpus(dataDir, described);
+    const local = machine.current();
     // Intel's are not probed (runtime/gpus.ts): the pool's own count stands unless described.
-    const intel = described ? local.intel : gpus.intel;
+    const intel = machine.described ? local.intel : gpus.intel;
     return {
       cpu: cpus().length,
       memory: totalmem(),
@@ -133,11 +110,10 @@ function slurmCapacity(p: SlurmPool): ResourceUsage {
 function poolCapacity(
   p: NodePoolRow,
   cluster: string,
-  dataDir: string,
+  machine: LocalGpus,
   slurm: Awaited<ReturnType<typeof readSlurmCapacity>> | null,
-  gpus?: MachineGpus,
 ) {
-  if (!slurm) return { capacity: capacityOf(cluster, p, dataDir, gpus) };
+  if (!slurm) return { capacity: capacityOf(cluster, p, machine) };
   const partition = slurm.pools.find((s) => s.name === p.name);
   const nodes = slurm.nodes.filter((n) => partition?.nodes.includes(n.name));
   return {
@@ -172,13 +148,14 @@ function unlisted(
     }));
 }
 
-/** What the pools' view needs of the runtime's settings: Slurm's, and the GPU description. */
-type PoolsRuntime = Partial<Pick<Config['runtime'], 'kind' | 'slurm' | 'gpus'>>;
+/** What the pools' view needs of the runtime's settings: Slurm's. */
+type PoolsRuntime = Partial<Pick<Config['runtime'], 'kind' | 'slurm'>>;
 
 export async function poolStatuses(
   db: Db,
   cluster: string,
-  dataDir: string,
+  /** This machine's GPUs, for the local cluster's pool: the server's one probe of them. */
+  machine: LocalGpus,
   runtime?: PoolsRuntime,
 ): Promise<NodePoolStatusWire[]> {
   const [pools, used, slurm] = await Promise.all([
@@ -204,7 +181,7 @@ export async function poolStatuses(
           const g = gpus[make];
           return g ? [{ make, count: g.count, model: g.model ?? null }] : [];
         }),
-        ...poolCapacity(p, cluster, dataDir, slurm, runtime?.gpus),
+        ...poolCapacity(p, cluster, machine, slurm),
         used: used[p.name] ?? { ...ZERO },
       };
     });

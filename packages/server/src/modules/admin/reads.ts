@@ -20,13 +20,13 @@ import { requireUser } from '../../auth/principal.js';
 import { clusterMembers, clusters, projects, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { authorize } from '../../http/access.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { visibleFrom } from '../clusters/visible.js';
 import { loadClusters } from '../clusters/store.js';
 import { configClusterWire } from '../clusters/wire.js';
-import { ADMIN_API } from '../people/routes.js';
 import { userInfo } from '../people/store.js';
-import { adminClusters, adminOrgs, clusterOrgsOf } from './store.js';
+import { adminClusters, clusterOrgsOf } from './store.js';
+import { adminOrgs } from '../orgs/store.js';
 
 const tags = ['admin'];
 const user = { access: 'user' as const };

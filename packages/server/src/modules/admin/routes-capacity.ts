@@ -10,12 +10,12 @@ import {
   PresetInput,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
+import type { LocalGpus } from '../../runtime/machine.js';
 import { presets } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { loadClusters } from '../clusters/store.js';
 import { configClusterWire, poolWire, presetWire } from '../clusters/wire.js';
-import { ADMIN_API } from '../people/routes.js';
 import { createPreset, deletePreset, updatePreset } from './presets.js';
 import { patchPool, poolStatuses } from './pools.js';
 import { clusterByName } from './store.js';
@@ -31,7 +31,7 @@ const PoolParams = ClusterParams.extend({ pool: z.string().min(1) });
  * administrators (the rest of the admin area is in routes.ts, which registers these).
  */
 export const capacityRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, machine: LocalGpus): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = ctx;
 
@@ -138,7 +138,7 @@ export const capacityRoutes =
       },
       async (request) => {
         await clusterByName(db, request.params.cluster);
-        return poolStatuses(db, request.params.cluster, ctx.config.dataDir, ctx.config.runtime);
+        return poolStatuses(db, request.params.cluster, machine, ctx.config.runtime);
       },
     );
 

@@ -20,13 +20,14 @@ import {
   SystemUserUpdate,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
+import type { LocalGpus } from '../../runtime/machine.js';
 import { requireUser } from '../../auth/principal.js';
 import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { invalidateCatalog } from '../clusters/store.js';
-import { ADMIN_API } from '../people/routes.js';
-import { adminOrgs, clusterByName, clusterOrgsOf } from './store.js';
+import { clusterByName, clusterOrgsOf } from './store.js';
+import { adminOrgs } from '../orgs/store.js';
 import { changeBalance, setBalance } from '../billing/ledger.js';
 import { capacityRoutes } from './routes-capacity.js';
 import { applyOrgQuota, changeOrgQuota } from '../quotas/service.js';
@@ -63,7 +64,7 @@ const UsersQuery = z.object({
  * cluster-config paths `apolo admin` uses.
  */
 export const adminRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, machine: LocalGpus): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = ctx;
 
@@ -346,6 +347,6 @@ export const adminRoutes =
       },
     );
 
-    await app.register(capacityRoutes(ctx));
-    await app.register(quotaRoutes(ctx));
+    await app.register(capacityRoutes(ctx, machine));
+    await app.register(quotaRoutes(ctx, clusterOrg));
   };

@@ -1,9 +1,9 @@
 import { count, eq } from 'drizzle-orm';
 import type { ClusterOrgWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
+import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { decimal } from '../people/store.js';
+import { decimal } from '../../db/numeric.js';
 import { orgQuotasOf } from '../quotas/store.js';
 import { quotaWire } from '../quotas/wire.js';
 
@@ -59,20 +59,5 @@ export async function clusterOrgsOf(db: Db, cluster: string): Promise<ClusterOrg
     default_role: 'user',
     storage_size: null,
     maintenance: false,
-  }));
-}
-
-export async function adminOrgs(db: Db) {
-  const [rows, members] = await Promise.all([
-    db.select().from(organizations).orderBy(organizations.name),
-    db.select({ org: orgMembers.orgName, n: count() }).from(orgMembers).groupBy(orgMembers.orgName),
-  ]);
-  return rows.map((o) => ({
-    name: o.name,
-    // Spending is recorded by the billing area; until then nothing has been spent.
-    balance: { credits: decimal(o.credits), spent_credits: '0' },
-    user_default_credits: null,
-    notification_intervals: null,
-    users_count: members.find((m) => m.org === o.name)?.n ?? 0,
   }));
 }

@@ -23,6 +23,16 @@ export const placeOfRow = (r: InstanceRow): Place => ({
 
 /** The tags an instance's jobs carry: the instance, the revision they run, and their role. */
 export const instanceTag = (id: string) => `instance_id:${id}`;
+
+/** An app instance's jobs are charged under `apps`, named by the instance (Apolo's rows). */
+export async function chargeSubjectOf(db: Db, job: { tags: string[] }) {
+  const prefix = instanceTag('');
+  const id = job.tags.find((t) => t.startsWith(prefix))?.slice(prefix.length);
+  const [instance] = id
+    ? await db.select({ name: appInstances.name }).from(appInstances).where(eq(appInstances.id, id))
+    : [];
+  return instance ? { category: 'apps' as const, resourceId: instance.name } : null;
+}
 export const revisionTag = (n: number) => `app-revision:${n}`;
 export const roleTag = (role: string) => `app-role:${role}`;
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { storageBackendOf } from '../storage/routes.js';
-import { POOL_SAMPLE_MS, startPoolSampler } from './reports-sampler.js';
+import { POOL_SAMPLE_MS, startPoolSampler, type PoolsOf } from './reports-sampler.js';
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
 import { startDiskSampler } from './disk-sampler.js';
 import { startBudgetChecker } from './budgets.js';
@@ -20,7 +20,7 @@ export interface BillingOptions {
  * node pools' use recorded.
  */
 export const billingModule =
-  (ctx: AppContext, opts: BillingOptions = {}): FastifyPluginAsync =>
+  (ctx: AppContext, poolsOf: PoolsOf, opts: BillingOptions = {}): FastifyPluginAsync =>
   async (app) => {
     const files = await storageBackendOf(ctx);
     let stops: (() => Promise<void>)[] = [];
@@ -32,13 +32,7 @@ export const billingModule =
         startStorageSampler(ctx.db, files, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startDiskSampler(ctx.db, host, opts.storageCheckMs ?? STORAGE_CHECK_MS),
         startBudgetChecker(deps, host, opts.budgetCheckMs ?? ctx.config.budgetCheckMs),
-        startPoolSampler(
-          ctx.db,
-          ctx.config.dataDir,
-          host,
-          opts.poolSampleMs ?? POOL_SAMPLE_MS,
-          ctx.config.runtime.gpus,
-        ),
+        startPoolSampler(ctx.db, poolsOf, host, opts.poolSampleMs ?? POOL_SAMPLE_MS),
       ];
     });
     app.addHook('onClose', async () => {

@@ -6,7 +6,7 @@ import { call, JOB_SCOPE, tenancy } from '../../test/fixtures.js';
 import { jobs, presets, usageRecords } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
 import { insertAppInstance } from '../../test/apps.js';
-import { instanceTag } from '../apps/store.js';
+import { chargeSubjectOf, instanceTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
 
 const GB = 1e9;
@@ -100,7 +100,7 @@ describe('prices of jobs and apps', () => {
       .values([values([instanceTag(instance!.id), 'app-role:main']), values(['plain'])])
       .returning();
     const until = new Date(started.getTime() + 3_600_000);
-    for (const row of rows) await charge(s.ctx.db, row, until);
+    for (const row of rows) await charge(s.ctx.db, row, until, chargeSubjectOf);
     const usage = async (id: string) =>
       (await s.ctx.db.select().from(usageRecords).where(eq(usageRecords.resourceUri, id)))[0];
     expect(await usage(`job://default/acme/vision/${rows[0]!.id}`)).toMatchObject({

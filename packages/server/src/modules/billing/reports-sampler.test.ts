@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, joinCluster, jobEnded, submitJob, tenancy } from '../../test/fixtures.js';
+import { poolStatuses } from '../admin/pools.js';
+import { LocalGpus } from '../../runtime/machine.js';
 import { POOL_SAMPLE_MS, samplePools, stepOf } from './reports-sampler.js';
 import { poolSamples } from './tables.js';
 
@@ -31,16 +33,18 @@ describe('node-pool utilisation', () => {
   }
 
   it("records each pool's use once per five minutes, whoever samples", async () => {
+    const machine = new LocalGpus(s.ctx.config.runtime.gpus);
+    const poolsOf = (cluster: string) => poolStatuses(s.ctx.db, cluster, machine);
     const idle = new Date('2026-11-03T10:01:00Z');
-    expect(await samplePools(s.ctx.db, s.ctx.config.dataDir, idle)).toBe(1);
+    expect(await samplePools(s.ctx.db, poolsOf, idle)).toBe(1);
     // A second replica (or a restart) in the same five minutes writes nothing.
     const again = new Date(idle.getTime() + 60_000);
-    expect(await samplePools(s.ctx.db, s.ctx.config.dataDir, again)).toBe(0);
+    expect(await samplePools(s.ctx.db, poolsOf, again)).toBe(0);
 
     const job = await submitJob(s, owner, 'sleep 30');
     await running(job);
     const busy = new Date(idle.getTime() + POOL_SAMPLE_MS);
-    expect(await samplePools(s.ctx.db, s.ctx.config.dataDir, busy)).toBe(1);
+    expect(await samplePools(s.ctx.db, poolsOf, busy)).toBe(1);
     await call(s, 'DELETE', `/api/v1/jobs/${job}`, owner);
     await jobEnded(s, owner, job);
 

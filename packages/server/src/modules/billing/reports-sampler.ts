@@ -1,9 +1,7 @@
 import { and, asc, eq, gte, lt, sql, type AnyColumn } from 'drizzle-orm';
-import type { PoolSamplesQuery, PoolUtilisation } from '@orrery/contract';
+import type { NodePoolStatusWire, PoolSamplesQuery, PoolUtilisation } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusters } from '../../db/schema.js';
-import { poolStatuses } from '../admin/pools.js';
-import type { MachineGpus } from '../../runtime/gpus.js';
 import { runEvery, type LoopHost } from './periodic.js';
 import { poolSamples } from './tables.js';
 
@@ -16,20 +14,21 @@ const gpus = (r: { nvidia_gpu: number; amd_gpu: number; intel_gpu: number }) =>
   r.nvidia_gpu + r.amd_gpu + r.intel_gpu;
 
 /**
+ * A cluster's node pools, their capacity and what jobs take of it: the admin area's view, handed
+ * in by app.ts (billing is below admin and jobs, and imports neither).
+ */
+export type PoolsOf = (cluster: string) => Promise<NodePoolStatusWire[]>;
+
+/**
  * Records every cluster's node pools for the five minutes that hold `now`: what the jobs holding
  * resources take (as the admin area's nodes tab counts it) against the pool's capacity. A row
  * already there (another replica, a restart) stays. Returns how many rows were written.
  */
-export async function samplePools(
-  db: Db,
-  dataDir: string,
-  now = new Date(),
-  described?: MachineGpus,
-) {
+export async function samplePools(db: Db, poolsOf: PoolsOf, now = new Date()) {
   const at = new Date(Math.floor(now.getTime() / POOL_SAMPLE_MS) * POOL_SAMPLE_MS);
   let written = 0;
   for (const { name } of await db.select({ name: clusters.name }).from(clusters)) {
-    const pools = await poolStatuses(db, name, dataDir, { gpus: described });
+    const pools = await poolsOf(name);
     if (!pools.length) continue;
     const rows = await db
       .insert(poolSamples)
@@ -101,9 +100,7 @@ export async function poolUtilisation(db: Db, q: PoolSamplesQuery): Promise<Pool
 /** Samples at start and every POOL_SAMPLE_MS, one sample at a time. */
 export const startPoolSampler = (
   db: Db,
-  dataDir: string,
+  poolsOf: PoolsOf,
   host: LoopHost,
   everyMs = POOL_SAMPLE_MS,
-  /** ORRERY_GPU_DESCRIPTION: this machine's GPUs when the operator described them. */
-  gpus?: MachineGpus,
-) => runEvery(() => samplePools(db, dataDir, new Date(), gpus), everyMs, host, 'node pool sample');
+) => runEvery(() => samplePools(db, poolsOf, new Date()), everyMs, host, 'node pool sample');

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.js';
 import { allows, type Grant } from '../../auth/permissions.js';
-import { bucketStoreOf } from '../s3/routes.js';
+import { bucketStoreOf, type S3Directory } from '../s3/routes.js';
 import { S3_REGION, s3EndpointOf, s3SecretOf } from '../s3/keys.js';
 import type { ObjectStore, S3Settings } from '../../blob/s3-objects.js';
 import { projectExists } from '../projects/store.js';
@@ -13,6 +13,7 @@ import { seal, unseal } from '../secrets/key.js';
 import { bucketUriOf } from './scope.js';
 import {
   bucketsByIds,
+  credentialsById,
   deleteBucketRow,
   insertBucket,
   insertCredentials,
@@ -266,3 +267,9 @@ export async function createCredentials(
   if (!row) throw conflict(credentialsTaken(c.name ?? id), 'name');
   return row;
 }
+
+/** What the embedded S3 endpoint needs of this module: the credentials and buckets a key opens. */
+export const s3Directory = (db: BucketContext['db']): S3Directory => ({
+  credentials: (id) => credentialsById(db, id),
+  buckets: async (ids) => (await bucketsByIds(db, ids)).map((b) => ({ ...b, uri: bucketUriOf(b) })),
+});

@@ -1,44 +1,8 @@
 import { DEFAULT_CLUSTER } from '@orrery/contract';
-import { cpus, totalmem } from 'node:os';
-import { statfsSync } from 'node:fs';
 import type { Db } from '../../db/client.js';
 import { clusters, nodePools, presets } from '../../db/schema.js';
-import { machineGpus, type MachineGpus } from '../../runtime/gpus.js';
-
-const GB = 10 ** 9;
-
-/**
- * What this machine offers, as one node pool of one node. `gpus`: the operator's description
- * (ORRERY_GPU_DESCRIPTION), which replaces the probe of `nvidia-smi` and the device nodes.
- */
-export function describeMachine(dataDir: string, gpus?: MachineGpus) {
-  let disk = 100 * GB;
-  try {
-    const s = statfsSync(dataDir);
-    disk = s.blocks * s.bsize;
-  } catch {
-    /* the data dir may not exist yet in tests; keep the nominal size */
-  }
-  const found = machineGpus(gpus);
-  return { cpu: cpus().length, memory: totalmem(), disk, gpus: found, nvidia: found.nvidia };
-}
-
-/** A node pool of the first start: this machine, or the partitions of a cluster runtime. */
-export interface FirstPool {
-  name: string;
-  nodes: number;
-  /** One node's shape. */
-  cpu: number;
-  memory: number;
-  disk: number;
-  nvidia?: { count: number; model?: string; memory?: number };
-}
-
-/** This machine as one pool of one node: what the process and docker runtimes run on. */
-export function machinePool(dataDir: string, gpus?: MachineGpus): FirstPool {
-  const m = describeMachine(dataDir, gpus);
-  return { name: 'local', nodes: 1, cpu: m.cpu, memory: m.memory, disk: m.disk, nvidia: m.nvidia };
-}
+import type { MachineGpus } from '../../runtime/gpus.js';
+import { GB, machinePool, type FirstPool } from '../../runtime/machine.js';
 
 /**
  * First start: a cluster `default` with the node pools `pools` describes (asked only then) and

@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { clusterOrgs, clusters, nodePools, presets } from '../../db/schema.js';
+import { clusterMembers, clusterOrgs, clusters, nodePools, presets } from '../../db/schema.js';
 
 export type ClusterRow = typeof clusters.$inferSelect;
 export type NodePoolRow = typeof nodePools.$inferSelect;
@@ -88,4 +88,25 @@ export async function presetPoolMap(db: Db): Promise<Map<string, string[]>> {
     .select({ cluster: presets.clusterName, name: presets.name, pools: presets.resourcePoolNames })
     .from(presets);
   return new Map(rows.map((r) => [`${r.cluster}/${r.name}`, r.pools ?? []]));
+}
+
+/**
+ * What a user's cluster list is made of: the clusters linked to their organizations, the ones
+ * they are a member of, and, for a system administrator (`every`), every cluster's name.
+ */
+export async function clusterTiesOf(db: Db, userId: string, userOrgs: string[], every: boolean) {
+  const [links, direct, all] = await Promise.all([
+    userOrgs.length
+      ? db
+          .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
+          .from(clusterOrgs)
+          .where(inArray(clusterOrgs.orgName, userOrgs))
+      : [],
+    db
+      .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
+      .from(clusterMembers)
+      .where(eq(clusterMembers.userId, userId)),
+    every ? db.select({ name: clusters.name }).from(clusters) : [],
+  ]);
+  return { links, direct, all: all.map((a) => a.name) };
 }

@@ -1,7 +1,6 @@
-import { eq, inArray } from 'drizzle-orm';
 import type { ClusterRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterMembers, clusterOrgs, clusters } from '../../db/schema.js';
+import { clusterTiesOf } from './store.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Memberships } from '../../auth/memberships.js';
 
@@ -21,23 +20,13 @@ export async function visibleClusters(
   user: Principal,
   userOrgs: string[],
 ): Promise<VisibleCluster[]> {
-  const [links, direct, all] = await Promise.all([
-    userOrgs.length
-      ? db
-          .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
-          .from(clusterOrgs)
-          .where(inArray(clusterOrgs.orgName, userOrgs))
-      : [],
-    db
-      .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
-      .from(clusterMembers)
-      .where(eq(clusterMembers.userId, user.id)),
-    user.systemRole === 'admin' ? db.select({ name: clusters.name }).from(clusters) : [],
-  ]);
-  return visibleFrom(
-    { orgClusters: links, clusters: direct },
-    all.map((a) => a.name),
+  const { links, direct, all } = await clusterTiesOf(
+    db,
+    user.id,
+    userOrgs,
+    user.systemRole === 'admin',
   );
+  return visibleFrom({ orgClusters: links, clusters: direct }, all);
 }
 
 /** The same from a user's memberships and, for an administrator, every cluster's name. */

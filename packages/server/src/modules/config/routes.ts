@@ -6,12 +6,12 @@ import {
   type PlatformConfigWire,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
+import { ADMIN_API } from '../../http/route.js';
 import { oidcEndpoints } from '../../auth/endpoints.js';
 import { visibleFrom } from '../clusters/visible.js';
 import { loadClusters } from '../clusters/store.js';
 import { clusterWire } from '../clusters/wire.js';
 import { brandingFor } from './branding.js';
-import { ADMIN_API } from '../people/routes.js';
 
 /** `GET /api/v1/config`: the Apolo CLI's entry point and the console's first call. */
 export const configRoutes =

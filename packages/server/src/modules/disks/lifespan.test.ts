@@ -8,8 +8,8 @@ import {
   assertDiskWrite,
   deleteDisk,
   diskVolumePath,
+  DiskHolders,
   markDiskUsed,
-  setDiskInUseCheck,
 } from './service.js';
 import { diskById } from './store.js';
 
@@ -18,6 +18,8 @@ const Q = 'org_name=acme&project_name=vision';
 describe('disk usage and lifespans', () => {
   let s: TestServer;
   let owner: TestUser;
+  // The server's own: the test stands in for a workload that uses a disk.
+  const disks = new DiskHolders();
   const create = async (body: Record<string, unknown>) => {
     const r = await call(s, 'POST', '/api/v1/disk', owner, {
       org_name: 'acme',
@@ -29,7 +31,7 @@ describe('disk usage and lifespans', () => {
   };
 
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({}, { disks });
     ({ owner } = await tenancy(s));
   });
   afterAll(() => s.stop());
@@ -60,26 +62,26 @@ describe('disk usage and lifespans', () => {
     const created = new Date(expiring.created_at).getTime();
     const dir = await diskVolumePath(s.ctx, expiring.id);
 
-    expect(await reapExpiredDisks(s.ctx, new Date(created + 30_000))).toEqual([]);
+    expect(await reapExpiredDisks(s.ctx, disks, new Date(created + 30_000))).toEqual([]);
     await markDiskUsed(s.ctx, used.id, new Date(created + 50_000));
-    const deleted = await reapExpiredDisks(s.ctx, new Date(created + 61_000));
+    const deleted = await reapExpiredDisks(s.ctx, disks, new Date(created + 61_000));
     expect(deleted).toEqual([expiring.id]);
     expect(existsSync(dir)).toBe(false);
     expect(await diskById(s.ctx.db, expiring.id)).toBeNull();
     expect(await diskById(s.ctx.db, kept.id)).not.toBeNull();
     expect((await diskById(s.ctx.db, used.id))?.lastUsage?.getTime()).toBe(created + 50_000);
-    expect(await reapExpiredDisks(s.ctx, new Date(created + 111_000))).toEqual([used.id]);
+    expect(await reapExpiredDisks(s.ctx, disks, new Date(created + 111_000))).toEqual([used.id]);
   });
 
   it('keeps a disk in use: no delete (409), no expiry', async () => {
     const d = await create({ storage: 1000, name: 'mounted', life_span: 1 });
-    setDiskInUseCheck(s.ctx.db, async (id) => id === d.id);
+    disks.inUse = async (id) => id === d.id;
     const del = await call(s, 'DELETE', `/api/v1/disk/mounted?${Q}`, owner);
     expect(del.status).toBe(409);
-    expect(await reapExpiredDisks(s.ctx, new Date(Date.now() + 10_000))).toEqual([]);
-    setDiskInUseCheck(s.ctx.db, async () => false);
+    expect(await reapExpiredDisks(s.ctx, disks, new Date(Date.now() + 10_000))).toEqual([]);
+    disks.inUse = async () => false;
     const row = (await diskById(s.ctx.db, d.id))!;
-    await deleteDisk(s.ctx, row);
+    await deleteDisk(s.ctx, disks, row);
     expect(await diskById(s.ctx.db, d.id)).toBeNull();
   });
 });

@@ -3,19 +3,25 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { whileLeading } from '../../db/advisory-locks.js';
 import { expiredDisks } from './store.js';
-import { deleteDisk, isDiskInUse } from './service.js';
+import { deleteDisk, type DiskHolders } from './service.js';
 
 export const REAP_EVERY_MS = 60_000;
 
 type ReaperContext = Pick<AppContext, 'db' | 'config' | 'database'>;
 
-async function reapWith(ctx: ReaperContext, db: Db, now: Date, log?: FastifyBaseLogger) {
+async function reapWith(
+  ctx: ReaperContext,
+  holders: DiskHolders,
+  db: Db,
+  now: Date,
+  log?: FastifyBaseLogger,
+) {
   const deleted: string[] = [];
   for (const d of await expiredDisks(db, now)) {
     // A disk mounted by a running workload is in use, so not unused: it waits for the next tick.
-    if (await isDiskInUse(ctx.db, d.id)) continue;
+    if (await holders.inUse(d.id)) continue;
     try {
-      await deleteDisk({ ...ctx, db }, d);
+      await deleteDisk({ ...ctx, db }, holders, d);
       deleted.push(d.id);
       log?.info({ disk: d.id }, 'deleted a disk whose lifespan passed');
     } catch (err) {
@@ -32,12 +38,13 @@ async function reapWith(ctx: ReaperContext, db: Db, now: Date, log?: FastifyBase
  */
 export async function reapExpiredDisks(
   ctx: ReaperContext,
+  holders: DiskHolders,
   now = new Date(),
   log?: FastifyBaseLogger,
 ): Promise<string[]> {
   let deleted: string[] = [];
   await whileLeading(ctx.database.loops, 'disk-reaper', async () => {
-    deleted = await reapWith(ctx, ctx.db, now, log);
+    deleted = await reapWith(ctx, holders, ctx.db, now, log);
   });
   return deleted;
 }
@@ -45,13 +52,14 @@ export async function reapExpiredDisks(
 /** Runs `reapExpiredDisks` every `everyMs`; `stop` waits for a pass in flight. */
 export function startDiskReaper(
   ctx: ReaperContext,
+  holders: DiskHolders,
   log: FastifyBaseLogger,
   everyMs = REAP_EVERY_MS,
 ) {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = reapExpiredDisks(ctx, new Date(), log)
+    running = reapExpiredDisks(ctx, holders, new Date(), log)
       .catch((err: unknown) => log.error({ err }, 'disk lifespan pass failed'))
       .finally(() => {
         running = null;

@@ -16,7 +16,7 @@ import { authorize } from '../../http/access.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { diskByIdOrName, disksIn, diskWire, type ProjectPlace } from './store.js';
-import { createDisk, deleteDisk, withUsage } from './service.js';
+import { createDisk, deleteDisk, withUsage, type DiskHolders } from './service.js';
 import { REAP_EVERY_MS, startDiskReaper } from './reaper.js';
 import { ownsDisk } from './refinements.js';
 
@@ -48,9 +48,13 @@ const placeOfQuery = (q: { cluster_name: string; org_name: string; project_name:
 
 /** The disk API under `disks_url` = `/api/v1/disk`. */
 export const diskRoutes =
-  (ctx: AppContext, opts: { reapEveryMs?: number } = {}): FastifyPluginAsyncZod =>
+  (
+    ctx: AppContext,
+    holders: DiskHolders,
+    opts: { reapEveryMs?: number } = {},
+  ): FastifyPluginAsyncZod =>
   async (app) => {
-    const reaper = startDiskReaper(ctx, app.log, opts.reapEveryMs ?? REAP_EVERY_MS);
+    const reaper = startDiskReaper(ctx, holders, app.log, opts.reapEveryMs ?? REAP_EVERY_MS);
     app.addHook('onClose', () => reaper.stop());
 
     app.get(
@@ -136,7 +140,7 @@ export const diskRoutes =
             'manage',
           );
         }
-        await deleteDisk(ctx, found);
+        await deleteDisk(ctx, holders, found);
         return reply.status(204).send(null);
       },
     );

@@ -3,7 +3,6 @@ import { eq, max } from 'drizzle-orm';
 import { diskTaken } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
-import type { Db } from '../../db/client.js';
 import { nodePools } from '../../db/schema.js';
 import { HttpError, conflict, invalid, notFound } from '../../http/errors.js';
 import { projectExists } from '../projects/store.js';
@@ -21,39 +20,17 @@ import { forgetMeasure, makeVolume, removeVolume, usedBytes, volumeDir } from '.
 
 export type DiskContext = Pick<AppContext, 'db' | 'config'>;
 
-interface DiskHooks {
-  inUse: (id: string) => Promise<boolean>;
-  removed: (id: string) => Promise<void>;
+/**
+ * What holds a disk beyond its row, answered by the jobs service once it starts: until then no
+ * workload uses a disk and nothing else holds one's data. One per server (app.ts makes it), so
+ * servers in one process, tests' or replicas', each keep their own.
+ */
+export class DiskHolders {
+  /** Whether a workload uses the disk: deleting one then answers 409. */
+  inUse: (id: string) => Promise<boolean> = async () => false;
+  /** What else holds a deleted disk's data: a cluster runtime's claim (kubernetes). */
+  removed: (id: string) => Promise<void> = async () => undefined;
 }
-
-/**
- * What the jobs module tells the disks about, per server (keyed by its database handle: servers
- * in one process, tests' or replicas', each keep their own). Until its jobs service starts no
- * workload uses a disk and nothing else holds one's data.
- */
-const hooks = new WeakMap<Db, DiskHooks>();
-const hooksOf = (db: Db) => {
-  let h = hooks.get(db);
-  if (!h) {
-    h = { inUse: async () => false, removed: async () => undefined };
-    hooks.set(db, h);
-  }
-  return h;
-};
-
-/** Whether a workload uses a disk: the jobs service's check, so that deleting one answers 409. */
-export const setDiskInUseCheck = (db: Db, check: (id: string) => Promise<boolean>) => {
-  hooksOf(db).inUse = check;
-};
-export const isDiskInUse = (db: Db, id: string) => hooksOf(db).inUse(id);
-
-/**
- * What else holds a deleted disk's data: a cluster runtime's claim (kubernetes). The jobs
- * service sets it to its driver's `removeDisk`.
- */
-export const setDiskRemovedHook = (db: Db, hook: (id: string) => Promise<void>) => {
-  hooksOf(db).removed = hook;
-};
 
 /** The largest disk a node of the cluster has: a disk must fit on one node. */
 async function maxDiskSize(ctx: DiskContext, cluster: string): Promise<number | null> {
@@ -117,11 +94,12 @@ export async function withUsage(ctx: DiskContext, d: DiskView, fresh: boolean) {
 /** Removes a disk's directory and record; 409 while a workload uses it. */
 export async function deleteDisk(
   ctx: DiskContext,
+  holders: DiskHolders,
   d: { id: string } & Parameters<typeof volumeDir>[1],
 ) {
-  if (await isDiskInUse(ctx.db, d.id)) throw conflict(`Disk ${d.id} is in use`);
+  if (await holders.inUse(d.id)) throw conflict(`Disk ${d.id} is in use`);
   await removeVolume(volumeDir(ctx.config.dataDir, d));
-  await hooksOf(ctx.db).removed(d.id);
+  await holders.removed(d.id);
   await deleteDiskRow(ctx.db, d.id);
   forgetMeasure(d.id);
 }

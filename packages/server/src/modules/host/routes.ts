@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HostLimits } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
-import { ADMIN_API } from '../people/routes.js';
 import { hostLimits, readPackageList, type HostFacts } from './limits.js';
 
 /**

@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import { DEFAULT_IMAGE_CLUSTER, imageUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { projects } from '../../db/schema.js';
+import { clustersOfProject } from '../projects/store.js';
 
 /** A repository `ORG/PROJECT/NAME` and the cluster of its project. */
 export interface RepoPlace {
@@ -27,11 +26,8 @@ export function splitRepository(repository: string) {
  * default cluster (the CLI never names the cluster in an image reference).
  */
 export async function clusterOf(db: Db, org: string, project: string) {
-  const rows = await db
-    .select({ cluster: projects.clusterName })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
-  if (rows.length === 1) return rows[0].cluster;
+  const clusters = await clustersOfProject(db, org, project);
+  if (clusters.length === 1) return clusters[0];
   return DEFAULT_IMAGE_CLUSTER;
 }
 

@@ -3,11 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Invite, InviteCreate, InviteResend, orgUri } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { invites } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
-import { eq } from 'drizzle-orm';
-import { ADMIN_API } from '../people/routes.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import {
   acceptInvite,
   createInvite,
@@ -16,7 +13,7 @@ import {
   readableInvite,
   resendInvite,
 } from './service.js';
-import { invitesOf, invitesTo, inviteWire } from './store.js';
+import { deleteInvite, invitesOf, invitesTo, inviteWire } from './store.js';
 
 const tags = ['invites'];
 const IdParams = z.object({ id: z.string().min(1) });
@@ -130,7 +127,7 @@ export const inviteRoutes =
       },
       async (request, reply) => {
         const row = await managedInvite(request, ctx, request.params.id);
-        await ctx.db.delete(invites).where(eq(invites.id, row.id));
+        await deleteInvite(ctx.db, row.id);
         return reply.status(204).send(null);
       },
     );

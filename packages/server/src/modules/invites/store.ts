@@ -37,3 +37,7 @@ export const invitesTo = (db: Db, email: string) =>
 
 export const invitesOf = (db: Db, org: string) =>
   db.select().from(invites).where(eq(invites.orgName, org)).orderBy(desc(invites.createdAt));
+
+export async function deleteInvite(db: Db, id: string) {
+  await db.delete(invites).where(eq(invites.id, id));
+}

@@ -4,10 +4,6 @@ import type { Db } from '../../db/client.js';
 import { clusterOrgs, jobs, orgMembers, organizations, users } from '../../db/schema.js';
 import type { JobRow } from './store.js';
 import { accrue, decimal } from '../billing/metering.js';
-import { appInstances } from '../apps/tables.js';
-import { instanceTag } from '../apps/store.js';
-
-const INSTANCE_TAG = instanceTag('');
 
 /**
  * Credits and quotas: the jobs service owns them; billing only reads `usage_records` (docs/billing.md).
@@ -68,17 +64,15 @@ export async function jobsQuota(db: Db, cluster: string, org: string, except?: s
   return { exhausted: used >= quota, quota, used };
 }
 
-/** An app instance's jobs are charged under `apps`, named by the instance (Apolo's rows). */
-async function subjectOf(db: Db, job: JobRow) {
-  const tag = job.tags.find((t) => t.startsWith(INSTANCE_TAG));
-  const id = tag?.slice(INSTANCE_TAG.length);
-  const [instance] = id
-    ? await db.select({ name: appInstances.name }).from(appInstances).where(eq(appInstances.id, id))
-    : [];
-  return instance
-    ? { category: 'apps' as const, resourceId: instance.name }
-    : { category: 'jobs' as const, resourceId: job.id };
-}
+/**
+ * What a job's usage is charged under when a module above jobs owns it (an app instance's jobs
+ * under `apps`, named by the instance): handed in by app.ts, so jobs imports none of them.
+ * null: the job's own row, under `jobs`.
+ */
+export type ChargeSubject = (
+  db: Db,
+  job: JobRow,
+) => Promise<{ category: 'apps'; resourceId: string } | null>;
 
 /**
  * The credits of a job's running time from `from` to `until`, in the ten-thousandths the
@@ -101,12 +95,20 @@ function creditsBetween(job: JobRow, from: Date, until: Date) {
  * left `billed_until` where it was, so the next one covers its period. Returns the credits
  * charged.
  */
-export async function charge(db: Db, job: JobRow, until: Date): Promise<number> {
+export async function charge(
+  db: Db,
+  job: JobRow,
+  until: Date,
+  chargedAs?: ChargeSubject,
+): Promise<number> {
   const from = job.billedUntil ?? job.startedAt;
   if (!from || until <= from) return 0;
   const credits = creditsBetween(job, from, until);
   const amount = decimal(credits);
-  const subject = await subjectOf(db, job);
+  const subject = (await chargedAs?.(db, job)) ?? {
+    category: 'jobs' as const,
+    resourceId: job.id,
+  };
   return db
     .transaction(async (tx) => {
       const [claimed] = await tx

@@ -12,10 +12,10 @@ import type { Principal } from '../../auth/principal.js';
 import type { Grant } from '../../auth/permissions.js';
 import { HttpError } from '../../http/errors.js';
 import type { ObservedState, RuntimeDriver } from '../../runtime/driver.js';
-import { setDiskInUseCheck, setDiskRemovedHook } from '../disks/service.js';
+import type { DiskHolders } from '../disks/service.js';
 import { CHARGE_INTERVAL_MS } from '../billing/metering.js';
 import { ENFORCEMENT_PERIOD_MS, exhaustedJobs } from '../billing/enforcement.js';
-import { charge } from './accounting.js';
+import { charge, type ChargeSubject } from './accounting.js';
 import { admit, rerunRequest, type NewJob } from './admission.js';
 import { admitWaiting, refuseNeverFitting } from './admitting.js';
 import { JobQueue } from './queue.js';
@@ -44,6 +44,10 @@ export interface JobsServiceOptions {
   billEveryMs?: number;
   /** How often work whose payer has no credits left is looked for. */
   enforceEveryMs?: number;
+  /** What a job of a module above jobs is charged under (app.ts hands apps' in). */
+  chargedAs?: ChargeSubject;
+  /** The server's disks, told once this service starts which ones workloads hold. */
+  disks?: DiskHolders;
 }
 
 /**
@@ -61,6 +65,8 @@ export class JobsService {
   private readonly tickMs: number;
   private readonly billEveryMs: number;
   private readonly enforceEveryMs: number;
+  private readonly chargedAs?: ChargeSubject;
+  private readonly disks?: DiskHolders;
   private unsubscribe?: () => void;
   private unlisten?: () => void;
   private reconciled = false;
@@ -84,6 +90,8 @@ export class JobsService {
     this.tickMs = opts.tickMs ?? 1000;
     this.billEveryMs = opts.billEveryMs ?? CHARGE_INTERVAL_MS;
     this.enforceEveryMs = opts.enforceEveryMs ?? ENFORCEMENT_PERIOD_MS;
+    this.chargedAs = opts.chargedAs;
+    this.disks = opts.disks;
     this.queue = new JobQueue(ctx.db, driver, ctx.config.scheduler);
   }
 
@@ -94,8 +102,10 @@ export class JobsService {
    */
   async start() {
     if (this.driver.warning) this.log.warn(this.driver.warning);
-    setDiskInUseCheck(this.ctx.db, (id) => this.diskInUse(id));
-    setDiskRemovedHook(this.ctx.db, async (id) => this.driver.removeDisk?.(id));
+    if (this.disks) {
+      this.disks.inUse = (id) => this.diskInUse(id);
+      this.disks.removed = async (id) => this.driver.removeDisk?.(id);
+    }
     this.unsubscribe = this.driver.onChange(() => this.kick());
     this.unlisten = this.ctx.database.events.subscribe('job', (data, origin) =>
       this.heard(String(data.id), origin),
@@ -284,7 +294,7 @@ export class JobsService {
     try {
       await this.driver.kill(j.id);
       const now = await jobById(this.ctx.db, j.id);
-      if (now?.startedAt) await charge(this.ctx.db, now, new Date());
+      if (now?.startedAt) await charge(this.ctx.db, now, new Date(), this.chargedAs);
       await this.driver.remove(j.id);
       await updateJob(this.ctx.db, j.id, { materialized: false });
       this.queue.forget(j.id);
@@ -335,7 +345,7 @@ export class JobsService {
         );
         return;
       }
-      if (bill) await charge(this.ctx.db, j, new Date());
+      if (bill) await charge(this.ctx.db, j, new Date(), this.chargedAs);
       return;
     }
     if (seen.state === 'exited') {
@@ -353,7 +363,7 @@ export class JobsService {
       const failed = seen.exitCode !== 0;
       const restart = j.restartPolicy === 'always' || (j.restartPolicy === 'on-failure' && failed);
       if (restart) {
-        await charge(this.ctx.db, j, seen.finishedAt);
+        await charge(this.ctx.db, j, seen.finishedAt, this.chargedAs);
         await this.driver.remove(j.id);
         await updateJob(this.ctx.db, j.id, { restarts: j.restarts + 1, materialized: false });
         await this.move(j, {
@@ -427,7 +437,7 @@ export class JobsService {
 
   /** After a final status: the last charge, and the runtime lets go of the job. */
   private async finish(j: JobRow) {
-    if (j.startedAt) await charge(this.ctx.db, j, j.finishedAt ?? new Date());
+    if (j.startedAt) await charge(this.ctx.db, j, j.finishedAt ?? new Date(), this.chargedAs);
     this.queue.forget(j.id);
     if (j.materialized)
       await this.driver.remove(j.id).catch(this.warn(j.id, 'finished job not removed'));

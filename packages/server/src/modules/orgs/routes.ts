@@ -15,10 +15,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { notFound } from '../../http/errors.js';
-import { errorResponses } from '../../http/route.js';
-import { adminOrgs } from '../admin/store.js';
-import { ADMIN_API } from '../people/routes.js';
-import { orgExists, orgsOfUser, orgWire } from './store.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
+import { adminOrgs, orgExists, orgsOfUser, orgWire } from './store.js';
 import { createOrg } from './service.js';
 
 const Params = z.object({ name: z.string().min(1) });

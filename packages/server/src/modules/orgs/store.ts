@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { OrgRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
+import { decimal } from '../../db/numeric.js';
 import { organizations, orgMembers, projectMembers, projects } from '../../db/schema.js';
 
 export interface UserOrgView {
@@ -55,3 +56,19 @@ export const orgWire = (o: UserOrgView) => ({
   balance: { credits: o.credits },
   projects_count: o.projectsCount,
 });
+
+/** Every organization as the admin API shows it: its credits and how many members it has. */
+export async function adminOrgs(db: Db) {
+  const [rows, members] = await Promise.all([
+    db.select().from(organizations).orderBy(organizations.name),
+    db.select({ org: orgMembers.orgName, n: count() }).from(orgMembers).groupBy(orgMembers.orgName),
+  ]);
+  return rows.map((o) => ({
+    name: o.name,
+    // Spending is recorded by the billing area; until then nothing has been spent.
+    balance: { credits: decimal(o.credits), spent_credits: '0' },
+    user_default_credits: null,
+    notification_intervals: null,
+    users_count: members.find((m) => m.org === o.name)?.n ?? 0,
+  }));
+}

@@ -3,7 +3,8 @@ import { orgRoleOf } from '../../auth/permissions.js';
 import type { Refinement } from '../permissions/check.js';
 import { userByUsername } from '../users/store.js';
 import { adminRoleRefusal, callerOrgRole, projectAdminRefusal } from './service.js';
-import { projectId, projectUsers } from './store.js';
+import { projectUsers } from './store.js';
+import { projectId } from '../projects/store.js';
 import type { OrgRole } from '@orrery/contract';
 
 /**

@@ -22,7 +22,7 @@ import { requireUser } from '../../auth/principal.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { authorize } from '../../http/access.js';
 import { userByUsername } from '../users/store.js';
-import { errorResponses } from '../../http/route.js';
+import { ADMIN_API, errorResponses } from '../../http/route.js';
 import {
   addOrgUser,
   assertClusterOfOrg,
@@ -39,12 +39,10 @@ import {
   clusterUserWire,
   orgUsers,
   orgUserWire,
-  projectId,
   projectUsers,
   projectUserWire,
 } from './store.js';
-
-export const ADMIN_API = '/apis/admin/v1';
+import { projectId } from '../projects/store.js';
 
 const OrgParams = z.object({ org: z.string().min(1) });
 const OrgUserParams = OrgParams.extend({ user: z.string().min(1) });

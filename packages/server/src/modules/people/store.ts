@@ -1,8 +1,9 @@
 import { and, asc, eq, notExists, sql } from 'drizzle-orm';
 import { projectTokens } from '../tokens/tables.js';
+import { decimal } from '../../db/numeric.js';
 import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterMembers, orgMembers, projectMembers, projects, users } from '../../db/schema.js';
+import { clusterMembers, orgMembers, projectMembers, users } from '../../db/schema.js';
 import type { UserRow } from '../users/store.js';
 
 type InfoSource = Pick<UserRow, 'email' | 'name' | 'createdAt'>;
@@ -17,9 +18,6 @@ export function userInfo(u: InfoSource) {
     created_at: u.createdAt.toISOString(),
   };
 }
-
-/** A numeric column as the wire writes it: "12.5", not "12.5000"; null stays null (unlimited). */
-export const decimal = (v: string | null) => (v === null ? null : String(Number(v)));
 
 const person = {
   userId: users.id,
@@ -77,16 +75,6 @@ export const clusterUserWire = (
   role: r.role,
   ...(withInfo ? { user_info: userInfo(r) } : {}),
 });
-
-export async function projectId(db: Db, cluster: string, org: string, project: string) {
-  const [row] = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(
-      and(eq(projects.clusterName, cluster), eq(projects.orgName, org), eq(projects.name, project)),
-    );
-  return row?.id ?? null;
-}
 
 /** The people of a project: its tokens' service accounts are listed with the tokens instead. */
 export async function projectUsers(db: Db, id: string) {

@@ -16,10 +16,8 @@ import { errorResponses } from '../../http/route.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { userByUsername } from '../users/store.js';
 import { userVisibleTo } from '../users/service.js';
-import { diskOwnerRefinement } from '../disks/refinements.js';
-import { memberRefinement } from '../people/refinements.js';
 import { assertUri, permissionsOf, revoke, share, sharesBy, sharesOn } from './service.js';
-import { checkAll } from './check.js';
+import { checkAll, type Refinement } from './check.js';
 
 /** Role names arrive with `/` replaced by `:`; users are plain names here. */
 const Params = z.object({
@@ -38,11 +36,13 @@ async function manageable(request: FastifyRequest, uri: string) {
   return uri;
 }
 
+/**
+ * `refinements`: the areas' own rules (a disk's owner, an organization's admins), handed in by
+ * app.ts so that this module, below the areas, imports none of them.
+ */
 export const permissionRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, refinements: Refinement[]): FastifyPluginAsyncZod =>
   async (app) => {
-    const refinements = [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)];
-
     // What the console may offer: the caller's own verdicts, from the same grants and area rules
     // the routes refuse with. Nothing about other organizations leaks: a URI the caller has no
     // grant on reads the same whether it exists or not.

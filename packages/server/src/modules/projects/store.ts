@@ -82,3 +82,23 @@ export const projectWire = (p: ProjectView) => ({
   is_default: p.isDefault,
   default_role: p.defaultRole,
 });
+
+/** A project's id by its place, or null when there is none. */
+export async function projectId(db: Db, cluster: string, org: string, project: string) {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(eq(projects.clusterName, cluster), eq(projects.orgName, org), eq(projects.name, project)),
+    );
+  return row?.id ?? null;
+}
+
+/** The clusters that have a project of this organization and name (a name may repeat across clusters). */
+export async function clustersOfProject(db: Db, org: string, project: string) {
+  const rows = await db
+    .select({ cluster: projects.clusterName })
+    .from(projects)
+    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  return rows.map((r) => r.cluster);
+}

@@ -14,14 +14,14 @@ import {
   QUOTA_TEXTS,
   ResourceDeltas,
 } from '@orrery/contract';
+import type { ClusterOrgWire } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { allows } from '../../auth/permissions.js';
 import { requireUser } from '../../auth/principal.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import { authorize } from '../../http/access.js';
 import { errorResponses } from '../../http/route.js';
-import { ADMIN_API } from '../people/routes.js';
-import { clusterOrgsOf } from '../admin/store.js';
+import { ADMIN_API } from '../../http/route.js';
 import { changeOrgQuota, orgQuotaView, projectQuotaView, setProjectQuota } from './service.js';
 
 const tags = ['admin'];
@@ -53,7 +53,11 @@ const OrgQuotaPatch = z
  * managers' (and the cluster's); a project's members may read their project's.
  */
 export const quotaRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (
+    ctx: AppContext,
+    /** The organization's link as the admin area answers it (admin/store.ts), after a change. */
+    linkOf: (cluster: string, org: string) => Promise<ClusterOrgWire>,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = ctx;
 
@@ -93,7 +97,7 @@ export const quotaRoutes =
           org,
           b.quota ? { quota: b.quota } : { additional_quota: b.additional_quota! },
         );
-        return (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org)!;
+        return linkOf(cluster, org);
       },
     );
 

@@ -6,8 +6,6 @@ import type { AppContext } from '../../context.js';
 import { allows } from '../../auth/permissions.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { loadSecretsKey } from '../secrets/key.js';
-import { bucketsByIds, credentialsById, type BucketView } from '../buckets/store.js';
-import { bucketUriOf } from '../buckets/wire.js';
 import { S3_PATH, s3SecretOf } from './keys.js';
 import { BucketStore } from './store.js';
 import { Multipart } from './multipart.js';
@@ -15,12 +13,35 @@ import { verify, type Signer } from './sigv4.js';
 import { S3Error, errorDocument } from './xml.js';
 import { objectCalls } from './objects.js';
 
+/** A bucket Orrery made, as the endpoint serves it; `uri` is what permissions name it by. */
+export interface S3Bucket {
+  providerBucketName: string;
+  createdAt: Date;
+  imported: boolean;
+  uri: string;
+}
+
+/**
+ * Where the endpoint finds what an access key opens: the buckets module's credentials and
+ * buckets, handed in by app.ts. The buckets module is built on this endpoint's object store, so
+ * this module imports nothing of it.
+ */
+export interface S3Directory {
+  credentials(id: string): Promise<{
+    id: string;
+    owner: string | null;
+    readOnly: boolean;
+    bucketIds: string[];
+  } | null>;
+  buckets(ids: string[]): Promise<S3Bucket[]>;
+}
+
 /** Who is calling: the credentials they signed with and the buckets those open. */
 export interface Caller {
   signer: Signer;
   readOnly: boolean;
   /** Provider bucket name → bucket, for the buckets Orrery made that the credentials name. */
-  buckets: Map<string, BucketView>;
+  buckets: Map<string, S3Bucket>;
 }
 
 export interface S3Request {
@@ -49,7 +70,7 @@ const accessKeyOf = (request: FastifyRequest) => {
  * keys of persistent bucket credentials, and each is checked again in the permission engine as
  * the credentials' owner, so credentials stop working for someone who lost access.
  */
-export function s3Routes(ctx: AppContext) {
+export function s3Routes(ctx: AppContext, directory: S3Directory) {
   const store = bucketStoreOf(ctx.config.dataDir);
   const multipart = new Multipart(store);
   const sealKey = loadSecretsKey({
@@ -60,7 +81,7 @@ export function s3Routes(ctx: AppContext) {
 
   async function callerOf(request: FastifyRequest): Promise<Caller> {
     const id = accessKeyOf(request);
-    const creds = id ? await credentialsById(ctx.db, id) : null;
+    const creds = id ? await directory.credentials(id) : null;
     const signer = verify(
       { method: request.method, url: request.url, headers: request.headers },
       (key) => (creds && key === creds.id ? s3SecretOf(sealKey, creds.id) : null),
@@ -68,15 +89,13 @@ export function s3Routes(ctx: AppContext) {
     const snapshot = await request.accessSnapshot();
     const owner = creds!.owner ? await snapshot.user(creds!.owner) : null;
     const grants = owner ? await snapshot.grants(principalOf(owner)) : [];
-    const buckets = new Map<string, BucketView>();
-    for (const b of await bucketsByIds(ctx.db, creds!.bucketIds)) {
-      if (!b.imported && allows(grants, bucketUriOf(b), 'read'))
-        buckets.set(b.providerBucketName, b);
+    const buckets = new Map<string, S3Bucket>();
+    for (const b of await directory.buckets(creds!.bucketIds)) {
+      if (!b.imported && allows(grants, b.uri, 'read')) buckets.set(b.providerBucketName, b);
     }
     // Read-write credentials write only while their owner may still write the bucket.
     const readOnly =
-      creds!.readOnly ||
-      [...buckets.values()].some((b) => !allows(grants, bucketUriOf(b), 'write'));
+      creds!.readOnly || [...buckets.values()].some((b) => !allows(grants, b.uri, 'write'));
     return { signer, readOnly, buckets };
   }
 

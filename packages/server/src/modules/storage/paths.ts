@@ -1,10 +1,9 @@
-import { eq, and } from 'drizzle-orm';
 import { storageUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Grant } from '../../auth/permissions.js';
 import type { EpochSnapshot } from '../../db/epoch-cache.js';
 import { visibleAction } from './access.js';
-import { projects } from '../../db/schema.js';
+import { clustersOfProject } from '../projects/store.js';
 import { badPath, notFoundErr } from './errors.js';
 
 export const STORAGE_PREFIX = '/api/v1/storage';
@@ -70,18 +69,14 @@ export async function resolvePath(
 ): Promise<StoragePath> {
   const [org, project, ...rest] = segments;
   if (!org || !project) throw notFoundErr();
-  const read = () =>
-    db
-      .select({ cluster: projects.clusterName })
-      .from(projects)
-      .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const read = () => clustersOfProject(db, org, project);
   // Projects are counted by the `access` epoch: the lookup is shared until one changes.
-  const rows = await (snap
+  const found = await (snap
     ? snap.cached('access', `p:${JSON.stringify([org, project])}`, read)
     : read());
-  const clusters = rows
-    .map((r) => r.cluster)
-    .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));
+  const clusters = [...found].sort((a, b) =>
+    a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b),
+  );
   const cluster =
     clusters.find((c) => visibleAction(grants, storageUri(c, org, project))) ?? clusters[0];
   if (!cluster) throw notFoundErr();

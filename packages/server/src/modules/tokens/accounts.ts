@@ -15,7 +15,7 @@ import { allows } from '../../auth/permissions.js';
 import { authorize } from '../../http/access.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { projectId } from '../people/store.js';
+import { projectId } from '../projects/store.js';
 import { createToken, revokeToken } from './store.js';
 import {
   accountName,

@@ -6,7 +6,7 @@ import { allows, grantsOf } from '../../auth/permissions.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { parseTtl } from '../../auth/tokens.js';
 import { userByEmail } from '../users/store.js';
-import { projectId } from '../people/store.js';
+import { projectId } from '../projects/store.js';
 import { createToken, listTokens, revokeToken } from './store.js';
 import { expiryOf } from './routes.js';
 

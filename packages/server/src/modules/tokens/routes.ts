@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { projectId } from '../people/store.js';
+import { projectId } from '../projects/store.js';
 import { createToken, listTokens, revokeToken } from './store.js';
 
 const ProjectParams = z.object({

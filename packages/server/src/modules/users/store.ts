@@ -26,3 +26,13 @@ export async function insertUser(db: Db, values: typeof users.$inferInsert): Pro
   const [row] = await db.insert(users).values(values).returning();
   return row;
 }
+
+/** Changes a user's columns; the row as it is now. */
+export async function updateUser(
+  db: Db,
+  id: string,
+  changes: Partial<typeof users.$inferInsert>,
+): Promise<UserRow> {
+  const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
+  return row;
+}

@@ -1,7 +1,7 @@
 // Node pools, capacity and node states of a Slurm cluster, from the nodes its client reports
 // (`sinfo --json` or slurmrestd's `GET /nodes`, client.ts): a partition is a node pool; GPUs come
 // from GRES (`gpu:<model>:<count>`).
-import type { FirstPool } from '../../modules/clusters/bootstrap.js';
+import type { FirstPool } from '../machine.js';
 import type { PoolCapacity } from '../driver.js';
 import type { SlurmClient, SlurmNode } from './client.js';
 

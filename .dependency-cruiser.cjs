@@ -1,0 +1,189 @@
+// The server's layers as rules over its import graph (docs/architecture.md). `npm test` checks
+// them in packages/server/src/architecture.test.ts, which also checks what this file cannot say:
+// no cycles between modules, no state in module variables. By hand:
+//   npx depcruise packages/server/src packages/web/src
+//
+// The allow-lists hold files that broke a rule before the rule existed. A file leaves its list
+// when it is fixed (the test fails on an entry that no longer breaks the rule, so the lists only
+// shrink); a new file never joins one: move the query into the module's store instead.
+
+const SERVER = 'packages/server/src/';
+/** One regular expression matching exactly these paths (relative to packages/server/src). */
+const exactly = (paths) =>
+  `^${SERVER}(${paths.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+
+/** Files that may run queries: stores, tables, the database layer itself, and test helpers. */
+const DATA_LAYER = [
+  '(^|/)store\\.ts$',
+  '(^|/)[^/]+-store\\.ts$',
+  '(^|/)store-[^/]+\\.ts$',
+  '/store/',
+  '(^|/)tables\\.ts$',
+  `^${SERVER}db/`,
+  `^${SERVER}test/`,
+  '\\.test\\.ts$',
+];
+
+/**
+ * Files outside stores that run queries themselves (drizzle-orm, db/schema.ts, a tables.ts).
+ * Most are services whose queries belong in their module's store.ts; billing's ledger, metering,
+ * usage and payments files are stores in all but name; the two `bootstrap.ts` seed a first start.
+ */
+const QUERIES_OUTSIDE_STORES = [
+  'auth/access-cache.ts',
+  'auth/keys.ts',
+  'auth/memberships.ts',
+  'auth/oidc/adapter.ts',
+  'auth/oidc/cookie-keys.ts',
+  'auth/permissions.ts',
+  'modules/accounts/service.ts',
+  'modules/admin/pools.ts',
+  'modules/admin/presets.ts',
+  'modules/admin/reads.ts',
+  'modules/admin/routes-capacity.ts',
+  'modules/admin/routes.ts',
+  'modules/admin/users.ts',
+  'modules/assistant/plans.ts',
+  'modules/assistant/tools/facts.ts',
+  'modules/assistant/tools/resolve.ts',
+  'modules/billing/budgets.ts',
+  'modules/billing/checkout.ts',
+  'modules/billing/disk-sampler.ts',
+  'modules/billing/enforcement.ts',
+  'modules/billing/ledger-query.ts',
+  'modules/billing/ledger.ts',
+  'modules/billing/metering.ts',
+  'modules/billing/payments.ts',
+  'modules/billing/purchases.ts',
+  'modules/billing/reports-sampler.ts',
+  'modules/billing/routes-budgets.ts',
+  'modules/billing/routes-usage.ts',
+  'modules/billing/storage-sampler.ts',
+  'modules/billing/stripe.ts',
+  'modules/billing/usage.ts',
+  'modules/clusters/bootstrap.ts',
+  'modules/disks/service.ts',
+  'modules/flows/engine/bake.ts',
+  'modules/flows/engine/queries.ts',
+  'modules/flows/engine/start.ts',
+  'modules/invites/service.ts',
+  'modules/jobs/accounting.ts',
+  'modules/jobs/admission.ts',
+  'modules/jobs/ingress-auth.ts',
+  'modules/jobs/resources.ts',
+  'modules/jobs/scope.ts',
+  'modules/orgs/service.ts',
+  'modules/people/service.ts',
+  'modules/permissions/service.ts',
+  'modules/projects/service.ts',
+  'modules/users/bootstrap.ts',
+];
+
+/** Route files that call a store directly instead of going through their module's service. */
+const ROUTES_CALLING_STORES = [
+  'modules/accounts/routes.ts',
+  'modules/admin/routes-capacity.ts',
+  'modules/admin/routes.ts',
+  'modules/apps/routes.ts',
+  'modules/assistant/model/routes.ts',
+  'modules/buckets/routes.ts',
+  'modules/config/routes.ts',
+  'modules/disks/routes.ts',
+  'modules/flows/engine/routes.ts',
+  'modules/flows/routes/attempts.ts',
+  'modules/flows/routes/bake-images.ts',
+  'modules/flows/routes/bakes.ts',
+  'modules/flows/routes/cache-entries.ts',
+  'modules/flows/routes/common.ts',
+  'modules/flows/routes/live-jobs.ts',
+  'modules/flows/routes/projects.ts',
+  'modules/flows/routes/tasks.ts',
+  'modules/invites/routes.ts',
+  'modules/jobs/routes.ts',
+  'modules/orgs/routes.ts',
+  'modules/people/routes.ts',
+  'modules/permissions/routes.ts',
+  'modules/projects/routes.ts',
+  'modules/s3/routes.ts',
+  'modules/secrets/routes.ts',
+  'modules/tokens/routes.ts',
+];
+
+/**
+ * Console files in an import cycle on purpose: a schema form's nodes render each other (a
+ * recursive structure, recursive views).
+ */
+const WEB_CYCLES_KEPT = ['^packages/web/src/forms/(AnyOfView|NodeView)\\.tsx$'];
+
+/** Route files by name: `routes.ts`, `routes-*.ts`, `*-routes.ts`, `routes/*.ts`. */
+const ROUTE_FILES = `^${SERVER}.*(/routes\\.ts|/routes-[^/]+\\.ts|/[^/]+-routes\\.ts|/routes/[^/]+\\.ts)$`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'runtime-independent-of-modules',
+      comment:
+        'runtime/ (the drivers) depends on nothing in modules/: what a driver needs is passed in ' +
+        'when it is made, or lives in runtime/ and the module reads it from there.',
+      severity: 'error',
+      from: { path: `^${SERVER}runtime/`, pathNot: '\\.test\\.ts$' },
+      to: { path: `^${SERVER}modules/` },
+    },
+    {
+      name: 'queries-only-in-stores',
+      comment:
+        'Only stores (store.ts, *-store.ts, store-*.ts, store/), tables.ts and db/ touch the ' +
+        'database: ' +
+        'routes and services call a store. Type-only imports (a row type) are fine.',
+      severity: 'error',
+      from: {
+        path: `^${SERVER}`,
+        pathNot: [...DATA_LAYER, exactly(QUERIES_OUTSIDE_STORES)],
+      },
+      to: {
+        path: ['(^|/)node_modules/drizzle-orm/', `^${SERVER}db/schema\\.ts$`, '(^|/)tables\\.ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'routes-through-services',
+      comment:
+        'Route files call their service, and the service its store (routes -> service -> store).',
+      severity: 'error',
+      from: { path: ROUTE_FILES, pathNot: exactly(ROUTES_CALLING_STORES) },
+      to: {
+        path: ['(^|/)store\\.ts$', '(^|/)[^/]+-store\\.ts$', '(^|/)store-[^/]+\\.ts$', '/store/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'no-web-cycles',
+      comment: 'The console has no import cycles between its files.',
+      severity: 'error',
+      from: { path: '^packages/web/src/', pathNot: WEB_CYCLES_KEPT },
+      // A cycle closed only by type imports is gone at run time (a feature naming the type of
+      // the list that holds it).
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    // Type-only imports count: a module that names another's types depends on it.
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['/dist/'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
+
+// For architecture.test.ts, which reports entries that no longer break their rule. Not
+// enumerable: dependency-cruiser refuses keys of its configuration it does not know.
+Object.defineProperties(module.exports, {
+  allowLists: {
+    value: {
+      'queries-only-in-stores': QUERIES_OUTSIDE_STORES,
+      'routes-through-services': ROUTES_CALLING_STORES,
+    },
+  },
+  exactly: { value: exactly },
+});

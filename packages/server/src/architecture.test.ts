@@ -1,0 +1,215 @@
+// The server's layers, checked over its import graph (docs/architecture.md): the rules that
+// dependency-cruiser expresses live in .dependency-cruiser.cjs; this file runs them and adds the
+// two it cannot say: no cycles between modules, and no state kept in module variables.
+import { createRequire } from 'node:module';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SERVER = 'packages/server/src/';
+
+interface Config {
+  forbidden: IForbiddenRuleType[];
+  options: Record<string, unknown>;
+  allowLists: Record<string, string[]>;
+  exactly: (paths: string[]) => string;
+}
+const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as Config;
+
+/**
+ * Module variables that hold state, each with why it may. A server's state lives in the objects
+ * app.ts and server.ts make for it, so that two servers in one process share nothing.
+ */
+const MODULE_STATE_KEPT: Record<string, string> = {
+  'http/access.ts: routeAccess':
+    'the API routes and their declared access, for tests to enumerate: every server registers ' +
+    'the same routes with the same access, so it records the code, not a server',
+  'modules/apps/input-schema.ts: compiled':
+    'a memo of compiled validators keyed by the schema object: the same answer for any server',
+  'modules/assistant/knowledge/glossary.ts: sectionTerms':
+    'a memo keyed by a parsed docs section: derived from the repository, the same for any server',
+  'modules/assistant/knowledge/index.ts: built':
+    'the docs knowledge base by directory: read from the repository, the same for any server',
+  'modules/buckets/service.ts: clients':
+    "S3 clients keyed by a server's own settings object: servers never share one",
+  'modules/clusters/store.ts: catalogs':
+    "the preset catalog cached by a server's database handle: servers never share one; " +
+    'to move into an object app.ts makes once the stores take one',
+  'modules/disks/volume.ts: measured':
+    "a disk directory's measured bytes, kept for seconds, keyed by disk id (unique to a " +
+    "server's database); to move into the server's DiskHolders",
+  'runtime/process/volumes.ts: searchable':
+    'host directories already made searchable by the jobs group: a fact of the host, true for ' +
+    'every server in the process',
+};
+
+/**
+ * The rules with their allow-lists emptied: a violation from a listed file is known, one from
+ * another file is new, and a listed file that no longer violates is stale.
+ */
+function rulesWithoutAllowLists(): IForbiddenRuleType[] {
+  return config.forbidden.map((rule) => {
+    const list = config.allowLists[rule.name ?? ''];
+    if (!list) return rule;
+    const listed = config.exactly(list);
+    const pathNot = [rule.from.pathNot ?? []].flat().filter((p) => p !== listed);
+    return { ...rule, from: { ...rule.from, pathNot } };
+  });
+}
+
+async function cruiseAll(): Promise<ICruiseResult> {
+  const { output } = await cruise(['packages/server/src', 'packages/web/src'], {
+    ...config.options,
+    validate: true,
+    ruleSet: { forbidden: rulesWithoutAllowLists() },
+    outputType: 'json',
+    baseDir: ROOT,
+  });
+  return (typeof output === 'string' ? JSON.parse(output) : output) as ICruiseResult;
+}
+
+/** `modules/<name>` or `runtime` for a server file, null for the rest. */
+function moduleOf(path: string): string | null {
+  const m = path.startsWith(SERVER)
+    ? /^(modules\/[^/]+|runtime)\//.exec(path.slice(SERVER.length))
+    : null;
+  return m ? m[1] : null;
+}
+
+/** Strongly connected groups of more than one module (Tarjan). */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) found.push(group.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'test' ? [] : sourceFiles(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/**
+ * Top-level `let`/`var`, and top-level Maps and Sets the file changes (a constant lookup table
+ * is not state), as `file: name`.
+ */
+function moduleState(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const name = relative(join(ROOT, SERVER), file);
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const isConst = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of statement.declarationList.declarations) {
+      const id = d.name.getText(source);
+      const init = d.initializer;
+      const collection =
+        init &&
+        ts.isNewExpression(init) &&
+        /^(Map|Set|WeakMap|WeakSet)$/.test(init.expression.getText(source));
+      const changed = new RegExp(`\\b${id}\\.(set|add|delete|clear)\\(`).test(text);
+      if (!isConst || (collection && changed)) found.push(`${name}: ${id}`);
+    }
+  }
+  return found;
+}
+
+describe('architecture (docs/architecture.md)', () => {
+  it('keeps the layers: rules of .dependency-cruiser.cjs, allow-lists only shrinking', async () => {
+    const result = await cruiseAll();
+    const problems: string[] = [];
+    const violating = new Map<string, Set<string>>();
+    for (const v of result.summary.violations) {
+      const rule = v.rule.name;
+      const list = config.allowLists[rule];
+      const from = v.from.slice(SERVER.length);
+      if (list?.includes(from)) {
+        if (!violating.has(rule)) violating.set(rule, new Set());
+        violating.get(rule)!.add(from);
+        continue;
+      }
+      const cycle = v.cycle?.map((c) => c.name).join(' → ');
+      problems.push(`${rule}: ${v.from} → ${cycle ?? v.to}`);
+    }
+    for (const [rule, list] of Object.entries(config.allowLists)) {
+      for (const file of list) {
+        if (!violating.get(rule)?.has(file)) {
+          problems.push(`${rule}: ${file} no longer breaks the rule; take it off the allow-list`);
+        }
+      }
+    }
+    expect(problems, `broken rules (.dependency-cruiser.cjs):\n${problems.join('\n')}`).toEqual([]);
+
+    // No cycles between modules, through any files of theirs.
+    const edges = new Map<string, Set<string>>();
+    const via = new Map<string, string[]>();
+    for (const m of result.modules) {
+      const a = moduleOf(m.source);
+      if (!a || m.source.endsWith('.test.ts')) continue;
+      for (const d of m.dependencies) {
+        const b = moduleOf(d.resolved);
+        if (!b || b === a) continue;
+        const edge = `${a} -> ${b}`;
+        if (!via.has(edge)) via.set(edge, []);
+        via
+          .get(edge)!
+          .push(`${m.source.slice(SERVER.length)} → ${d.resolved.slice(SERVER.length)}`);
+        if (!edges.has(a)) edges.set(a, new Set());
+        edges.get(a)!.add(b);
+      }
+    }
+    const cyclic = cycles(edges).map((group) => {
+      const inside = [...via].filter(([edge]) => {
+        const [a, b] = edge.split(' -> ');
+        return group.includes(a) && group.includes(b);
+      });
+      return `${group.join(' ↔ ')}:\n${inside.map(([e, files]) => `  ${e}: ${files.join(', ')}`).join('\n')}`;
+    });
+    expect(
+      cyclic,
+      `module cycles (move the shared piece to the lower module, or pass a callback in from app.ts):\n${cyclic.join('\n')}`,
+    ).toEqual([]);
+  });
+
+  it('keeps no server state in module variables', () => {
+    const found = sourceFiles(join(ROOT, SERVER)).flatMap(moduleState);
+    const unexplained = found.filter((f) => !(f in MODULE_STATE_KEPT));
+    const stale = Object.keys(MODULE_STATE_KEPT)
+      .filter((f) => !found.includes(f))
+      .map((f) => `${f}: gone; take it off MODULE_STATE_KEPT`);
+    expect(
+      [...unexplained, ...stale],
+      `state in module variables (keep it in an object app.ts or server.ts makes):\n${[...unexplained, ...stale].join('\n')}`,
+    ).toEqual([]);
+  });
+});
