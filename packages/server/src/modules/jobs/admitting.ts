@@ -6,7 +6,7 @@ import type { RuntimeDriver } from '../../runtime/driver.js';
 import { mayUse, neverFits, type WaitReason } from '../scheduler/decide.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { creditsLeft, type CreditsLeft } from './accounting.js';
-import { requestsOf, schedNodes, wireReason, type JobQueue } from './queue.js';
+import { requestsOf, schedNodes, type JobQueue } from './queue.js';
 import { containerOf, lastTransitionAt, type JobRow, type Transition } from './store.js';
 
 /** A job that keeps failing waits at most this long between starts. */
@@ -105,7 +105,7 @@ const stem = (s: string | null) => (s ?? '').split(':')[0];
 
 async function record(d: AdmittingDeps, j: JobRow, first: WaitReason, held?: string) {
   const reason = codeOf(first, held);
-  const description = describeWait(wireReason(first));
+  const description = describeWait(first);
   if (j.reason === reason && stem(j.statusDescription) === stem(description)) return;
   await d.move(j, {
     status: j.status === 'suspended' ? 'suspended' : 'pending',

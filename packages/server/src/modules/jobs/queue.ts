@@ -1,4 +1,4 @@
-import type { JobContainer, JobScheduling, WaitReason as WireReason } from '@orrery/contract';
+import type { JobContainer, JobScheduling } from '@orrery/contract';
 import { describeWaits, isFinalJobStatus, type JobStatus } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { NodeCapacity, RuntimeDriver } from '../../runtime/driver.js';
@@ -9,7 +9,6 @@ import {
   type SchedNode,
   type SchedulerInput,
 } from '../scheduler/decide.js';
-import type { WaitReason } from '../scheduler/decide.js';
 import { add, decay, fits, subtract, type Resources } from '../scheduler/resources.js';
 import { clusterQuotas } from '../quotas/store.js';
 import { presetPoolMap } from '../clusters/store.js';
@@ -58,13 +57,6 @@ export function schedNodes(reported: NodeCapacity[]): SchedNode[] {
 
 export const orgKey = (j: Pick<JobRow, 'clusterName' | 'orgName'>) =>
   `${j.clusterName}/${j.orgName}`;
-
-/** The core's reasons on the wire (snake_case, the contract's names). */
-export function wireReason(r: WaitReason): WireReason {
-  if (r.kind !== 'quota') return r;
-  const { borrowingLimit, ...rest } = r;
-  return { ...rest, borrowing_limit: borrowingLimit };
-}
 
 export interface QueueOptions {
   halfLifeMs: number;
@@ -190,7 +182,7 @@ export class JobQueue {
   /** Where a waiting job stands and why, as last decided; null when it is not waiting. */
   scheduling(j: JobRow): JobScheduling {
     const w = j.materialized ? undefined : this.last?.decision.waiting.get(j.id);
-    const reasons = (w?.reasons ?? []).map(wireReason);
+    const reasons = w?.reasons ?? [];
     return {
       job_id: j.id,
       status: j.status,

@@ -118,7 +118,7 @@ describe('the scheduler core', () => {
       used: 3,
       requested: 1,
       nominal: 2,
-      borrowingLimit: 1,
+      borrowing_limit: 1,
     });
     // With no quota a project alone takes the whole idle cluster.
     expect(decide(base({ waiting: jobs })).admit).toHaveLength(6);

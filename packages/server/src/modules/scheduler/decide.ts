@@ -1,3 +1,4 @@
+import type { WaitReason as ContractWaitReason } from '@orrery/contract';
 import TinyQueue from 'tinyqueue';
 import {
   RESOURCES,
@@ -73,26 +74,8 @@ export interface SchedulerInput {
   starvationMs: number;
 }
 
-export type WaitReason =
-  | { kind: 'held'; message: string }
-  | { kind: 'jobs_cap'; used: number; limit: number }
-  | {
-      kind: 'quota';
-      scope: 'project' | 'organization';
-      resource: ResourceName;
-      used: number;
-      requested: number;
-      nominal: number;
-      borrowingLimit: number | null;
-    }
-  | {
-      kind: 'capacity';
-      short: ResourceName[];
-      free: { node: string; pool: string; free: Resources }[];
-    }
-  | { kind: 'preempting'; victims: string[] }
-  | { kind: 'reserving'; node: string }
-  | { kind: 'behind'; ahead: number };
+/** Why a job waits: the contract's wire form, which the APIs answer as it is. */
+export type WaitReason = Exclude<ContractWaitReason, { kind: 'never_fits' }>;
 
 export interface Decision {
   admit: { job: string; node: string; borrowing: boolean }[];
@@ -334,7 +317,7 @@ class Pass {
             used: used[r] ?? 0,
             requested,
             nominal,
-            borrowingLimit: borrowing ?? null,
+            borrowing_limit: borrowing ?? null,
           };
       }
     }
