@@ -223,7 +223,7 @@ describe('reports tabs', () => {
     expect(screen.queryByRole('region', { name: 'Usage by project' })).toBeNull();
     const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
     // Managers also see the project's API tokens (docs/tokens.md).
-    expect(tabs).toEqual(['General', 'Reports', 'Users', 'Tokens']);
+    expect(tabs).toEqual(['General', 'Quota', 'Reports', 'Users', 'Tokens']);
     const usage = queries(calls, 'usage');
     expect(usage.map((q) => q.getAll('group_by').join(',')).sort()).toEqual([
       'category,day',
@@ -232,11 +232,15 @@ describe('reports tabs', () => {
     for (const q of usage) expect(q.get('project_name')).toBe('vision');
   });
 
-  it("shows a project's readers general and users only", async () => {
+  it("shows a project's readers general, its quota and users only", async () => {
     const { calls } = stubReports();
     render('project-settings/general', orgRole('user'), 'nlp');
     await screen.findByRole('tab', { name: 'Users' });
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['General', 'Users']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'General',
+      'Quota',
+      'Users',
+    ]);
     expect(queries(calls, 'usage')).toEqual([]);
   });
 
