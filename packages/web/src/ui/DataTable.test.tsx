@@ -19,7 +19,7 @@ const COLUMNS: Column<Disk>[] = [
   { header: 'Name', cell: (d) => d.name },
   { header: 'Owner', cell: (d) => d.owner },
 ];
-const done = { isPending: false, isError: false, error: null };
+const done = { isPending: false, isError: false, error: null as unknown };
 
 const show = (ui: ReactNode) => render(<Providers test>{ui}</Providers>);
 
@@ -35,13 +35,19 @@ describe('DataTable', () => {
       />,
     );
     const [head, ...rows] = screen.getAllByRole('row');
-    expect(within(head!).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Name',
-      'Owner',
-      '',
-    ]);
+    expect(
+      within(head!)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Owner', '']);
     expect(screen.getByRole('columnheader', { name: 'Actions' })).toBeTruthy();
-    expect(rows.map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
       ['data', 'alice', '#0'],
       ['cache', 'bob', '#1'],
     ]);

@@ -4,7 +4,8 @@ import {
   Loader,
   Table,
   type TableProps,
-  type TableTdProps, type TableThProps,
+  type TableTdProps,
+  type TableThProps,
   type TableTrProps,
 } from '@mantine/core';
 import { messageOf } from './errors';
@@ -22,6 +23,9 @@ export interface Column<Row> {
   td?: TableTdProps;
 }
 
+/** A column of amounts: they line up on the right, header included. */
+export const NUMERIC = { th: { ta: 'right' }, td: { ta: 'right' } } as const;
+
 /**
  * The console's list table: a header row, one row per item, and the list's states before it —
  * loading, the server's message when loading failed, and `empty` when there is nothing to show.
@@ -31,7 +35,8 @@ export interface Column<Row> {
 export function DataTable<Row>(props: {
   columns: (Column<Row> | false | null | undefined)[];
   rows: Row[] | undefined;
-  rowKey(row: Row): string;
+  /** Each row's React key; by position only where rows have no identity of their own. */
+  rowKey(row: Row, index: number): string | number;
   /**
    * The list's query: while pending a loader named `loading`; when failed the server's message,
    * or `failed` when it gave none.
@@ -47,6 +52,8 @@ export function DataTable<Row>(props: {
   selected?(row: Row): boolean;
   /** Anything else a row carries (e.g. `aria-selected`). */
   rowProps?(row: Row): TableTrProps;
+  /** A footer row (e.g. a total), in the table's own cells. */
+  foot?: ReactNode;
   /** Mantine's table look (striped, highlightOnHover, verticalSpacing…). */
   table?: TableProps;
 }) {
@@ -71,7 +78,7 @@ export function DataTable<Row>(props: {
       <Table.Tbody>
         {rows.map((row, r) => (
           <Table.Tr
-            key={props.rowKey(row)}
+            key={props.rowKey(row, r)}
             onClick={props.onRowClick && (() => props.onRowClick!(row))}
             style={props.onRowClick ? { cursor: 'pointer' } : undefined}
             bg={props.selected?.(row) ? 'var(--mantine-primary-color-light)' : undefined}
@@ -85,6 +92,7 @@ export function DataTable<Row>(props: {
           </Table.Tr>
         ))}
       </Table.Tbody>
+      {props.foot && <Table.Tfoot>{props.foot}</Table.Tfoot>}
     </Table>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Group, Loader, Stack, Table, Title } from '@mantine/core';
+import { Button, Group, Loader, Stack, Title } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { IconMail, IconUserPlus } from '@tabler/icons-react';
 import { orgUri } from '@orrery/contract';
 import { useOrgInvites, useRemoveInvite, useResendInvite, type Invite } from '../../api/invites';
@@ -100,55 +101,46 @@ function OrgInvites({ org }: { org: string }) {
   return (
     <Stack gap="xs">
       <Title order={4}>{PEOPLE_UI.invites}</Title>
-      <Table striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{C.email}</Table.Th>
-            <Table.Th>{C.role}</Table.Th>
-            <Table.Th>{C.expiry}</Table.Th>
-            <Table.Th>{C.status}</Table.Th>
-            <Table.Th aria-label={C.actions} />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {open.map((i: Invite) => (
-            <Table.Tr key={i.id}>
-              <Table.Td>{i.email}</Table.Td>
-              <Table.Td>{i.role}</Table.Td>
-              <Table.Td>{formatDate(i.expiredAt)}</Table.Td>
-              <Table.Td>
-                <InviteStatusBadge status={i.status} />
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs" justify="flex-end">
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() =>
-                      act(
-                        () => resend.mutateAsync({ id: i.id, orgName: org }),
-                        PEOPLE_UI.resent(i.email),
-                      )
-                    }
-                  >
-                    {PEOPLE_UI.resend}
-                  </Button>
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="light"
-                    onClick={() =>
-                      act(() => remove.mutateAsync(i.id), PEOPLE_UI.inviteRemoved(i.email))
-                    }
-                  >
-                    {PEOPLE_UI.removeLabel}
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{ striped: true }}
+        rows={open}
+        rowKey={(i: Invite) => i.id}
+        columns={[
+          { header: C.email, cell: (i) => i.email },
+          { header: C.role, cell: (i) => i.role },
+          { header: C.expiry, cell: (i) => formatDate(i.expiredAt) },
+          { header: C.status, cell: (i) => <InviteStatusBadge status={i.status} /> },
+          {
+            label: C.actions,
+            cell: (i) => (
+              <Group gap="xs" justify="flex-end">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() =>
+                    act(
+                      () => resend.mutateAsync({ id: i.id, orgName: org }),
+                      PEOPLE_UI.resent(i.email),
+                    )
+                  }
+                >
+                  {PEOPLE_UI.resend}
+                </Button>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  onClick={() =>
+                    act(() => remove.mutateAsync(i.id), PEOPLE_UI.inviteRemoved(i.email))
+                  }
+                >
+                  {PEOPLE_UI.removeLabel}
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }
