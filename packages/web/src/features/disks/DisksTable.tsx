@@ -1,8 +1,8 @@
-import { ActionIcon, Badge, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { DataTable } from '../../ui/DataTable';
 import { useCan } from '../../api/permissions';
 import { WhyNot } from '../../ui/WhyNot';
-import { IconTrash } from '@tabler/icons-react';
+import { DeleteAction } from '../../ui/RowActions';
 import type { Disk } from '../../api/disks';
 import { diskLabel, formatDate, STATUS_COLOR, usageOf } from './format';
 import { DISK_TEXTS } from './texts';
@@ -60,17 +60,13 @@ export function DisksTable(props: {
           label: C.actions,
           cell: (d, i) => (
             <WhyNot can={mayDelete[i]} tooltip={DISK_TEXTS.delete}>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={DISK_TEXTS.deleteLabel(diskLabel(d))}
+              <DeleteAction
+                label={DISK_TEXTS.deleteLabel(diskLabel(d))}
                 onClick={(e) => {
                   e.stopPropagation();
                   props.onDelete(d);
                 }}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
+              />
             </WhyNot>
           ),
         },

@@ -3,10 +3,9 @@ import { useAccount } from '../../app/session/account';
 import { VerifyEmailNotice } from '../../app/session/VerifyEmailNotice';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useIncomingInvites } from '../../api/invites';
-import { formatDate } from '../../ui/dates';
 import { EmptyState } from '../../ui/EmptyState';
 import { DataTable } from '../../ui/DataTable';
-import { InviteStatusBadge } from './InviteStatusBadge';
+import { inviteColumns } from './columns';
 import { INVITE_TEXTS } from './texts';
 import { useInviteActions } from './useInviteActions';
 
@@ -27,9 +26,7 @@ export default function InvitesPage() {
       rowKey={(i) => i.id}
       columns={[
         { header: C.org, cell: (i) => i.organizationName },
-        { header: C.role, cell: (i) => i.role },
-        { header: C.expiry, cell: (i) => formatDate(i.expiredAt) },
-        { header: C.status, cell: (i) => <InviteStatusBadge status={i.status} /> },
+        ...inviteColumns(C),
         {
           label: C.actions,
           cell: (i) => (

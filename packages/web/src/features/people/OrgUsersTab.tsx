@@ -8,10 +8,9 @@ import { useOrgUsers, useRemoveOrgUser, type OrgUser } from '../../api/people';
 import { memberUri } from '../../api/permissions';
 import { useOrgManage } from './manages';
 import { WhyNot } from '../../ui/WhyNot';
-import { formatDate } from '../../ui/dates';
 import { EmptyState } from '../../ui/EmptyState';
 import { notifyError, withOutcome } from '../../ui/notify';
-import { InviteStatusBadge } from '../invites/InviteStatusBadge';
+import { inviteColumns } from '../invites/columns';
 import { ConfirmRemove } from './ConfirmRemove';
 import { InviteDialog } from './InviteDialog';
 import { OrgUserDialog } from './OrgUserDialog';
@@ -107,9 +106,7 @@ function OrgInvites({ org }: { org: string }) {
         rowKey={(i: Invite) => i.id}
         columns={[
           { header: C.email, cell: (i) => i.email },
-          { header: C.role, cell: (i) => i.role },
-          { header: C.expiry, cell: (i) => formatDate(i.expiredAt) },
-          { header: C.status, cell: (i) => <InviteStatusBadge status={i.status} /> },
+          ...inviteColumns(C),
           {
             label: C.actions,
             cell: (i) => (

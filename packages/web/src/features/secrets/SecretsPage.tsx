@@ -1,20 +1,12 @@
 import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconLock, IconPlus } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { Secret } from '../../api/secrets';
 import { useSecrets } from '../../api/secrets';
 import { DataTable } from '../../ui/DataTable';
+import { DeleteAction } from '../../ui/RowActions';
 import { EmptyState } from '../../ui/EmptyState';
 import { CreateSecretDialog } from './CreateSecretDialog';
 import { DeleteSecretDialog } from './DeleteSecretDialog';
@@ -117,14 +109,10 @@ function SecretsTable({
           th: { w: 80 },
           cell: (s, i) => (
             <WhyNot can={deletes[i]}>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={SECRET_TEXTS.deleteLabel(s.key)}
+              <DeleteAction
+                label={SECRET_TEXTS.deleteLabel(s.key)}
                 onClick={() => onDelete(s.key)}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
+              />
             </WhyNot>
           ),
         },

@@ -1,6 +1,7 @@
 import { ActionIcon, Anchor, Group, Tooltip } from '@mantine/core';
 import { DataTable } from '../../../ui/DataTable';
-import { IconBriefcase, IconListDetails, IconTrash } from '@tabler/icons-react';
+import { DeleteAction } from '../../../ui/RowActions';
+import { IconBriefcase, IconListDetails } from '@tabler/icons-react';
 import type { FlowProjectWire } from '@orrery/contract';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { flowTag } from '../../jobs/list/useListParams';
@@ -60,14 +61,10 @@ export function FlowsTable(props: {
                 </ActionIcon>
               </Tooltip>
               <WhyNot can={write} tooltip={FLOW_TEXTS.delete}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={FLOW_TEXTS.deleteLabel(f.name)}
+                <DeleteAction
+                  label={FLOW_TEXTS.deleteLabel(f.name)}
                   onClick={() => props.onDelete(f)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
+                />
               </WhyNot>
             </Group>
           ),
