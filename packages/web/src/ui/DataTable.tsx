@@ -52,6 +52,8 @@ export function DataTable<Row>(props: {
   selected?(row: Row): boolean;
   /** Anything else a row carries (e.g. `aria-selected`). */
   rowProps?(row: Row): TableTrProps;
+  /** No header row: a picker's list, whose columns need no names. */
+  headless?: boolean;
   /** A footer row (e.g. a total), in the table's own cells. */
   foot?: ReactNode;
   /** Mantine's table look (striped, highlightOnHover, verticalSpacing…). */
@@ -66,15 +68,17 @@ export function DataTable<Row>(props: {
   const columns = props.columns.filter((c): c is Column<Row> => !!c);
   return (
     <Table {...props.table}>
-      <Table.Thead>
-        <Table.Tr>
-          {columns.map((c, i) => (
-            <Table.Th key={i} aria-label={c.label} {...c.th}>
-              {c.header}
-            </Table.Th>
-          ))}
-        </Table.Tr>
-      </Table.Thead>
+      {!props.headless && (
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c, i) => (
+              <Table.Th key={i} aria-label={c.label} {...c.th}>
+                {c.header}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+      )}
       <Table.Tbody>
         {rows.map((row, r) => (
           <Table.Tr
