@@ -19,8 +19,8 @@ export interface Column<Row> {
   cell(row: Row, index: number): ReactNode;
   /** Props of the header cell (width). */
   th?: TableThProps;
-  /** Props of each of the column's cells (alignment, wrapping). */
-  td?: TableTdProps;
+  /** Props of each of the column's cells (alignment, wrapping), or of one row's cell. */
+  td?: TableTdProps | ((row: Row) => TableTdProps);
 }
 
 /** A column of amounts: they line up on the right, header included. */
@@ -89,7 +89,7 @@ export function DataTable<Row>(props: {
             {...props.rowProps?.(row)}
           >
             {columns.map((c, i) => (
-              <Table.Td key={i} {...c.td}>
+              <Table.Td key={i} {...(typeof c.td === 'function' ? c.td(row) : c.td)}>
                 {c.cell(row, r)}
               </Table.Td>
             ))}
