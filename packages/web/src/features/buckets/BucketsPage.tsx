@@ -11,7 +11,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { WhyNot } from '../../ui/WhyNot';
 import { messageOf } from '../../ui/errors';
 import { notifyError } from '../../ui/notify';
-import { useClickCount } from '../files/useClickCount';
+import { useClickCount } from '../files';
 import { BucketCard } from './BucketCard';
 import { BucketDrawer } from './BucketDrawer';
 import { BucketView } from './BucketView';

@@ -1,6 +1,7 @@
 import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
-import { Button, Group, Loader, Modal, Stack, Table } from '@mantine/core';
+import { Button, Group, Loader, Modal, Stack } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { useDisks, type Disk } from '../../api/disks';
 import { EmptyState } from '../../ui/EmptyState';
 import { usageOf } from './format';
@@ -41,23 +42,19 @@ export function ChooseDiskModal(props: {
         ) : list.length === 0 ? (
           <EmptyState title={DISK_TEXTS.empty} />
         ) : (
-          <Table highlightOnHover>
-            <Table.Tbody>
-              {list.map((d) => (
-                <Table.Tr
-                  key={d.id}
-                  aria-selected={selected?.id === d.id}
-                  bg={selected?.id === d.id ? 'var(--mantine-primary-color-light)' : undefined}
-                  style={{ cursor: 'pointer' }}
-                  onClick={() => setSelected(d)}
-                  onDoubleClick={() => choose(d)}
-                >
-                  <Table.Td>{d.name ?? d.id}</Table.Td>
-                  <Table.Td>{usageOf(d)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable
+            headless
+            table={{ highlightOnHover: true }}
+            rows={list}
+            rowKey={(d) => d.id}
+            onRowClick={(d) => setSelected(d)}
+            selected={(d) => selected?.id === d.id}
+            rowProps={(d) => ({
+              'aria-selected': selected?.id === d.id,
+              onDoubleClick: () => choose(d),
+            })}
+            columns={[{ cell: (d) => d.name ?? d.id }, { cell: usageOf }]}
+          />
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onClose}>

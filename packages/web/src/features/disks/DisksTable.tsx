@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Table, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { useCan } from '../../api/permissions';
 import { WhyNot } from '../../ui/WhyNot';
-import { IconTrash } from '@tabler/icons-react';
+import { DeleteAction } from '../../ui/RowActions';
 import type { Disk } from '../../api/disks';
 import { diskLabel, formatDate, STATUS_COLOR, usageOf } from './format';
 import { DISK_TEXTS } from './texts';
@@ -24,64 +25,52 @@ export function DisksTable(props: {
   // Deleting is the disk owner's, or needs manage on the disk (a project manager's).
   const mayDelete = useCan(props.disks.map((d) => ({ uri: d.uri, action: 'manage' })));
   return (
-    <Table highlightOnHover striped verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.name}</Table.Th>
-          <Table.Th>{C.usage}</Table.Th>
-          {props.pricePerGbDay !== undefined && <Table.Th>{C.credits}</Table.Th>}
-          <Table.Th>{C.owner}</Table.Th>
-          <Table.Th>{C.status}</Table.Th>
-          <Table.Th>{C.created}</Table.Th>
-          <Table.Th aria-label={C.actions} />
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {props.disks.map((d, i) => (
-          <Table.Tr
-            key={d.id}
-            onClick={() => props.onOpen(d)}
-            style={{ cursor: 'pointer' }}
-            bg={props.selected === d.id ? 'var(--mantine-primary-color-light)' : undefined}
-          >
-            <Table.Td>
-              {d.name ?? (
-                <Text c="dimmed" size="sm" component="span">
-                  {DISK_TEXTS.unnamed}
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td>{usageOf(d)}</Table.Td>
-            {props.pricePerGbDay !== undefined && (
-              <Table.Td>
-                <DiskCost bytes={d.storage} pricePerGbDay={props.pricePerGbDay} />
-              </Table.Td>
-            )}
-            <Table.Td>{d.owner}</Table.Td>
-            <Table.Td>
-              <Badge color={STATUS_COLOR[d.status]} variant="light">
-                {d.status}
-              </Badge>
-            </Table.Td>
-            <Table.Td>{formatDate(d.createdAt)}</Table.Td>
-            <Table.Td>
-              <WhyNot can={mayDelete[i]} tooltip={DISK_TEXTS.delete}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={DISK_TEXTS.deleteLabel(diskLabel(d))}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    props.onDelete(d);
-                  }}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </WhyNot>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ highlightOnHover: true, striped: true, verticalSpacing: 'sm' }}
+      rows={props.disks}
+      rowKey={(d) => d.id}
+      onRowClick={props.onOpen}
+      selected={(d) => props.selected === d.id}
+      columns={[
+        {
+          header: C.name,
+          cell: (d) =>
+            d.name ?? (
+              <Text c="dimmed" size="sm" component="span">
+                {DISK_TEXTS.unnamed}
+              </Text>
+            ),
+        },
+        { header: C.usage, cell: usageOf },
+        props.pricePerGbDay !== undefined && {
+          header: C.credits,
+          cell: (d) => <DiskCost bytes={d.storage} pricePerGbDay={props.pricePerGbDay!} />,
+        },
+        { header: C.owner, cell: (d) => d.owner },
+        {
+          header: C.status,
+          cell: (d) => (
+            <Badge color={STATUS_COLOR[d.status]} variant="light">
+              {d.status}
+            </Badge>
+          ),
+        },
+        { header: C.created, cell: (d) => formatDate(d.createdAt) },
+        {
+          label: C.actions,
+          cell: (d, i) => (
+            <WhyNot can={mayDelete[i]} tooltip={DISK_TEXTS.delete}>
+              <DeleteAction
+                label={DISK_TEXTS.deleteLabel(diskLabel(d))}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  props.onDelete(d);
+                }}
+              />
+            </WhyNot>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { imageUri, type ProjectPlace } from '@orrery/contract';
 import { useImageDetails, useImages, type ImageRepo, type ImageTag } from '../../api/images';
 import { EmptyState } from '../../ui/EmptyState';
@@ -38,24 +39,24 @@ function PickTable({
   const [selected, setSelected] = useState<string | null>(null);
   return (
     <>
-      <Table highlightOnHover>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr
-              key={r.key}
-              aria-selected={selected === r.key}
-              bg={selected === r.key ? 'var(--mantine-primary-color-light)' : undefined}
-              style={{ cursor: 'pointer' }}
-              onClick={() => setSelected(r.key)}
-              onDoubleClick={() => onChoose(r.key)}
-            >
-              {r.cells.map((c, i) => (
-                <Table.Td key={i}>{c}</Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        headless
+        table={{ highlightOnHover: true }}
+        rows={rows}
+        rowKey={(r) => r.key}
+        onRowClick={(r) => setSelected(r.key)}
+        selected={(r) => selected === r.key}
+        rowProps={(r) => ({
+          'aria-selected': selected === r.key,
+          onDoubleClick: () => onChoose(r.key),
+        })}
+        columns={Array.from(
+          { length: Math.max(0, ...rows.map((r) => r.cells.length)) },
+          (_, i) => ({
+            cell: (r: Row) => r.cells[i],
+          }),
+        )}
+      />
       <Group justify="flex-end">
         <Button disabled={!selected} onClick={() => selected && onChoose(selected)}>
           {confirm}

@@ -1,6 +1,7 @@
 import type { ProjectPlace } from '@orrery/contract';
 import { IconTag } from '@tabler/icons-react';
-import { Alert, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Code, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { useImageDetails, type ImageRepo } from '../../api/images';
 import { messageOf } from '../../ui/errors';
 import { formatSize } from '../../ui/sizes';
@@ -25,37 +26,28 @@ export function ImageDrawer(props: {
   else if (!d || d.tags.length === 0) tags = <Text c="dimmed">{T.noTags}</Text>;
   else
     tags = (
-      <Table withTableBorder striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{T.tag}</Table.Th>
-            <Table.Th>{T.created}</Table.Th>
-            <Table.Th>{T.size}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {d.tags.map((t) => (
-            <Table.Tr key={t.tag}>
-              <Table.Td>
-                <Code>{t.tag}</Code>
-              </Table.Td>
-              <Table.Td>{t.createdAt ? formatDate(t.createdAt) : T.unknown}</Table.Td>
-              <Table.Td>{t.size === null ? T.unknown : formatSize(t.size)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap" justify="flex-end">
-                  <CopyAction
-                    value={t.tag}
-                    label={`${T.copyTag} ${t.tag}`}
-                    icon={<IconTag size={16} />}
-                  />
-                  <CopyAction value={`${d.image}:${t.tag}`} label={`${T.copyImage} ${t.tag}`} />
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{ withTableBorder: true, striped: true }}
+        rows={d.tags}
+        rowKey={(t) => t.tag}
+        columns={[
+          { header: T.tag, cell: (t) => <Code>{t.tag}</Code> },
+          { header: T.created, cell: (t) => (t.createdAt ? formatDate(t.createdAt) : T.unknown) },
+          { header: T.size, cell: (t) => (t.size === null ? T.unknown : formatSize(t.size)) },
+          {
+            cell: (t) => (
+              <Group gap={4} wrap="nowrap" justify="flex-end">
+                <CopyAction
+                  value={t.tag}
+                  label={`${T.copyTag} ${t.tag}`}
+                  icon={<IconTag size={16} />}
+                />
+                <CopyAction value={`${d.image}:${t.tag}`} label={`${T.copyImage} ${t.tag}`} />
+              </Group>
+            ),
+          },
+        ]}
+      />
     );
   return (
     <Drawer

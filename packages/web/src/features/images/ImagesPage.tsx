@@ -1,11 +1,11 @@
 import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
-import { Alert, Badge, Code, Group, Loader, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Code, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBrandDocker, IconSearch } from '@tabler/icons-react';
 import { useImages } from '../../api/images';
 import { EmptyState } from '../../ui/EmptyState';
-import { messageOf } from '../../ui/errors';
+import { DataTable } from '../../ui/DataTable';
 import { ImageDrawer } from './ImageDrawer';
 import { imageReference, matches } from './format';
 import { IMAGE_TEXTS } from './texts';
@@ -34,62 +34,50 @@ function Images({ place }: { place: ProjectPlace }) {
   const list = (data?.images ?? []).filter((i) => matches(i, debounced));
   const open = data?.images.find((i) => i.name === openName) ?? null;
 
-  let body;
-  if (images.isPending) body = <Loader aria-label={IMAGE_TEXTS.title} />;
-  else if (images.isError)
-    body = <Alert color="red">{messageOf(images.error, IMAGE_TEXTS.loadFailed)}</Alert>;
-  else if (data && !data.available)
-    body = (
+  // The registry's own answer that it cannot list comes before the table and its states.
+  const body =
+    images.isSuccess && !images.data.available ? (
       <Alert color="yellow" title={IMAGE_TEXTS.unavailable}>
-        {data.message}
+        {images.data.message}
       </Alert>
-    );
-  else if (list.length === 0)
-    body = (
-      <EmptyState
-        icon={<IconBrandDocker size={24} />}
-        title={IMAGE_TEXTS.empty}
-        description={debounced ? undefined : IMAGE_TEXTS.emptyHint}
+    ) : (
+      <DataTable
+        table={{ highlightOnHover: true }}
+        status={{ query: images, loading: IMAGE_TEXTS.title, failed: IMAGE_TEXTS.loadFailed }}
+        empty={
+          <EmptyState
+            icon={<IconBrandDocker size={24} />}
+            title={IMAGE_TEXTS.empty}
+            description={debounced ? undefined : IMAGE_TEXTS.emptyHint}
+          />
+        }
+        rows={list}
+        rowKey={(i) => i.repository}
+        onRowClick={(i) => setOpenName(i.name)}
+        rowProps={(i) => ({ 'aria-selected': i.name === openName })}
+        columns={[
+          { header: IMAGE_TEXTS.columns.name, cell: (i) => i.name, td: { fw: 500 } },
+          {
+            header: IMAGE_TEXTS.columns.tags,
+            cell: (i) => (
+              <Group gap={4}>
+                {i.tags.slice(0, MAX_TAG_BADGES).map((t) => (
+                  <Badge key={t} variant="light" tt="none">
+                    {t}
+                  </Badge>
+                ))}
+                {i.tags.length > MAX_TAG_BADGES && (
+                  <Badge variant="outline">+{i.tags.length - MAX_TAG_BADGES}</Badge>
+                )}
+              </Group>
+            ),
+          },
+          {
+            header: IMAGE_TEXTS.columns.image,
+            cell: (i) => <Code>{imageReference(data!.registryHost, i)}</Code>,
+          },
+        ]}
       />
-    );
-  else
-    body = (
-      <Table highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{IMAGE_TEXTS.columns.name}</Table.Th>
-            <Table.Th>{IMAGE_TEXTS.columns.tags}</Table.Th>
-            <Table.Th>{IMAGE_TEXTS.columns.image}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {list.map((i) => (
-            <Table.Tr
-              key={i.repository}
-              style={{ cursor: 'pointer' }}
-              aria-selected={i.name === openName}
-              onClick={() => setOpenName(i.name)}
-            >
-              <Table.Td fw={500}>{i.name}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {i.tags.slice(0, MAX_TAG_BADGES).map((t) => (
-                    <Badge key={t} variant="light" tt="none">
-                      {t}
-                    </Badge>
-                  ))}
-                  {i.tags.length > MAX_TAG_BADGES && (
-                    <Badge variant="outline">+{i.tags.length - MAX_TAG_BADGES}</Badge>
-                  )}
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <Code>{imageReference(data!.registryHost, i)}</Code>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
     );
 
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Group, Loader, Stack, Table, Title } from '@mantine/core';
+import { Button, Group, Loader, Stack, Title } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { IconMail, IconUserPlus } from '@tabler/icons-react';
 import { orgUri } from '@orrery/contract';
 import { useOrgInvites, useRemoveInvite, useResendInvite, type Invite } from '../../api/invites';
@@ -7,10 +8,9 @@ import { useOrgUsers, useRemoveOrgUser, type OrgUser } from '../../api/people';
 import { memberUri } from '../../api/permissions';
 import { useOrgManage } from './manages';
 import { WhyNot } from '../../ui/WhyNot';
-import { formatDate } from '../../ui/dates';
 import { EmptyState } from '../../ui/EmptyState';
 import { notifyError, withOutcome } from '../../ui/notify';
-import { InviteStatusBadge } from '../invites/InviteStatusBadge';
+import { inviteColumns } from '../invites/columns';
 import { ConfirmRemove } from './ConfirmRemove';
 import { InviteDialog } from './InviteDialog';
 import { OrgUserDialog } from './OrgUserDialog';
@@ -100,55 +100,44 @@ function OrgInvites({ org }: { org: string }) {
   return (
     <Stack gap="xs">
       <Title order={4}>{PEOPLE_UI.invites}</Title>
-      <Table striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{C.email}</Table.Th>
-            <Table.Th>{C.role}</Table.Th>
-            <Table.Th>{C.expiry}</Table.Th>
-            <Table.Th>{C.status}</Table.Th>
-            <Table.Th aria-label={C.actions} />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {open.map((i: Invite) => (
-            <Table.Tr key={i.id}>
-              <Table.Td>{i.email}</Table.Td>
-              <Table.Td>{i.role}</Table.Td>
-              <Table.Td>{formatDate(i.expiredAt)}</Table.Td>
-              <Table.Td>
-                <InviteStatusBadge status={i.status} />
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs" justify="flex-end">
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() =>
-                      act(
-                        () => resend.mutateAsync({ id: i.id, orgName: org }),
-                        PEOPLE_UI.resent(i.email),
-                      )
-                    }
-                  >
-                    {PEOPLE_UI.resend}
-                  </Button>
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="light"
-                    onClick={() =>
-                      act(() => remove.mutateAsync(i.id), PEOPLE_UI.inviteRemoved(i.email))
-                    }
-                  >
-                    {PEOPLE_UI.removeLabel}
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{ striped: true }}
+        rows={open}
+        rowKey={(i: Invite) => i.id}
+        columns={[
+          { header: C.email, cell: (i) => i.email },
+          ...inviteColumns(C),
+          {
+            label: C.actions,
+            cell: (i) => (
+              <Group gap="xs" justify="flex-end">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() =>
+                    act(
+                      () => resend.mutateAsync({ id: i.id, orgName: org }),
+                      PEOPLE_UI.resent(i.email),
+                    )
+                  }
+                >
+                  {PEOPLE_UI.resend}
+                </Button>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  onClick={() =>
+                    act(() => remove.mutateAsync(i.id), PEOPLE_UI.inviteRemoved(i.email))
+                  }
+                >
+                  {PEOPLE_UI.removeLabel}
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { DeleteAction, EditAction } from '../../ui/RowActions';
 import type { ReactNode } from 'react';
-import { Group, Table, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
+import { DataTable } from '../../ui/DataTable';
 import { ALLOWED, useCan } from '../../api/permissions';
 import { WhyNot } from '../../ui/WhyNot';
 import { PEOPLE_UI } from './texts';
@@ -33,53 +34,46 @@ export function PeopleTable(props: {
     props.rows.map((r) => (uriOf && props.canManage ? { uri: uriOf(r), action: 'manage' } : null)),
   );
   return (
-    <Table striped verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.name}</Table.Th>
-          <Table.Th>{C.email}</Table.Th>
-          <Table.Th>{C.role}</Table.Th>
-          {props.withCredits && <Table.Th>{C.credits}</Table.Th>}
-          {props.canManage && <Table.Th aria-label={C.actions} />}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {props.rows.map((r, i) => (
-          <Table.Tr key={r.userName}>
-            <Table.Td>{r.userName}</Table.Td>
-            <Table.Td>{r.email}</Table.Td>
-            <Table.Td>
+    <DataTable
+      table={{ striped: true, verticalSpacing: 'sm' }}
+      rows={props.rows}
+      rowKey={(r) => r.userName}
+      columns={[
+        { header: C.name, cell: (r) => r.userName },
+        { header: C.email, cell: (r) => r.email },
+        {
+          header: C.role,
+          cell: (r) => (
+            <>
               {r.role}
               {r.note && (
                 <Text span size="sm" c="dimmed">
                   {` (${r.note})`}
                 </Text>
               )}
-            </Table.Td>
-            {props.withCredits && <Table.Td>{r.credits}</Table.Td>}
-            {props.canManage && (
-              <Table.Td>
-                <Group gap={4} justify="flex-end">
-                  <WhyNot can={uriOf ? can[i] : ALLOWED} tooltip={PEOPLE_UI.edit(r.userName)}>
-                    <EditAction
-                      label={PEOPLE_UI.edit(r.userName)}
-                      onClick={() => props.onEdit(r)}
-                    />
-                  </WhyNot>
-                  {r.removable !== false && (
-                    <WhyNot can={uriOf ? can[i] : ALLOWED} tooltip={PEOPLE_UI.remove(r.userName)}>
-                      <DeleteAction
-                        label={PEOPLE_UI.remove(r.userName)}
-                        onClick={() => props.onRemove(r)}
-                      />
-                    </WhyNot>
-                  )}
-                </Group>
-              </Table.Td>
-            )}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+            </>
+          ),
+        },
+        props.withCredits && { header: C.credits, cell: (r) => r.credits },
+        props.canManage && {
+          label: C.actions,
+          cell: (r, i) => (
+            <Group gap={4} justify="flex-end">
+              <WhyNot can={uriOf ? can[i] : ALLOWED} tooltip={PEOPLE_UI.edit(r.userName)}>
+                <EditAction label={PEOPLE_UI.edit(r.userName)} onClick={() => props.onEdit(r)} />
+              </WhyNot>
+              {r.removable !== false && (
+                <WhyNot can={uriOf ? can[i] : ALLOWED} tooltip={PEOPLE_UI.remove(r.userName)}>
+                  <DeleteAction
+                    label={PEOPLE_UI.remove(r.userName)}
+                    onClick={() => props.onRemove(r)}
+                  />
+                </WhyNot>
+              )}
+            </Group>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,20 +1,12 @@
 import type { ProjectPlace } from '@orrery/contract';
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconLock, IconPlus } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { Secret } from '../../api/secrets';
 import { useSecrets } from '../../api/secrets';
+import { DataTable } from '../../ui/DataTable';
+import { DeleteAction } from '../../ui/RowActions';
 import { EmptyState } from '../../ui/EmptyState';
 import { CreateSecretDialog } from './CreateSecretDialog';
 import { DeleteSecretDialog } from './DeleteSecretDialog';
@@ -105,34 +97,26 @@ function SecretsTable({
     secrets.map((s) => s.key),
   );
   return (
-    <Table striped highlightOnHover>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{SECRET_TEXTS.columnKey}</Table.Th>
-          <Table.Th>{SECRET_TEXTS.columnOwner}</Table.Th>
-          <Table.Th w={80}>{SECRET_TEXTS.columnActions}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {secrets.map((s, i) => (
-          <Table.Tr key={s.key}>
-            <Table.Td ff="monospace">{s.key}</Table.Td>
-            <Table.Td>{s.owner}</Table.Td>
-            <Table.Td>
-              <WhyNot can={deletes[i]}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={SECRET_TEXTS.deleteLabel(s.key)}
-                  onClick={() => onDelete(s.key)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </WhyNot>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ striped: true, highlightOnHover: true }}
+      rows={secrets}
+      rowKey={(s) => s.key}
+      columns={[
+        { header: SECRET_TEXTS.columnKey, cell: (s) => s.key, td: { ff: 'monospace' } },
+        { header: SECRET_TEXTS.columnOwner, cell: (s) => s.owner },
+        {
+          header: SECRET_TEXTS.columnActions,
+          th: { w: 80 },
+          cell: (s, i) => (
+            <WhyNot can={deletes[i]}>
+              <DeleteAction
+                label={SECRET_TEXTS.deleteLabel(s.key)}
+                onClick={() => onDelete(s.key)}
+              />
+            </WhyNot>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import type { ProjectPlace } from '@orrery/contract';
 import { formatDate } from '../../ui/dates';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
-import { messageOf } from '../../ui/errors';
+import { DataTable } from '../../ui/DataTable';
 import { useProjectTokens, useRevokeToken, type ProjectToken } from './api';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import { TOKENS_UI as T } from './texts';
@@ -19,54 +19,42 @@ export function TokensTab({ place }: { place: ProjectPlace }) {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ProjectToken | null>(null);
 
-  let body;
-  if (tokens.isPending) body = <Loader aria-label={T.tab} />;
-  else if (tokens.isError)
-    body = <Alert color="red">{messageOf(tokens.error, T.listFailed)}</Alert>;
-  else if (tokens.data.length === 0) body = <EmptyState title={T.none} />;
-  else
-    body = (
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{T.name}</Table.Th>
-            <Table.Th>{T.role}</Table.Th>
-            <Table.Th>{T.status}</Table.Th>
-            <Table.Th>{T.expires}</Table.Th>
-            <Table.Th>{T.createdBy}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {tokens.data.map((t) => (
-            <Table.Tr key={t.id}>
-              <Table.Td>{t.name}</Table.Td>
-              <Table.Td>{t.role}</Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={STATUS_COLOR[t.status]}>
-                  {t.status}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{formatDate(t.expiresAt)}</Table.Td>
-              <Table.Td>{t.createdBy ?? '—'}</Table.Td>
-              <Table.Td>
-                {t.status === 'active' && (
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    aria-label={`${T.revoke} ${t.name}`}
-                    onClick={() => setRevoking(t)}
-                  >
-                    {T.revoke}
-                  </Button>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    );
+  const body = (
+    <DataTable
+      status={{ query: tokens, loading: T.tab, failed: T.listFailed }}
+      empty={<EmptyState title={T.none} />}
+      rows={tokens.data}
+      rowKey={(t) => t.id}
+      columns={[
+        { header: T.name, cell: (t) => t.name },
+        { header: T.role, cell: (t) => t.role },
+        {
+          header: T.status,
+          cell: (t) => (
+            <Badge variant="light" color={STATUS_COLOR[t.status]}>
+              {t.status}
+            </Badge>
+          ),
+        },
+        { header: T.expires, cell: (t) => formatDate(t.expiresAt) },
+        { header: T.createdBy, cell: (t) => t.createdBy ?? '—' },
+        {
+          cell: (t) =>
+            t.status === 'active' && (
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                aria-label={`${T.revoke} ${t.name}`}
+                onClick={() => setRevoking(t)}
+              >
+                {T.revoke}
+              </Button>
+            ),
+        },
+      ]}
+    />
+  );
 
   return (
     <Stack>

@@ -1,4 +1,5 @@
-import { Badge, Button, Paper, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Paper, Group, Stack, Text } from '@mantine/core';
+import { DataTable } from '../../../ui/DataTable';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { AppInstance } from '../../../api/apps';
@@ -97,45 +98,38 @@ export function InstanceCard({ app }: { app: AppInstance }) {
 /** The same facts as a table, for the list view. */
 export function InstanceTable({ apps }: { apps: AppInstance[] }) {
   return (
-    <Table striped highlightOnHover>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{T.name}</Table.Th>
-          <Table.Th>{T.status}</Table.Th>
-          <Table.Th>{T.installedAt}</Table.Th>
-          <Table.Th>{T.owner}</Table.Th>
-          <Table.Th>{T.version}</Table.Th>
-          <Table.Th>{COST_TEXTS.soFar}</Table.Th>
-          <Table.Th />
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {apps.map((app) => (
-          <Table.Tr key={app.id}>
-            <Table.Td>
+    <DataTable
+      table={{ striped: true, highlightOnHover: true }}
+      rows={apps}
+      rowKey={(app) => app.id}
+      columns={[
+        {
+          header: T.name,
+          cell: (app) => (
+            <>
               <Text fw={600} size="sm">
                 {appLabel(app)}
               </Text>
               <Text size="xs" c="dimmed">
                 {app.templateName}
               </Text>
-            </Table.Td>
-            <Table.Td>
-              <AppStateBadge state={app.state} />
-            </Table.Td>
-            <Table.Td>{formatDate(app.createdAt)}</Table.Td>
-            <Table.Td>{app.creator}</Table.Td>
-            <Table.Td>{app.templateVersion}</Table.Td>
-            <Table.Td>{credits(app.creditsSoFar)}</Table.Td>
-            <Table.Td>
-              <Group gap="xs" justify="flex-end">
-                <DetailsButton app={app} />
-                <OpenAppButton app={app} compact />
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+            </>
+          ),
+        },
+        { header: T.status, cell: (app) => <AppStateBadge state={app.state} /> },
+        { header: T.installedAt, cell: (app) => formatDate(app.createdAt) },
+        { header: T.owner, cell: (app) => app.creator },
+        { header: T.version, cell: (app) => app.templateVersion },
+        { header: COST_TEXTS.soFar, cell: (app) => credits(app.creditsSoFar) },
+        {
+          cell: (app) => (
+            <Group gap="xs" justify="flex-end">
+              <DetailsButton app={app} />
+              <OpenAppButton app={app} compact />
+            </Group>
+          ),
+        },
+      ]}
+    />
   );
 }

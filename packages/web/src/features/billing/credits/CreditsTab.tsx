@@ -9,7 +9,6 @@ import {
   Pagination,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -22,6 +21,7 @@ import {
   type UsageFilters,
 } from '../../../api/billing';
 import { useOrgUsers } from '../../../api/people';
+import { DataTable, NUMERIC } from '../../../ui/DataTable';
 import { formatDate } from '../../../ui/dates';
 import { messageOf } from '../../../ui/errors';
 import { BudgetsSection } from '../budgets/BudgetsSection';
@@ -112,38 +112,33 @@ function Ledger({ org }: { org: string }) {
       ) : ledger.data && !ledger.data.items.length ? (
         <Text c="dimmed">{T.ledgerEmpty}</Text>
       ) : (
-        <Table striped aria-label={T.ledger}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{C.date}</Table.Th>
-              <Table.Th>{C.kind}</Table.Th>
-              <Table.Th ta="right">{C.credits}</Table.Th>
-              <Table.Th ta="right">{C.balanceAfter}</Table.Th>
-              <Table.Th>{C.user}</Table.Th>
-              <Table.Th>{C.reference}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {ledger.data?.items.map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td>{formatDate(e.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={e.kind === 'usage' ? 'gray' : 'green'}>
-                    {T.kinds[e.kind]}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right">{formatCredits(e.credits)}</Table.Td>
-                <Table.Td ta="right">{orUnlimited(e.balanceAfter)}</Table.Td>
-                <Table.Td>{e.userName ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace" truncate maw={320}>
-                    {e.reference ?? '—'}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable
+          table={{ striped: true, 'aria-label': T.ledger }}
+          rows={ledger.data?.items}
+          rowKey={(e) => e.id}
+          columns={[
+            { header: C.date, cell: (e) => formatDate(e.createdAt) },
+            {
+              header: C.kind,
+              cell: (e) => (
+                <Badge variant="light" color={e.kind === 'usage' ? 'gray' : 'green'}>
+                  {T.kinds[e.kind]}
+                </Badge>
+              ),
+            },
+            { header: C.credits, ...NUMERIC, cell: (e) => formatCredits(e.credits) },
+            { header: C.balanceAfter, ...NUMERIC, cell: (e) => orUnlimited(e.balanceAfter) },
+            { header: C.user, cell: (e) => e.userName ?? '—' },
+            {
+              header: C.reference,
+              cell: (e) => (
+                <Text size="sm" ff="monospace" truncate maw={320}>
+                  {e.reference ?? '—'}
+                </Text>
+              ),
+            },
+          ]}
+        />
       )}
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
     </Stack>
@@ -160,26 +155,17 @@ function MemberLimits({ org }: { org: string }) {
       ) : !users.data ? (
         <Loader size="sm" />
       ) : (
-        <Table striped aria-label={T.members}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{C.name}</Table.Th>
-              <Table.Th>{C.role}</Table.Th>
-              <Table.Th ta="right">{C.limit}</Table.Th>
-              <Table.Th ta="right">{C.spent}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {users.data.map((u) => (
-              <Table.Tr key={u.userName}>
-                <Table.Td>{u.userName}</Table.Td>
-                <Table.Td>{u.role}</Table.Td>
-                <Table.Td ta="right">{orUnlimited(u.balance.credits)}</Table.Td>
-                <Table.Td ta="right">{formatCredits(u.balance.spentCredits)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable
+          table={{ striped: true, 'aria-label': T.members }}
+          rows={users.data}
+          rowKey={(u) => u.userName}
+          columns={[
+            { header: C.name, cell: (u) => u.userName },
+            { header: C.role, cell: (u) => u.role },
+            { header: C.limit, ...NUMERIC, cell: (u) => orUnlimited(u.balance.credits) },
+            { header: C.spent, ...NUMERIC, cell: (u) => formatCredits(u.balance.spentCredits) },
+          ]}
+        />
       )}
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { Alert, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { BarChart, LineChart } from '@mantine/charts';
 import { useState, type ReactNode } from 'react';
+import { DataTable, NUMERIC } from '../../../ui/DataTable';
 import { messageOf } from '../../../ui/errors';
 import { formatCredits } from '../credits';
 import { defaultFilters, todayUtc } from '../filters/filters';
@@ -149,28 +150,21 @@ function Shares({
           barProps={{ isAnimationActive: false }}
         />
       </div>
-      <Table striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{label}</Table.Th>
-            <Table.Th ta="right">{T.columns.credits}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {shares.map((s) => (
-            <Table.Tr key={s.name}>
-              <Table.Td>{s.name}</Table.Td>
-              <Table.Td ta="right">{credits(s.credits)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-        <Table.Tfoot>
+      <DataTable
+        table={{ striped: true }}
+        rows={shares}
+        rowKey={(s) => s.name}
+        columns={[
+          { header: label, cell: (s) => s.name },
+          { header: T.columns.credits, ...NUMERIC, cell: (s) => credits(s.credits) },
+        ]}
+        foot={
           <Table.Tr>
             <Table.Th>{T.total}</Table.Th>
             <Table.Th ta="right">{formatCredits(usage.total)}</Table.Th>
           </Table.Tr>
-        </Table.Tfoot>
-      </Table>
+        }
+      />
     </Stack>
   );
 }
@@ -179,28 +173,18 @@ function TopTable({ rows }: { rows: ReturnType<typeof useTopResources>['data'] &
   if (!rows.length) return <Empty />;
   const C = T.columns;
   return (
-    <Table striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.resource}</Table.Th>
-          <Table.Th>{C.category}</Table.Th>
-          <Table.Th>{C.project}</Table.Th>
-          <Table.Th>{C.user}</Table.Th>
-          <Table.Th ta="right">{C.credits}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => (
-          <Table.Tr key={`${r.category}/${r.projectName}/${r.resourceId}/${r.userName}`}>
-            <Table.Td>{r.resourceId}</Table.Td>
-            <Table.Td>{categoryLabel(r.category)}</Table.Td>
-            <Table.Td>{r.projectName}</Table.Td>
-            <Table.Td>{r.userName ?? T.noUser}</Table.Td>
-            <Table.Td ta="right">{formatCredits(r.credits)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ striped: true }}
+      rows={rows}
+      rowKey={(r) => `${r.category}/${r.projectName}/${r.resourceId}/${r.userName}`}
+      columns={[
+        { header: C.resource, cell: (r) => r.resourceId },
+        { header: C.category, cell: (r) => categoryLabel(r.category) },
+        { header: C.project, cell: (r) => r.projectName },
+        { header: C.user, cell: (r) => r.userName ?? T.noUser },
+        { header: C.credits, ...NUMERIC, cell: (r) => formatCredits(r.credits) },
+      ]}
+    />
   );
 }
 

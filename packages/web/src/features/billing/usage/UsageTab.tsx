@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { fetchUsageCsv, useUsage, type UsageFilters, type Usage } from '../../../api/billing';
 import { messageOf } from '../../../ui/errors';
+import { DataTable, NUMERIC } from '../../../ui/DataTable';
 import { EmptyState } from '../../../ui/EmptyState';
 import { notifyError } from '../../../ui/notify';
 import { downloadText } from '../../jobs/logs/download';
@@ -68,28 +69,22 @@ function UsageView({ usage, groups }: { usage: Usage; groups: GroupChoice[] }) {
   return (
     <>
       <CategoryChart chart={chart} label={T.chart} h={280} />
-      <Table striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{C.cluster}</Table.Th>
-            {withProject && <Table.Th>{C.project}</Table.Th>}
-            {withDate && <Table.Th>{C.date}</Table.Th>}
-            <Table.Th>{C.category}</Table.Th>
-            <Table.Th ta="right">{C.credits}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r, i) => (
-            <Table.Tr key={i}>
-              <Table.Td>{r.cluster}</Table.Td>
-              {withProject && <Table.Td>{r.project}</Table.Td>}
-              {withDate && <Table.Td>{r.date}</Table.Td>}
-              <Table.Td>{categoryLabel(r.category)}</Table.Td>
-              <Table.Td ta="right">{formatCredits(r.credits)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-        <Table.Tfoot>
+      <DataTable
+        table={{ striped: true }}
+        rows={rows}
+        rowKey={(_, i) => i}
+        columns={[
+          { header: C.cluster, cell: (r) => r.cluster },
+          withProject && { header: C.project, cell: (r) => r.project },
+          withDate && { header: C.date, cell: (r) => r.date },
+          { header: C.category, cell: (r) => categoryLabel(r.category) },
+          {
+            header: C.credits,
+            ...NUMERIC,
+            cell: (r) => formatCredits(r.credits),
+          },
+        ]}
+        foot={
           <Table.Tr>
             <Table.Th colSpan={2 + Number(withProject) + Number(withDate)}>{T.total}</Table.Th>
             <Table.Th ta="right">
@@ -98,8 +93,8 @@ function UsageView({ usage, groups }: { usage: Usage; groups: GroupChoice[] }) {
               </Text>
             </Table.Th>
           </Table.Tr>
-        </Table.Tfoot>
-      </Table>
+        }
+      />
     </>
   );
 }

@@ -1,5 +1,7 @@
-import { ActionIcon, Anchor, Group, Table, Tooltip } from '@mantine/core';
-import { IconBriefcase, IconListDetails, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Group, Tooltip } from '@mantine/core';
+import { DataTable } from '../../../ui/DataTable';
+import { DeleteAction } from '../../../ui/RowActions';
+import { IconBriefcase, IconListDetails } from '@tabler/icons-react';
 import type { FlowProjectWire } from '@orrery/contract';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { flowTag } from '../../jobs/list/useListParams';
@@ -20,62 +22,54 @@ export function FlowsTable(props: {
 }) {
   const write = useFlowWrite();
   return (
-    <Table highlightOnHover striped verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.name}</Table.Th>
-          <Table.Th>{C.tags}</Table.Th>
-          <Table.Th>{C.actions}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {props.flows.map((f) => (
-          <Table.Tr key={f.id}>
-            <Table.Td>
-              <Anchor component={ContextLink} to={bakesLink(f)}>
-                {f.name}
-              </Anchor>
-            </Table.Td>
-            <Table.Td>
-              <Tags tags={[flowTag(f.name)]} />
-            </Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap">
-                <Tooltip label={FLOW_TEXTS.viewJobs}>
-                  <ActionIcon
-                    variant="subtle"
-                    component={ContextLink}
-                    to={flowJobsLink(f)}
-                    aria-label={`${FLOW_TEXTS.viewJobs} of ${f.name}`}
-                  >
-                    <IconBriefcase size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={FLOW_TEXTS.viewBakes}>
-                  <ActionIcon
-                    variant="subtle"
-                    component={ContextLink}
-                    to={bakesLink(f)}
-                    aria-label={`${FLOW_TEXTS.viewBakes} of ${f.name}`}
-                  >
-                    <IconListDetails size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <WhyNot can={write} tooltip={FLOW_TEXTS.delete}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={FLOW_TEXTS.deleteLabel(f.name)}
-                    onClick={() => props.onDelete(f)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </WhyNot>
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ highlightOnHover: true, striped: true, verticalSpacing: 'sm' }}
+      rows={props.flows}
+      rowKey={(f) => f.id}
+      columns={[
+        {
+          header: C.name,
+          cell: (f) => (
+            <Anchor component={ContextLink} to={bakesLink(f)}>
+              {f.name}
+            </Anchor>
+          ),
+        },
+        { header: C.tags, cell: (f) => <Tags tags={[flowTag(f.name)]} /> },
+        {
+          header: C.actions,
+          cell: (f) => (
+            <Group gap={4} wrap="nowrap">
+              <Tooltip label={FLOW_TEXTS.viewJobs}>
+                <ActionIcon
+                  variant="subtle"
+                  component={ContextLink}
+                  to={flowJobsLink(f)}
+                  aria-label={`${FLOW_TEXTS.viewJobs} of ${f.name}`}
+                >
+                  <IconBriefcase size={16} />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={FLOW_TEXTS.viewBakes}>
+                <ActionIcon
+                  variant="subtle"
+                  component={ContextLink}
+                  to={bakesLink(f)}
+                  aria-label={`${FLOW_TEXTS.viewBakes} of ${f.name}`}
+                >
+                  <IconListDetails size={16} />
+                </ActionIcon>
+              </Tooltip>
+              <WhyNot can={write} tooltip={FLOW_TEXTS.delete}>
+                <DeleteAction
+                  label={FLOW_TEXTS.deleteLabel(f.name)}
+                  onClick={() => props.onDelete(f)}
+                />
+              </WhyNot>
+            </Group>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { formatMemory } from '@orrery/contract';
 import { credits, perHour } from '../../billing/cost/cost';
-import { Code, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { Code, Stack, Text, Timeline, Title } from '@mantine/core';
+import { DataTable } from '../../../ui/DataTable';
 import type { Job } from '../../../api/jobs';
 import { DetailsTable } from '../../../ui/DetailsTable';
 import { formatDate } from '../../../ui/dates';
@@ -145,24 +146,20 @@ function VolumesTable({ job }: { job: Job }) {
   if (!rows.length) return <Text c="dimmed">{T.noVolumes}</Text>;
   const C = T.volumeColumns;
   return (
-    <Table withTableBorder>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.path}</Table.Th>
-          <Table.Th>{C.source}</Table.Th>
-          <Table.Th>{C.mode}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map(([path, source, readOnly]) => (
-          <Table.Tr key={`${path}-${source}`}>
-            <Table.Td>{path}</Table.Td>
-            <Table.Td style={{ wordBreak: 'break-all' }}>{source}</Table.Td>
-            <Table.Td>{readOnly ? T.readOnly : T.readWrite}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ withTableBorder: true }}
+      rows={rows}
+      rowKey={([path, source]) => `${path}-${source}`}
+      columns={[
+        { header: C.path, cell: ([path]) => path },
+        {
+          header: C.source,
+          td: { style: { wordBreak: 'break-all' } },
+          cell: ([, source]) => source,
+        },
+        { header: C.mode, cell: ([, , readOnly]) => (readOnly ? T.readOnly : T.readWrite) },
+      ]}
+    />
   );
 }
 
@@ -176,27 +173,27 @@ function EnvTable({ job }: { job: Job }) {
   if (!env.length && !secrets.length) return <Text c="dimmed">{T.noEnv}</Text>;
   const C = T.envColumns;
   return (
-    <Table withTableBorder>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.name}</Table.Th>
-          <Table.Th>{C.value}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {env.map(([name, value]) => (
-          <Table.Tr key={name}>
-            <Table.Td ff="monospace">{name}</Table.Td>
-            <Table.Td style={{ wordBreak: 'break-all' }}>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-        {secrets.map(([name, uri]) => (
-          <Table.Tr key={`secret-${name}`}>
-            <Table.Td ff="monospace">{name}</Table.Td>
-            <Table.Td c="dimmed">{T.secretValue(uri)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ withTableBorder: true }}
+      rows={[
+        ...env.map(([name, value]) => ({ key: name, name, value, secret: false })),
+        ...secrets.map(([name, uri]) => ({
+          key: `secret-${name}`,
+          name,
+          value: T.secretValue(uri),
+          secret: true,
+        })),
+      ]}
+      rowKey={(r) => r.key}
+      columns={[
+        { header: C.name, td: { ff: 'monospace' }, cell: (r) => r.name },
+        {
+          header: C.value,
+          // A secret variable shows only where its value comes from, dimmed.
+          td: (r) => (r.secret ? { c: 'dimmed' } : { style: { wordBreak: 'break-all' } }),
+          cell: (r) => r.value,
+        },
+      ]}
+    />
   );
 }

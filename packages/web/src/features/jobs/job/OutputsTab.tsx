@@ -1,4 +1,5 @@
-import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { DataTable } from '../../../ui/DataTable';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ApiError } from '../../../api/client';
@@ -79,46 +80,38 @@ export function OutputsTab({ job, written }: { job: Job; written: WrittenState }
       {paths.length > 0 && (
         <>
           <Text>{T.intro}</Text>
-          <Table withTableBorder>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{C.path}</Table.Th>
-                <Table.Th>{C.source}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {paths.map((o) => (
-                <Table.Tr key={o.path}>
-                  <Table.Td>{o.path}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
-                    {o.kind === 'storage' ? <StorageOutput uri={o.uri} /> : o.uri}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable
+            table={{ withTableBorder: true }}
+            rows={paths}
+            rowKey={(o) => o.path}
+            columns={[
+              { header: C.path, cell: (o) => o.path },
+              {
+                header: C.source,
+                td: { style: { wordBreak: 'break-all' } },
+                cell: (o) => (o.kind === 'storage' ? <StorageOutput uri={o.uri} /> : o.uri),
+              },
+            ]}
+          />
         </>
       )}
       {written.outputs.length > 0 && (
         <>
           <Title order={4}>{T.written}</Title>
           <Text>{T.writtenIntro}</Text>
-          <Table withTableBorder aria-label={T.written}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{T.name}</Table.Th>
-                <Table.Th>{T.value}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {written.outputs.map(([name, value]) => (
-                <Table.Tr key={name}>
-                  <Table.Td>{name}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable
+            table={{ withTableBorder: true, 'aria-label': T.written }}
+            rows={written.outputs}
+            rowKey={([name]) => name}
+            columns={[
+              { header: T.name, cell: ([name]) => name },
+              {
+                header: T.value,
+                td: { style: { wordBreak: 'break-all' } },
+                cell: ([, value]) => value,
+              },
+            ]}
+          />
         </>
       )}
       {!paths.length && !written.outputs.length && !written.error && (

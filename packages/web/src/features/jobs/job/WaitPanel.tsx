@@ -1,4 +1,5 @@
-import { Alert, List, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, List, Loader, Stack, Text } from '@mantine/core';
+import { DataTable } from '../../../ui/DataTable';
 import { IconHourglass } from '@tabler/icons-react';
 import {
   describeWait,
@@ -87,35 +88,26 @@ function FreeNodes({ reason }: { reason: Extract<WaitReason, { kind: 'capacity' 
   const shown = reason.free.slice(0, MAX_NODES);
   return (
     <Stack gap={2} mt={4}>
-      <Table
-        withTableBorder
-        fz="xs"
-        verticalSpacing={2}
-        maw={640}
-        bg="var(--mantine-color-body)"
-        aria-label={W.freeWhere}
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{W.node}</Table.Th>
-            <Table.Th>{W.pool}</Table.Th>
-            {columns.map((r) => (
-              <Table.Th key={r}>{QUOTA_RESOURCE_LABELS[r]}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {shown.map((n) => (
-            <Table.Tr key={`${n.pool}/${n.node}`}>
-              <Table.Td>{n.node}</Table.Td>
-              <Table.Td>{n.pool}</Table.Td>
-              {columns.map((r) => (
-                <Table.Td key={r}>{formatAmount(r, n.free[r] ?? 0)}</Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{
+          withTableBorder: true,
+          fz: 'xs',
+          verticalSpacing: 2,
+          maw: 640,
+          bg: 'var(--mantine-color-body)',
+          'aria-label': W.freeWhere,
+        }}
+        rows={shown}
+        rowKey={(n) => `${n.pool}/${n.node}`}
+        columns={[
+          { header: W.node, cell: (n) => n.node },
+          { header: W.pool, cell: (n) => n.pool },
+          ...columns.map((r) => ({
+            header: QUOTA_RESOURCE_LABELS[r],
+            cell: (n: (typeof shown)[number]) => formatAmount(r, n.free[r] ?? 0),
+          })),
+        ]}
+      />
       {reason.free.length > shown.length && (
         <Text size="xs" c="dimmed">
           {W.moreNodes(reason.free.length - shown.length)}
