@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Anchor, Loader, Stack, Table, Tabs, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Loader, Stack, Tabs, TextInput, Title } from '@mantine/core';
 import { IconCoins } from '@tabler/icons-react';
 import { SEARCH_MAX, SEARCH_MIN, matchesPrefix } from '@orrery/contract';
 import { Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
@@ -7,6 +7,7 @@ import { useAdminClusters, useAdminOrgs, type AdminOrg } from '../../api/admin';
 import { useContextLink } from '../../app/context/platform-context';
 import { ContextLink } from '../../app/context/ContextLink';
 import { useAccount } from '../../app/session/account';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { ReportsTab } from '../billing/reports/ReportsTab';
 import { AdminUsersTab } from './AdminUsersTab';
@@ -91,32 +92,27 @@ function ClustersTab() {
   const C = ADMIN_UI.clusters;
   if (clusters.isPending) return <Loader aria-label={ADMIN_UI.tabs.clusters} />;
   return (
-    <Table striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{C.name}</Table.Th>
-          <Table.Th>{C.location}</Table.Th>
-          <Table.Th>{C.orgs}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {(clusters.data ?? []).map((c) => (
-          <Table.Tr key={c.name}>
-            <Table.Td>
-              <Anchor
-                component={ContextLink}
-                to={`/admin/clusters/${encodeURIComponent(c.name)}/nodes`}
-                aria-label={C.open(c.name)}
-              >
-                {c.name}
-              </Anchor>
-            </Table.Td>
-            <Table.Td>{c.location ?? '—'}</Table.Td>
-            <Table.Td>{c.orgsCount}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      table={{ striped: true }}
+      rows={clusters.data}
+      rowKey={(c) => c.name}
+      columns={[
+        {
+          header: C.name,
+          cell: (c) => (
+            <Anchor
+              component={ContextLink}
+              to={`/admin/clusters/${encodeURIComponent(c.name)}/nodes`}
+              aria-label={C.open(c.name)}
+            >
+              {c.name}
+            </Anchor>
+          ),
+        },
+        { header: C.location, cell: (c) => c.location ?? '—' },
+        { header: C.orgs, cell: (c) => c.orgsCount },
+      ]}
+    />
   );
 }
 
@@ -144,34 +140,28 @@ function OrgsTab() {
         <EmptyState title={ADMIN_UI.noOrganizations} />
       ) : (
         found.length > 0 && (
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{O.name}</Table.Th>
-                <Table.Th>{O.credits}</Table.Th>
-                <Table.Th>{O.users}</Table.Th>
-                <Table.Th aria-label="Actions" />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {found.map((o) => (
-                <Table.Tr key={o.name}>
-                  <Table.Td>{o.name}</Table.Td>
-                  <Table.Td>{o.balance.credits ?? '∞'}</Table.Td>
-                  <Table.Td>{o.usersCount}</Table.Td>
-                  <Table.Td>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={O.editCredits(o.name)}
-                      onClick={() => setCrediting(o)}
-                    >
-                      <IconCoins size={16} />
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable
+            table={{ striped: true }}
+            rows={found}
+            rowKey={(o) => o.name}
+            columns={[
+              { header: O.name, cell: (o) => o.name },
+              { header: O.credits, cell: (o) => o.balance.credits ?? '∞' },
+              { header: O.users, cell: (o) => o.usersCount },
+              {
+                label: 'Actions',
+                cell: (o) => (
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={O.editCredits(o.name)}
+                    onClick={() => setCrediting(o)}
+                  >
+                    <IconCoins size={16} />
+                  </ActionIcon>
+                ),
+              },
+            ]}
+          />
         )
       )}
       <OrgBalanceDialog org={crediting} onClose={() => setCrediting(null)} />

@@ -8,7 +8,6 @@ import {
   Menu,
   Modal,
   Stack,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
@@ -22,6 +21,7 @@ import {
 } from '../../api/admin';
 import { SystemUserCreate } from '@orrery/contract';
 import { useAccount } from '../../app/session/account';
+import { DataTable } from '../../ui/DataTable';
 import { formatDate } from '../../ui/dates';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
@@ -49,54 +49,46 @@ export function AdminUsersTab() {
           {U.create}
         </Button>
       </Group>
-      <Table striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{U.name}</Table.Th>
-            <Table.Th>{U.email}</Table.Th>
-            <Table.Th>{U.role}</Table.Th>
-            <Table.Th>{U.created}</Table.Th>
-            <Table.Th aria-label="Actions" />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(users.data ?? []).map((u) => (
-            <Table.Tr key={u.name}>
-              <Table.Td>{u.name}</Table.Td>
-              <Table.Td>{u.email}</Table.Td>
-              <Table.Td>{u.role}</Table.Td>
-              <Table.Td>{formatDate(u.createdAt)}</Table.Td>
-              <Table.Td>
-                {u.name !== me.username && (
-                  <Menu position="bottom-end">
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" aria-label={`Actions for ${u.name}`}>
-                        <IconDots size={16} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item
-                        onClick={() => {
-                          const role = u.role === 'admin' ? 'user' : 'admin';
-                          void run(
-                            () => setRole.mutateAsync({ name: u.name, role }),
-                            U.updated(u.name),
-                          );
-                        }}
-                      >
-                        {u.role === 'admin' ? U.makeUser : U.makeAdmin}
-                      </Menu.Item>
-                      <Menu.Item color="red" onClick={() => setDeleting(u)}>
-                        {U.delete(u.name)}
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{ striped: true }}
+        rows={users.data}
+        rowKey={(u) => u.name}
+        columns={[
+          { header: U.name, cell: (u) => u.name },
+          { header: U.email, cell: (u) => u.email },
+          { header: U.role, cell: (u) => u.role },
+          { header: U.created, cell: (u) => formatDate(u.createdAt) },
+          {
+            label: 'Actions',
+            cell: (u) =>
+              u.name !== me.username && (
+                <Menu position="bottom-end">
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" aria-label={`Actions for ${u.name}`}>
+                      <IconDots size={16} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Item
+                      onClick={() => {
+                        const role = u.role === 'admin' ? 'user' : 'admin';
+                        void run(
+                          () => setRole.mutateAsync({ name: u.name, role }),
+                          U.updated(u.name),
+                        );
+                      }}
+                    >
+                      {u.role === 'admin' ? U.makeUser : U.makeAdmin}
+                    </Menu.Item>
+                    <Menu.Item color="red" onClick={() => setDeleting(u)}>
+                      {U.delete(u.name)}
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              ),
+          },
+        ]}
+      />
       <Modal opened={creating} onClose={() => setCreating(false)} title={U.create} centered>
         {creating && <CreateUserForm onClose={() => setCreating(false)} />}
       </Modal>

@@ -1,17 +1,7 @@
 import { EditAction } from '../../ui/RowActions';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import {
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, Loader, Modal, Select, Stack, TextInput, Title } from '@mantine/core';
 import { IconLink } from '@tabler/icons-react';
 import {
   JobsQuota,
@@ -27,6 +17,7 @@ import {
   useStorageVolumes,
   type ClusterOrg,
 } from '../../api/admin';
+import { DataTable } from '../../ui/DataTable';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { useLocalIssues } from '../../ui/issues';
@@ -67,34 +58,24 @@ export function ClusterOrgsTab({ cluster }: { cluster: string }) {
       {links.isPending ? (
         <Loader aria-label={ADMIN_UI.clusterTabs.organizations} />
       ) : (
-        <Table striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{O.name}</Table.Th>
-              <Table.Th>{O.jobs}</Table.Th>
-              {QUOTA_RESOURCES.map((r) => (
-                <Table.Th key={r}>{QUOTAS_UI.resources[r]}</Table.Th>
-              ))}
-              <Table.Th>{O.credits}</Table.Th>
-              <Table.Th aria-label="Actions" />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(links.data ?? []).map((l) => (
-              <Table.Tr key={l.orgName}>
-                <Table.Td>{l.orgName}</Table.Td>
-                <Table.Td>{l.quota.totalRunningJobs ?? '∞'}</Table.Td>
-                {QUOTA_RESOURCES.map((r) => (
-                  <Table.Td key={r}>{limitCell(l.quota, r)}</Table.Td>
-                ))}
-                <Table.Td>{l.balance.credits ?? '∞'}</Table.Td>
-                <Table.Td>
-                  <EditAction label={O.edit(l.orgName)} onClick={() => setEditing(l)} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable
+          table={{ striped: true }}
+          rows={links.data}
+          rowKey={(l) => l.orgName}
+          columns={[
+            { header: O.name, cell: (l) => l.orgName },
+            { header: O.jobs, cell: (l) => l.quota.totalRunningJobs ?? '∞' },
+            ...QUOTA_RESOURCES.map((r) => ({
+              header: QUOTAS_UI.resources[r],
+              cell: (l: ClusterOrg) => limitCell(l.quota, r),
+            })),
+            { header: O.credits, cell: (l) => l.balance.credits ?? '∞' },
+            {
+              label: 'Actions',
+              cell: (l) => <EditAction label={O.edit(l.orgName)} onClick={() => setEditing(l)} />,
+            },
+          ]}
+        />
       )}
       <Modal
         opened={!!editing}

@@ -1,5 +1,6 @@
-import { Alert, Code, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Code, Loader, Stack, Text, Title } from '@mantine/core';
 import { useHostLimits } from '../../api/admin';
+import { DataTable } from '../../ui/DataTable';
 import { messageOf } from '../../ui/errors';
 import { ADMIN_UI } from './texts';
 
@@ -22,26 +23,16 @@ export function HostTab() {
             {H.intro}
             {root ? '' : ` ${H.notRoot}`}
           </Text>
-          <Table striped verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{H.feature}</Table.Th>
-                <Table.Th>{H.reason}</Table.Th>
-                <Table.Th>{H.fix}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {limits.map((l) => (
-                <Table.Tr key={l.feature}>
-                  <Table.Td>{l.feature}</Table.Td>
-                  <Table.Td>{l.reason}</Table.Td>
-                  <Table.Td>
-                    <Code block>{l.fix}</Code>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <DataTable
+            table={{ striped: true, verticalSpacing: 'sm' }}
+            rows={limits}
+            rowKey={(l) => l.feature}
+            columns={[
+              { header: H.feature, cell: (l) => l.feature },
+              { header: H.reason, cell: (l) => l.reason },
+              { header: H.fix, cell: (l) => <Code block>{l.fix}</Code> },
+            ]}
+          />
         </>
       )}
     </Stack>

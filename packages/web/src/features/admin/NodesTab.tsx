@@ -1,9 +1,10 @@
 import { EditAction } from '../../ui/RowActions';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
-import { Alert, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { formatMemory, idleSizeIssue, NodePoolPatch } from '@orrery/contract';
 import { usePatchNodePool, useNodePools, type NodePoolStatus } from '../../api/admin';
+import { DataTable } from '../../ui/DataTable';
 import { DialogActions } from '../../ui/DialogActions';
 import { fieldErrorOf, messageOf } from '../../ui/errors';
 import { useLocalIssues } from '../../ui/issues';
@@ -22,41 +23,42 @@ export function NodesTab({ cluster }: { cluster: string }) {
     return <Alert color="red">{messageOf(pools.error, ADMIN_UI.loadFailed)}</Alert>;
   return (
     <>
-      <Table striped verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{N.name}</Table.Th>
-            <Table.Th>{N.nodes}</Table.Th>
-            <Table.Th>{N.cpu}</Table.Th>
-            <Table.Th>{N.memory}</Table.Th>
-            <Table.Th>{N.gpu}</Table.Th>
-            <Table.Th>{N.preemptible}</Table.Th>
-            <Table.Th aria-label="Actions" />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(pools.data ?? []).map((p) => (
-            <Table.Tr key={p.name}>
-              <Table.Td>
+      <DataTable
+        table={{ striped: true, verticalSpacing: 'sm' }}
+        rows={pools.data}
+        rowKey={(p) => p.name}
+        columns={[
+          {
+            header: N.name,
+            cell: (p) => (
+              <>
                 {p.name}
                 {p.nodes?.map((n) => (
                   <Text key={n.name} size="xs" c={n.reason ? 'red' : 'dimmed'}>
                     {N.node(n.name, n.state, n.reason)}
                   </Text>
                 ))}
-              </Table.Td>
-              <Table.Td>{`${p.minSize} / ${p.maxSize} / ${p.idleSize}`}</Table.Td>
-              <Table.Td>{`${p.used.cpu} / ${p.capacity.cpu}`}</Table.Td>
-              <Table.Td>{`${formatMemory(p.used.memory)} / ${formatMemory(p.capacity.memory)}`}</Table.Td>
-              <Table.Td>{`${gpuTotal(p.used)} / ${gpuTotal(p.capacity)}${p.gpus.length ? ` (${p.gpus.map((g) => g.model ?? g.make).join(', ')})` : ''}`}</Table.Td>
-              <Table.Td>{p.isPreemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
-              <Table.Td>
-                <EditAction label={N.edit(p.name)} onClick={() => setEditing(p)} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+              </>
+            ),
+          },
+          { header: N.nodes, cell: (p) => `${p.minSize} / ${p.maxSize} / ${p.idleSize}` },
+          { header: N.cpu, cell: (p) => `${p.used.cpu} / ${p.capacity.cpu}` },
+          {
+            header: N.memory,
+            cell: (p) => `${formatMemory(p.used.memory)} / ${formatMemory(p.capacity.memory)}`,
+          },
+          {
+            header: N.gpu,
+            cell: (p) =>
+              `${gpuTotal(p.used)} / ${gpuTotal(p.capacity)}${p.gpus.length ? ` (${p.gpus.map((g) => g.model ?? g.make).join(', ')})` : ''}`,
+          },
+          { header: N.preemptible, cell: (p) => (p.isPreemptible ? ADMIN_UI.yes : ADMIN_UI.no) },
+          {
+            label: 'Actions',
+            cell: (p) => <EditAction label={N.edit(p.name)} onClick={() => setEditing(p)} />,
+          },
+        ]}
+      />
       <Modal
         opened={!!editing}
         onClose={() => setEditing(null)}

@@ -10,6 +10,7 @@ import {
 } from '@orrery/contract';
 import { isWaiting } from '../../api/jobs';
 import { useClusterQueue } from '../../api/scheduling';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { messageOf } from '../../ui/errors';
 import { JobStatusBadge } from '../jobs/JobStatusBadge';
@@ -70,30 +71,21 @@ function Capacity({ data }: { data: ClusterQueue }) {
   return (
     <Stack gap="xs">
       <Title order={4}>{Q.summary}</Title>
-      <Table withTableBorder maw={560} aria-label={Q.summary}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{Q.resource}</Table.Th>
-            <Table.Th>{Q.capacity}</Table.Th>
-            <Table.Th>{Q.inUse}</Table.Th>
-            <Table.Th>{Q.free}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {resources.map((r) => {
-            const total = data.capacity[r] ?? 0;
-            const free = data.free[r] ?? 0;
-            return (
-              <Table.Tr key={r}>
-                <Table.Td>{QUOTA_RESOURCE_LABELS[r]}</Table.Td>
-                <Table.Td>{formatAmount(r, total)}</Table.Td>
-                <Table.Td>{formatAmount(r, Math.max(0, total - free))}</Table.Td>
-                <Table.Td>{formatAmount(r, free)}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{ withTableBorder: true, maw: 560, 'aria-label': Q.summary }}
+        rows={resources}
+        rowKey={(r) => r}
+        columns={[
+          { header: Q.resource, cell: (r) => QUOTA_RESOURCE_LABELS[r] },
+          { header: Q.capacity, cell: (r) => formatAmount(r, data.capacity[r] ?? 0) },
+          {
+            header: Q.inUse,
+            cell: (r) =>
+              formatAmount(r, Math.max(0, (data.capacity[r] ?? 0) - (data.free[r] ?? 0))),
+          },
+          { header: Q.free, cell: (r) => formatAmount(r, data.free[r] ?? 0) },
+        ]}
+      />
     </Stack>
   );
 }
@@ -178,25 +170,19 @@ function Jobs({ data }: { data: ClusterQueue }) {
         <EmptyState title={Q.noJobs} />
       ) : (
         <Table.ScrollContainer minWidth={900}>
-          <Table striped verticalSpacing="xs" aria-label={Q.jobs}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{Q.position}</Table.Th>
-                <Table.Th>{Q.job}</Table.Th>
-                <Table.Th>{Q.who}</Table.Th>
-                <Table.Th>{Q.owner}</Table.Th>
-                <Table.Th>{Q.status}</Table.Th>
-                <Table.Th>{Q.priority}</Table.Th>
-                <Table.Th>{Q.preemptible}</Table.Th>
-                <Table.Th>{Q.requests}</Table.Th>
-                <Table.Th>{Q.message}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {jobs.map((j) => (
-                <Table.Tr key={j.id}>
-                  <Table.Td>{j.position === null ? Q.none : `#${j.position}`}</Table.Td>
-                  <Table.Td>
+          <DataTable
+            table={{ striped: true, verticalSpacing: 'xs', 'aria-label': Q.jobs }}
+            rows={jobs}
+            rowKey={(j) => j.id}
+            columns={[
+              {
+                header: Q.position,
+                cell: (j) => (j.position === null ? Q.none : `#${j.position}`),
+              },
+              {
+                header: Q.job,
+                cell: (j) => (
+                  <>
                     <Text size="sm" fw={500}>
                       {j.name ?? j.id}
                     </Text>
@@ -205,23 +191,27 @@ function Jobs({ data }: { data: ClusterQueue }) {
                         {j.id}
                       </Text>
                     )}
-                  </Table.Td>
-                  <Table.Td>{`${j.org} / ${j.project}`}</Table.Td>
-                  <Table.Td>{j.owner}</Table.Td>
-                  {/* A badge shrinks to an ellipsis where the table is tight: it keeps its word. */}
-                  <Table.Td miw={110}>
-                    <JobStatusBadge status={j.status as JobStatus} />
-                  </Table.Td>
-                  <Table.Td>{j.priority}</Table.Td>
-                  <Table.Td>{j.preemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
-                  <Table.Td>{amountsText(j.requests)}</Table.Td>
-                  <Table.Td maw={360}>
-                    <Text size="sm">{j.message ?? Q.none}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+                  </>
+                ),
+              },
+              { header: Q.who, cell: (j) => `${j.org} / ${j.project}` },
+              { header: Q.owner, cell: (j) => j.owner },
+              {
+                header: Q.status,
+                cell: (j) => <JobStatusBadge status={j.status as JobStatus} />,
+                // A badge shrinks to an ellipsis where the table is tight: it keeps its word.
+                td: { miw: 110 },
+              },
+              { header: Q.priority, cell: (j) => j.priority },
+              { header: Q.preemptible, cell: (j) => (j.preemptible ? ADMIN_UI.yes : ADMIN_UI.no) },
+              { header: Q.requests, cell: (j) => amountsText(j.requests) },
+              {
+                header: Q.message,
+                cell: (j) => <Text size="sm">{j.message ?? Q.none}</Text>,
+                td: { maw: 360 },
+              },
+            ]}
+          />
         </Table.ScrollContainer>
       )}
     </Stack>

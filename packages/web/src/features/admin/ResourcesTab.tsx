@@ -1,9 +1,10 @@
 import { DeleteAction, EditAction } from '../../ui/RowActions';
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { GPU_VENDORS, formatMemory } from '@orrery/contract';
 import { useDeletePreset, useNodePools, usePresets, type Preset } from '../../api/admin';
+import { DataTable } from '../../ui/DataTable';
 import { DialogActions } from '../../ui/DialogActions';
 import { messageOf } from '../../ui/errors';
 import { withOutcome } from '../../ui/notify';
@@ -45,41 +46,30 @@ export function ResourcesTab({ cluster }: { cluster: string }) {
           {P.create}
         </Button>
       </Group>
-      <Table striped verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{P.name}</Table.Th>
-            <Table.Th>{P.cpu}</Table.Th>
-            <Table.Th>{P.memory}</Table.Th>
-            <Table.Th>GPU</Table.Th>
-            <Table.Th>{P.credits}</Table.Th>
-            <Table.Th>{P.preemptible}</Table.Th>
-            <Table.Th>{P.roundRobin}</Table.Th>
-            <Table.Th>{P.pools}</Table.Th>
-            <Table.Th aria-label="Actions" />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(presets.data ?? []).map((p) => (
-            <Table.Tr key={p.name}>
-              <Table.Td>{p.name}</Table.Td>
-              <Table.Td>{p.cpu}</Table.Td>
-              <Table.Td>{formatMemory(p.memory)}</Table.Td>
-              <Table.Td>{gpuOf(p)}</Table.Td>
-              <Table.Td>{p.creditsPerHour}</Table.Td>
-              <Table.Td>{p.isPreemptible ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
-              <Table.Td>{p.schedulerEnabled ? ADMIN_UI.yes : ADMIN_UI.no}</Table.Td>
-              <Table.Td>{p.resourcePoolNames.join(', ')}</Table.Td>
-              <Table.Td>
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <EditAction label={P.edit(p.name)} onClick={() => setEditing(p)} />
-                  <DeleteAction label={P.delete(p.name)} onClick={() => setDeleting(p)} />
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        table={{ striped: true, verticalSpacing: 'sm' }}
+        rows={presets.data}
+        rowKey={(p) => p.name}
+        columns={[
+          { header: P.name, cell: (p) => p.name },
+          { header: P.cpu, cell: (p) => p.cpu },
+          { header: P.memory, cell: (p) => formatMemory(p.memory) },
+          { header: 'GPU', cell: gpuOf },
+          { header: P.credits, cell: (p) => p.creditsPerHour },
+          { header: P.preemptible, cell: (p) => (p.isPreemptible ? ADMIN_UI.yes : ADMIN_UI.no) },
+          { header: P.roundRobin, cell: (p) => (p.schedulerEnabled ? ADMIN_UI.yes : ADMIN_UI.no) },
+          { header: P.pools, cell: (p) => p.resourcePoolNames.join(', ') },
+          {
+            label: 'Actions',
+            cell: (p) => (
+              <Group gap={4} justify="flex-end" wrap="nowrap">
+                <EditAction label={P.edit(p.name)} onClick={() => setEditing(p)} />
+                <DeleteAction label={P.delete(p.name)} onClick={() => setDeleting(p)} />
+              </Group>
+            ),
+          },
+        ]}
+      />
       <PresetDialog
         cluster={cluster}
         pools={poolCapacities(pools.data ?? [])}
