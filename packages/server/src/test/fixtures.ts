@@ -143,14 +143,24 @@ export function twoReplicas(opts: Parameters<typeof startReplica>[1] = {}) {
 }
 
 /**
- * A listening server on the process runtime with the tenancy() organization, started before the
- * tests of the calling `describe` (handed to `bind`) and stopped after them.
+ * A server (started with `env` and `opts`) with the tenancy() organization, started before the
+ * tests of the calling `describe` (handed to `bind`, which may go on to set more up) and stopped
+ * after them.
  */
-export function processServer(bind: (started: { s: TestServer; owner: TestUser }) => void) {
+export function tenantServer(
+  bind: (started: { s: TestServer; owner: TestUser }) => unknown,
+  env: Record<string, string> = {},
+  opts: Parameters<typeof startTestServer>[1] = {},
+) {
   let s: TestServer | undefined;
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    bind({ s, owner: (await tenancy(s)).owner });
+    s = await startTestServer(env, opts);
+    await bind({ s, owner: (await tenancy(s)).owner });
   });
   afterAll(() => s?.stop());
+}
+
+/** tenantServer() on the process runtime, listening: for jobs that run and streams. */
+export function processServer(bind: (started: { s: TestServer; owner: TestUser }) => unknown) {
+  tenantServer(bind, { ORRERY_RUNTIME: 'process' }, { listen: true });
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APPS_V2 } from '@orrery/contract';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, jobEnded, submitJob, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, jobEnded, submitJob, tenantServer } from '../../test/fixtures.js';
 import { jobs, usageRecords } from '../../db/schema.js';
 import { insertAppInstance } from '../../test/apps.js';
 import { chargeSubjectOf, instanceTag, revisionTag } from '../apps/store.js';
@@ -13,12 +13,8 @@ import { charge } from '../jobs/accounting.js';
 describe("an app instance's credits", () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    // The jobs loop leaves the rows alone: only the charges below touch them.
-    s = await startTestServer({}, { jobs: { tickMs: 3_600_000 } });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  // The jobs loop leaves the rows alone: only the charges below touch them.
+  tenantServer((x) => ({ s, owner } = x), {}, { jobs: { tickMs: 3_600_000 } });
 
   it('sums the usage rows of every job it ran; per hour, the jobs it runs now', async () => {
     const instance = await insertAppInstance(s, owner, {
@@ -71,11 +67,7 @@ describe("an app instance's job charged by the server", () => {
   let s: TestServer;
   let owner: TestUser;
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('is recorded under apps, named by the instance; a plain job under jobs', async () => {
     const instance = await insertAppInstance(s, owner, {

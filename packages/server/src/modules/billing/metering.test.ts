@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { tenancy, twoReplicas } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { engine, type TestServer, type TestUser } from '../../test/harness.js';
+import { twoReplicas, tenantServer } from '../../test/fixtures.js';
 import { clusters, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { sampleStorage } from './storage-sampler.js';
@@ -53,11 +53,7 @@ const setBalance = (s: TestServer, credits: string) =>
 describe('idempotent accrual', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({}, QUIET);
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x), {}, QUIET);
 
   it('charges a period once when two charges start from the same row', async () => {
     await setBalance(s, '100');

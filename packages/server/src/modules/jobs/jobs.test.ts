@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, processServer } from '../../test/fixtures.js';
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { creditLedger } from '../billing/tables.js';
 import { injectAt, openJob, whenServing } from '../../test/ingress.js';
@@ -49,11 +49,7 @@ describe('jobs on the process runtime', () => {
     );
   };
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it('runs a job from the CLI body to succeeded, with the history the CLI asserts', async () => {
     const created = await run(owner, 'echo hello from $HOME; echo second line', {

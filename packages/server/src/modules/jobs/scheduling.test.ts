@@ -1,8 +1,8 @@
 import { cpus } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { presets } from '../../db/schema.js';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { addProject, call, joinCluster, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { addProject, call, joinCluster, tenantServer } from '../../test/fixtures.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
 /**
@@ -43,10 +43,12 @@ describe('who runs next on a full machine', () => {
   const kill = (...ids: string[]) =>
     Promise.all(ids.map((id) => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)));
 
+  // A short kill grace: a preempted `sleep` ends at its SIGTERM anyway.
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_KILL_GRACE_SECONDS: '1',
+  });
   beforeAll(async () => {
-    // A short kill grace: a preempted `sleep` ends at its SIGTERM anyway.
-    s = await startTestServer({ ORRERY_RUNTIME: 'process', ORRERY_KILL_GRACE_SECONDS: '1' });
-    ({ owner } = await tenancy(s));
     await addProject(s, owner, 'acme', 'speech');
     const preset = { clusterName: 'default', cpu: half, memory: 64 * MB, creditsPerHour: '1' };
     await s.ctx.db.insert(presets).values([
@@ -56,7 +58,6 @@ describe('who runs next on a full machine', () => {
     ]);
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   it('admits the project furthest below its fair share first, and says why the others wait', async () => {
     const a1 = await run('vision', 'half');

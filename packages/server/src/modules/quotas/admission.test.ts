@@ -1,8 +1,8 @@
 import { cpus } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { presets } from '../../db/schema.js';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
 /**
@@ -35,9 +35,11 @@ describe('quotas hold jobs', () => {
   const status = async (id: string) =>
     (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status as string;
 
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_KILL_GRACE_SECONDS: '1',
+  });
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process', ORRERY_KILL_GRACE_SECONDS: '1' });
-    ({ owner } = await tenancy(s));
     admin = await s.user({ systemRole: 'admin' });
     await s.ctx.db.insert(presets).values({
       clusterName: 'default',
@@ -48,7 +50,6 @@ describe('quotas hold jobs', () => {
     });
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   it("keeps a project's job waiting at its quota, and starts it when the quota is raised", async () => {
     const org = await call(s, 'PATCH', '/apis/admin/v1/clusters/default/orgs/acme/quota', admin, {
