@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenancy, tenantServer } from '../../test/fixtures.js';
 import { aBake, aFlow, FLOW, ndjson, pyNow } from '../../test/flows.js';
 
 /**
@@ -24,9 +24,8 @@ describe('flow API: permissions and hostile input', () => {
     live: '',
     image: '',
   };
+  tenantServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
     reader = await projectMember(s, 'reader');
     writer = await projectMember(s, 'writer');
     ({ owner: outsider } = await tenancy(s, 'globex', 'lab'));
@@ -54,7 +53,6 @@ describe('flow API: permissions and hostile input', () => {
     made.live = await post('live_jobs', { project_id: flow.id, yaml_id: 'serve' });
     made.image = await post('bake_images', { bake_id: bake.id, ref: 'image:demo' });
   });
-  afterAll(() => s?.stop());
 
   const reads = () => [
     `projects/${flow.id}`,

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, JOB_SCOPE, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, JOB_SCOPE, tenantServer } from '../../test/fixtures.js';
 import { presets } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
@@ -34,12 +34,11 @@ describe('a GPU job while every GPU is taken', () => {
       { timeout: 20_000, interval: 50 },
     );
 
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":1,"model":"T4"}}',
+  });
   beforeAll(async () => {
-    s = await startTestServer({
-      ORRERY_RUNTIME: 'process',
-      ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":1,"model":"T4"}}',
-    });
-    ({ owner } = await tenancy(s));
     // A preset of two GPUs prices the job the second test sends, which no node can hold.
     await s.ctx.db.insert(presets).values({
       clusterName: 'default',
@@ -51,7 +50,6 @@ describe('a GPU job while every GPU is taken', () => {
     });
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   it('waits for the GPU instead of failing, then starts when the GPU is given back', async () => {
     const first = await run();
