@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { clusterMembers, orgMembers, projectMembers, projects } from '../db/schema.js';
 import { startReplica, startTestServer, type TestServer, type TestUser } from './harness.js';
@@ -45,6 +45,15 @@ export async function addProject(s: TestServer, owner: TestUser, org: string, pr
   expect(created.status).toBe(201);
 }
 
+/** The id of a project of an organization, read as the stores do. */
+async function projectRow(s: TestServer, org: string, project: string) {
+  const [p] = await s.ctx.db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  return p;
+}
+
 /** Makes a new user a member of a project with a role, as the project-members area will. */
 export async function projectMember(
   s: TestServer,
@@ -53,20 +62,14 @@ export async function projectMember(
   project = 'vision',
 ) {
   const u = await s.user();
-  const [p] = await s.ctx.db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const p = await projectRow(s, org, project);
   await s.ctx.db.insert(projectMembers).values({ projectId: p.id, userId: u.id, role });
   return u;
 }
 
 /** Takes a user out of a project, as its managers do: their access ends with it. */
 export async function leaveProject(s: TestServer, u: TestUser, org = 'acme', project = 'vision') {
-  const [p] = await s.ctx.db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const p = await projectRow(s, org, project);
   await s.ctx.db
     .delete(projectMembers)
     .where(and(eq(projectMembers.projectId, p.id), eq(projectMembers.userId, u.id)));
@@ -102,6 +105,26 @@ export async function jobEnded(s: TestServer, who: TestUser, id: string) {
   }
   throw new Error(`job ${id} did not end`);
 }
+
+/**
+ * Waits until a job is in `status` (polling as the console does) and returns it; a failure names
+ * the job's last reason and description.
+ */
+export const jobReaches = (
+  s: TestServer,
+  who: TestUser,
+  id: string,
+  status: string,
+  timeout = 30_000,
+) =>
+  vi.waitFor(
+    async () => {
+      const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, who)).body;
+      expect(j.status, `${j.history?.reason} ${j.history?.description}`).toBe(status);
+      return j;
+    },
+    { timeout, interval: 50 },
+  );
 
 /** Where the test jobs run: the tenancy() project on the default cluster. */
 export const JOB_SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };

@@ -2,7 +2,7 @@ import { cpus } from 'node:os';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { presets } from '../../db/schema.js';
 import { type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenantServer } from '../../test/fixtures.js';
+import { call, jobReaches, submitJob, tenantServer } from '../../test/fixtures.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
 /**
@@ -18,18 +18,7 @@ describe('quotas hold jobs', () => {
   const quarter = cpus().length / 4;
   const QUOTA = '/apis/admin/v1/clusters/default/orgs/acme/projects/vision/quota';
 
-  const run = async () => {
-    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-      cluster_name: 'default',
-      org_name: 'acme',
-      project_name: 'vision',
-      preset_name: 'quarter',
-      image: 'busybox',
-      command: 'sleep 600',
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body.id as string;
-  };
+  const run = () => submitJob(s, owner, 'sleep 600', { preset_name: 'quarter' });
   const until = <T>(check: () => Promise<T>) =>
     vi.waitFor(check, { timeout: 30_000, interval: 50 });
   const status = async (id: string) =>
@@ -62,7 +51,7 @@ describe('quotas hold jobs', () => {
     });
     expect(set.status).toBe(200);
     const first = await run();
-    await until(async () => expect(await status(first)).toBe('running'));
+    await jobReaches(s, owner, first, 'running');
     const second = await run();
     const held = await until(async () => {
       const w = (await call(s, 'GET', `/api/v1/jobs/${second}/scheduling`, owner)).body;
@@ -83,7 +72,7 @@ describe('quotas hold jobs', () => {
       total_running_jobs: 1,
     });
     await call(s, 'PUT', QUOTA, owner, { cpu: 2 * quarter, borrowing_limit: { cpu: 0 } });
-    await until(async () => expect(await status(second)).toBe('running'));
+    await jobReaches(s, owner, second, 'running');
     await Promise.all([first, second].map((id) => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)));
   });
 });
