@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { APPS_V2 } from '@orrery/contract';
@@ -8,6 +7,7 @@ import { jobs, usageRecords } from '../../db/schema.js';
 import { insertAppInstance } from '../../test/apps.js';
 import { chargeSubjectOf, instanceTag, revisionTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
+import { chargeableJob } from '../../test/billing.js';
 
 /** An app instance's cost on its page is what metering recorded for its jobs under apps. */
 describe("an app instance's credits", () => {
@@ -23,19 +23,13 @@ describe("an app instance's credits", () => {
       revision: 2,
     });
     const started = new Date('2026-11-01T10:00:00Z');
-    const job = (revision: number, status: string, price: string) => ({
-      id: `job-${randomUUID()}`,
-      ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
-      ownerId: owner.id,
-      owner: owner.username,
-      presetName: 'cpu-small',
-      status,
-      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
-      runtime: 'process',
-      pricePerHour: price,
-      startedAt: started,
-      tags: [instanceTag(instance!.id), revisionTag(revision)],
-    });
+    const job = (revision: number, status: string, price: string) =>
+      chargeableJob(owner, {
+        status,
+        pricePerHour: price,
+        startedAt: started,
+        tags: [instanceTag(instance!.id), revisionTag(revision)],
+      });
     // The first revision ran an hour at 0.05; the current one has run 90 minutes at 0.4.
     const [old, current] = await s.ctx.db
       .insert(jobs)

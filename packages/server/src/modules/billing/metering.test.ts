@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { clusters, jobs, organizations, usageRecords } from '../../db/schema.js'
 import { storageBackendOf } from '../storage/routes.js';
 import { sampleStorage } from './storage-sampler.js';
 import { charge } from '../jobs/accounting.js';
+import { chargeableJob } from '../../test/billing.js';
 import type { JobRow } from '../jobs/store.js';
 import { creditLedger } from './tables.js';
 
@@ -21,20 +21,7 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 async function runningJob(s: TestServer, owner: TestUser): Promise<JobRow> {
   const [row] = await s.ctx.db
     .insert(jobs)
-    .values({
-      id: `job-${randomUUID()}`,
-      clusterName: 'default',
-      orgName: 'acme',
-      projectName: 'vision',
-      ownerId: owner.id,
-      owner: owner.username,
-      presetName: 'cpu-small',
-      status: 'running',
-      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
-      runtime: 'process',
-      pricePerHour: String(RATE),
-      startedAt: T0,
-    })
+    .values(chargeableJob(owner, { pricePerHour: String(RATE), startedAt: T0 }))
     .returning();
   return row!;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser } from '../../test/harness.js';
@@ -8,6 +7,7 @@ import { invalidateCatalog } from '../clusters/store.js';
 import { insertAppInstance } from '../../test/apps.js';
 import { chargeSubjectOf, instanceTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
+import { chargeableJob } from '../../test/billing.js';
 
 const GB = 1e9;
 const gpuPreset = (name: string, credits: string, model: string, count = 1) => ({
@@ -81,19 +81,8 @@ describe('prices of jobs and apps', () => {
       displayName: 'My notebook',
     });
     const started = new Date('2026-11-01T10:00:00Z');
-    const values = (tags: string[]) => ({
-      id: `job-${randomUUID()}`,
-      ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
-      ownerId: owner.id,
-      owner: owner.username,
-      presetName: 'cpu-small',
-      status: 'running',
-      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
-      runtime: 'process',
-      pricePerHour: '0.0500',
-      startedAt: started,
-      tags,
-    });
+    const values = (tags: string[]) =>
+      chargeableJob(owner, { pricePerHour: '0.0500', startedAt: started, tags });
     const rows = await s.ctx.db
       .insert(jobs)
       .values([values([instanceTag(instance!.id), 'app-role:main']), values(['plain'])])
