@@ -88,3 +88,23 @@ export async function adminProject(server: RunningServer, org: string, project: 
   await api(`/api/v1/users/${ADMIN.username}/profile`, 'PUT', { terms_accepted: true }, 200);
   return token;
 }
+
+/** A call of the API with a bearer token; anything but a success throws with the server's answer. */
+export async function send(
+  server: RunningServer,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': typeof body === 'string' ? 'application/octet-stream' : 'application/json',
+    },
+    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : ((await res.json().catch(() => null)) as unknown);
+}
