@@ -27,6 +27,24 @@ export async function call(
   return { status: res.statusCode, body: body as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** A list as the clients ask for it: NDJSON, parsed line by line (and its last line ended). */
+export async function ndjson(s: TestServer, url: string, who: TestUser) {
+  const res = await s.app.inject({
+    method: 'GET',
+    url,
+    headers: { ...who.headers, accept: 'application/x-ndjson' },
+  });
+  const lines = res.body === '' ? [] : res.body.split('\n');
+  // One object per line and a final newline: no blank line the client would choke on.
+  if (lines.length) expect(lines.pop()).toBe('');
+  return {
+    status: res.statusCode,
+    type: res.headers['content-type'],
+    body: res.body,
+    items: lines.map((l) => JSON.parse(l) as Record<string, any>), // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+}
+
 /** An organization with a project in the local cluster, created through the API by its owner. */
 export async function tenancy(s: TestServer, org = 'acme', project = 'vision') {
   const owner = await s.user();

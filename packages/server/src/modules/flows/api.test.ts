@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenantServer } from '../../test/fixtures.js';
-import { aBake, aFlow, expectWireTime, FLOW, ndjson, pyNow } from '../../test/flows.js';
+import { call, tenantServer, ndjson } from '../../test/fixtures.js';
+import { aBake, aFlow, expectWireTime, FLOW, pyNow } from '../../test/flows.js';
 import { insertAttempt } from './store.js';
 
 describe('flow API: every call of the wire reference', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy, tenantServer } from '../../test/fixtures.js';
-import { aBake, aFlow, FLOW, ndjson, pyNow } from '../../test/flows.js';
+import { call, projectMember, tenancy, tenantServer, ndjson } from '../../test/fixtures.js';
+import { aBake, aFlow, FLOW, pyNow } from '../../test/flows.js';
 
 /**
  * Who may do what on a flow: project readers read, writers bake, cancel and delete; another

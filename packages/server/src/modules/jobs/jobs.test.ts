@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { WebSocket } from 'ws';
 import { describe, expect, it, vi } from 'vitest';
 import { type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, processServer } from '../../test/fixtures.js';
+import { call, ndjson, projectMember, processServer } from '../../test/fixtures.js';
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { creditLedger } from '../billing/tables.js';
 import { injectAt, openJob, whenServing } from '../../test/ingress.js';
@@ -143,18 +143,9 @@ describe('jobs on the process runtime', () => {
     );
     const next = (await q(`reverse=1&limit=2&cursor=${newestFirst[1]!.id}`)).body.jobs;
     expect(next[0].id).toBe(all.at(-3)!.id);
-    const nd = await s.app.inject({
-      method: 'GET',
-      url: '/api/v1/jobs?tag=list-me',
-      headers: { ...owner.headers, accept: 'application/x-ndjson' },
-    });
-    expect(nd.headers['content-type']).toContain('application/x-ndjson');
-    expect(
-      nd.body
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual([tagged.id]);
+    const nd = await ndjson(s, '/api/v1/jobs?tag=list-me', owner);
+    expect(nd.type).toContain('application/x-ndjson');
+    expect(nd.items.map((j) => j.id)).toEqual([tagged.id]);
   });
 
   it('kills a running job: cancelled, reason UserRequested, no process left', async () => {
