@@ -24,6 +24,13 @@ export interface NewAccount {
   password: string;
 }
 
+/** Waits until the provider hands the page back to the console (off its /oidc and /auth pages). */
+export const backInConsole = (page: Page, server: RunningServer) =>
+  page.waitForURL(
+    (u) =>
+      u.origin === server.url && !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/auth'),
+  );
+
 /**
  * Creates an account through the provider's sign-up page in a context of its own, so the caller's
  * session stays as it was; the e-mail stays unverified, enough for the user to exist by name.
@@ -39,12 +46,7 @@ export async function signUpElsewhere(browser: Browser, server: RunningServer, w
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(
-      (u) =>
-        u.origin === server.url &&
-        !u.pathname.startsWith('/oidc') &&
-        !u.pathname.startsWith('/auth'),
-    );
+    await backInConsole(page, server);
   } finally {
     await context.close();
   }
