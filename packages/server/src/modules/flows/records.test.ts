@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenantServer, ndjson } from '../../test/fixtures.js';
-import { aBake, aFlow, expectWireTime, FLOW, ndjson } from '../../test/flows.js';
+import { aBake, aFlow, expectWireTime, FLOW } from '../../test/flows.js';
 
 describe('flow API: cache entries, bake images and live jobs', () => {
   let s: TestServer;
