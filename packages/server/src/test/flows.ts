@@ -14,14 +14,18 @@ export const expectWireTime = (t: string) => {
   expect(Number.isNaN(new Date(t).getTime())).toBe(false);
 };
 
-/** The tenancy() project's flow of a name, created as the client does on its first bake. */
-export async function aFlow(s: TestServer, who: TestUser, name = 'demo_flow', project = 'vision') {
-  const r = await call(s, 'POST', `${FLOW}/projects`, who, {
+/** Creates a flow of a name in a project of `acme`, as the client does on its first bake. */
+export const createFlow = (s: TestServer, who: TestUser, name = 'demo_flow', project = 'vision') =>
+  call(s, 'POST', `${FLOW}/projects`, who, {
     name,
     project_name: project,
     cluster: 'default',
     org_name: 'acme',
   });
+
+/** The tenancy() project's flow of a name, created (201) as the client does on its first bake. */
+export async function aFlow(s: TestServer, who: TestUser, name = 'demo_flow', project = 'vision') {
+  const r = await createFlow(s, who, name, project);
   expect(r.status).toBe(201);
   return r.body as { id: string; name: string };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser } from '../../test/harness.js';
 import { call, tenantServer, ndjson } from '../../test/fixtures.js';
-import { aBake, aFlow, expectWireTime, FLOW, pyNow } from '../../test/flows.js';
+import { aBake, aFlow, expectWireTime, FLOW, pyNow, createFlow } from '../../test/flows.js';
 import { insertAttempt } from './store.js';
 
 describe('flow API: every call of the wire reference', () => {
@@ -24,12 +24,7 @@ describe('flow API: every call of the wire reference', () => {
       project_name: 'vision',
     });
     expect((await call(s, 'GET', `${FLOW}/projects/by_name?${q}`, owner)).body).toEqual(made);
-    const again = await call(s, 'POST', `${FLOW}/projects`, owner, {
-      name: 'demo_flow',
-      project_name: 'vision',
-      cluster: 'default',
-      org_name: 'acme',
-    });
+    const again = await createFlow(s, owner, 'demo_flow');
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already exists/);
 
