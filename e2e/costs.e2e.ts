@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser.js';
 import type { RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
-import { ADMIN, signIn } from './support/session.js';
+import { ADMIN, send, signIn } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 
@@ -19,16 +19,8 @@ describe('cost beside each resource', () => {
   let token = '';
   let doneJob = '';
 
-  const api = async (method: string, path: string, body?: object) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  };
+  const api = (method: string, path: string, body?: unknown) =>
+    send(server, token, method, path, body) as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const job = (name: string, command: string) =>
     api('POST', '/api/v1/jobs?from_preset', {
       ...{ cluster_name: 'default', org_name: 'acme', project_name: 'vision' },

@@ -5,7 +5,7 @@ import { linkFromOutbox, type RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
 // The wire reference's minimal batch flow: `first` hands a word to `left` and `right`.
 import { THREE as DIAMOND } from '../packages/server/src/modules/flows/batch/test-support.js';
-import { signIn, signUpElsewhere, tokenFor } from './support/session.js';
+import { send as call, signIn, signUpElsewhere, tokenFor } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 /**
@@ -50,14 +50,8 @@ describe('flows journey', () => {
       const verify = await j.browser.newPage();
       await verify.goto(linkFromOutbox(j.server.dataDir, BOB.email, '/oidc/verify'));
       await verify.close();
-      const send = async (method: string, path: string, body: object, as: string) => {
-        const res = await fetch(`${j.server.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (res.status >= 300) throw new Error(`${method} ${path}: ${await res.text()}`);
-      };
+      const send = (method: string, path: string, body: object, as: string) =>
+        call(j.server, as, method, path, body);
       await send(
         'PUT',
         '/api/v1/users/bob/profile',

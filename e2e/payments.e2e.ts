@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, screenshot, watchErrors } from './support/browser.js';
 import { removeDataDir, startServer, type RunningServer } from './support/server.js';
-import { ADMIN, signIn, tokenFor } from './support/session.js';
+import { ADMIN, send, signIn, tokenFor } from './support/session.js';
 
 /**
  * The test checkout in Debian's Chromium against the real server (ORRERY_PAYMENTS defaults to
@@ -17,15 +17,8 @@ describe('test checkout', () => {
   let errors: string[];
   let token = '';
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json();
-  };
+  const api = (method: string, path: string, body?: unknown) =>
+    send(server, token, method, path, body) as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const balance = async () =>
     (
       (await api('GET', '/apis/admin/v1/orgs')) as { name: string; balance: { credits: string } }[]

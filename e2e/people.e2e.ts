@@ -9,6 +9,7 @@ import {
   startServer,
   type RunningServer,
 } from './support/server.js';
+import { send } from './support/session.js';
 
 /**
  * People and administration in Debian's Chromium against the real server: an organization
@@ -27,15 +28,8 @@ describe('people and administration', () => {
   const email = 'newbie@example.test';
   let token = '';
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json();
-  };
+  const api = (method: string, path: string, body?: unknown) =>
+    send(server, token, method, path, body) as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
   beforeAll(async () => {
     server = await startServer();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser.js';
 import type { RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
-import { ADMIN, signIn } from './support/session.js';
+import { ADMIN, send as call, signIn } from './support/session.js';
 
 const CONTEXT = 'org=acme&cluster=default&project=vision';
 
@@ -19,15 +19,8 @@ describe('reports tabs', () => {
 
   useJourney('reports', (j) => ({ server, page, errors } = j), {
     prepare: async (j) => {
-      const send = async (method: string, path: string, body?: object) => {
-        const res = await fetch(`${j.server.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${j.token}`, 'content-type': 'application/json' },
-          body: body && JSON.stringify(body),
-        });
-        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-        return res.json() as Promise<{ id: string; status: string }>;
-      };
+      const send = (method: string, path: string, body?: object) =>
+        call(j.server, j.token, method, path, body) as Promise<{ id: string; status: string }>;
       await send('PATCH', '/apis/admin/v1/orgs/acme/balance', { credits: '250' });
       const jobs = await Promise.all(
         ['sleep 4', 'sleep 2'].map((command) =>

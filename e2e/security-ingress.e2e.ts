@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { linkFromOutbox, type RunningServer } from './support/server.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, signIn, signUpElsewhere, tokenFor, type NewAccount } from './support/session.js';
-import { send } from './support/roles-world.js';
+import { send } from './support/session.js';
 
 /** The attacker: a writer of an organization of her own. */
 const MALLORY: NewAccount = {

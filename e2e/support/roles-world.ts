@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { linkFromOutbox, type RunningServer } from './server.js';
-import { signUpElsewhere, tokenFor, type NewAccount } from './session.js';
+import { send, signUpElsewhere, tokenFor, type NewAccount } from './session.js';
 
 /** A reader of the project `acme/vision`: sees everything in it, changes nothing. */
 export const READER: NewAccount = {
@@ -18,26 +18,6 @@ export const ORG_USER: NewAccount = {
 };
 
 const PLACE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
-
-/** A call of the API with a bearer token; anything but a success throws with the server's answer. */
-export async function send(
-  server: RunningServer,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': typeof body === 'string' ? 'application/octet-stream' : 'application/json',
-    },
-    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? null : ((await res.json().catch(() => null)) as unknown);
-}
 
 /** An account made through the sign-up page, verified through its mail, terms accepted. */
 async function account(browser: Browser, server: RunningServer, who: NewAccount) {

@@ -24,6 +24,13 @@ export interface NewAccount {
   password: string;
 }
 
+/** Waits until the provider hands the page back to the console (off its /oidc and /auth pages). */
+export const backInConsole = (page: Page, server: RunningServer) =>
+  page.waitForURL(
+    (u) =>
+      u.origin === server.url && !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/auth'),
+  );
+
 /**
  * Creates an account through the provider's sign-up page in a context of its own, so the caller's
  * session stays as it was; the e-mail stays unverified, enough for the user to exist by name.
@@ -39,12 +46,7 @@ export async function signUpElsewhere(browser: Browser, server: RunningServer, w
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(
-      (u) =>
-        u.origin === server.url &&
-        !u.pathname.startsWith('/oidc') &&
-        !u.pathname.startsWith('/auth'),
-    );
+    await backInConsole(page, server);
   } finally {
     await context.close();
   }
@@ -87,4 +89,24 @@ export async function adminProject(server: RunningServer, org: string, project: 
   );
   await api(`/api/v1/users/${ADMIN.username}/profile`, 'PUT', { terms_accepted: true }, 200);
   return token;
+}
+
+/** A call of the API with a bearer token; anything but a success throws with the server's answer. */
+export async function send(
+  server: RunningServer,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': typeof body === 'string' ? 'application/octet-stream' : 'application/json',
+    },
+    body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : ((await res.json().catch(() => null)) as unknown);
 }

@@ -4,14 +4,10 @@
 // the API would need 1,000 running jobs, so one real instance is made through the API and its
 // rows cloned in the database (instance and revision, one SQL statement each), on PostgreSQL
 // next to the running server.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROOT } from '../lib.mjs';
-import { startPostgres } from '../postgres.mjs';
-import { median, ms, notMeasured, pct, row } from './report.mjs';
-import { sleep, startServer } from './server.mjs';
+import { median, ms, pct, row } from './report.mjs';
+import { sleep, onPostgres, startServer } from './server.mjs';
 
-const require = createRequire(join(ROOT, 'packages/server/package.json'));
 const installs = Number(process.env.BENCH_APP_INSTALLS ?? 10);
 const total = Number(process.env.BENCH_APP_INSTANCES ?? 1000);
 const requests = Number(process.env.BENCH_LIST_REQUESTS ?? 200);
@@ -98,17 +94,12 @@ async function p50(api, path, what, aim) {
 
 export async function benchApps(work) {
   const what = 'apps on PostgreSQL';
-  const pg = startPostgres();
-  if (!pg) return notMeasured(what, 'PostgreSQL is not installed (apt-get install postgresql)');
-  let server;
-  const { Client } = require('pg');
-  const db = new Client({ connectionString: pg.url });
-  try {
-    server = await startServer(join(work, 'data-apps'), {
+  await onPostgres(what, '', async (pg, db, held) => {
+    held.server = await startServer(join(work, 'data-apps'), {
       DATABASE_URL: pg.url,
       ORRERY_RUNTIME: 'process',
     });
-    const { api } = server;
+    const { api } = held.server;
     const kept = await installToHealthy(api);
     await db.connect();
     const n = await cloneInstance(db, kept, total - 1);
@@ -119,12 +110,5 @@ export async function benchApps(work) {
       `installed apps list (size=100), ${n.toLocaleString('en')} instances`,
       '',
     );
-  } catch (e) {
-    notMeasured(what, e.message);
-  } finally {
-    // The figures are taken; a connection that cannot end cleanly goes with the process.
-    await db.end().catch(() => undefined);
-    await server?.stop();
-    pg.stop();
-  }
+  });
 }

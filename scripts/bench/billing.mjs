@@ -10,9 +10,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from '../lib.mjs';
-import { startPostgres } from '../postgres.mjs';
 import { median, ms, notMeasured, pct, row } from './report.mjs';
-import { startServer } from './server.mjs';
+import { onPostgres, startServer } from './server.mjs';
 
 const require = createRequire(join(ROOT, 'packages/server/package.json'));
 const total = Number(process.env.BENCH_USAGE_RECORDS ?? 1_000_000);
@@ -98,28 +97,15 @@ async function measure(api, db, fillMs, baseline) {
 
 export async function benchBillingPostgres(work) {
   const what = `usage query over ${total.toLocaleString('en')} records, PostgreSQL`;
-  const pg = startPostgres();
-  if (!pg)
-    return notMeasured(what, 'PostgreSQL is not installed (apt-get install postgresql)', AIM);
-  let server;
-  const { Client } = require('pg');
-  const db = new Client({ connectionString: pg.url });
-  try {
-    server = await startServer(join(work, 'data-billing-pg'), { DATABASE_URL: pg.url });
+  await onPostgres(what, AIM, async (pg, db, held) => {
+    held.server = await startServer(join(work, 'data-billing-pg'), { DATABASE_URL: pg.url });
     await db.connect();
     const query = (sql, params) => db.query(sql, params);
     const t0 = performance.now();
     await fill(query, total);
     const fillMs = performance.now() - t0;
-    await measure(server.api, 'PostgreSQL', fillMs, await countBaseline(query));
-  } catch (e) {
-    notMeasured(what, e.message, AIM);
-  } finally {
-    // The figures are taken; a connection that cannot end cleanly goes with the process.
-    await db.end().catch(() => undefined);
-    await server?.stop();
-    pg.stop();
-  }
+    await measure(held.server.api, 'PostgreSQL', fillMs, await countBaseline(query));
+  });
 }
 
 export async function benchBillingPglite(work) {

@@ -8,9 +8,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from '../lib.mjs';
-import { startPostgres } from '../postgres.mjs';
 import { mb, median, ms, notMeasured, pct, row } from './report.mjs';
-import { rssOf, startServer } from './server.mjs';
+import { rssOf, onPostgres, startServer } from './server.mjs';
 import { jobBody, statusOf, until } from './jobs.mjs';
 
 const require = createRequire(join(ROOT, 'packages/server/package.json'));
@@ -88,31 +87,18 @@ async function measurePage(server, db, newest, cloned, cloneMs) {
 
 export async function benchJobsListPostgres(work) {
   const what = `jobs list page with ${total.toLocaleString('en')} jobs, PostgreSQL`;
-  const pg = startPostgres();
-  if (!pg)
-    return notMeasured(what, 'PostgreSQL is not installed (apt-get install postgresql)', AIM);
-  let server;
-  const { Client } = require('pg');
-  const db = new Client({ connectionString: pg.url });
-  try {
-    server = await startServer(join(work, 'data-pg'), {
+  await onPostgres(what, AIM, async (pg, db, held) => {
+    held.server = await startServer(join(work, 'data-pg'), {
       DATABASE_URL: pg.url,
       ORRERY_RUNTIME: 'process',
     });
-    row('server RSS at rest (PostgreSQL)', mb(rssOf(server.pid)));
-    const id = await templateJob(server.api);
+    row('server RSS at rest (PostgreSQL)', mb(rssOf(held.server.pid)));
+    const id = await templateJob(held.server.api);
     await db.connect();
     const t0 = performance.now();
     const n = await cloneJob((sql, params) => db.query(sql, params), id, total - 1);
-    await measurePage(server, 'PostgreSQL', id, n, performance.now() - t0);
-  } catch (e) {
-    notMeasured(what, e.message, AIM);
-  } finally {
-    // The figures are taken; a connection that cannot end cleanly goes with the process.
-    await db.end().catch(() => undefined);
-    await server?.stop();
-    pg.stop();
-  }
+    await measurePage(held.server, 'PostgreSQL', id, n, performance.now() - t0);
+  });
 }
 
 export async function benchJobsListPglite(work) {

@@ -4,7 +4,11 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { ROOT } from '../lib.mjs';
+import { startPostgres } from '../postgres.mjs';
+import { notMeasured } from './report.mjs';
 
 export const ADMIN_PASSWORD = 'bench-password-1';
 export const sleep = (t) => new Promise((r) => setTimeout(r, t));
@@ -173,4 +177,29 @@ export async function curl(args) {
   });
   const [status, bytes] = stdout.trim().split('\n').at(-1).split(' ').map(Number);
   return { status, bytes };
+}
+
+/**
+ * A section on a fresh PostgreSQL: `measure(pg, db, held)` gets the database, a client of it (not
+ * yet connected) and `held`, where it leaves the server it starts. Without PostgreSQL, or when
+ * `measure` throws, the section says why it was not measured; the server, the client and the
+ * database go afterwards either way.
+ */
+export async function onPostgres(what, aim, measure) {
+  const pg = startPostgres();
+  if (!pg)
+    return notMeasured(what, 'PostgreSQL is not installed (apt-get install postgresql)', aim);
+  const { Client } = createRequire(join(ROOT, 'packages/server/package.json'))('pg');
+  const db = new Client({ connectionString: pg.url });
+  const held = { server: undefined };
+  try {
+    await measure(pg, db, held);
+  } catch (e) {
+    notMeasured(what, e.message, aim);
+  } finally {
+    // The figures are taken; a connection that cannot end cleanly goes with the process.
+    await db.end().catch(() => undefined);
+    await held.server?.stop();
+    pg.stop();
+  }
 }

@@ -32,14 +32,19 @@ export const BucketName = z
   .max(BUCKET_NAME_MAX, BUCKET_NAME_LENGTH)
   .regex(BUCKET_NAME, BUCKET_NAME_INVALID);
 
+/** What a bucket and a set of bucket credentials both are: a named thing of a user in a project. */
+const Owned = {
+  id: z.string(),
+  name: z.string().nullable(),
+  owner: z.string(),
+  org_name: z.string(),
+  project_name: z.string(),
+  cluster_name: z.string(),
+};
+
 export const Bucket = z
   .object({
-    id: z.string(),
-    name: z.string().nullable(),
-    owner: z.string(),
-    org_name: z.string(),
-    project_name: z.string(),
-    cluster_name: z.string(),
+    ...Owned,
     provider: BucketProvider,
     created_at: z.string(),
     imported: z.boolean(),
@@ -80,12 +85,7 @@ export const BucketCredentials = z.object({
 
 export const PersistentCredentials = z
   .object({
-    id: z.string(),
-    name: z.string().nullable(),
-    owner: z.string(),
-    org_name: z.string(),
-    project_name: z.string(),
-    cluster_name: z.string(),
+    ...Owned,
     read_only: z.boolean(),
     bucket_ids: z.array(z.string()),
     credentials: z.array(BucketCredentials),

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, joinOrg, projectMember, tenancy, twoReplicas } from '../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { engine, type TestServer, type TestUser } from '../test/harness.js';
+import { call, joinOrg, projectMember, twoReplicas, tenantServer } from '../test/fixtures.js';
 
 /**
  * Principals and grants are cached per user for an access epoch (auth/access-cache.ts). Each test
@@ -23,11 +23,7 @@ const secret = (key: string) => ({
 describe('revoked access, on one server', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('refuses a member removed from an organization at the very next request', async () => {
     const u = await joinOrg(s, await s.user(), 'user');

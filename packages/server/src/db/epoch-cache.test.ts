@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, tenancy, twoReplicas } from '../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { engine, type TestServer, type TestUser } from '../test/harness.js';
+import { call, twoReplicas, tenantServer } from '../test/fixtures.js';
 
 /**
  * Lists shared between requests for an epoch (epoch-cache.ts): each test lists first, so the
@@ -20,11 +20,7 @@ const keys = (body: { key: string }[]) => body.map((s) => s.key);
 describe('lists shared between requests', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x), { ORRERY_RUNTIME: 'process' });
 
   it('lists a secret created or deleted since the last listing', async () => {
     expect(keys((await call(s, 'GET', SECRETS, owner)).body)).toEqual([]);

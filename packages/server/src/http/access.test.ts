@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, tenancy } from '../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../test/harness.js';
+import { call, tenantServer } from '../test/fixtures.js';
 import { routeAccess } from './access.js';
 
 /** Fills a route's parameters with the names of the tenant made below. */
@@ -16,9 +16,8 @@ describe('every API route checks the permission engine', () => {
   let owner: TestUser;
   let outsider: TestUser;
   let reader: TestUser;
+  tenantServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
     outsider = await s.user();
     await call(s, 'POST', '/api/v1/orgs', outsider, { name: 'elsewhere' });
     reader = await s.user();
@@ -26,7 +25,6 @@ describe('every API route checks the permission engine', () => {
       { uri: 'project://default/acme/vision', action: 'read' },
     ]);
   });
-  afterAll(() => s.stop());
 
   it('declares access on every route', () => {
     expect(routeAccess.size).toBeGreaterThanOrEqual(12);

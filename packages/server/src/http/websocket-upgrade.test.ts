@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, jobEnded, projectMember, tenancy } from '../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../test/harness.js';
+import { call, jobEnded, projectMember, processServer } from '../test/fixtures.js';
 import { upgrade as upgradeOf } from '../test/ingress.js';
 
 /**
@@ -24,9 +24,8 @@ describe('WebSocket upgrades', () => {
     return 'refused' in r ? { refused: r.refused } : r;
   };
 
+  processServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
     outsider = await s.user();
     reader = await projectMember(s, 'reader');
     const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
@@ -42,7 +41,6 @@ describe('WebSocket upgrades', () => {
     job = r.body.id;
     await jobEnded(s, owner, job);
   });
-  afterAll(() => s.stop());
 
   it.each(['log_ws', 'top', 'attach', 'exec'])(
     'refuses %s to anonymous callers with 401 and to other tenants with 404',

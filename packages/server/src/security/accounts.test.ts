@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { eq } from 'drizzle-orm';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { bearer, call, joinOrg, tenancy } from '../test/fixtures.js';
+import { type TestServer, type TestUser } from '../test/harness.js';
+import { bearer, call, joinOrg, tenantServer } from '../test/fixtures.js';
 import { formAction } from '../auth/oidc/testing/browser.js';
 import {
   mailsTo,
@@ -27,17 +27,14 @@ import type { JobRow } from '../modules/jobs/store.js';
 const PER_ADDRESS = 5;
 let s: TestServer;
 let owner: TestUser;
-beforeAll(async () => {
-  s = await startTestServer(
-    {
-      ORRERY_TRUSTED_PROXIES: '127.0.0.1',
-      ORRERY_SIGNIN_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
-    },
-    { listen: true },
-  );
-  ({ owner } = await tenancy(s));
-});
-afterAll(() => s?.stop());
+tenantServer(
+  (x) => ({ s, owner } = x),
+  {
+    ORRERY_TRUSTED_PROXIES: '127.0.0.1',
+    ORRERY_SIGNIN_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+  },
+  { listen: true },
+);
 
 const TOKENS = '/api/v1/clusters/default/orgs/acme/projects/vision/tokens';
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, PutObjectCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, joinOrg, tenancy } from '../test/fixtures.js';
+import { type TestServer, type TestUser } from '../test/harness.js';
+import { call, joinOrg, tenantServer } from '../test/fixtures.js';
 import { clientFrom, type Keys, s3Outcome } from '../test/s3-credentials.js';
 
 /**
@@ -32,9 +32,8 @@ describe('persistent bucket credentials against project members', () => {
   const credentials = (who: TestUser, readOnly: boolean, bucketId = bucket.id) =>
     call(s, 'POST', `${C}?${SCOPE}`, who, { bucket_ids: [bucketId], read_only: readOnly });
 
+  tenantServer((x) => ({ s, owner } = x), {}, { listen: true });
   beforeAll(async () => {
-    s = await startTestServer({}, { listen: true });
-    ({ owner } = await tenancy(s));
     const made = await call(s, 'POST', B, owner, {
       name: 'data',
       org_name: 'acme',
@@ -47,7 +46,6 @@ describe('persistent bucket credentials against project members', () => {
       new PutObjectCommand({ Bucket, Key: 'kept.txt', Body: 'kept' }),
     );
   });
-  afterAll(() => s.stop());
 
   it('a reader listing or reading credentials finds no key, so cannot write with a writer’s', async () => {
     const writer = await member('writer');

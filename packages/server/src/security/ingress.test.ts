@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { emailTokens } from '../db/schema.js';
-import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
-import { call, projectMember, submitJob, tenancy, leaveProject } from '../test/fixtures.js';
+import { type TestServer, type TestUser } from '../test/harness.js';
+import { call, projectMember, submitJob, leaveProject, processServer } from '../test/fixtures.js';
 import { installApp } from '../test/app-instance.js';
 import { injectAt, openJob, ticketFor, upgrade, whenServing } from '../test/ingress.js';
 
@@ -28,9 +28,8 @@ describe('ingress', () => {
 
   const jobOf = async (id: string) => (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
 
+  processServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
     reader = await projectMember(s, 'reader');
     outsider = await s.user();
     expect((await call(s, 'POST', '/api/v1/orgs', outsider, { name: 'rival' })).status).toBe(201);
@@ -53,7 +52,6 @@ describe('ingress', () => {
       expect(served.statusCode, `${id}: ${served.body}`).toBe(200);
     }
   });
-  afterAll(() => s.stop());
 
   it("serves a job's page on an origin of its own, and its ticket and cookie open that job alone", async () => {
     const console = new URL(s.url);

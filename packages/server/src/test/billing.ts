@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import type { TestServer, TestUser } from './harness.js';
 import { call } from './fixtures.js';
+import type { jobs } from '../db/schema.js';
 
 /** A moment well inside a month: usage recorded then is that month's, whatever today is. */
 export const MID_NOVEMBER = new Date('2026-11-15T12:00:00Z');
@@ -19,6 +21,28 @@ export async function inNovember<T>(read: () => Promise<T>) {
     vi.useRealTimers();
   }
 }
+
+/**
+ * The row of a job of `owner` in the tenancy() project, running on the process runtime since
+ * `startedAt` at `pricePerHour` and charged by nobody yet: what the charging code reads.
+ */
+export const chargeableJob = (
+  owner: TestUser,
+  row: Pick<typeof jobs.$inferInsert, 'pricePerHour' | 'startedAt'> &
+    Partial<typeof jobs.$inferInsert>,
+) => ({
+  id: `job-${randomUUID()}`,
+  clusterName: 'default',
+  orgName: 'acme',
+  projectName: 'vision',
+  ownerId: owner.id,
+  owner: owner.username,
+  presetName: 'cpu-small',
+  status: 'running',
+  container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
+  runtime: 'process',
+  ...row,
+});
 
 /**
  * Tests' view of an organization's money: the balance the admin area shows, and what the ledger

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { clusterMembers, orgMembers, projectMembers, projects } from '../db/schema.js';
 import { startReplica, startTestServer, type TestServer, type TestUser } from './harness.js';
@@ -27,6 +27,24 @@ export async function call(
   return { status: res.statusCode, body: body as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** A list as the clients ask for it: NDJSON, parsed line by line (and its last line ended). */
+export async function ndjson(s: TestServer, url: string, who: TestUser) {
+  const res = await s.app.inject({
+    method: 'GET',
+    url,
+    headers: { ...who.headers, accept: 'application/x-ndjson' },
+  });
+  const lines = res.body === '' ? [] : res.body.split('\n');
+  // One object per line and a final newline: no blank line the client would choke on.
+  if (lines.length) expect(lines.pop()).toBe('');
+  return {
+    status: res.statusCode,
+    type: res.headers['content-type'],
+    body: res.body,
+    items: lines.map((l) => JSON.parse(l) as Record<string, any>), // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+}
+
 /** An organization with a project in the local cluster, created through the API by its owner. */
 export async function tenancy(s: TestServer, org = 'acme', project = 'vision') {
   const owner = await s.user();
@@ -45,6 +63,15 @@ export async function addProject(s: TestServer, owner: TestUser, org: string, pr
   expect(created.status).toBe(201);
 }
 
+/** The id of a project of an organization, read as the stores do. */
+async function projectRow(s: TestServer, org: string, project: string) {
+  const [p] = await s.ctx.db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  return p;
+}
+
 /** Makes a new user a member of a project with a role, as the project-members area will. */
 export async function projectMember(
   s: TestServer,
@@ -53,20 +80,14 @@ export async function projectMember(
   project = 'vision',
 ) {
   const u = await s.user();
-  const [p] = await s.ctx.db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const p = await projectRow(s, org, project);
   await s.ctx.db.insert(projectMembers).values({ projectId: p.id, userId: u.id, role });
   return u;
 }
 
 /** Takes a user out of a project, as its managers do: their access ends with it. */
 export async function leaveProject(s: TestServer, u: TestUser, org = 'acme', project = 'vision') {
-  const [p] = await s.ctx.db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
+  const p = await projectRow(s, org, project);
   await s.ctx.db
     .delete(projectMembers)
     .where(and(eq(projectMembers.projectId, p.id), eq(projectMembers.userId, u.id)));
@@ -102,6 +123,26 @@ export async function jobEnded(s: TestServer, who: TestUser, id: string) {
   }
   throw new Error(`job ${id} did not end`);
 }
+
+/**
+ * Waits until a job is in `status` (polling as the console does) and returns it; a failure names
+ * the job's last reason and description.
+ */
+export const jobReaches = (
+  s: TestServer,
+  who: TestUser,
+  id: string,
+  status: string,
+  timeout = 30_000,
+) =>
+  vi.waitFor(
+    async () => {
+      const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, who)).body;
+      expect(j.status, `${j.history?.reason} ${j.history?.description}`).toBe(status);
+      return j;
+    },
+    { timeout, interval: 50 },
+  );
 
 /** Where the test jobs run: the tenancy() project on the default cluster. */
 export const JOB_SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
@@ -143,14 +184,24 @@ export function twoReplicas(opts: Parameters<typeof startReplica>[1] = {}) {
 }
 
 /**
- * A listening server on the process runtime with the tenancy() organization, started before the
- * tests of the calling `describe` (handed to `bind`) and stopped after them.
+ * A server (started with `env` and `opts`) with the tenancy() organization, started before the
+ * tests of the calling `describe` (handed to `bind`, which may go on to set more up) and stopped
+ * after them.
  */
-export function processServer(bind: (started: { s: TestServer; owner: TestUser }) => void) {
+export function tenantServer(
+  bind: (started: { s: TestServer; owner: TestUser }) => unknown,
+  env: Record<string, string> = {},
+  opts: Parameters<typeof startTestServer>[1] = {},
+) {
   let s: TestServer | undefined;
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    bind({ s, owner: (await tenancy(s)).owner });
+    s = await startTestServer(env, opts);
+    await bind({ s, owner: (await tenancy(s)).owner });
   });
   afterAll(() => s?.stop());
+}
+
+/** tenantServer() on the process runtime, listening: for jobs that run and streams. */
+export function processServer(bind: (started: { s: TestServer; owner: TestUser }) => unknown) {
+  tenantServer(bind, { ORRERY_RUNTIME: 'process' }, { listen: true });
 }

@@ -14,32 +14,18 @@ export const expectWireTime = (t: string) => {
   expect(Number.isNaN(new Date(t).getTime())).toBe(false);
 };
 
-/** A list as the client asks for it: NDJSON, parsed line by line. */
-export async function ndjson(s: TestServer, url: string, who: TestUser) {
-  const res = await s.app.inject({
-    method: 'GET',
-    url,
-    headers: { ...who.headers, accept: 'application/x-ndjson' },
-  });
-  const lines = res.body === '' ? [] : res.body.split('\n');
-  // One object per line and a final newline: no blank line the client would choke on.
-  if (lines.length) expect(lines.pop()).toBe('');
-  return {
-    status: res.statusCode,
-    type: res.headers['content-type'],
-    body: res.body,
-    items: lines.map((l) => JSON.parse(l) as Record<string, any>), // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
-}
-
-/** The tenancy() project's flow of a name, created as the client does on its first bake. */
-export async function aFlow(s: TestServer, who: TestUser, name = 'demo_flow', project = 'vision') {
-  const r = await call(s, 'POST', `${FLOW}/projects`, who, {
+/** Creates a flow of a name in a project of `acme`, as the client does on its first bake. */
+export const createFlow = (s: TestServer, who: TestUser, name = 'demo_flow', project = 'vision') =>
+  call(s, 'POST', `${FLOW}/projects`, who, {
     name,
     project_name: project,
     cluster: 'default',
     org_name: 'acme',
   });
+
+/** The tenancy() project's flow of a name, created (201) as the client does on its first bake. */
+export async function aFlow(s: TestServer, who: TestUser, name = 'demo_flow', project = 'vision') {
+  const r = await createFlow(s, who, name, project);
   expect(r.status).toBe(201);
   return r.body as { id: string; name: string };
 }

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 import {
   NODE,
   V1,
@@ -72,17 +72,16 @@ describe('integrations and idle shutdown', () => {
       else w.done();
     }
   };
+  tenantServer(
+    (x) => ({ s, owner } = x),
+    { ORRERY_RUNTIME: 'process', ORRERY_APP_TEMPLATES_DIR: linker() },
+    { apps: { tickMs: 100, idlePollMs: 200, onIdlePass } },
+  );
   beforeAll(async () => {
-    s = await startTestServer(
-      { ORRERY_RUNTIME: 'process', ORRERY_APP_TEMPLATES_DIR: linker() },
-      { apps: { tickMs: 100, idlePollMs: 200, onIdlePass } },
-    );
-    ({ owner } = await tenancy(s));
     const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });
     target = r.body.id;
     await until(s, owner, target, stateIs('healthy'));
   });
-  afterAll(() => s.stop());
 
   it('resolves a reference into the revision and records the link', async () => {
     const input = {

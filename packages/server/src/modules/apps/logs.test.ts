@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 import { NODE, V1, deployInput, install, stateIs, until } from '../../test/apps.js';
 
 /** Prints two lines, then serves HTTP. */
@@ -43,12 +43,12 @@ describe('app logs', () => {
   let beforeInstall: string;
   let followed: Line[];
 
+  tenantServer(
+    (x) => ({ s, owner } = x),
+    { ORRERY_RUNTIME: 'process' },
+    { listen: true, apps: { tickMs: 100 } },
+  );
   beforeAll(async () => {
-    s = await startTestServer(
-      { ORRERY_RUNTIME: 'process' },
-      { listen: true, apps: { tickMs: 100 } },
-    );
-    ({ owner } = await tenancy(s));
     outsider = await s.user();
     beforeInstall = new Date(Date.now() - 1000).toISOString();
     const r = await install(s, owner, {
@@ -101,7 +101,6 @@ describe('app logs', () => {
     await call(s, 'DELETE', `/api/v1/jobs/${healthy.job_ids[0]}`, owner);
     await until(s, owner, id, stateIs('errored'));
   });
-  afterAll(() => s.stop());
 
   it('follows a running instance: the job of a new revision joins the open stream', () => {
     expect(followed.map((l) => l.log)).toEqual([

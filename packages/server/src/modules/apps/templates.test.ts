@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenantServer } from '../../test/fixtures.js';
 import { Catalogue } from './catalogue.js';
 import { BUILT_IN_RUNNERS } from './templates/index.js';
 
@@ -41,17 +41,15 @@ describe('templates API', () => {
   let owner: TestUser;
   let reader: TestUser;
   let outsider: TestUser;
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_APP_TEMPLATES_DIR: operatorDir(),
+  });
   beforeAll(async () => {
-    s = await startTestServer({
-      ORRERY_RUNTIME: 'process',
-      ORRERY_APP_TEMPLATES_DIR: operatorDir(),
-    });
-    ({ owner } = await tenancy(s));
     reader = await projectMember(s, 'reader');
     outsider = await s.user();
     await call(s, 'POST', '/api/v1/orgs', outsider, { name: 'elsewhere' });
   });
-  afterAll(() => s.stop());
 
   it('lists the newest version of every template, built-in and the operator’s', async () => {
     const r = await call(s, 'GET', BASE, reader);

@@ -1,24 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APPS_V2 } from '@orrery/contract';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, jobEnded, submitJob, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, jobEnded, submitJob, tenantServer } from '../../test/fixtures.js';
 import { jobs, usageRecords } from '../../db/schema.js';
 import { insertAppInstance } from '../../test/apps.js';
 import { chargeSubjectOf, instanceTag, revisionTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
+import { chargeableJob } from '../../test/billing.js';
 
 /** An app instance's cost on its page is what metering recorded for its jobs under apps. */
 describe("an app instance's credits", () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    // The jobs loop leaves the rows alone: only the charges below touch them.
-    s = await startTestServer({}, { jobs: { tickMs: 3_600_000 } });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  // The jobs loop leaves the rows alone: only the charges below touch them.
+  tenantServer((x) => ({ s, owner } = x), {}, { jobs: { tickMs: 3_600_000 } });
 
   it('sums the usage rows of every job it ran; per hour, the jobs it runs now', async () => {
     const instance = await insertAppInstance(s, owner, {
@@ -27,19 +23,13 @@ describe("an app instance's credits", () => {
       revision: 2,
     });
     const started = new Date('2026-11-01T10:00:00Z');
-    const job = (revision: number, status: string, price: string) => ({
-      id: `job-${randomUUID()}`,
-      ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
-      ownerId: owner.id,
-      owner: owner.username,
-      presetName: 'cpu-small',
-      status,
-      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
-      runtime: 'process',
-      pricePerHour: price,
-      startedAt: started,
-      tags: [instanceTag(instance!.id), revisionTag(revision)],
-    });
+    const job = (revision: number, status: string, price: string) =>
+      chargeableJob(owner, {
+        status,
+        pricePerHour: price,
+        startedAt: started,
+        tags: [instanceTag(instance!.id), revisionTag(revision)],
+      });
     // The first revision ran an hour at 0.05; the current one has run 90 minutes at 0.4.
     const [old, current] = await s.ctx.db
       .insert(jobs)
@@ -71,11 +61,7 @@ describe("an app instance's job charged by the server", () => {
   let s: TestServer;
   let owner: TestUser;
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('is recorded under apps, named by the instance; a plain job under jobs', async () => {
     const instance = await insertAppInstance(s, owner, {

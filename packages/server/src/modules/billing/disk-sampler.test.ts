@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinOrg, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, joinOrg, tenantServer } from '../../test/fixtures.js';
 import { disks, orgMembers, organizations, usageRecords } from '../../db/schema.js';
 import { sampleDisks } from './disk-sampler.js';
 
@@ -14,12 +14,10 @@ describe('disk charges', () => {
   let s: TestServer;
   let owner: TestUser;
   let admin: TestUser;
+  tenantServer((x) => ({ s, owner } = x), {}, { billing: { storageCheckMs: Infinity } });
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { storageCheckMs: Infinity } });
-    ({ owner } = await tenancy(s));
     admin = await s.user({ systemRole: 'admin' });
   });
-  afterAll(() => s.stop());
 
   const makeDisk = async (who: TestUser, storage: number, name: string | null) => {
     const r = await call(s, 'POST', '/api/v1/disk', who, {

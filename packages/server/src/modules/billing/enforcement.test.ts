@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinOrg, JOB_SCOPE, projectMember, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, joinOrg, JOB_SCOPE, projectMember, tenantServer } from '../../test/fixtures.js';
 import { orgMembers, organizations, presets, usageRecords } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
 import {
@@ -32,13 +32,13 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
   () => {
     let s: TestServer;
     let owner: TestUser;
+    // Charges and enforcement every half second, so that the tests take seconds, not minutes.
+    tenantServer(
+      (x) => ({ s, owner } = x),
+      { ORRERY_RUNTIME: 'process' },
+      { listen: true, jobs: { billEveryMs: 500, enforceEveryMs: 500 }, apps: { tickMs: 100 } },
+    );
     beforeAll(async () => {
-      // Charges and enforcement every half second, so that the tests take seconds, not minutes.
-      s = await startTestServer(
-        { ORRERY_RUNTIME: 'process' },
-        { listen: true, jobs: { billEveryMs: 500, enforceEveryMs: 500 }, apps: { tickMs: 100 } },
-      );
-      ({ owner } = await tenancy(s));
       await s.ctx.db.insert(presets).values({
         clusterName: 'default',
         name: 'metered',
@@ -49,7 +49,6 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
       });
       invalidateCatalog(s.ctx.db);
     });
-    afterAll(() => s.stop());
 
     const submit = (who: TestUser, command: string) =>
       call(s, 'POST', '/api/v1/jobs?from_preset', who, {

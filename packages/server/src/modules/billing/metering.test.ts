@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { tenancy, twoReplicas } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { engine, type TestServer, type TestUser } from '../../test/harness.js';
+import { twoReplicas, tenantServer } from '../../test/fixtures.js';
 import { clusters, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { sampleStorage } from './storage-sampler.js';
 import { charge } from '../jobs/accounting.js';
+import { chargeableJob } from '../../test/billing.js';
 import type { JobRow } from '../jobs/store.js';
 import { creditLedger } from './tables.js';
 
@@ -21,20 +21,7 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 async function runningJob(s: TestServer, owner: TestUser): Promise<JobRow> {
   const [row] = await s.ctx.db
     .insert(jobs)
-    .values({
-      id: `job-${randomUUID()}`,
-      clusterName: 'default',
-      orgName: 'acme',
-      projectName: 'vision',
-      ownerId: owner.id,
-      owner: owner.username,
-      presetName: 'cpu-small',
-      status: 'running',
-      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
-      runtime: 'process',
-      pricePerHour: String(RATE),
-      startedAt: T0,
-    })
+    .values(chargeableJob(owner, { pricePerHour: String(RATE), startedAt: T0 }))
     .returning();
   return row!;
 }
@@ -53,11 +40,7 @@ const setBalance = (s: TestServer, credits: string) =>
 describe('idempotent accrual', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({}, QUIET);
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x), {}, QUIET);
 
   it('charges a period once when two charges start from the same row', async () => {
     await setBalance(s, '100');

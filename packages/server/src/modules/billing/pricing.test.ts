@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, JOB_SCOPE, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, JOB_SCOPE, tenantServer } from '../../test/fixtures.js';
 import { jobs, presets, usageRecords } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
 import { insertAppInstance } from '../../test/apps.js';
 import { chargeSubjectOf, instanceTag } from '../apps/store.js';
 import { charge } from '../jobs/accounting.js';
+import { chargeableJob } from '../../test/billing.js';
 
 const GB = 1e9;
 const gpuPreset = (name: string, credits: string, model: string, count = 1) => ({
@@ -24,15 +24,15 @@ const gpuPreset = (name: string, credits: string, model: string, count = 1) => (
 describe('prices of jobs and apps', () => {
   let s: TestServer;
   let owner: TestUser;
+  // The jobs loop leaves the rows alone: only the requests and charges below touch them.
+  // A stand-in for this machine's GPUs (docs/operations.md): a GPU job that no node could hold
+  // would be refused before it is priced.
+  tenantServer(
+    (x) => ({ s, owner } = x),
+    { ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":2,"model":"T4"}}' },
+    { jobs: { tickMs: 3_600_000 } },
+  );
   beforeAll(async () => {
-    // The jobs loop leaves the rows alone: only the requests and charges below touch them.
-    // A stand-in for this machine's GPUs (docs/operations.md): a GPU job that no node could hold
-    // would be refused before it is priced.
-    s = await startTestServer(
-      { ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":2,"model":"T4"}}' },
-      { jobs: { tickMs: 3_600_000 } },
-    );
-    ({ owner } = await tenancy(s));
     // The first start made a preset of the described GPU: these prices are the test's own.
     await s.ctx.db.delete(presets).where(eq(presets.name, 'gpu-small'));
     await s.ctx.db
@@ -44,7 +44,6 @@ describe('prices of jobs and apps', () => {
       ]);
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   /** Creates a job from bare resources (no preset) and answers its price on the wire. */
   const priceOf = async (resources: Record<string, unknown>) => {
@@ -82,19 +81,8 @@ describe('prices of jobs and apps', () => {
       displayName: 'My notebook',
     });
     const started = new Date('2026-11-01T10:00:00Z');
-    const values = (tags: string[]) => ({
-      id: `job-${randomUUID()}`,
-      ...{ clusterName: 'default', orgName: 'acme', projectName: 'vision' },
-      ownerId: owner.id,
-      owner: owner.username,
-      presetName: 'cpu-small',
-      status: 'running',
-      container: { image: 'busybox', resources: { cpu: 0.1, memory: 2 ** 20 } },
-      runtime: 'process',
-      pricePerHour: '0.0500',
-      startedAt: started,
-      tags,
-    });
+    const values = (tags: string[]) =>
+      chargeableJob(owner, { pricePerHour: '0.0500', startedAt: started, tags });
     const rows = await s.ctx.db
       .insert(jobs)
       .values([values([instanceTag(instance!.id), 'app-role:main']), values(['plain'])])

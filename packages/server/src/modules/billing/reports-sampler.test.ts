@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinCluster, jobEnded, submitJob, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, joinCluster, jobEnded, submitJob, tenantServer } from '../../test/fixtures.js';
 import { poolStatuses } from '../admin/pools.js';
 import { LocalGpus } from '../../runtime/machine.js';
 import { POOL_SAMPLE_MS, samplePools, stepOf } from './reports-sampler.js';
@@ -15,13 +15,11 @@ describe('node-pool utilisation', () => {
   let clusterManager: TestUser;
   let admin: TestUser;
 
+  tenantServer((x) => ({ s, owner } = x), {}, { billing: { poolSampleMs: Infinity } });
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { poolSampleMs: Infinity } });
-    ({ owner } = await tenancy(s));
     clusterManager = await joinCluster(s, await s.user(), 'manager');
     admin = await s.user({ systemRole: 'admin' });
   });
-  afterAll(() => s.stop());
 
   /** A job holds its resources once handed to the runtime. */
   async function running(id: string) {

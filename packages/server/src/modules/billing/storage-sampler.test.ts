@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 import { clusters, organizations, usageRecords } from '../../db/schema.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { sampleStorage, volumeOf } from './storage-sampler.js';
@@ -13,9 +13,8 @@ const inHour = (h: number, minutes = 0) =>
 describe('storage charges', () => {
   let s: TestServer;
   let owner: TestUser;
+  tenantServer((x) => ({ s, owner } = x), {}, { billing: { storageCheckMs: Infinity } });
   beforeAll(async () => {
-    s = await startTestServer({}, { billing: { storageCheckMs: Infinity } });
-    ({ owner } = await tenancy(s));
     expect(
       (
         await call(s, 'POST', '/api/v1/projects', owner, {
@@ -26,7 +25,6 @@ describe('storage charges', () => {
       ).status,
     ).toBe(201);
   });
-  afterAll(() => s.stop());
 
   const upload = async (project: string, path: string, bytes: number) => {
     const r = await s.app.inject({

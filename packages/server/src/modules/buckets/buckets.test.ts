@@ -7,7 +7,7 @@ import {
   PersistentCredentialsList,
 } from '@orrery/contract';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { call, ndjson, tenancy } from '../../test/fixtures.js';
 import { startS3rver, type TestS3 } from '../../test/s3rver.js';
 import { KEYS_NOT_SHARED } from './service.js';
 
@@ -73,17 +73,9 @@ describe('buckets and persistent credentials', () => {
 
     const list = BucketList.parse((await call(s, 'GET', `${B}?${SCOPE}`, owner)).body);
     expect(list.map((x) => x.name)).toEqual(['data', null]);
-    const nd = await s.app.inject({
-      url: `${B}?${SCOPE}`,
-      headers: { ...owner.headers, accept: 'application/x-ndjson' },
-    });
-    expect(nd.headers['content-type']).toContain('application/x-ndjson');
-    expect(
-      nd.body
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual(list.map((x) => x.id));
+    const nd = await ndjson(s, `${B}?${SCOPE}`, owner);
+    expect(nd.type).toContain('application/x-ndjson');
+    expect(nd.items.map((x) => x.id)).toEqual(list.map((x) => x.id));
     expect((await call(s, 'GET', `${B}/${b.id}?${SCOPE}`, owner)).body.name).toBe('data');
     expect((await call(s, 'GET', `${B}/data?${SCOPE}`, owner)).body.id).toBe(b.id);
     const byPath = await call(s, 'GET', `${B}/find/by_path?path=acme/vision/data/x/y.csv`, owner);

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenantServer } from '../../test/fixtures.js';
 
 import { diskVolumePath } from './service.js';
 
@@ -14,11 +14,7 @@ describe('disks', () => {
   const create = (who: TestUser | null, body: Record<string, unknown>) =>
     call(s, 'POST', '/api/v1/disk', who, { org_name: 'acme', project_name: 'vision', ...body });
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('creates a Ready disk with its directory, as the CLI sends it', async () => {
     const r = await create(owner, { storage: 10 * GB, life_span: 86400.0, name: 'data' });

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 import { reapExpiredDisks } from './reaper.js';
 import {
   assertDiskWrite,
@@ -30,11 +30,7 @@ describe('disk usage and lifespans', () => {
     return r.body as { id: string; created_at: string };
   };
 
-  beforeAll(async () => {
-    s = await startTestServer({}, { disks });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x), {}, { disks });
 
   it('reports the bytes of files written into the disk', async () => {
     const d = await create({ storage: 1000, name: 'measured' });

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
-import { aBake, aFlow, expectWireTime, FLOW, ndjson, pyNow } from '../../test/flows.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer, ndjson } from '../../test/fixtures.js';
+import { aBake, aFlow, expectWireTime, FLOW, pyNow, createFlow } from '../../test/flows.js';
 import { insertAttempt } from './store.js';
 
 describe('flow API: every call of the wire reference', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s?.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('projects: by_name 404 until created, 201 then 409, lists with filters, get, delete', async () => {
     const q = `name=demo_flow&cluster=default&owner=${owner.username}&project_name=vision&org_name=acme`;
@@ -28,12 +24,7 @@ describe('flow API: every call of the wire reference', () => {
       project_name: 'vision',
     });
     expect((await call(s, 'GET', `${FLOW}/projects/by_name?${q}`, owner)).body).toEqual(made);
-    const again = await call(s, 'POST', `${FLOW}/projects`, owner, {
-      name: 'demo_flow',
-      project_name: 'vision',
-      cluster: 'default',
-      org_name: 'acme',
-    });
+    const again = await createFlow(s, owner, 'demo_flow');
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already exists/);
 

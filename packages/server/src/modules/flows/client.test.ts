@@ -3,8 +3,8 @@ import { WebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
 import type { AttemptWire } from '@orrery/contract';
 import type { TestServer, TestUser } from '../../test/harness.js';
-import { call, JOB_SCOPE, processServer } from '../../test/fixtures.js';
-import { FLOW, ndjson, pyNow, THREE_TASKS } from '../../test/flows.js';
+import { call, JOB_SCOPE, processServer, ndjson } from '../../test/fixtures.js';
+import { FLOW, pyNow, THREE_TASKS } from '../../test/flows.js';
 
 /**
  * STAND-IN for the official `apolo-flow` client, for machines without it (the real client runs in

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
-import { aBake, aFlow, expectWireTime, FLOW, ndjson } from '../../test/flows.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer, ndjson } from '../../test/fixtures.js';
+import { aBake, aFlow, expectWireTime, FLOW } from '../../test/flows.js';
 
 describe('flow API: cache entries, bake images and live jobs', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s?.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('cache entries: by_key 404 is "not cached", upsert with a server time, delete by batch and task', async () => {
     const flow = await aFlow(s, owner, 'cache_flow');

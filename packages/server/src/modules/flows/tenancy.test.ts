@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
-import { aBake, aFlow, FLOW, ndjson, pyNow } from '../../test/flows.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenancy, tenantServer, ndjson } from '../../test/fixtures.js';
+import { aBake, aFlow, FLOW, pyNow, createFlow } from '../../test/flows.js';
 
 /**
  * Who may do what on a flow: project readers read, writers bake, cancel and delete; another
@@ -24,9 +24,8 @@ describe('flow API: permissions and hostile input', () => {
     live: '',
     image: '',
   };
+  tenantServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
     reader = await projectMember(s, 'reader');
     writer = await projectMember(s, 'writer');
     ({ owner: outsider } = await tenancy(s, 'globex', 'lab'));
@@ -54,7 +53,6 @@ describe('flow API: permissions and hostile input', () => {
     made.live = await post('live_jobs', { project_id: flow.id, yaml_id: 'serve' });
     made.image = await post('bake_images', { bake_id: bake.id, ref: 'image:demo' });
   });
-  afterAll(() => s?.stop());
 
   const reads = () => [
     `projects/${flow.id}`,
@@ -106,12 +104,7 @@ describe('flow API: permissions and hostile input', () => {
     });
     expect(bakeIt.status).toBe(404);
     expect((await call(s, 'DELETE', `${FLOW}/projects/${flow.id}`, outsider)).status).toBe(404);
-    const intoTheirs = await call(s, 'POST', `${FLOW}/projects`, outsider, {
-      name: 'spy',
-      project_name: 'vision',
-      cluster: 'default',
-      org_name: 'acme',
-    });
+    const intoTheirs = await createFlow(s, outsider, 'spy');
     expect(intoTheirs.status).toBe(404);
     expect((await call(s, 'GET', `${FLOW}/projects`, outsider)).body).toEqual([]);
     expect((await call(s, 'GET', `${FLOW}/projects`, null)).status).toBe(401);
@@ -209,12 +202,7 @@ describe('flow API: permissions and hostile input', () => {
 
   it('answers 400, not 500, to an administrator naming a place with a name too long to index', async () => {
     const admin = await s.user({ systemRole: 'admin' });
-    const res = await call(s, 'POST', `${FLOW}/projects`, admin, {
-      name: 'f'.repeat(300),
-      project_name: 'vision',
-      cluster: 'default',
-      org_name: 'acme',
-    });
+    const res = await createFlow(s, admin, 'f'.repeat(300));
     expect(res.status).toBe(400);
     // Within the schema's length in characters, beyond what an index row holds in bytes.
     const wide = '€'.repeat(1000);
@@ -227,12 +215,7 @@ describe('flow API: permissions and hostile input', () => {
     ];
     for (const [method, url, body] of tooWide)
       expect((await call(s, method, `${FLOW}/${url}`, admin, body)).status, url).toBe(400);
-    const clash = await call(s, 'POST', `${FLOW}/projects`, admin, {
-      name: 'demo_flow',
-      project_name: 'vision',
-      cluster: 'default',
-      org_name: 'acme',
-    });
+    const clash = await createFlow(s, admin, 'demo_flow');
     expect(clash.status).toBe(409);
   });
 });

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenantServer } from '../../test/fixtures.js';
 import { basicAuth, OCI_MANIFEST, pushBlob, pushImage, sha256, tinyImage } from './oci-client.js';
 import { REGISTRY_BINARY } from './supervisor.js';
 import { descendants, tcpListeners, unixListeners } from '../../test/listeners.js';
@@ -25,9 +25,8 @@ describe.skipIf(!installed)(
       });
     const image = tinyImage();
 
+    tenantServer((x) => ({ s, owner } = x), {}, { listen: true });
     beforeAll(async () => {
-      s = await startTestServer({}, { listen: true });
-      ({ owner } = await tenancy(s));
       reader = await projectMember(s, 'reader');
       outsider = await s.user();
       await call(s, 'POST', '/api/v1/orgs', outsider, { name: 'elsewhere' });
@@ -38,7 +37,6 @@ describe.skipIf(!installed)(
       });
       await pushImage(s.url, basic(owner), 'acme/vision/app', 'v1', image);
     });
-    afterAll(() => s?.stop());
 
     it('answers the version check with auth, and challenges without it', async () => {
       const anon = await get('/v2/');

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { invites } from '../../db/schema.js';
-import {
-  startTestServer,
-  verifyEmail,
-  type TestServer,
-  type TestUser,
-} from '../../test/harness.js';
-import { call, joinOrg, tenancy } from '../../test/fixtures.js';
+import { verifyEmail, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, joinOrg, tenantServer } from '../../test/fixtures.js';
 import { mailsTo } from '../../auth/oidc/testing/flow.js';
 import { linkIn } from '../../auth/oidc/testing/browser.js';
 
@@ -16,11 +11,7 @@ const A = '/apis/admin/v1';
 describe('invites', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_INVITE_TTL: '2d' });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x), { ORRERY_INVITE_TTL: '2d' });
 
   const invite = (email: string, role = 'user', who = owner, origin?: string) =>
     call(s, 'POST', `${A}/invites`, who, { email, role_name: role, org_name: 'acme', origin });

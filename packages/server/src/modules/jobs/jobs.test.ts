@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, ndjson, projectMember, processServer } from '../../test/fixtures.js';
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { creditLedger } from '../billing/tables.js';
 import { injectAt, openJob, whenServing } from '../../test/ingress.js';
@@ -49,11 +49,7 @@ describe('jobs on the process runtime', () => {
     );
   };
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it('runs a job from the CLI body to succeeded, with the history the CLI asserts', async () => {
     const created = await run(owner, 'echo hello from $HOME; echo second line', {
@@ -147,18 +143,9 @@ describe('jobs on the process runtime', () => {
     );
     const next = (await q(`reverse=1&limit=2&cursor=${newestFirst[1]!.id}`)).body.jobs;
     expect(next[0].id).toBe(all.at(-3)!.id);
-    const nd = await s.app.inject({
-      method: 'GET',
-      url: '/api/v1/jobs?tag=list-me',
-      headers: { ...owner.headers, accept: 'application/x-ndjson' },
-    });
-    expect(nd.headers['content-type']).toContain('application/x-ndjson');
-    expect(
-      nd.body
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual([tagged.id]);
+    const nd = await ndjson(s, '/api/v1/jobs?tag=list-me', owner);
+    expect(nd.type).toContain('application/x-ndjson');
+    expect(nd.items.map((j) => j.id)).toEqual([tagged.id]);
   });
 
   it('kills a running job: cancelled, reason UserRequested, no process left', async () => {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, processServer } from '../../test/fixtures.js';
 import { framesUntilClose } from '../../test/ingress.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
@@ -34,11 +34,7 @@ describe('job lifecycle through the API', () => {
   const ws = (path: string, protocols: string[]) =>
     new WebSocket(`${s.url.replace('http', 'ws')}${path}`, protocols, { headers: owner.headers });
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it('creates from the SDK body with explicit resources, priced by the cheapest preset that fits', async () => {
     const r = await call(s, 'POST', '/api/v1/jobs', owner, {

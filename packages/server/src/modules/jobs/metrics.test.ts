@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, submitJob, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, submitJob, tenantServer } from '../../test/fixtures.js';
 
 /** The metrics dashboard's data: the recorded load of a running job. */
 describe('a job’s metrics history', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { jobs: { metricsScanMs: 200 } });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer(
+    (x) => ({ s, owner } = x),
+    { ORRERY_RUNTIME: 'process' },
+    { jobs: { metricsScanMs: 200 } },
+  );
 
   const metrics = (id: string, who: TestUser) => call(s, 'GET', `/api/v1/jobs/${id}/metrics`, who);
 

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy, JOB_SCOPE as SCOPE, submitJob } from '../../test/fixtures.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, JOB_SCOPE as SCOPE, submitJob, processServer } from '../../test/fixtures.js';
 import { framesUntilClose } from '../../test/ingress.js';
 
 const sandboxed = existsSync('/usr/bin/bwrap');
@@ -31,11 +31,7 @@ describe('what a job mounts and what it says', () => {
       })
     ).body;
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it('gives secrets as env and as read-only files, never in the job JSON', async () => {
     const value = Buffer.from('s3cr3t-value').toString('base64');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, JOB_SCOPE, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, JOB_SCOPE, jobReaches, submitJob, tenantServer } from '../../test/fixtures.js';
 import { presets } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
@@ -12,34 +12,14 @@ import { invalidateCatalog } from '../clusters/store.js';
 describe('a GPU job while every GPU is taken', () => {
   let s: TestServer;
   let owner: TestUser;
-  const run = async () => {
-    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-      ...JOB_SCOPE,
-      preset_name: 'gpu-small',
-      image: 'busybox',
-      command: 'sleep 600',
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body.id as string;
-  };
-  const until = (id: string, status: string) =>
-    vi.waitFor(
-      async () => {
-        const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
-        expect(`${j.status} ${j.history.reason} ${j.history.description}`).toMatch(
-          new RegExp(`^${status} `),
-        );
-        return j;
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+  const run = () => submitJob(s, owner, 'sleep 600', { preset_name: 'gpu-small' });
+  const until = (id: string, status: string) => jobReaches(s, owner, id, status, 20_000);
 
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":1,"model":"T4"}}',
+  });
   beforeAll(async () => {
-    s = await startTestServer({
-      ORRERY_RUNTIME: 'process',
-      ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":1,"model":"T4"}}',
-    });
-    ({ owner } = await tenancy(s));
     // A preset of two GPUs prices the job the second test sends, which no node can hold.
     await s.ctx.db.insert(presets).values({
       clusterName: 'default',
@@ -51,7 +31,6 @@ describe('a GPU job while every GPU is taken', () => {
     });
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   it('waits for the GPU instead of failing, then starts when the GPU is given back', async () => {
     const first = await run();

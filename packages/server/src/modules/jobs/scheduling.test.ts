@@ -1,8 +1,15 @@
 import { cpus } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { presets } from '../../db/schema.js';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { addProject, call, joinCluster, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import {
+  addProject,
+  call,
+  jobReaches,
+  joinCluster,
+  submitJob,
+  tenantServer,
+} from '../../test/fixtures.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
 /**
@@ -15,38 +22,21 @@ describe('who runs next on a full machine', () => {
   const half = cpus().length / 2;
   const MB = 2 ** 20;
 
-  const run = async (project: string, preset: string, extra: Record<string, unknown> = {}) => {
-    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-      cluster_name: 'default',
-      org_name: 'acme',
-      project_name: project,
-      preset_name: preset,
-      image: 'busybox',
-      command: 'sleep 600',
-      ...extra,
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body.id as string;
-  };
+  const run = (project: string, preset: string, extra: Record<string, unknown> = {}) =>
+    submitJob(s, owner, 'sleep 600', { project_name: project, preset_name: preset, ...extra });
   const job = async (id: string) => (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
-  const until = (id: string, status: string) =>
-    vi.waitFor(
-      async () => {
-        const j = await job(id);
-        expect(j.status).toBe(status);
-        return j;
-      },
-      { timeout: 30_000, interval: 50 },
-    );
+  const until = (id: string, status: string) => jobReaches(s, owner, id, status);
   const scheduling = async (id: string) =>
     (await call(s, 'GET', `/api/v1/jobs/${id}/scheduling`, owner)).body;
   const kill = (...ids: string[]) =>
     Promise.all(ids.map((id) => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)));
 
+  // A short kill grace: a preempted `sleep` ends at its SIGTERM anyway.
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_KILL_GRACE_SECONDS: '1',
+  });
   beforeAll(async () => {
-    // A short kill grace: a preempted `sleep` ends at its SIGTERM anyway.
-    s = await startTestServer({ ORRERY_RUNTIME: 'process', ORRERY_KILL_GRACE_SECONDS: '1' });
-    ({ owner } = await tenancy(s));
     await addProject(s, owner, 'acme', 'speech');
     const preset = { clusterName: 'default', cpu: half, memory: 64 * MB, creditsPerHour: '1' };
     await s.ctx.db.insert(presets).values([
@@ -56,7 +46,6 @@ describe('who runs next on a full machine', () => {
     ]);
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   it('admits the project furthest below its fair share first, and says why the others wait', async () => {
     const a1 = await run('vision', 'half');

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy, submitJob } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, submitJob, processServer } from '../../test/fixtures.js';
 import {
   eventually,
   floodWebSocket,
@@ -77,11 +77,7 @@ describe('slow readers of job streams', () => {
     );
   const logFile = (id: string) => join(s.config.dataDir, 'jobs', id, 'output');
 
-  beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  processServer((x) => ({ s, owner } = x));
 
   it(`holds a slow log_ws reader while the job prints ${SLOW_READER_MB} MB, and closes the log when it leaves`, async () => {
     const id = await printer();

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinOrg, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, joinOrg, tenantServer } from '../../test/fixtures.js';
 
 const A = '/apis/admin/v1';
 
 describe('people of organizations, clusters and projects', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('lists organization users with their role, credits and e-mail', async () => {
     const u = await s.user({ name: 'Grace Brewster Hopper' });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PERMISSION_CHECK_MAX } from '@orrery/contract';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, joinOrg, projectMember, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, joinOrg, projectMember, tenantServer } from '../../test/fixtures.js';
 import { ONLY_ADMINS } from '../people/service.js';
 import { NO_ACCESS, tooWeak } from './check.js';
 
@@ -13,11 +13,7 @@ describe('permissions check (what the console may offer)', () => {
   let owner: TestUser;
   const check = (who: TestUser | null, items: unknown) => call(s, 'POST', CHECK, who, items);
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('answers a reader and a writer each in the order asked, with the reason when not', async () => {
     const reader = await projectMember(s, 'reader');

@@ -1,8 +1,8 @@
 import { cpus } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { presets } from '../../db/schema.js';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, jobReaches, submitJob, tenantServer } from '../../test/fixtures.js';
 import { invalidateCatalog } from '../clusters/store.js';
 
 /**
@@ -18,26 +18,17 @@ describe('quotas hold jobs', () => {
   const quarter = cpus().length / 4;
   const QUOTA = '/apis/admin/v1/clusters/default/orgs/acme/projects/vision/quota';
 
-  const run = async () => {
-    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-      cluster_name: 'default',
-      org_name: 'acme',
-      project_name: 'vision',
-      preset_name: 'quarter',
-      image: 'busybox',
-      command: 'sleep 600',
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    return r.body.id as string;
-  };
+  const run = () => submitJob(s, owner, 'sleep 600', { preset_name: 'quarter' });
   const until = <T>(check: () => Promise<T>) =>
     vi.waitFor(check, { timeout: 30_000, interval: 50 });
   const status = async (id: string) =>
     (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body.status as string;
 
+  tenantServer((x) => ({ s, owner } = x), {
+    ORRERY_RUNTIME: 'process',
+    ORRERY_KILL_GRACE_SECONDS: '1',
+  });
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process', ORRERY_KILL_GRACE_SECONDS: '1' });
-    ({ owner } = await tenancy(s));
     admin = await s.user({ systemRole: 'admin' });
     await s.ctx.db.insert(presets).values({
       clusterName: 'default',
@@ -48,7 +39,6 @@ describe('quotas hold jobs', () => {
     });
     invalidateCatalog(s.ctx.db);
   });
-  afterAll(() => s.stop());
 
   it("keeps a project's job waiting at its quota, and starts it when the quota is raised", async () => {
     const org = await call(s, 'PATCH', '/apis/admin/v1/clusters/default/orgs/acme/quota', admin, {
@@ -61,7 +51,7 @@ describe('quotas hold jobs', () => {
     });
     expect(set.status).toBe(200);
     const first = await run();
-    await until(async () => expect(await status(first)).toBe('running'));
+    await jobReaches(s, owner, first, 'running');
     const second = await run();
     const held = await until(async () => {
       const w = (await call(s, 'GET', `/api/v1/jobs/${second}/scheduling`, owner)).body;
@@ -82,7 +72,7 @@ describe('quotas hold jobs', () => {
       total_running_jobs: 1,
     });
     await call(s, 'PUT', QUOTA, owner, { cpu: 2 * quarter, borrowing_limit: { cpu: 0 } });
-    await until(async () => expect(await status(second)).toBe('running'));
+    await jobReaches(s, owner, second, 'running');
     await Promise.all([first, second].map((id) => call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)));
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
@@ -13,9 +13,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
 import { and, eq } from 'drizzle-orm';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { call, projectMember, tenantServer } from '../../test/fixtures.js';
 import { projectMembers } from '../../db/schema.js';
 import {
   bucketWithKeys,
@@ -37,9 +37,8 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
   let bucketId: string;
   let client: S3Client;
 
+  tenantServer((x) => ({ s, owner } = x), {}, { listen: true });
   beforeAll(async () => {
-    s = await startTestServer({}, { listen: true });
-    ({ owner } = await tenancy(s));
     const made = await bucketWithKeys(s, owner, 'data');
     ({ keys: rw } = made);
     bucketId = made.bucket.id;
@@ -51,7 +50,6 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
     ({ keys: other } = await bucketWithKeys(s, owner, 'other'));
     client = clientFrom(rw);
   });
-  afterAll(() => s.stop());
 
   it('hands out credentials with the endpoint URL, region and keys of their own', () => {
     expect(rw).toMatchObject({

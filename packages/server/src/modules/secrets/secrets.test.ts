@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, projectMember, tenancy } from '../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, projectMember, tenantServer } from '../../test/fixtures.js';
 import { secrets } from '../../db/schema.js';
 
 const Q = 'org_name=acme&project_name=vision';
@@ -20,11 +20,7 @@ describe('secrets', () => {
       ...extra,
     });
 
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('creates, lists without values, reads the same bytes and deletes', async () => {
     const bytes = Buffer.concat([Buffer.from([0, 255, 10, 13]), randomBytes(300)]);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStatusList } from '@orrery/contract';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 
 describe('storage permissions', () => {
   let s: TestServer;
@@ -29,9 +29,8 @@ describe('storage permissions', () => {
       .FileStatuses.FileStatus.map((f) => `${f.path}:${f.permission}`)
       .sort();
 
+  tenantServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
     reader = await s.user();
     sharee = await s.user();
     outsider = await s.user();
@@ -43,7 +42,6 @@ describe('storage permissions', () => {
     await share(reader, 'storage://default/acme/vision/w', 'write');
     await share(sharee, 'storage://default/acme/vision/shared', 'read');
   });
-  afterAll(() => s.stop());
 
   it('lets a reader read but not write (403)', async () => {
     expect((await st(reader, 'GET', 'top.txt', 'op=OPEN')).body).toBe('top.txt');

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { call, tenancy } from '../../test/fixtures.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { call, tenantServer } from '../../test/fixtures.js';
 import { redactUrl } from '../../observability/redact.js';
 
 /** A request with the path sent byte for byte (fetch would normalise `..` and `%2e%2e`). */
@@ -34,9 +34,8 @@ describe('storage path safety and atomic uploads', () => {
       body,
     });
 
+  tenantServer((x) => ({ s, owner } = x), {}, { listen: true });
   beforeAll(async () => {
-    s = await startTestServer({}, { listen: true });
-    ({ owner } = await tenancy(s));
     await call(s, 'POST', '/api/v1/projects', owner, {
       name: 'other',
       org_name: 'acme',
@@ -45,7 +44,6 @@ describe('storage path safety and atomic uploads', () => {
     expect((await st('PUT', 'f.txt', 'op=CREATE', 'content')).status).toBe(201);
     projectDir = join(s.config.dataDir, 'storage', 'default', 'acme', 'vision');
   });
-  afterAll(() => s.stop());
 
   it.each([
     ['..', '/api/v1/storage/acme/vision/../other/x?op=GETFILESTATUS'],

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { SERVICE_ACCOUNT_TEXTS, TOKEN_TEXTS } from '@orrery/contract';
-import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { bearer, call, projectMember, tenancy, twoReplicas } from '../../test/fixtures.js';
+import { engine, type TestServer, type TestUser } from '../../test/harness.js';
+import { bearer, call, projectMember, twoReplicas, tenantServer } from '../../test/fixtures.js';
 
 const SA = '/api/v1/service_accounts';
 const TOKENS = '/api/v1/clusters/default/orgs/acme/projects/vision/tokens';
@@ -12,11 +12,7 @@ const WHERE = { default_cluster: 'default', default_org: 'acme', default_project
 describe('Apolo service accounts (on project tokens)', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('creates an account with its token shown once; it is one of the project tokens', async () => {
     const r = await call(s, 'POST', SA, owner, { name: 'ci-bot', ...WHERE });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOKEN_TEXTS } from '@orrery/contract';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { bearer, call, projectMember, tenancy } from '../../test/fixtures.js';
+import { type TestServer, type TestUser } from '../../test/harness.js';
+import { bearer, call, projectMember, tenantServer } from '../../test/fixtures.js';
 import { runTokens, type TokensArgs } from './cli.js';
 
 const PROJECT = 'default/acme/vision';
@@ -11,11 +11,7 @@ describe('orrery tokens (the CLI on the database)', () => {
   let owner: TestUser;
   const run = (a: Partial<TokensArgs>) =>
     runTokens(s.ctx, { action: 'list', email: owner.email, project: PROJECT, ...a });
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('creates, lists and revokes, and the token works until revoked', async () => {
     const out = await run({ action: 'create', name: 'nightly', role: 'reader', ttl: '7d' });

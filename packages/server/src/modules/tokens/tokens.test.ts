@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { eq } from 'drizzle-orm';
 import { TOKEN_TEXTS } from '@orrery/contract';
-import { engine, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { bearer, call, projectMember, tenancy, twoReplicas } from '../../test/fixtures.js';
+import { engine, type TestServer, type TestUser } from '../../test/harness.js';
+import { bearer, call, projectMember, twoReplicas, tenantServer } from '../../test/fixtures.js';
 import { projectTokens } from './tables.js';
 
 const TOKENS = '/api/v1/clusters/default/orgs/acme/projects/vision/tokens';
@@ -18,11 +18,7 @@ async function create(s: TestServer, who: TestUser, name: string, role = 'writer
 describe('project tokens', () => {
   let s: TestServer;
   let owner: TestUser;
-  beforeAll(async () => {
-    s = await startTestServer();
-    ({ owner } = await tenancy(s));
-  });
-  afterAll(() => s.stop());
+  tenantServer((x) => ({ s, owner } = x));
 
   it('creates a token shown once, keeps only its hash, and lists it without it', async () => {
     const created = await create(s, owner, 'ci-deploy', 'writer');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copilotModelPath } from '@orrery/contract';
-import { grantsOf } from '../../../auth/permissions.js';
+import { askerOf } from '../../../test/copilot.js';
 import { call, joinOrg, projectMember, tenancy } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import { startOpenAiStandIn, type StandIn } from '../../../test/openai-stand-in.js';
@@ -45,21 +45,8 @@ describe('the organization model setting', () => {
       )
     ).id;
 
-  const askerOf = async (u: TestUser, org: string | null): Promise<Asker> => {
-    const principal = {
-      id: u.id,
-      username: u.username,
-      name: u.username,
-      email: u.email,
-      emailVerified: true,
-      systemRole: null,
-    };
-    return {
-      principal,
-      grants: await grantsOf(s.ctx.db, principal),
-      context: { cluster: 'default', org, project: org ? 'vision' : null },
-    };
-  };
+  const asker = (u: TestUser, org: string | null): Promise<Asker> =>
+    askerOf(s, u, { cluster: 'default', org, project: org ? 'vision' : null });
 
   beforeAll(async () => {
     llm = await startOpenAiStandIn();
@@ -191,13 +178,13 @@ describe('the organization model setting', () => {
     llm.script('{"high_level_keywords": ["sizes"], "low_level_keywords": ["preset"]}', 'No idea.');
 
     // acme's app has no running job: the embedded engine answers, saying why.
-    const acme = await askerOf(member, 'acme');
+    const acme = await asker(member, 'acme');
     const viaApp = await (await answererFor(acme))!.answer(input(acme));
     expect(viaApp).toMatchObject({ engine: 'embedded', notice: MODEL_UNREACHABLE });
     expect(llm.requests).toHaveLength(0);
 
     // Naming acme from outside borrows nothing: the server's endpoint answers.
-    const borrowed = await askerOf(outsider, 'acme');
+    const borrowed = await asker(outsider, 'acme');
     const viaEndpoint = await (await answererFor(borrowed))!.answer(input(borrowed));
     expect(viaEndpoint).toMatchObject({ engine: 'model', response: 'No idea.' });
     expect(llm.requests.length).toBeGreaterThan(0);

@@ -13,7 +13,7 @@ import {
   replaceAttempt,
 } from '../store.js';
 import { attemptWire } from '../wire.js';
-import { checked, checkedBake, Id, key, readable, sendItems, unlessTaken } from './common.js';
+import { checked, checkedBake, Id, key, sendReadable, unlessTaken } from './common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByNumber = OfBake.extend({
@@ -48,10 +48,13 @@ export const attemptRoutes =
       },
       async (request, reply) => {
         const found = await bakeWithProject(ctx.db, request.query.bake_id);
-        const rows = (await readable(request, found?.project))
-          ? await attemptsOf(ctx.db, request.query.bake_id)
-          : [];
-        return sendItems(request, reply, rows, attemptWire);
+        return sendReadable(
+          request,
+          reply,
+          found?.project,
+          () => attemptsOf(ctx.db, request.query.bake_id),
+          attemptWire,
+        );
       },
     );
 

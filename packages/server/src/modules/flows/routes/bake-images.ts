@@ -13,16 +13,7 @@ import {
   patchBakeImage,
 } from '../store-records.js';
 import { bakeImageWire } from '../wire.js';
-import {
-  checked,
-  checkedBake,
-  Id,
-  indexed,
-  key,
-  readable,
-  sendItems,
-  unlessTaken,
-} from './common.js';
+import { checked, checkedBake, Id, indexed, key, sendReadable, unlessTaken } from './common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByRef = OfBake.extend({ ref: key });
@@ -45,10 +36,13 @@ export const bakeImageRoutes =
       },
       async (request, reply) => {
         const found = await bakeWithProject(ctx.db, request.query.bake_id);
-        const rows = (await readable(request, found?.project))
-          ? await bakeImagesOf(ctx.db, request.query.bake_id)
-          : [];
-        return sendItems(request, reply, rows, bakeImageWire);
+        return sendReadable(
+          request,
+          reply,
+          found?.project,
+          () => bakeImagesOf(ctx.db, request.query.bake_id),
+          bakeImageWire,
+        );
       },
     );
 

@@ -58,6 +58,20 @@ export async function readable(request: FastifyRequest, project: FlowProjectRow 
   return !!project && allows(await request.grants(), flowUri(placeOfProject(project)), 'read');
 }
 
+/**
+ * The rows under a flow, listed as the wire sends them: `list` runs once the caller may read the
+ * flow; a flow that does not exist or that they cannot read lists nothing.
+ */
+export async function sendReadable<R, W>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  project: FlowProjectRow | undefined,
+  list: () => Promise<R[]>,
+  wire: (r: R) => W,
+) {
+  return sendItems(request, reply, (await readable(request, project)) ? await list() : [], wire);
+}
+
 /** A list as the wire sends it: NDJSON when asked (an empty list is an empty body), else JSON. */
 export const sendItems = <R, W>(
   request: FastifyRequest,

@@ -14,7 +14,7 @@ import {
   type LiveJobValues,
 } from '../store-records.js';
 import { liveJobWire } from '../wire.js';
-import { checked, flowOf, Id, key, readable, sendItems, unlessTaken } from './common.js';
+import { checked, flowOf, Id, key, sendReadable, unlessTaken } from './common.js';
 
 const OfFlow = z.object({ project_id: key });
 const ByYamlId = OfFlow.extend({ yaml_id: key });
@@ -42,10 +42,13 @@ export const liveJobRoutes =
       },
       async (request, reply) => {
         const project = await projectById(ctx.db, request.query.project_id);
-        const rows = (await readable(request, project))
-          ? await liveJobsOf(ctx.db, project!.id)
-          : [];
-        return sendItems(request, reply, rows, liveJobWire);
+        return sendReadable(
+          request,
+          reply,
+          project,
+          () => liveJobsOf(ctx.db, project!.id),
+          liveJobWire,
+        );
       },
     );
 

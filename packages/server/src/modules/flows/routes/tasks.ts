@@ -14,7 +14,7 @@ import {
   type TaskValues,
 } from '../store.js';
 import { taskWire } from '../wire.js';
-import { checked, Id, indexed, key, readable, sendItems, unlessTaken, wireDate } from './common.js';
+import { checked, Id, indexed, key, sendReadable, unlessTaken, wireDate } from './common.js';
 
 const OfAttempt = z.object({ attempt_id: key });
 const ByYamlId = OfAttempt.extend({ yaml_id: key });
@@ -55,10 +55,13 @@ export const taskRoutes =
       },
       async (request, reply) => {
         const found = await attemptWithProject(ctx.db, request.query.attempt_id);
-        const rows = (await readable(request, found?.project))
-          ? await tasksOf(ctx.db, request.query.attempt_id)
-          : [];
-        return sendItems(request, reply, rows, taskWire);
+        return sendReadable(
+          request,
+          reply,
+          found?.project,
+          () => tasksOf(ctx.db, request.query.attempt_id),
+          taskWire,
+        );
       },
     );
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
-import { call, tenancy } from '../../../../test/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser } from '../../../../test/harness.js';
+import { call, processServer } from '../../../../test/fixtures.js';
 import {
   installApp,
   openSession,
@@ -62,9 +62,8 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
   let outsider: TestUser;
   const model = { model: { files_path: { path: 'storage:models/tiny.gguf' } } };
 
+  processServer((x) => ({ s, owner } = x));
   beforeAll(async () => {
-    s = await startTestServer({ ORRERY_RUNTIME: 'process' }, { listen: true });
-    ({ owner } = await tenancy(s));
     outsider = await outsiderOf(s);
     const put = await s.app.inject({
       method: 'PUT',
@@ -74,7 +73,6 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     });
     expect(put.statusCode).toBe(201);
   });
-  afterAll(() => s.stop());
 
   const post = (url: string, headers: Record<string, string>, body: unknown) =>
     fetch(url, {
