@@ -237,3 +237,79 @@ export async function benchPreemption() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * What the admission pass reads before it decides, measured apart from the pass: the unfinished
+ * jobs of an in-memory embedded database holding WAITING pending jobs of PROJECTS projects, and
+ * the scheduler's input built from them (jobs/queue.ts: presets' pools and quotas read once).
+ */
+export async function benchSchedulerLoad() {
+  const dist = join(ROOT, 'packages/server/dist');
+  const load = async (path) => import(pathToFileURL(join(dist, path)).href);
+  const { openDatabase } = await load('db/client.js');
+  const { unfinishedJobs } = await load('modules/jobs/store.js');
+  const { JobQueue } = await load('modules/jobs/queue.js');
+  const database = await openDatabase({ dataDir: null });
+  try {
+    const { db } = database;
+    const { jobs } = await load('db/schema.js');
+    // The jobs alone are measured: their projects, organizations and users are not made, so
+    // the foreign keys are not checked while they are written.
+    const { sql } = await import('drizzle-orm');
+    await db.execute(sql.raw('SET session_replication_role = replica'));
+    const container = (i) => ({
+      image: 'busybox',
+      command: 'sleep 60',
+      resources: { cpu: 4, memory: 32e9, memory_mb: 30518, shm: false, nvidia_gpu: 1 + (i % 2) },
+      env: {},
+      secret_env: {},
+      volumes: [],
+      secret_volumes: [],
+      disk_volumes: [],
+      tty: false,
+    });
+    for (let at = 0; at < WAITING; at += 500) {
+      await db.insert(jobs).values(
+        Array.from({ length: Math.min(500, WAITING - at) }, (_, k) => {
+          const i = at + k;
+          return {
+            id: `job-bench-${i}`,
+            clusterName: 'default',
+            orgName: `o${i % 10}`,
+            projectName: `p${i % PROJECTS}`,
+            owner: 'bench',
+            status: 'pending',
+            container: container(i),
+            runtime: 'process',
+            priority: ['low', 'normal', 'high'][i % 3],
+            createdAt: new Date(1e12 + i),
+          };
+        }),
+      );
+    }
+    const driver = {
+      nodes: async () =>
+        Array.from({ length: 50 }, (_, i) => ({
+          name: `n${i}`,
+          pool: 'gpu',
+          cpu: 64,
+          memory: 512e9,
+          gpus: { nvidia: 8 },
+        })),
+    };
+    const queue = new JobQueue(db, driver, { halfLifeMs: 3600e3, starvationMs: 3600e3 });
+    const times = [];
+    for (let round = 0; round < 6; round++) {
+      const start = performance.now();
+      const rows = await unfinishedJobs(db);
+      await queue.input(rows, new Map(), Date.now());
+      if (round > 0) times.push(performance.now() - start);
+    }
+    row(
+      `Reading the ${WAITING} waiting jobs from the embedded database and building the pass's input (median of 5)`,
+      ms(median(times)),
+    );
+  } finally {
+    await database.close?.();
+  }
+}
