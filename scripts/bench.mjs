@@ -126,8 +126,10 @@ try {
     'scheduler',
     'Scheduler (core on simulated capacity; preemption on the process runtime)',
     async () => {
-      const { benchScheduler, benchPreemption } = await import('./bench/scheduler.mjs');
+      const { benchScheduler, benchSchedulerLoad, benchPreemption } =
+        await import('./bench/scheduler.mjs');
       await benchScheduler();
+      await benchSchedulerLoad();
       await benchPreemption();
     },
   );
