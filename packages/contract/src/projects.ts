@@ -12,6 +12,16 @@ export interface ProjectPlace {
   projectName: string;
 }
 
+/**
+ * Where a project's resource lives, as the server's stores and the assistant key it: one shape
+ * for every area (jobs, disks, buckets, secrets, apps, flows).
+ */
+export interface ResourcePlace {
+  cluster: string;
+  org: string;
+  project: string;
+}
+
 /** One string per place, for cache keys and React keys. */
 export const placeKey = (p: ProjectPlace) => `${p.clusterName}/${p.orgName}/${p.projectName}`;
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { AppEventWire, AppState } from '@orrery/contract';
+import type { AppEventWire, AppState, ResourcePlace } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { jobs } from '../../db/schema.js';
 import { appEvents, appInstances, appLinks, appRevisions } from './tables.js';
@@ -8,11 +8,8 @@ export type InstanceRow = typeof appInstances.$inferSelect;
 export type RevisionRow = typeof appRevisions.$inferSelect;
 export type EventRow = typeof appEvents.$inferSelect;
 
-export interface Place {
-  cluster: string;
-  org: string;
-  project: string;
-}
+/** Where the resource lives (the contract's one shape for it). */
+export type Place = ResourcePlace;
 
 export const placeKey = (p: Place) => `${p.cluster}/${p.org}/${p.project}`;
 export const placeOfRow = (r: InstanceRow): Place => ({

@@ -1,3 +1,4 @@
+import type { ResourcePlace } from '@orrery/contract';
 import type { Citation, CopilotAnswer, CopilotMode, Plan } from '@orrery/contract';
 import type { Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
@@ -65,11 +66,7 @@ export interface Asker {
 }
 
 /** A project, by the names the API and the secrets store use. */
-export interface Place {
-  cluster: string;
-  org: string;
-  project: string;
-}
+export type Place = ResourcePlace;
 
 /** A read-only live fact (credits, a job's reason, presets, an app, a log) as text plus links. */
 export interface Fact {

@@ -1,3 +1,4 @@
+import type { ResourcePlace } from '@orrery/contract';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { bucketCredentialBuckets, bucketCredentials, buckets, users } from '../../db/schema.js';
@@ -11,11 +12,8 @@ export interface CredentialsView extends CredentialsRow {
   owner: string | null;
   bucketIds: string[];
 }
-export interface ProjectPlace {
-  cluster: string;
-  org: string;
-  project: string;
-}
+/** Where the resource lives (the contract's one shape for it). */
+export type ProjectPlace = ResourcePlace;
 
 const selectBuckets = (db: Db) =>
   db

@@ -1,3 +1,4 @@
+import type { ResourcePlace } from '@orrery/contract';
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import { diskUri, type DiskStatus, type DiskWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
@@ -7,11 +8,8 @@ export type DiskRow = typeof disks.$inferSelect;
 export interface DiskView extends DiskRow {
   owner: string | null;
 }
-export interface ProjectPlace {
-  cluster: string;
-  org: string;
-  project: string;
-}
+/** Where the resource lives (the contract's one shape for it). */
+export type ProjectPlace = ResourcePlace;
 
 const selectViews = (db: Db) =>
   db

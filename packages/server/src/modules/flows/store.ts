@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { ConfigsMeta, TaskStatus } from '@orrery/contract';
+import type { ConfigsMeta, TaskStatus, ResourcePlace } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { flowBakeImages, flowLiveJobs } from './tables.js';
 import {
@@ -35,13 +35,11 @@ export const flowId = (
     | 'bake-image',
 ) => `${kind}-${randomUUID()}`;
 
-/** Where a flow lives: its permissions are those of `flow://CLUSTER/ORG/PROJECT/…`. */
-export interface FlowPlace {
-  cluster: string;
-  /** '' outside any organization. */
-  org: string;
-  project: string;
-}
+/**
+ * Where a flow lives: its permissions are those of `flow://CLUSTER/ORG/PROJECT/…`; its org is ''
+ * outside any organization.
+ */
+export type FlowPlace = ResourcePlace;
 
 export const placeOfProject = (p: FlowProjectRow): FlowPlace => ({
   cluster: p.clusterName,

@@ -1,3 +1,4 @@
+import type { ResourcePlace } from '@orrery/contract';
 import {
   and,
   asc,
@@ -29,11 +30,8 @@ export type JobStatusRow = typeof jobStatuses.$inferSelect;
 export type StoredContainer = JobContainer & { owned_volumes?: string[] };
 export const containerOf = (j: JobRow) => j.container as StoredContainer;
 
-export interface ProjectPlace {
-  cluster: string;
-  org: string;
-  project: string;
-}
+/** Where the resource lives (the contract's one shape for it). */
+export type ProjectPlace = ResourcePlace;
 
 /** A status change as the service decides it; the store records it in the job and its history. */
 export interface Transition {

@@ -1,12 +1,10 @@
+import type { ResourcePlace } from '@orrery/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { secrets, users } from '../../db/schema.js';
 
-export interface SecretPlace {
-  cluster: string;
-  org: string;
-  project: string;
-}
+/** Where the resource lives (the contract's one shape for it). */
+export type SecretPlace = ResourcePlace;
 
 export interface SecretRow {
   key: string;

@@ -1,3 +1,4 @@
+import type { ResourcePlace } from '@orrery/contract';
 import { BatchError } from './errors.js';
 
 export interface TaskVolume {
@@ -6,11 +7,8 @@ export interface TaskVolume {
   dst: string;
   readOnly: boolean;
 }
-export interface Place {
-  cluster: string;
-  org: string;
-  project: string;
-}
+/** Where the resource lives (the contract's one shape for it). */
+export type Place = ResourcePlace;
 
 const SCHEMES = ['storage', 'disk', 'secret'];
 
