@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { JobLimits, JobSpec, NodeCapacity } from './driver.js';
+import type { JobLimits, JobSpec, NodeCapacity, PoolCapacity } from './driver.js';
 import { gpuCounts, type MachineGpus } from './gpus.js';
 
 /** The node pool both drivers report: this machine (clusters/bootstrap.ts names it so too). */
@@ -87,4 +87,27 @@ export function machineNode(m: { cpu: number; memory: number; gpus: MachineGpus 
     memory: m.memory,
     ...(Object.keys(gpus).length > 0 ? { gpus } : {}),
   };
+}
+
+/**
+ * This machine as the one pool of a runtime that runs here: its size, the free disk `diskSize`
+ * measured by the caller, and what `held` (the driver's own jobs) leaves free.
+ */
+export function machinePool(
+  m: { cpu: number; memory: number },
+  gpu: PoolCapacity['gpu'],
+  diskSize: number,
+  held: { cpu: number; memory: number },
+): PoolCapacity[] {
+  return [
+    {
+      name: POOL_NAME,
+      cpu: m.cpu,
+      memory: m.memory,
+      diskSize,
+      ...(gpu ? { gpu } : {}),
+      availableCpu: m.cpu - held.cpu,
+      availableMemory: m.memory - held.memory,
+    },
+  ];
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { machineGpus, type MachineGpus } from './gpus.js';
-import { JobListeners, machineNode, POOL_NAME, usedBy } from './common.js';
+import { JobListeners, machineNode, machinePool, usedBy } from './common.js';
 import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
 import { containerSpec } from './docker/container-spec.js';
 import {
@@ -316,17 +316,13 @@ export class DockerDriver implements RuntimeDriver {
     const disk =
       (await statfs(m.rootDir).catch(() => null)) ??
       (await statfs(this.opts.dataDir).catch(() => null));
-    return [
-      {
-        name: POOL_NAME,
-        cpu: m.cpu,
-        memory: m.memory,
-        diskSize: disk ? disk.bavail * disk.bsize : 0,
-        ...(m.gpus.nvidia ? { gpu: { vendor: 'nvidia' as const, ...m.gpus.nvidia } } : {}),
-        availableCpu: m.cpu - used.cpu,
-        availableMemory: m.memory - used.memory,
-      },
-    ];
+    const nvidia = m.gpus.nvidia;
+    return machinePool(
+      m,
+      nvidia ? { vendor: 'nvidia', ...nvidia } : undefined,
+      disk ? disk.bavail * disk.bsize : 0,
+      used,
+    );
   }
 
   async exec(id: string, options: ExecOptions): Promise<ExecSession> {

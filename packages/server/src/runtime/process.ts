@@ -18,7 +18,7 @@ import type {
 } from './driver.js';
 import { LogFile } from './log-file.js';
 import { guardStreams } from './child.js';
-import { JobListeners, machineNode, POOL_NAME, usedBy } from './common.js';
+import { JobListeners, machineNode, machinePool, usedBy } from './common.js';
 import { poolGpu, type MachineGpus } from './gpus.js';
 import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
 import { freePort } from '../net/ports.js';
@@ -406,17 +406,7 @@ export class ProcessDriver implements RuntimeDriver {
     const used = usedBy((await this.liveRecords()).map(([, r]) => r.limits));
     const m = this.machine;
     const disk = await statfs(this.opts.dataDir).catch(() => null);
-    return [
-      {
-        name: POOL_NAME,
-        cpu: m.cpu,
-        memory: m.memory,
-        diskSize: disk ? disk.bavail * disk.bsize : m.disk,
-        ...(poolGpu(m.gpus) ? { gpu: poolGpu(m.gpus) } : {}),
-        availableCpu: m.cpu - used.cpu,
-        availableMemory: m.memory - used.memory,
-      },
-    ];
+    return machinePool(m, poolGpu(m.gpus), disk ? disk.bavail * disk.bsize : m.disk, used);
   }
 
   /**
