@@ -2,10 +2,11 @@
 // then lint, typecheck, unit and API tests on PGlite, the tests that reach the database again on
 // PostgreSQL, the Slurm runtime's tests on a private cluster, and the
 // browser tests against the production build.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import {
   ROOT,
   ensureApt,
@@ -80,27 +81,38 @@ step('Lint', [
 ]);
 step('Typecheck', [['npm', ['run', 'typecheck', '--silent']]]);
 
-function vitest(name, args, env = {}) {
-  log(name);
+/**
+ * One vitest pass; resolves to its exit status. With `logTo` its output goes to that file and is
+ * printed when the pass ends, for a pass that runs beside another (whose output is live).
+ */
+async function vitest(name, args, env = {}, logTo = null) {
+  log(logTo ? `${name} (beside the pass above; its output when it ends)` : name);
   const started = performance.now();
   const out = join(reports, `${name.replace(/\W+/g, '-')}.json`);
-  const r = spawnSync(
+  const fd = logTo ? openSync(logTo, 'w') : null;
+  const child = spawn(
     'npx',
     ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
     {
-      stdio: 'inherit',
+      stdio: fd === null ? 'inherit' : ['ignore', fd, fd],
       cwd: ROOT,
       env: { ...process.env, ...env },
     },
   );
+  const [status] = await once(child, 'close');
+  if (fd !== null) {
+    closeSync(fd);
+    log(name);
+    process.stdout.write(readFileSync(logTo));
+  }
   const report = existsSync(out) ? readReport(out, ROOT) : null;
   if (report) {
     totals.passed += report.passed;
     totals.failed += report.failed;
     totals.skipped += report.skipped;
   }
-  record(name, started, r.status === 0, report);
-  return r.status ?? 1;
+  record(name, started, status === 0, report);
+  return status ?? 1;
 }
 /**
  * The official Apolo clients (`apolo`, `apolo-flow`) for the compatibility suite
@@ -137,15 +149,57 @@ function finish(code) {
 // vitest's default on two cores is one worker, which left a third of the CPU idle; the runtimes'
 // tests share host-wide state (nft table, cgroups, dockerd), so they run apart, one file at a
 // time, each in a fresh process (ORRERY_TEST_PASS=runtime in vitest.config.ts).
-if (vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], { ORRERY_TEST_RUNTIME_APART: '1' }))
-  finish(1);
 if (
-  vitest('Runtime tests (PGlite)', ['--project', 'server', ...runtimeTests(ROOT)], {
-    ...apolo,
-    ORRERY_TEST_PASS: 'runtime',
+  await vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], {
+    ORRERY_TEST_RUNTIME_APART: '1',
   })
 )
   finish(1);
+
+// The Slurm pass runs beside the runtime pass: that one runs a file at a time and the Slurm
+// tests mostly wait on the cluster, so together they keep two cores busy where each alone left
+// one idle. They share no host state: the Slurm jobs run as the cluster's service user under
+// nft table `orrery-slurm`, the runtime pass's jobs under uids and the table of their own
+// (docs/testing.md).
+const [runtimeCode, slurmCode] = await Promise.all([
+  vitest('Runtime tests (PGlite)', ['--project', 'server', ...runtimeTests(ROOT)], {
+    ...apolo,
+    ORRERY_TEST_PASS: 'runtime',
+  }),
+  slurmPass(),
+]);
+if (runtimeCode || slurmCode) finish(1);
+
+async function slurmPass() {
+  if (!slurmAvailable()) {
+    process.stdout.write('! Slurm is not installed (or not root): Slurm runtime tests skipped\n');
+    return 0;
+  }
+  const slurm = await startSlurm();
+  // A server whose data directory is on the shared one needs PostgreSQL: the embedded database
+  // is refused there (docs/operations.md, On Slurm).
+  const slurmPg = startPostgres();
+  try {
+    const up = `Slurm test cluster ${slurm.cluster} up in ${Math.round(slurm.startMs)} ms\n`;
+    const logTo = join(reports, 'slurm.log');
+    // The official CLI's run on Slurm (clients/apolo-cli.slurm.test.ts) needs the clients too.
+    const code = await vitest(
+      'Slurm runtime tests',
+      ['--project', 'slurm'],
+      {
+        ...slurm.testEnv,
+        ...apolo,
+        ...(slurmPg ? { ORRERY_TEST_SLURM_DATABASE_URL: slurmPg.url } : {}),
+      },
+      logTo,
+    );
+    process.stdout.write(up);
+    return code;
+  } finally {
+    await slurm.stop();
+    slurmPg?.stop();
+  }
+}
 
 const pg = startPostgres();
 if (pg) {
@@ -153,7 +207,7 @@ if (pg) {
   try {
     const files = ['--maxWorkers=2', ...databaseTests(ROOT)];
     const projects = ['--project', 'server', '--project', 'server-isolated'];
-    code = vitest('API tests (PostgreSQL)', [...projects, ...files], {
+    code = await vitest('API tests (PostgreSQL)', [...projects, ...files], {
       TEST_DATABASE_URL: pg.url,
       // This pass checks the routes on PostgreSQL; what the PGlite pass measured (memory under
       // slow readers, the fuzz's many runs) runs here at a size for that purpose: payloads
@@ -170,31 +224,10 @@ if (pg) {
   process.stdout.write('! PostgreSQL is not installed: API tests ran on PGlite only\n');
 }
 
-if (slurmAvailable()) {
-  const slurm = await startSlurm();
-  log(`Slurm test cluster ${slurm.cluster} up in ${Math.round(slurm.startMs)} ms`);
-  // A server whose data directory is on the shared one needs PostgreSQL: the embedded database
-  // is refused there (docs/operations.md, On Slurm).
-  const slurmPg = startPostgres();
-  let code = 1;
-  try {
-    // The official CLI's run on Slurm (clients/apolo-cli.slurm.test.ts) needs the clients too.
-    code = vitest('Slurm runtime tests', ['--project', 'slurm'], {
-      ...slurm.testEnv,
-      ...apolo,
-      ...(slurmPg ? { ORRERY_TEST_SLURM_DATABASE_URL: slurmPg.url } : {}),
-    });
-  } finally {
-    await slurm.stop();
-    slurmPg?.stop();
-  }
-  if (code) finish(code);
-} else {
-  process.stdout.write('! Slurm is not installed (or not root): Slurm runtime tests skipped\n');
-}
-
 if (haveChromium) {
-  if (vitest('Browser tests (Chromium, production build)', ['--config', 'e2e/vitest.config.ts']))
+  if (
+    await vitest('Browser tests (Chromium, production build)', ['--config', 'e2e/vitest.config.ts'])
+  )
     finish(1);
 } else {
   process.stdout.write('! Chromium is not installed: browser tests skipped\n');

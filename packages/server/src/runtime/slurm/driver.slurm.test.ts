@@ -1,12 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { SlurmDriver } from './driver.js';
 import type { SlurmOptions } from './options.js';
@@ -322,18 +322,33 @@ while True: a.append(bytearray(10 << 20))"`,
 
   it('keeps a running job through a slurmctld restart', async () => {
     if (!conf) return;
-    const job = spec('sleep 6; echo done');
+    // It runs until the test says (its /tmp is the job directory's tmp): it cannot end unseen
+    // while the controller is down, however long slurmctld takes to stop.
+    const job = spec('until [ -e /tmp/go ]; do sleep 0.1; done; echo done');
     await driver.start(job);
     await until(driver, job.id, running);
     const pidFile = /^SlurmctldPidFile=(\S+)/m.exec(readFileSync(conf, 'utf8'))?.[1];
     expect(pidFile).toBeTruthy();
     const pid = Number(readFileSync(pidFile!, 'utf8'));
     process.kill(pid, 'SIGTERM');
-    // Gone once it has saved its state; a new one started before would find the port taken.
-    for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
-    // While the controller is down, the job keeps its last known state.
-    expect(await driver.observe(job.id)).toMatchObject({ state: 'running' });
-    execFileSync('/usr/sbin/slurmctld', ['-f', conf]);
+    try {
+      // Gone once it has saved its state; a new one started before would find the port taken.
+      for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
+      // While the controller is down, the job keeps its last known state.
+      expect(await driver.observe(job.id)).toMatchObject({ state: 'running' });
+    } finally {
+      // Back whatever happened, its nodes registered again: the next tests submit at once.
+      execFileSync('/usr/sbin/slurmctld', ['-f', conf]);
+      const env = { ...process.env, SLURM_CONF: conf };
+      await vi.waitFor(
+        () =>
+          expect(String(execFileSync('scontrol', ['show', 'node'], { env }))).not.toMatch(
+            /State=\S*(DOWN|NOT_RESPONDING|UNKNOWN)/,
+          ),
+        { timeout: 60_000, interval: 200 },
+      );
+    }
+    writeFileSync(join(shared, 'jobs', job.id, 'tmp', 'go'), '');
     expect(await until(driver, job.id, exited, 60_000)).toMatchObject({ exitCode: 0 });
     expect(await logText(driver, job.id)).toContain('done');
   }, 90_000);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import {
   chmod,
   chown,
@@ -66,6 +66,9 @@ export class SlurmDriver implements RuntimeDriver {
   /** The last state seen of each job: what observe says while slurmctld does not answer. */
   private readonly last = new Map<string, ObservedState>();
   private readonly watched = new Set<string>();
+  /** Jobs whose command has written its `exit`: told as soon as the file appears (watchExit). */
+  private readonly exitWatches = new Map<string, FSWatcher>();
+  private readonly exitSeen = new Set<string>();
   private readonly logFiles = new Map<string, LogFile>();
   private readonly ids: { uid: number; gid: number };
   private readonly timer: NodeJS.Timeout;
@@ -147,6 +150,7 @@ export class SlurmDriver implements RuntimeDriver {
     await writeFile(join(dir, 'job.json'), JSON.stringify(record));
     this.records.set(spec.id, record);
     this.watched.add(spec.id);
+    this.watchExit(spec.id);
     this.listeners.emit(spec.id);
   }
 
@@ -185,6 +189,11 @@ export class SlurmDriver implements RuntimeDriver {
   async observe(id: string): Promise<ObservedState> {
     const rec = await this.record(id);
     if (!rec) return { state: 'missing' };
+    const exited = this.exitSeen.has(id) && (await this.commandExit(id));
+    if (exited) {
+      this.last.set(id, exited);
+      return exited;
+    }
     let seen: ObservedState;
     try {
       const job = await this.client.job(rec.slurmId);
@@ -246,7 +255,7 @@ export class SlurmDriver implements RuntimeDriver {
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
     this.records.delete(id);
     this.last.delete(id);
-    this.watched.delete(id);
+    this.unwatch(id);
   }
 
   async logs(id: string, options: LogOptions): Promise<Readable> {
@@ -289,6 +298,7 @@ export class SlurmDriver implements RuntimeDriver {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    for (const id of this.exitWatches.keys()) this.unwatch(id);
     this.listeners.clear();
   }
 
@@ -328,21 +338,56 @@ export class SlurmDriver implements RuntimeDriver {
     if (seen.state !== 'running' && seen.state !== 'exited') return seen;
     const started = await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null);
     if (seen.state === 'running') {
-      const exit = started && (await readNumber(join(this.dir(id), JOB_FILES.exit)));
-      if (exit && exit.value < 128) {
-        return {
-          state: 'exited',
-          exitCode: exit.value,
-          startedAt: started.mtime,
-          finishedAt: exit.mtime,
-        };
-      }
-      return started
-        ? { state: 'running', startedAt: started.mtime }
-        : { state: 'starting', reason: JOB_REASONS.containerCreating };
+      return (
+        (await this.commandExit(id)) ??
+        (started
+          ? { state: 'running', startedAt: started.mtime }
+          : { state: 'starting', reason: JOB_REASONS.containerCreating })
+      );
     }
     const { startedAt: _allocated, ...ended } = seen;
     return started ? { ...ended, startedAt: started.mtime } : ended;
+  }
+
+  /** The command's own exit, when it exited by itself (not by a signal: Slurm says why then). */
+  private async commandExit(id: string): Promise<ObservedState | null> {
+    const started = await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null);
+    const exit = started && (await readNumber(join(this.dir(id), JOB_FILES.exit)));
+    if (!started || !exit || exit.value >= 128) return null;
+    return {
+      state: 'exited',
+      exitCode: exit.value,
+      startedAt: started.mtime,
+      finishedAt: exit.mtime,
+    };
+  }
+
+  /**
+   * The script's `exit` appearing ends the job at once, not at the next poll: a client waiting on
+   * the job (the CLI about to attach) reads it over within milliseconds, without a round trip to
+   * slurmctld. Writes made on another node raise no event here (a network file system): the poll
+   * still notices them.
+   */
+  private watchExit(id: string) {
+    try {
+      const w = watch(this.dir(id), { persistent: false }, (_event, name) => {
+        if (name !== JOB_FILES.exit) return;
+        this.exitSeen.add(id);
+        void this.step(id);
+      });
+      // The directory removed under it: the poll and observe still answer.
+      w.on('error', () => this.unwatch(id));
+      this.exitWatches.set(id, w);
+    } catch {
+      // No inotify (its watches used up): the poll alone notices the exit.
+    }
+  }
+
+  private unwatch(id: string) {
+    this.watched.delete(id);
+    this.exitSeen.delete(id);
+    this.exitWatches.get(id)?.close();
+    this.exitWatches.delete(id);
   }
 
   /** After MinJobAge slurmctld forgets the job: the script's `exit`, else nothing is known. */
@@ -366,18 +411,21 @@ export class SlurmDriver implements RuntimeDriver {
     if (this.polling) return;
     this.polling = true;
     try {
-      for (const id of this.watched) {
-        const before = this.last.get(id)?.state;
-        const s = await this.observe(id).catch(() => null);
-        if (!s) continue;
-        const finished = s.state === 'exited' || s.state === 'missing';
-        await this.logFile(id).stamp(finished);
-        if (finished) this.watched.delete(id);
-        if (s.state !== before) this.listeners.emit(id);
-      }
+      for (const id of this.watched) await this.step(id);
     } finally {
       this.polling = false;
     }
+  }
+
+  /** One look at a job: its log stamped, its watch ended once it is over, a change told. */
+  private async step(id: string) {
+    const before = this.last.get(id)?.state;
+    const s = await this.observe(id).catch(() => null);
+    if (!s) return;
+    const finished = s.state === 'exited' || s.state === 'missing';
+    await this.logFile(id).stamp(finished);
+    if (finished) this.unwatch(id);
+    if (s.state !== before) this.listeners.emit(id);
   }
 
   private dir(id: string) {
