@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3rver from 's3rver';
 
 /**
@@ -41,6 +44,49 @@ function allowSingleDes() {
   c.desOk = true;
 }
 
+/** The part of s3rver's file store that a PUT goes through. */
+interface S3rverStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+}
+interface S3rverObject {
+  bucket: string;
+  key: string;
+  metadata: unknown;
+  content: Buffer | Readable;
+}
+
+/**
+ * s3rver answers a PUT once it has hashed the body, not once its file is written (its store
+ * resolves before the write stream finishes), so a GET right after could read the object short
+ * or empty: a test that wrote then read failed now and then. The stand-in's store here answers
+ * when the file is on disk, as S3 does when it answers.
+ */
+function putAnswersWhenWritten(store: S3rverStore) {
+  store.putObject = async (object) => {
+    const file = store.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(dirname(file), { recursive: true });
+    const md5 = crypto.createHash('md5');
+    let size = 0;
+    const source = Buffer.isBuffer(object.content) ? [object.content] : object.content;
+    await pipeline(
+      source,
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          md5.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      }),
+      createWriteStream(file),
+    );
+    const hash = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, hash);
+    return { size, md5: hash };
+  };
+}
+
 export async function startS3rver(opts: { storageBucket?: string } = {}): Promise<TestS3> {
   allowSingleDes();
   const directory = mkdtempSync(join(tmpdir(), 'orrery-s3rver-'));
@@ -51,6 +97,7 @@ export async function startS3rver(opts: { storageBucket?: string } = {}): Promis
     directory,
     resetOnClose: true,
   });
+  putAnswersWhenWritten((server as unknown as { store: S3rverStore }).store);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {
