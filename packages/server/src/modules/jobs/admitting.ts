@@ -29,6 +29,7 @@ export interface AdmittingDeps {
  */
 export async function admitWaiting(d: AdmittingDeps, rows: JobRow[]) {
   const now = Date.now();
+  if (rows.length === 0) return d.queue.idle(now);
   const holds = new Map<string, string>();
   const heldAs = new Map<string, string>();
   const credits = new Map<string, Promise<CreditsLeft>>();

@@ -63,6 +63,9 @@ export interface QueueOptions {
   starvationMs: number;
 }
 
+/** How long an idle server's passes reuse the runtime's nodes (a node added shows by then). */
+const IDLE_NODES_MS = 60_000;
+
 export class JobQueue {
   /** Recent use, fading with the half-life: what the fair share compares. */
   private readonly history = new Map<string, Resources>();
@@ -70,6 +73,8 @@ export class JobQueue {
   /** The node each admitted job was counted on; after a restart jobs are placed again. */
   private readonly placed = new Map<string, string>();
   private last: { decision: Decision; input: SchedulerInput } | null = null;
+  /** When the runtime's nodes were last asked (idle passes reuse them for a while). */
+  private nodesAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -80,6 +85,7 @@ export class JobQueue {
   /** The pass's input: every node, the running jobs and the waiting ones with their holds. */
   async input(rows: JobRow[], holds: Map<string, string>, now: number): Promise<SchedulerInput> {
     const nodes = schedNodes(await this.driver.nodes());
+    this.nodesAt = now;
     const presetPools = await presetPoolMap(this.db);
     const known = new Set(nodes.flatMap((n) => n.pools ?? [n.pool]));
     // The preset's pools this runtime has; none of them (a pool that only describes this one
@@ -172,6 +178,23 @@ export class JobQueue {
     for (const a of decision.admit) this.placed.set(a.job, a.node);
     this.last = { decision, input };
     return decision;
+  }
+
+  /**
+   * A pass with no unfinished job: nothing to decide, so neither the presets nor (for a minute)
+   * the runtime's nodes are read again; the cluster's queue shows the nodes as last read, nothing
+   * held, and recorded use keeps fading. An idle server's passes cost next to nothing.
+   */
+  async idle(now: number) {
+    if (!this.last || now - this.nodesAt >= IDLE_NODES_MS) {
+      this.decide(await this.input([], new Map(), now));
+      return;
+    }
+    this.fold([], now);
+    this.last = {
+      decision: { admit: [], preempt: [], waiting: new Map() },
+      input: { ...this.last.input, running: [], waiting: [], now },
+    };
   }
 
   /** The jobs that ended or were handed back are forgotten. */
