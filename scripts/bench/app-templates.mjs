@@ -151,7 +151,7 @@ const stats = (times) =>
   `median ${ms(median(times))}, max ${ms(Math.max(...times))} (${times.length} runs)`;
 
 export async function benchAppTemplates() {
-  const { ProcessDriver } = await import(`${dist}/runtime/process.js`);
+  const { ProcessDriver } = await import(`${dist}/runtime/process/driver.js`);
   const { shellRunner } = await import(`${dist}/modules/apps/templates/shell/runner.js`);
   const { jupyterRunner } = await import(`${dist}/modules/apps/templates/jupyter/runner.js`);
   const { postgresqlRunner } = await import(`${dist}/modules/apps/templates/postgresql/runner.js`);

@@ -16,7 +16,7 @@ const dist = '../../packages/server/dist/runtime';
  * never see.
  */
 export async function sandboxedRuns(n, command = 'true', until = 'exit') {
-  const { ProcessDriver } = await import(`${dist}/process.js`);
+  const { ProcessDriver } = await import(`${dist}/process/driver.js`);
   const { BWRAP } = await import(`${dist}/process/sandbox.js`);
   if (!existsSync(BWRAP)) throw new Error('bubblewrap is not installed');
   const dataDir = mkdtempSync('/var/tmp/orrery-bench-sandbox-');

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { RuntimeDriver } from './driver.js';
 import { existsSync } from 'node:fs';
-import { ProcessDriver } from './process.js';
+import { ProcessDriver } from './process/driver.js';
 
 /** The driver ORRERY_RUNTIME asks for; `auto` is docker when an engine answers, else process. */
 export async function createDriver(
@@ -48,7 +48,7 @@ export async function createDriver(
   }
   const driver: RuntimeDriver = docker
     ? await (
-        await import('./docker.js')
+        await import('./docker/driver.js')
       ).DockerDriver.connect({
         dataDir: config.dataDir,
         dockerHost,

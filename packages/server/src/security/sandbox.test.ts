@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { loadConfig } from '../config.js';
 import { controlSocketPath, listenControl } from '../control.js';
 import { issueTokenForEmail } from '../auth/issue.js';
-import { ProcessDriver } from '../runtime/process.js';
+import { ProcessDriver } from '../runtime/process/driver.js';
 import { SETPRIV } from '../runtime/process/launch.js';
 import { KEY_FILE } from '../modules/secrets/key.js';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';

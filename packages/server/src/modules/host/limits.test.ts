@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The start and test scripts' side of the same list (plain JavaScript, Node built-ins only).
 import { aptPlan, embeddedPackages } from '../../../../../scripts/packages.mjs';
-import { ProcessDriver } from '../../runtime/process.js';
+import { ProcessDriver } from '../../runtime/process/driver.js';
 import { call } from '../../test/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { hostLimits, readPackageList } from './limits.js';

@@ -54,7 +54,7 @@ export async function groupAlive(pgid: number): Promise<boolean> {
 
 /**
  * Whether the process would die of (or handle) SIGTERM, i.e. does not ignore it: in a job, that
- * tells its command from the wrapper's processes before it (process.ts WRAPPER).
+ * tells its command from the wrapper's processes before it (driver.ts WRAPPER).
  */
 export async function takesTerm(pid: number): Promise<boolean> {
   const status = await readFile(`/proc/${pid}/status`, 'latin1').catch(() => '');

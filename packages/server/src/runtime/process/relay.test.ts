@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Socket } from 'node:net';
 import { eventually } from '../../test/app-instance.js';
 import { describe, expect, it } from 'vitest';
-import { ProcessDriver } from '../process.js';
+import { ProcessDriver } from './driver.js';
 import { logOf, spec, until } from '../../test/process-jobs.js';
 import { SETPRIV } from './launch.js';
 import { firewallRules, SLIRP } from './network.js';

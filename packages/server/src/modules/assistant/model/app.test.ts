@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copilotModelPath } from '@orrery/contract';
 import { grantsOf } from '../../../auth/permissions.js';
-import { ProcessDriver } from '../../../runtime/process.js';
+import { ProcessDriver } from '../../../runtime/process/driver.js';
 import { call, submitJob, tenancy } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import { eventually } from '../../../test/app-instance.js';

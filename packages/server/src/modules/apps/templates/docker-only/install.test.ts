@@ -104,7 +104,7 @@ describe.skipIf(!canRunDockerd)('docker-only templates installed on the docker r
     expect(env('worker').REDIS_PORT).toBe(env('api').REDIS_PORT);
     // Whether that relay still listens is not asked: Redis's image cannot be pulled here, so its
     // job fails, and its relay closes, at a moment of the machine's choosing. Relays themselves
-    // are tested in runtime/docker.test.ts.
+    // are tested in runtime/docker/driver.test.ts.
     const apiUrl = `http://${jobs.api.id}.jobs.localhost:${new URL(s.url).port}`;
     expect(env('web')).toMatchObject({ CONSOLE_API_URL: apiUrl, APP_API_URL: apiUrl });
     expect(jobs.web.tags).toContain(roleTag('web'));

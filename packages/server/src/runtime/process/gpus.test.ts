@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ProcessDriver } from './process.js';
-import { BWRAP } from './process/sandbox.js';
-import { logOf, spec, until } from '../test/process-jobs.js';
-import type { JobSpec } from './driver.js';
+import { ProcessDriver } from './driver.js';
+import { BWRAP } from './sandbox.js';
+import { logOf, spec, until } from '../../test/process-jobs.js';
+import type { JobSpec } from '../driver.js';
 
 const sandboxed = existsSync(BWRAP) && process.getuid?.() === 0;
 const dataDir = mkdtempSync('/var/tmp/orrery-gpus-');

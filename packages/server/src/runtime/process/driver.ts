@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { mkdir, open, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeMachine } from './machine.js';
+import { describeMachine } from '../machine.js';
 import type {
   ExecOptions,
   ExecSession,
@@ -15,28 +15,28 @@ import type {
   PoolCapacity,
   RuntimeDriver,
   StatsSample,
-} from './driver.js';
-import { LogFile } from './log-file.js';
-import { guardStreams } from './child.js';
-import { JobListeners, machineNode, machinePool, usedBy } from './common.js';
-import { poolGpu, type MachineGpus } from './gpus.js';
-import { groupAlive, groupTakesTerm, readStat, startedAt } from './process/proc.js';
-import { freePort } from '../net/ports.js';
-import { assignGpus, gpuEnv } from './process/sandbox.js';
-import { Cgroups, type JobCgroup } from './process/cgroups.js';
-import { execIn } from './process/exec.js';
-import { exitState, readNumber, signal } from './process/exit.js';
-import { prepareHost } from './process/host.js';
-import { claimUid, releaseUid, type JobIdentity } from './process/identity.js';
-import { bareArgv, bringUp, runnableCommand, sandboxArgv, WRAPPER } from './process/launch.js';
-import { listensInside } from './process/network.js';
-import { sampleTree } from './process/stats.js';
-import { appRuntimeEnv } from './process/app-runtime.js';
-import { DEFAULT_PATH, STATE_FILES, type JobRecord } from './process/record.js';
-import { asOwnUser, homeOf, jobIsolation, ownHome } from './process/unsandboxed.js';
-import type { UnsandboxedJobs } from './process/unsandboxed.js';
-import type { Relays } from './relay.js';
-import { processRelays, relayAddress } from './process/relay.js';
+} from '../driver.js';
+import { LogFile } from '../log-file.js';
+import { guardStreams } from '../child.js';
+import { JobListeners, machineNode, machinePool, usedBy } from '../common.js';
+import { poolGpu, type MachineGpus } from '../gpus.js';
+import { groupAlive, groupTakesTerm, readStat, startedAt } from './proc.js';
+import { freePort } from '../../net/ports.js';
+import { assignGpus, gpuEnv } from './sandbox.js';
+import { Cgroups, type JobCgroup } from './cgroups.js';
+import { execIn } from './exec.js';
+import { exitState, readNumber, signal } from './exit.js';
+import { prepareHost } from './host.js';
+import { claimUid, releaseUid, type JobIdentity } from './identity.js';
+import { bareArgv, bringUp, runnableCommand, sandboxArgv, WRAPPER } from './launch.js';
+import { listensInside } from './network.js';
+import { sampleTree } from './stats.js';
+import { appRuntimeEnv } from './app-runtime.js';
+import { DEFAULT_PATH, STATE_FILES, type JobRecord } from './record.js';
+import { asOwnUser, homeOf, jobIsolation, ownHome } from './unsandboxed.js';
+import type { UnsandboxedJobs } from './unsandboxed.js';
+import type { Relays } from '../relay.js';
+import { processRelays, relayAddress } from './relay.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobSpec, RuntimeDriver } from './driver.js';
-import { ProcessDriver } from './process.js';
-import { allProcesses, tree } from './process/proc.js';
-import { BWRAP } from './process/sandbox.js';
-import { logOf, spec, until } from '../test/process-jobs.js';
+import type { JobSpec, RuntimeDriver } from '../driver.js';
+import { ProcessDriver } from './driver.js';
+import { allProcesses, tree } from './proc.js';
+import { BWRAP } from './sandbox.js';
+import { logOf, spec, until } from '../../test/process-jobs.js';
 
 const sandboxed = existsSync(BWRAP);
 const dataDir = mkdtempSync(join(tmpdir(), 'orrery-process-'));

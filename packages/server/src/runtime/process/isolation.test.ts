@@ -16,12 +16,12 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobSpec } from './driver.js';
-import { ProcessDriver } from './process.js';
-import { JOB_UIDS } from './process/identity.js';
-import { SLIRP } from './process/network.js';
-import { BWRAP } from './process/sandbox.js';
-import { logOf, spec, until } from '../test/process-jobs.js';
+import type { JobSpec } from '../driver.js';
+import { ProcessDriver } from './driver.js';
+import { JOB_UIDS } from './identity.js';
+import { SLIRP } from './network.js';
+import { BWRAP } from './sandbox.js';
+import { logOf, spec, until } from '../../test/process-jobs.js';
 
 /** Each job of these tests is a real sandbox: bwrap, slirp4netns and a root server. */
 const missing = [
@@ -321,7 +321,7 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     const id = spec('').id;
     started.push(id);
     const script = `
-      const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'process.ts'))});
+      const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'driver.ts'))});
       const d = new ProcessDriver({ dataDir: ${JSON.stringify(dataDir)} });
       await d.start({ id: '${id}', image: 'x', env: {}, mounts: [], tty: false, privileged: false,
         limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false }, httpPort: 8000,
@@ -342,7 +342,7 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     chownSync(own, 65534, 65534);
     const web = `${NODE} -e "require('http').createServer((q,r)=>r.end('as '+process.getuid())).listen(process.env.PORT)"`;
     const script = `
-      const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'process.ts'))});
+      const { ProcessDriver } = await import(${JSON.stringify(join(import.meta.dirname, 'driver.ts'))});
       const job = (d, id, command, extra = {}) => d.start({ id, image: 'x', env: {}, mounts: [], tty: false,
         privileged: false, limits: { cpu: 0.5, memory: 256 * 2 ** 20, shm: false }, command, ...extra });
       const strict = new ProcessDriver({ dataDir: ${JSON.stringify(own)} });

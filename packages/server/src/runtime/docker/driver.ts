@@ -3,22 +3,15 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { machineGpus, type MachineGpus } from './gpus.js';
-import { JobListeners, machineNode, machinePool, usedBy } from './common.js';
-import { containerLog, demuxStream, logEntries, ndjson } from './docker/streams.js';
-import { containerSpec } from './docker/container-spec.js';
-import {
-  LABEL,
-  NAME_PREFIX,
-  dockerClient,
-  ensureNetwork,
-  ignore,
-  parseImage,
-} from './docker/engine.js';
-import { isolateNetwork } from './docker/isolation.js';
-import { DockerRelays, HTTP_PORT_LABEL } from './docker/relay.js';
-import { checkedMounts } from './docker/mounts.js';
-import { engineSample, type EngineStats } from './docker/stats.js';
+import { machineGpus, type MachineGpus } from '../gpus.js';
+import { JobListeners, machineNode, machinePool, usedBy } from '../common.js';
+import { containerLog, demuxStream, logEntries, ndjson } from './streams.js';
+import { containerSpec } from './container-spec.js';
+import { LABEL, NAME_PREFIX, dockerClient, ensureNetwork, ignore, parseImage } from './engine.js';
+import { isolateNetwork } from './isolation.js';
+import { DockerRelays, HTTP_PORT_LABEL } from './relay.js';
+import { checkedMounts } from './mounts.js';
+import { engineSample, type EngineStats } from './stats.js';
 import type {
   ExecOptions,
   ExecSession,
@@ -30,10 +23,10 @@ import type {
   RuntimeDriver,
   SaveProgress,
   StatsSample,
-} from './driver.js';
-import { LogFile } from './log-file.js';
-import { listening } from '../net/ports.js';
-import { gpuFields, sampleGpu } from './gpu-stats.js';
+} from '../driver.js';
+import { LogFile } from '../log-file.js';
+import { listening } from '../../net/ports.js';
+import { gpuFields, sampleGpu } from '../gpu-stats.js';
 
 export interface DockerDriverOptions {
   dataDir: string;
