@@ -42,7 +42,11 @@ export function passLines(name, ms, report, n = 10) {
   return lines;
 }
 
-/** One row a pass: its name, files, tests, failed tests and seconds; `-` where none apply. */
+/**
+ * One row a pass: its name, files, tests, failed tests and seconds; `-` where none apply. Passes
+ * that ran side by side overlap: the total is the time from the first pass's start to the last
+ * one's end, not their sum.
+ */
 export function passTable(passes) {
   const rows = [
     ['pass', 'files', 'tests', 'failed', 'seconds'],
@@ -54,7 +58,9 @@ export function passTable(passes) {
       seconds(p.ms),
     ]),
   ];
-  const total = passes.reduce((t, p) => t + p.ms, 0);
+  const total = passes.length
+    ? Math.max(...passes.map((p) => p.ended)) - Math.min(...passes.map((p) => p.started))
+    : 0;
   rows.push(['total', '', '', '', seconds(total)]);
   const width = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) =>

@@ -54,32 +54,49 @@ const reports = mkdtempSync(join(tmpdir(), 'orrery-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Every pass run so far, for the table at the end. */
 const passes = [];
-function record(name, started, ok, report = null) {
-  const pass = { name, ms: performance.now() - started, ok, report };
+function record(name, started, ok, report = null, ended = performance.now()) {
+  const pass = { name, started, ended, ms: ended - started, ok, report };
   passes.push(pass);
   process.stdout.write(`\n${passLines(name, pass.ms, report).join('\n')}\n`);
 }
 
-/** A pass that is one command (lint, typecheck): stops npm test when it fails. */
-function step(name, commands) {
-  log(name);
-  const started = performance.now();
-  for (const [cmd, args] of commands) {
-    const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT });
-    if (r.status !== 0) {
-      process.stderr.write(`\n✗ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})\n`);
-      record(name, started, false);
-      finish(r.status ?? 1);
-    }
-  }
-  record(name, started, true);
+/**
+ * Passes that are commands (lint, typecheck), side by side: each is one process on one core, so
+ * together they take the time of the longer. A failure stops npm test once both have ended.
+ */
+async function steps(list) {
+  const results = await Promise.all(
+    list.map(async ([name, commands]) => {
+      log(name);
+      const started = performance.now();
+      for (const [cmd, args] of commands) {
+        const [code, signal] = await once(
+          spawn(cmd, args, { stdio: 'inherit', cwd: ROOT }),
+          'close',
+        );
+        if (code !== 0) {
+          process.stderr.write(`\n✗ ${cmd} ${args.join(' ')} failed (exit ${code ?? signal})\n`);
+          return { name, started, ended: performance.now(), code: code ?? 1 };
+        }
+      }
+      return { name, started, ended: performance.now(), code: 0 };
+    }),
+  );
+  for (const r of results) record(r.name, r.started, r.code === 0, null, r.ended);
+  const failed = results.find((r) => r.code !== 0);
+  if (failed) finish(failed.code);
 }
 
-step('Lint', [
-  ['npx', ['eslint', '.', '--max-warnings', '0']],
-  ['npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+await steps([
+  [
+    'Lint',
+    [
+      ['npx', ['eslint', '.', '--max-warnings', '0']],
+      ['npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+    ],
+  ],
+  ['Typecheck', [['npm', ['run', 'typecheck', '--silent']]]],
 ]);
-step('Typecheck', [['npm', ['run', 'typecheck', '--silent']]]);
 
 /**
  * One vitest pass; resolves to its exit status. With `logTo` its output goes to that file and is
