@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { WebSocket } from 'ws';
@@ -74,33 +74,96 @@ export async function pausedWebSocket(url: string, protocols: string[], headers 
 }
 
 /**
- * A WebSocket client that sends `frame` over and over for `ms` (at most `total` bytes), itself
- * waiting whenever 4 MiB are queued, so that what piles up is on the server's side. Returns how
- * many bytes the server let it send.
+ * A WebSocket client that sends `frame` over and over (at most `total` bytes), itself waiting
+ * whenever 4 MiB are queued, so that what piles up is on the server's side. It stops once the
+ * server has taken nothing for `quietMs` (back-pressure: it stopped reading) or all was sent.
+ * Returns how many bytes the server let it send.
  */
 export async function floodWebSocket(
   url: string,
   protocols: string[],
   headers: Record<string, string>,
   frame: Buffer,
-  { total, ms }: { total: number; ms: number },
+  { total, quietMs = QUIET_MS }: { total: number; quietMs?: number },
 ) {
   const ws = new WebSocket(url, protocols, { headers });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
-  const until = Date.now() + ms;
   let sent = 0;
-  while (sent < total && Date.now() < until && ws.readyState === ws.OPEN) {
+  let queued = 0;
+  let movedAt = Date.now();
+  while (sent < total && ws.readyState === ws.OPEN) {
     if (ws.bufferedAmount > 4 * MB) {
+      if (ws.bufferedAmount < queued) movedAt = Date.now();
+      queued = ws.bufferedAmount;
+      if (Date.now() - movedAt > quietMs) break;
       await new Promise((r) => setTimeout(r, 20));
       continue;
     }
     ws.send(frame, { binary: true });
     sent += frame.length;
+    movedAt = Date.now();
   }
   return { sent: sent - ws.bufferedAmount, leave: () => ws.terminate() };
+}
+
+/**
+ * How long a stream must not move to count as held back: the server paused its source. A server
+ * that buffers keeps taking, and reaches the end, which the memory figure then shows.
+ */
+const QUIET_MS = 1000;
+
+/**
+ * Waits while `progress` (bytes a source gave up: a file's read offset, a process's writes) still
+ * grows: until it has not moved for `quietMs` (the reader's back-pressure reached the source) or
+ * it reached `end` (the server took everything). Polls every 100 ms; throws after `ms`.
+ */
+export async function untilHeldBack(
+  progress: () => number,
+  end: number,
+  { quietMs = QUIET_MS, ms = 60_000 } = {},
+) {
+  const started = Date.now();
+  let last = progress();
+  let movedAt = started;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = progress();
+    if (now >= end) return now;
+    if (now !== last) {
+      last = now;
+      movedAt = Date.now();
+    } else if (Date.now() - movedAt >= quietMs) return now;
+    if (Date.now() - started > ms) throw new Error(`the stream never settled (at ${now} bytes)`);
+  }
+}
+
+/**
+ * A progress for untilHeldBack where the source cannot be watched (a file the server reads at
+ * offsets): this process's largest resident set so far, in steps of 8 MB. A server that buffers
+ * what its reader does not take keeps setting new highs; one that pauses its source settles.
+ */
+export function residentHigh(): () => number {
+  let high = 0;
+  return () => (high = Math.max(high, Math.floor(process.memoryUsage().rss / (8 * MB))));
+}
+
+/** Bytes written so far by the processes whose command line contains `marker` (their `io`). */
+export function writtenBy(marker: string): number {
+  let bytes = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(marker)) continue;
+      const m = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+      bytes += Number(m?.[1] ?? 0);
+    } catch {
+      // Gone between the listing and the look.
+    }
+  }
+  return bytes;
 }
 
 /** An HTTP GET whose response is not read once its headers are in. */

@@ -10,8 +10,11 @@ import {
   pausedGet,
   pausedWebSocket,
   peakGrowth,
+  residentHigh,
   SLOW_READER_BOUND_MB,
   SLOW_READER_MB,
+  untilHeldBack,
+  writtenBy,
 } from '../../test/slow-reader.js';
 
 const NODE = process.execPath;
@@ -34,6 +37,9 @@ const FLOOD = [
   "if(!q.url.endsWith('/quiet'))pump(k,Buffer.concat([Buffer.from([130,126,253,232]),b]))});",
   "s.listen(Number(process.env.PORT),'127.0.0.1');",
 ].join('');
+
+/** In the job's command line: what finds its process on the host (writtenBy). */
+const FLOOD_MARK = 'const pump=';
 
 /** Processes of this machine whose command line contains `marker`. */
 const processesWith = (marker: string) =>
@@ -88,7 +94,8 @@ describe('slow readers of job streams', () => {
         ...owner.headers,
       });
       expect(await until(id, ['succeeded', 'failed'])).toBe('succeeded');
-      await new Promise((r) => setTimeout(r, 2000));
+      // The whole log is written: held until the server stops taking more of it.
+      await untilHeldBack(residentHigh(), Infinity);
     });
     console.log(`log_ws slow reader: server RSS +${grown.toFixed(0)} MB`);
     expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
@@ -103,7 +110,7 @@ describe('slow readers of job streams', () => {
     const grown = await peakGrowth(async () => {
       reader = await pausedGet(`${s.url}/api/v1/jobs/${id}/log`, owner.headers);
       expect(reader.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 3000));
+      await untilHeldBack(residentHigh(), Infinity);
     });
     console.log(`log HTTP slow reader: server RSS +${grown.toFixed(0)} MB`);
     expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
@@ -124,7 +131,9 @@ describe('slow readers of job streams', () => {
         ['v2.channels.neu.ro'],
         owner.headers,
       );
-      await new Promise((r) => setTimeout(r, 4000));
+      // Until the command blocks on its full pipe, or has written everything.
+      await eventually(() => writtenBy(marker) > 0);
+      await untilHeldBack(() => writtenBy(marker), BYTES);
     });
     console.log(`exec slow reader: server RSS +${grown.toFixed(0)} MB`);
     expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
@@ -146,7 +155,7 @@ describe('slow readers of job streams', () => {
         ['v2.channels.neu.ro'],
         owner.headers,
         frame,
-        { total: BYTES, ms: 6000 },
+        { total: BYTES },
       ));
     });
     console.log(
@@ -181,9 +190,11 @@ describe('slow readers of job streams', () => {
     it(`holds a paused HTTP reader of a job sending ${SLOW_READER_MB} MB`, async () => {
       let reader: Awaited<ReturnType<typeof pausedGet>> | undefined;
       const grown = await peakGrowth(async () => {
+        const before = writtenBy(FLOOD_MARK);
         reader = await pausedGet(at('/big'));
         expect(reader.status).toBe(200);
-        await new Promise((r) => setTimeout(r, 4000));
+        // Until the job blocks on its socket, or has sent everything.
+        await untilHeldBack(() => writtenBy(FLOOD_MARK), before + BYTES);
       });
       console.log(`ingress HTTP slow reader: server RSS +${grown.toFixed(0)} MB`);
       expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
@@ -193,8 +204,9 @@ describe('slow readers of job streams', () => {
     it(`holds a slow WebSocket reader of a job sending ${SLOW_READER_MB} MB`, async () => {
       let reader: Awaited<ReturnType<typeof pausedWebSocket>> | undefined;
       const grown = await peakGrowth(async () => {
+        const before = writtenBy(FLOOD_MARK);
         reader = await pausedWebSocket(at('/socket').replace('http', 'ws'), []);
-        await new Promise((r) => setTimeout(r, 4000));
+        await untilHeldBack(() => writtenBy(FLOOD_MARK), before + BYTES);
       });
       console.log(`ingress WebSocket slow reader: server RSS +${grown.toFixed(0)} MB`);
       expect(grown).toBeLessThan(SLOW_READER_BOUND_MB);
@@ -210,7 +222,7 @@ describe('slow readers of job streams', () => {
           [],
           {},
           Buffer.alloc(2 ** 20, 97),
-          { total: BYTES, ms: 6000 },
+          { total: BYTES },
         ));
       });
       console.log(
