@@ -189,8 +189,9 @@ export async function putLarge(url: string, headers: Record<string, string>, byt
 }
 
 /**
- * Holds a download paused for 3 s and returns the server's peak growth in MB (printed under
- * `label`), after checking that the download was accepted.
+ * Holds a download paused until the server is held back (untilHeldBack on its memory) and
+ * returns the server's peak growth in MB (printed under `label`), after checking that the
+ * download was accepted.
  */
 export async function pausedDownloadGrowth(
   label: string,
@@ -202,7 +203,7 @@ export async function pausedDownloadGrowth(
     const grown = await peakGrowth(async () => {
       reader = await pausedGet(url, headers);
       if (reader.status !== 200) throw new Error(`${label}: download answered ${reader.status}`);
-      await new Promise((r) => setTimeout(r, 3000));
+      await untilHeldBack(residentHigh(), Infinity);
     });
     console.log(`${label} slow reader: server RSS +${grown.toFixed(0)} MB`);
     return grown;
