@@ -61,16 +61,27 @@ code,pre{background:#f6f8fa;border-radius:4px}pre{padding:.8rem;overflow:auto}a{
 
 /**
  * The user and operator documentation (`docs/*.md`), rendered at `/docs/`: the console's Docs
- * link. Only the files present at start are served, by exact name, so no path can escape.
+ * link. Only the files present at start are served, by exact name, so no path can escape. A page
+ * is rendered when first asked for, not at start (rendering them all was a tenth of a start).
  */
 export async function registerDocs(app: FastifyInstance, config: Config, dir = DOCS_DIR) {
   if (!existsSync(dir)) return;
-  const pages = new Map<string, string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.md'))) {
-    pages.set(f, renderDoc(readFileSync(join(dir, f), 'utf8')));
-  }
+  const pages = new Map<string, string | null>(
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .map((f) => [f, null]),
+  );
+  const rendered = (name: string) => {
+    if (!pages.has(name)) return null;
+    let html = pages.get(name);
+    if (html) return html;
+    // A page removed since start (an upgrade in place) is not found, as any other.
+    const markdown = existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : null;
+    if (markdown !== null) pages.set(name, (html = renderDoc(markdown)));
+    return html ?? null;
+  };
   const send = (name: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const html = pages.get(name);
+    const html = rendered(name);
     if (!html) return reply.status(404).send({ error: 'not_found', message: 'No such page' });
     const title = `${brandingFor(config, request.hostname).title} documentation`;
     return reply.type('text/html; charset=utf-8').send(page(title, html));

@@ -3,7 +3,7 @@ import { modelAnswererFor, modelSettingRoutes } from './model/index.js';
 import type { AppContext } from '../../context.js';
 import type { JobsService } from '../jobs/service.js';
 import { EmbeddedAnswerer } from './embedded.js';
-import { loadKnowledge } from './knowledge/index.js';
+import { lazyKnowledge } from './knowledge/index.js';
 import { planRoutes } from './plans-routes.js';
 import { COPILOT_WINDOW_MS, RateLimiter } from './rate-limit.js';
 import { createTools } from './tools/index.js';
@@ -61,8 +61,16 @@ export function answererPicker(
 export const assistantModule =
   (ctx: AppContext, jobs: JobsService, opts: AssistantOptions = {}): FastifyPluginAsync =>
   async (app) => {
-    const knowledge = opts.knowledge ?? loadKnowledge();
-    app.log.info({ knowledge: knowledge.stats }, 'assistant knowledge indexed');
+    const log = (kb: KnowledgeBase) =>
+      app.log.info({ knowledge: kb.stats }, 'assistant knowledge indexed');
+    let knowledge: KnowledgeBase;
+    if (opts.knowledge) log((knowledge = opts.knowledge));
+    else {
+      const lazy = lazyKnowledge(log);
+      knowledge = lazy;
+      // Built once the server listens, off the path to ready; a question before that builds it.
+      app.addHook('onListen', async () => void setImmediate(() => lazy.warm()));
+    }
     const tools = createTools({
       db: ctx.db,
       driver: jobs.driver,

@@ -31,6 +31,34 @@ export function loadKnowledge(
   return kb;
 }
 
+/**
+ * The same knowledge, built when first used rather than at start (building it was a fifth of a
+ * server's start): the first question waits for it, unless `warm` was called once the server
+ * was up. `onBuilt` is told once it is built.
+ */
+export function lazyKnowledge(
+  onBuilt: (kb: KnowledgeBase) => void = () => {},
+): KnowledgeBase & { warm(): void } {
+  let kb: KnowledgeBase | null = null;
+  const get = () => {
+    if (!kb) {
+      kb = loadKnowledge();
+      onBuilt(kb);
+    }
+    return kb;
+  };
+  return {
+    retrieve: (query, o) => get().retrieve(query, o),
+    compose: (query, retrieval) => get().compose(query, retrieval),
+    nearest: (query, limit) => get().nearest(query, limit),
+    isSmallTalk: (query) => get().isSmallTalk(query),
+    get stats() {
+      return get().stats;
+    },
+    warm: () => void get(),
+  };
+}
+
 /** A fresh build, uncached: what the bench times. */
 export function buildKnowledge(opts: { docsDir?: string; glossary?: boolean }): KnowledgeBase {
   const started = performance.now();
