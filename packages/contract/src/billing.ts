@@ -151,6 +151,8 @@ export const TopResource = z.object({
   category: z.string(),
   project_name: z.string(),
   resource_id: z.string(),
+  /** What a person calls it: a job's name (null for a job without one; the id is its name). */
+  resource_name: z.string().nullable(),
   user_name: z.string().nullable(),
   credits: z.string(),
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageRecords } from '../../db/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { addProject, call, joinOrg, tenancy } from '../../test/fixtures.js';
+import { addProject, call, joinOrg, submitJob, tenancy } from '../../test/fixtures.js';
 import { DATE_FORMAT_MESSAGE } from '@orrery/contract';
 import { csvField, toCsv } from './csv.js';
 import { addCredits } from './usage.js';
@@ -272,6 +272,7 @@ describe('usage and reports API', () => {
         category: 'jobs',
         project_name: 'vision',
         resource_id: 'job-g',
+        resource_name: null,
         user_name: owner.username,
         credits: '10.0000',
       },
@@ -279,6 +280,7 @@ describe('usage and reports API', () => {
         category: 'jobs',
         project_name: 'vision',
         resource_id: 'job-a',
+        resource_name: null,
         user_name: owner.username,
         credits: '2.0000',
       },
@@ -286,6 +288,7 @@ describe('usage and reports API', () => {
         category: 'apps',
         project_name: 'vision',
         resource_id: 'my-notebook',
+        resource_name: null,
         user_name: 'bob',
         credits: '2.0000',
       },
@@ -293,6 +296,7 @@ describe('usage and reports API', () => {
         category: 'storage',
         project_name: 'nlp',
         resource_id: 'default',
+        resource_name: null,
         user_name: null,
         credits: '0.0001',
       },
@@ -303,6 +307,32 @@ describe('usage and reports API', () => {
     expect(bad.body.message).toBe('limit must be a number from 1 to 100');
     expect((await call(s, 'GET', top, member)).status).toBe(403);
     expect((await call(s, 'GET', top, rivalOwner)).status).toBe(404);
+  });
+
+  it('names a job of the top by its name beside its id', async () => {
+    const id = await submitJob(s, owner, 'true', { name: 'train-bert' });
+    // In a month of its own: the other tests' totals stay as they are.
+    await s.ctx.db
+      .insert(usageRecords)
+      .values(
+        record({
+          resource: `job://default/acme/vision/${id}`,
+          at: '2026-09-15T10:00:00',
+          credits: '3.0000',
+        }),
+      );
+    const sept = 'start_date=2026-09-01T00:00:00&end_date=2026-10-01T00:00:00';
+    const { body } = await call(s, 'GET', `/apis/billing/v1/top?org_name=acme&${sept}`, owner);
+    expect(body).toEqual([
+      {
+        category: 'jobs',
+        project_name: 'vision',
+        resource_id: id,
+        resource_name: 'train-bert',
+        user_name: owner.username,
+        credits: '3.0000',
+      },
+    ]);
   });
 
   describe('POST /api/v1/metrics/credits/usage', () => {

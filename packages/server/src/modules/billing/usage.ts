@@ -7,7 +7,7 @@ import type {
   UsageQuery,
 } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { usageRecords, users } from '../../db/schema.js';
+import { jobs, usageRecords, users } from '../../db/schema.js';
 
 /**
  * The usage query, the top resources and Apolo's metrics call over `usage_records`: aggregated in
@@ -112,7 +112,10 @@ export async function usageOf(db: Db, q: UsageQuery) {
   return { clusters: out, total: addCredits(out.map((c) => c.total)), groups: asked };
 }
 
-/** The resources that cost most in a period: jobs, app jobs, storage of a project, disks. */
+/**
+ * The resources that cost most in a period: jobs, app jobs, storage of a project, disks. A job
+ * is charged under its id (Apolo's `resource_id`); its name, when it has one, comes beside it.
+ */
 export async function topResources(db: Db, q: TopQuery) {
   const sum = sql`sum(${r.credits})`;
   return db
@@ -120,13 +123,15 @@ export async function topResources(db: Db, q: TopQuery) {
       category: r.category,
       project_name: r.projectName,
       resource_id: r.resourceId,
+      resource_name: jobs.name,
       user_name: users.username,
       credits,
     })
     .from(r)
     .leftJoin(users, eq(users.id, r.userId))
+    .leftJoin(jobs, and(eq(r.category, 'jobs'), eq(jobs.id, r.resourceId)))
     .where(where({ ...q, orgs: q.org_name ? [q.org_name] : undefined }))
-    .groupBy(r.category, r.projectName, r.resourceId, users.username)
+    .groupBy(r.category, r.projectName, r.resourceId, jobs.name, users.username)
     .orderBy(desc(sum), asc(r.resourceId))
     .limit(q.limit);
 }

@@ -4,4 +4,5 @@ import '@mantine/core/styles/Chip.css';
 import '@mantine/core/styles/NumberInput.css';
 import '@mantine/core/styles/Pagination.css';
 import '@mantine/dates/styles.css';
+import '@mantine/core/styles/ColorSwatch.css';
 import '@mantine/charts/styles.css';

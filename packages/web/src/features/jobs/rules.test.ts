@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCamel } from '@orrery/contract';
 import type { Job } from '../../api/jobs';
-import { xTicks, yTicks } from './observability/LoadCharts';
+import { samplesSpan, xTicks, yTicks } from './observability/LoadCharts';
 import { canWatchLoad, jobActions, percentOf, STATUS_COLOR } from './rules';
 import { jobWire } from './test-fixtures';
 
@@ -51,6 +51,8 @@ describe('job rules', () => {
     expect(yTicks(512)).toEqual([0, 120, 240, 360, 480, 600]);
     expect(yTicks(100)).toEqual([0, 20, 40, 60, 80, 100]);
     const points = [1001.2, 1004, 1009.9, 1016].map((time) => ({ time, cpu: 1, memory: 1 }));
-    expect(xTicks(points)).toEqual([1005, 1010, 1015]);
+    expect(xTicks(samplesSpan(points))).toEqual([1005, 1010, 1015]);
+    // The metrics dashboard's axis is its whole window, whatever was sampled in it.
+    expect(xTicks([1000, 1900])).toHaveLength(181);
   });
 });

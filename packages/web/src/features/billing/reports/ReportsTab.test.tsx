@@ -45,10 +45,26 @@ const TOP: TopResourceWire[] = [
     category: 'apps',
     project_name: 'vision',
     resource_id: 'my-notebook',
+    resource_name: null,
     user_name: 'alice',
     credits: '9.5',
   },
-  { category: 'jobs', project_name: 'nlp', resource_id: 'job-7', user_name: 'bob', credits: '2' },
+  {
+    category: 'jobs',
+    project_name: 'nlp',
+    resource_id: 'job-7',
+    resource_name: 'train-bert',
+    user_name: 'bob',
+    credits: '2',
+  },
+  {
+    category: 'jobs',
+    project_name: 'nlp',
+    resource_id: 'job-8',
+    resource_name: null,
+    user_name: 'bob',
+    credits: '1',
+  },
 ];
 
 const POOLS: PoolUtilisationWire = {
@@ -155,7 +171,9 @@ describe('reports tabs', () => {
     const rows = within(top).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.textContent)).toEqual([
       'my-notebookAppsvisionalice9.5',
-      'job-7Jobsnlpbob2',
+      // A job by its name, its id beneath; one without a name by its id.
+      'train-bertjob-7Jobsnlpbob2',
+      'job-8Jobsnlpbob1',
     ]);
     expect(screen.getByRole('figure', { name: 'Usage by category over time' })).toBeTruthy();
     const usage = queries(calls, 'usage');

@@ -178,7 +178,21 @@ function TopTable({ rows }: { rows: ReturnType<typeof useTopResources>['data'] &
       rows={rows}
       rowKey={(r) => `${r.category}/${r.projectName}/${r.resourceId}/${r.userName}`}
       columns={[
-        { header: C.resource, cell: (r) => r.resourceId },
+        {
+          header: C.resource,
+          // A job by its name, its id beneath; a job without a name, and the rest, by their id.
+          cell: (r) =>
+            r.resourceName ? (
+              <Stack gap={0}>
+                <Text size="sm">{r.resourceName}</Text>
+                <Text size="xs" c="dimmed">
+                  {r.resourceId}
+                </Text>
+              </Stack>
+            ) : (
+              r.resourceId
+            ),
+        },
         { header: C.category, cell: (r) => categoryLabel(r.category) },
         { header: C.project, cell: (r) => r.projectName },
         { header: C.user, cell: (r) => r.userName ?? T.noUser },

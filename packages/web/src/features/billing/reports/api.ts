@@ -33,6 +33,8 @@ export interface TopResourceWire {
   category: string;
   project_name: string;
   resource_id: string;
+  /** A job's name; null for a job without one and for other resources (their id is a name). */
+  resource_name: string | null;
   user_name: string | null;
   credits: string;
 }

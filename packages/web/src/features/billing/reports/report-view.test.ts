@@ -12,6 +12,8 @@ describe('report views', () => {
             { userName: 'bob', credits: '2' },
             { userName: 'alice', credits: '3' },
             { userName: null, credits: '0.25' },
+            // Nothing charged to carol in the period: no row.
+            { userName: 'carol', credits: '0.0000' },
           ],
           total: '5.25',
         },

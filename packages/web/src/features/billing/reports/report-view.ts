@@ -7,7 +7,7 @@ export interface ReportShare {
   credits: number;
 }
 
-/** Credits per project or per user, summed over clusters, the largest first. */
+/** Credits per project or per user, summed over clusters, the largest first; none at zero. */
 export function sharesBy(usage: ReportUsage, key: 'projectName' | 'userName', none: string) {
   const sums = new Map<string, number>();
   for (const c of usage.clusters)
@@ -15,7 +15,9 @@ export function sharesBy(usage: ReportUsage, key: 'projectName' | 'userName', no
       const name = u[key] ?? none;
       sums.set(name, (sums.get(name) ?? 0) + Number(u.credits));
     }
+  // Nothing charged to it in the period (what rounds to 0.0000): no row, no bar.
   return [...sums.entries()]
+    .filter(([, credits]) => Math.round(credits * 1e4) !== 0)
     .map(([name, credits]): ReportShare => ({ name, credits }))
     .sort((a, b) => b.credits - a.credits || a.name.localeCompare(b.name));
 }

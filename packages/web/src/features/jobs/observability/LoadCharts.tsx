@@ -23,13 +23,23 @@ export function yTicks(max: number) {
   return Array.from({ length: Y_INTERVALS + 1 }, (_, i) => step * i);
 }
 
-/** Whole 5-second marks from the first sample to the last. */
-export function xTicks(points: LoadPoint[]) {
-  if (!points.length) return [];
-  const first = Math.ceil(points[0].time / X_TICK_SECONDS) * X_TICK_SECONDS;
-  const last = points[points.length - 1].time;
+/** The x axis's span in seconds: the samples' own, or a window such as the last 15 minutes. */
+export type Span = [from: number, to: number];
+
+/** From the first sample to the last. */
+export const samplesSpan = (points: LoadPoint[]): Span | null =>
+  points.length ? [points[0].time, points[points.length - 1].time] : null;
+
+/** Whole 5-second marks over the span (the chart shows as many labels as fit). */
+export function xTicks(span: Span | null) {
+  if (!span) return [];
   const ticks: number[] = [];
-  for (let t = first; t <= last; t += X_TICK_SECONDS) ticks.push(t);
+  for (
+    let t = Math.ceil(span[0] / X_TICK_SECONDS) * X_TICK_SECONDS;
+    t <= span[1];
+    t += X_TICK_SECONDS
+  )
+    ticks.push(t);
   return ticks;
 }
 
@@ -44,7 +54,16 @@ const timeLabel = (seconds: number) => clock.format(new Date(seconds * 1000));
  * A chart each for cpu and memory in percent of the job's limits and, when the job has a GPU, its
  * duty cycle and memory. `animationMs` 0 draws at once (live samples arrive every second).
  */
-export function LoadCharts({ points, animationMs }: { points: LoadPoint[]; animationMs: number }) {
+export function LoadCharts({
+  points,
+  animationMs,
+  span = samplesSpan(points),
+}: {
+  points: LoadPoint[];
+  animationMs: number;
+  /** The x axis's span; the samples' own by default. */
+  span?: Span | null;
+}) {
   const hasGpu = points.some((p) => p.gpu !== undefined);
   const charts: { key: keyof LoadPoint; label: string; color: string }[] = [
     { key: 'cpu', label: T.cpu, color: 'blue.6' },
@@ -56,7 +75,7 @@ export function LoadCharts({ points, animationMs }: { points: LoadPoint[]; anima
         ]
       : []),
   ];
-  const ticks = xTicks(points);
+  const ticks = xTicks(span);
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
       {charts.map((c) => {
@@ -74,7 +93,7 @@ export function LoadCharts({ points, animationMs }: { points: LoadPoint[]; anima
               lineProps={{ isAnimationActive: animationMs > 0, animationDuration: animationMs }}
               xAxisProps={{
                 type: 'number',
-                domain: ['dataMin', 'dataMax'],
+                domain: span ?? ['dataMin', 'dataMax'],
                 ticks,
                 tickFormatter: timeLabel,
               }}

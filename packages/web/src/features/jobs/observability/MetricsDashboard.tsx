@@ -15,6 +15,8 @@ const T = JOBS_TEXTS.metrics;
 /** The dashboard refreshes every 10 seconds and animates its charts over 2 s. */
 export const METRICS_REFRESH_MS = 10_000;
 export const METRICS_ANIMATION_MS = 2_000;
+/** What the dashboard shows: the last 15 minutes. */
+export const METRICS_WINDOW_S = 15 * 60;
 
 /** `GET /api/v1/jobs/{id}/metrics`: what the server recorded of the job's last 15 minutes. */
 export const useJobMetrics = (id: string) =>
@@ -33,7 +35,17 @@ export default function MetricsDashboard({ job, back }: { job: Job; back: string
   if (metrics.isPending) body = <Loader size="sm" aria-label={T.intro} />;
   else if (metrics.isError) body = <Alert color="red">{messageOf(metrics.error, T.failed)}</Alert>;
   else if (!points.length) body = <Alert color="gray">{T.empty}</Alert>;
-  else body = <LoadCharts points={points} animationMs={METRICS_ANIMATION_MS} />;
+  else {
+    // The axis spans the 15 minutes up to the answer, not only the part that has samples.
+    const to = metrics.dataUpdatedAt / 1000;
+    body = (
+      <LoadCharts
+        points={points}
+        animationMs={METRICS_ANIMATION_MS}
+        span={[to - METRICS_WINDOW_S, to]}
+      />
+    );
+  }
   return (
     <Stack>
       <Anchor component={Link} to={back} size="sm">
