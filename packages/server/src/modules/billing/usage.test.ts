@@ -312,15 +312,13 @@ describe('usage and reports API', () => {
   it('names a job of the top by its name beside its id', async () => {
     const id = await submitJob(s, owner, 'true', { name: 'train-bert' });
     // In a month of its own: the other tests' totals stay as they are.
-    await s.ctx.db
-      .insert(usageRecords)
-      .values(
-        record({
-          resource: `job://default/acme/vision/${id}`,
-          at: '2026-09-15T10:00:00',
-          credits: '3.0000',
-        }),
-      );
+    await s.ctx.db.insert(usageRecords).values(
+      record({
+        resource: `job://default/acme/vision/${id}`,
+        at: '2026-09-15T10:00:00',
+        credits: '3.0000',
+      }),
+    );
     const sept = 'start_date=2026-09-01T00:00:00&end_date=2026-10-01T00:00:00';
     const { body } = await call(s, 'GET', `/apis/billing/v1/top?org_name=acme&${sept}`, owner);
     expect(body).toEqual([
