@@ -297,6 +297,20 @@ function FieldView({ node, path }: { node: FieldNode; path: string }) {
   );
 }
 
+/**
+ * An array's item as shown: by the item's own title ("Database user 1" in "Database users"),
+ * else the array's, numbered; a group of fields has no asterisk of its own (its fields say
+ * which they need), a single input keeps it.
+ */
+function itemNode(array: Extract<FormNode, { kind: 'array' }>, i: number): FormNode {
+  const item = array.item;
+  return {
+    ...item,
+    title: `${item.title || array.title} ${i + 1}`,
+    required: item.kind === 'container' ? false : item.required,
+  };
+}
+
 /** Whether an env item's value may be an `ApoloSecret` rather than only a string. */
 const takesSecret = (item: FormNode) =>
   item.kind !== 'container' || item.children.find((c) => c.name === 'value')?.kind !== 'field';
@@ -360,10 +374,7 @@ function ArrayView({ node, path }: { node: ArrayNode; path: string }) {
         {items.map((_, i) => (
           <Group key={i} align="flex-start" wrap="nowrap" gap="xs">
             <div style={{ flex: 1 }}>
-              <NodeView
-                node={{ ...node.item, title: `${node.title} ${i + 1}` }}
-                path={childPath(path, i)}
-              />
+              <NodeView node={itemNode(node, i)} path={childPath(path, i)} />
             </div>
             <ActionIcon
               variant="subtle"

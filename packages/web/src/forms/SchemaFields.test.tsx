@@ -23,6 +23,33 @@ describe('schema-driven form', () => {
     expect(f.values().image).toBe('ubuntu');
   });
 
+  it("numbers an array's items by the item's own title, a group of fields without an asterisk", () => {
+    renderForm({
+      type: 'object',
+      properties: {
+        users: {
+          type: 'array',
+          'x-title': 'Database users',
+          items: {
+            type: 'object',
+            'x-title': 'Database user',
+            required: ['name'],
+            properties: {
+              name: { type: 'string', 'x-title': 'User name' },
+              dbs: { type: 'array', 'x-title': 'Databases', items: { type: 'string' } },
+            },
+          },
+          default: [{ name: 'app', dbs: ['app'] }],
+        },
+      },
+    } as InputSchema);
+    // The group's own label, and an untitled string item by its array's title.
+    expect(screen.getByText('Database user 1')).toBeTruthy();
+    expect(screen.getByText('Database user 1').textContent).not.toContain('*');
+    expect(screen.getByText('Databases 1')).toBeTruthy();
+    expect(screen.queryByText(/Database users 1/)).toBeNull();
+  });
+
   it('hides constants and sets them by itself', () => {
     const f = renderForm({ type: 'object', properties: { kind: { const: 'job', title: 'Kind' } } });
     expect(screen.queryByText('Kind')).toBeNull();
