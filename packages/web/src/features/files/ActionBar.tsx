@@ -34,16 +34,7 @@ export function ActionBar(props: {
 }) {
   const { entry } = props;
   return (
-    <Paper
-      withBorder
-      shadow="md"
-      p="sm"
-      pos="sticky"
-      bottom={16}
-      role="toolbar"
-      aria-label={T.label}
-      style={{ zIndex: 10 }}
-    >
+    <Paper withBorder shadow="md" p="sm" role="toolbar" aria-label={T.label}>
       {/* Beside the open drawer the bar is narrow: buttons wrap rather than lose their labels. */}
       <Group gap="xs">
         <ActionIcon variant="subtle" color="gray" aria-label={T.close} onClick={props.onClear}>

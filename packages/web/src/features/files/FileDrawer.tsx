@@ -1,4 +1,5 @@
-import { Drawer, Stack } from '@mantine/core';
+import { Box, Drawer, Stack } from '@mantine/core';
+import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { DetailsTable } from '../../ui/DetailsTable';
 import type { ReactNode } from 'react';
 import type { FileStatus } from '../../api/storage';
@@ -23,6 +24,36 @@ export function BesideFileDrawer({ open, children }: { open: boolean; children: 
     <Stack gap="md" pr={open ? { base: 0, md: FILE_DRAWER_WIDTH } : 0}>
       {children}
     </Stack>
+  );
+}
+
+/**
+ * The selected item's action bar and the uploads, docked at the bottom of the window (left of the
+ * open drawer), however short the listing: below a short one they floated mid-page. A spacer of
+ * the dock's height keeps the end of a long listing clear of it.
+ */
+export function BottomDock({ drawerOpen, children }: { drawerOpen: boolean; children: ReactNode }) {
+  const { ref, height } = useElementSize();
+  // From `md` the page keeps the drawer's width free (BesideFileDrawer); below, the drawer covers it.
+  const beside = useMediaQuery('(min-width: 62em)') && drawerOpen;
+  const gap = 'var(--mantine-spacing-md)';
+  return (
+    <>
+      <Box h={height} aria-hidden />
+      <Stack
+        ref={ref}
+        gap="sm"
+        pos="fixed"
+        bottom={16}
+        style={{
+          left: `calc(var(--app-shell-navbar-offset, 0rem) + ${gap})`,
+          right: beside ? `calc(${FILE_DRAWER_WIDTH}px + ${gap})` : gap,
+          zIndex: 10,
+        }}
+      >
+        {children}
+      </Stack>
+    </>
   );
 }
 

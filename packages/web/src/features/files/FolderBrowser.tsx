@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import type { QueryKey } from '@tanstack/react-query';
 import type { Can } from '../../api/permissions';
 import type { FileStatus } from '../../api/storage';
-import { BesideFileDrawer, FileDrawer } from './FileDrawer';
+import { BesideFileDrawer, BottomDock, FileDrawer } from './FileDrawer';
 import { FilesToolbar } from './FilesToolbar';
 import { FolderBreadcrumbs } from './FolderBreadcrumbs';
 import { FolderBody, useFolderBrowsing } from './FolderBody';
@@ -122,8 +122,10 @@ export function FolderBrowser(props: {
         >
           {props.more}
         </FolderBody>
-        {props.entry && props.actions}
-        {folder.uploads}
+        <BottomDock drawerOpen={!!props.entry}>
+          {props.entry && props.actions}
+          {folder.uploads}
+        </BottomDock>
       </BesideFileDrawer>
       <FileDrawer
         entry={props.entry}

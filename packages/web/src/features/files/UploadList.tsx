@@ -7,11 +7,12 @@ import type { Upload } from './useUploads';
 const T = FILE_TEXTS.uploads;
 const COLOR = { uploading: undefined, done: 'green', cancelled: 'gray', failed: 'red' } as const;
 
+// A small file finishes before any progress event: done is a full bar whatever was counted.
 const percentOf = (u: Upload) =>
-  u.total > 0
-    ? Math.min(100, Math.round((u.loaded / u.total) * 100))
-    : u.status === 'done'
-      ? 100
+  u.status === 'done'
+    ? 100
+    : u.total > 0
+      ? Math.min(100, Math.round((u.loaded / u.total) * 100))
       : 0;
 
 function statusText(u: Upload) {
@@ -29,7 +30,7 @@ export function UploadList(props: {
 }) {
   if (props.uploads.length === 0) return null;
   return (
-    <Paper withBorder p="sm" aria-label={T.label} role="region">
+    <Paper withBorder shadow="md" p="sm" aria-label={T.label} role="region">
       <Stack gap="xs">
         {props.uploads.map((u) => {
           const busy = u.status === 'uploading';
