@@ -31,21 +31,30 @@ export function creditsView(credits: string | null): CreditsView {
 }
 
 /**
+ * What binds the user in the organization: its balance, or their own lower limit; until the
+ * fresh balance arrives, the one of the profile.
+ */
+export function useBindingCredits(org: UserOrg) {
+  const { user } = useAccount();
+  const balance = useOrgBalance(org.name);
+  const member = useMemberBalance(org.name, user.username);
+  const orgCredits = balance.data ? balance.data.balance.credits : org.balance.credits;
+  return {
+    orgCredits,
+    view: creditsView(bindingCredits(orgCredits, member.data?.balance.credits)),
+  };
+}
+
+/**
  * The top bar's credits: what binds the user in the organization (its balance, or their own
  * lower limit), read again while work runs. Organization managers open the buy dialog from it
  * when the organization's balance is not unlimited.
  */
 export function CreditsDisplay({ org }: { org: UserOrg }) {
-  const { user } = useAccount();
   const manages = useManagesOrg();
-  const balance = useOrgBalance(org.name);
-  const member = useMemberBalance(org.name, user.username);
   const payments = usePaymentsMode();
   const [buying, setBuying] = useState(false);
-  // Until the fresh balance arrives, the one of the profile is shown.
-  const orgCredits = balance.data ? balance.data.balance.credits : org.balance.credits;
-  const credits = bindingCredits(orgCredits, member.data?.balance.credits);
-  const view = creditsView(credits);
+  const { orgCredits, view } = useBindingCredits(org);
   const testMode = payments.data?.mode === 'test' && (
     <Badge size="sm" color="yellow" variant="light">
       {BILLING_TEXTS.buy.testMarker}

@@ -9,4 +9,12 @@ export const HOME_TEXTS = {
   project: 'Project',
   yourRole: 'Your role in the project',
   location: 'Location',
+  recentJobs: 'Recent jobs',
+  allJobs: 'All jobs',
+  jobsFailed: 'Could not load the jobs',
+  noJobs: 'No jobs in this project yet',
+  firstJob:
+    "A job runs a command in a container on one of the cluster's presets; its status, logs and URL show on its page.",
+  credits: 'Credits',
+  creditsIn: (org: string) => `What you can still spend in ${org}`,
 };

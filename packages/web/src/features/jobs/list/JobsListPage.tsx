@@ -2,10 +2,9 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBriefcase, IconPlus } from '@tabler/icons-react';
-import { jobUri, type ProjectPlace } from '@orrery/contract';
+import type { ProjectPlace } from '@orrery/contract';
 import { useJobList, type Job } from '../../../api/jobs';
-import { useCanOne, withRule } from '../../../api/permissions';
-import { useJobRuntime } from '../create/api';
+import { useCanCreateJob } from '../useCanCreateJob';
 import { WhyNot } from '../../../ui/WhyNot';
 import { ContextLink } from '../../../app/context/ContextLink';
 import { useAccount } from '../../../app/session/account';
@@ -31,15 +30,7 @@ export default function JobsListPage() {
 function JobsList({ place }: { place: ProjectPlace }) {
   const params = useListParams();
   const { user } = useAccount();
-  // Where the installation refuses every job (no sandbox, ORRERY_UNSANDBOXED_JOBS), so does Create.
-  const refused = useJobRuntime().data?.refusedReason ?? null;
-  const canCreate = withRule(
-    useCanOne({
-      uri: jobUri(place.clusterName, place.orgName, place.projectName),
-      action: 'write',
-    }),
-    { enabled: !refused, why: refused },
-  );
+  const canCreate = useCanCreateJob(place);
   const [searchText, setSearchText] = useState(params.search);
   const [debounced] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   const { setSearch } = params;
