@@ -151,7 +151,7 @@ export const LIVE_QUESTIONS: LiveQuestion[] = [
     mustNot: (w) => [w.jobs.webPort.id, w.jobs.trainer.id],
   },
   {
-    question: 'What is the status of job trainer?',
+    question: 'What is the status of job epoch-runner?',
     asker: 'owner',
     kind: 'own work',
     must: (w) => [/\brunning\b/, job(w.jobs.trainer.id)],

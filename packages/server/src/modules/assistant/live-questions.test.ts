@@ -76,7 +76,7 @@ describe('the assistant on live work', () => {
       name: 'web-port',
       http: { port: 8080, requires_auth: true },
     });
-    const trainer = await submitJob(s, owner, 'sleep 600', { name: 'trainer' });
+    const trainer = await submitJob(s, owner, 'sleep 600', { name: 'epoch-runner' });
     const broken = await submitJob(s, owner, `sh -c 'echo no such program; exit 3'`, {
       name: 'broken',
     });

@@ -18,6 +18,9 @@ describe('intent rules', () => {
     ['Which of my jobs are running?', [{ kind: 'my-jobs', statuses: ['running'] }]],
     ['Show me my failed jobs', [{ kind: 'my-jobs', statuses: ['failed'] }]],
     ['list my jobs', [{ kind: 'my-jobs', statuses: [] }]],
+    ['which jobs did I cancel?', [{ kind: 'my-jobs', statuses: ['cancelled'] }]],
+    ['are any of my apps broken?', [{ kind: 'my-apps' }]],
+    ["what's the address of my job web-port", [{ kind: 'job-status', job: 'web-port' }]],
     [
       'Is my job web-port still running, what is its URL?',
       [{ kind: 'job-status', job: 'web-port' }],

@@ -81,14 +81,35 @@ const NOT_A_NAME = new Set([
   'wait',
   'waiting',
   'so',
+  'installed',
+  'any',
+  'i',
+  'we',
+  'you',
+  'can',
+  'could',
+  'should',
+  'will',
+  'here',
+  'now',
 ]);
 
 const JOB_ID = /\b(job-[0-9a-f-]{36})\b/;
 
+/**
+ * States that follow a plural ("are any of my apps broken?") as an adjective; after a singular
+ * they are a name ("why did job broken fail?").
+ */
+const STATE_WORDS = new Set(['broken', 'errored', 'degraded', 'healthy', 'succeeded', 'cancelled']);
+
 /** The first name after one of `nouns` ("job", "app") in `q`, skipping filler words. */
 function nameAfter(q: string, nouns: string[], anyId: RegExp | null = JOB_ID): string | null {
-  const re = new RegExp(String.raw`\b(?:${nouns.join('|')})\s+(?:named\s+|called\s+)?${NAME}`, 'g');
-  for (const m of q.matchAll(re)) if (!NOT_A_NAME.has(m[1]!)) return m[1]!;
+  const re = new RegExp(String.raw`\b(${nouns.join('|')})\s+(?:named\s+|called\s+)?${NAME}`, 'g');
+  for (const m of q.matchAll(re)) {
+    const [, noun, name] = m as unknown as [string, string, string];
+    if (NOT_A_NAME.has(name) || (noun.endsWith('s') && STATE_WORDS.has(name))) continue;
+    return name;
+  }
   // "why is train-1 pending": a job id anywhere.
   const id = anyId?.exec(q);
   return id ? id[1]! : null;
@@ -102,7 +123,7 @@ const STATUS_WORDS: Array<[RegExp, JobStatus]> = [
   [/\b(running|active|in progress|still up)\b/, 'running'],
   [/\b(failed|failing|crashed|broken)\b/, 'failed'],
   [/\b(succeeded|successful|finished|completed|done)\b/, 'succeeded'],
-  [/\b(cancell?ed|killed|stopped)\b/, 'cancelled'],
+  [/\b(cancel(l?ed)?|killed|stopped)\b/, 'cancelled'],
 ];
 
 const JOB = ['job', 'jobs'];
