@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopilotAnswer } from '@orrery/contract';
-import { clusterOrgs, organizations } from '../../db/schema.js';
+import { clusterOrgs, organizations, presets } from '../../db/schema.js';
+import { invalidateCatalog } from '../clusters/store.js';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { addProject, call, jobEnded, jobReaches, submitJob, tenancy } from '../../test/fixtures.js';
 import { eventually, installApp, outsiderOf } from '../../test/app-instance.js';
@@ -239,4 +240,22 @@ describe('the assistant on live work', () => {
     const own = shown(await ask(owner, 'Which of my jobs are running?'));
     expect(own).toContain(`/jobs/${jobs.webPort.id}`);
   }, 120_000);
+
+  it("names the cluster's GPU presets once it has one, for a how-to and for a question", async () => {
+    await s.ctx.db.insert(presets).values({
+      clusterName: 'default',
+      name: 'gpu-test',
+      cpu: 1,
+      memory: 1e9,
+      creditsPerHour: '2',
+      gpus: { nvidia: { count: 1, model: 'A100' } },
+    });
+    invalidateCatalog(s.ctx.db);
+    for (const q of ['Does this cluster have GPU presets?', 'How do I run a job with a GPU?']) {
+      const answer = await ask(owner, q);
+      expect(answer.response).toContain('GPU presets of cluster default: gpu-test.');
+      expect(answer.response).toContain('- default/gpu-test: 1 CPU, 1 GB memory, 1 GPU (A100)');
+      expect(answer.response).not.toContain('has no GPU presets');
+    }
+  });
 });
