@@ -1,6 +1,8 @@
 import { COPILOT_TEXTS, type Citation, type CopilotAnswer, type Plan } from '@orrery/contract';
 import { asksLive, liveOf, smallTalkAnswer } from './live.js';
 import { PLAN_TTL_MS } from './plans.js';
+import { SCORE_THRESHOLD } from './knowledge/modes.js';
+import { isHowTo } from './questions.js';
 import { inlineText } from './tools/markdown.js';
 import type { AskInput, Answerer, Fact, KnowledgeBase, Tools } from './types.js';
 
@@ -37,9 +39,17 @@ function shifted(docs: { response: string; citations: Citation[] }, offset: numb
 }
 
 /**
+ * How strong the docs must be to speak beside a live fact that answers the question: twice what
+ * an answer from the docs alone rests on, so that the fact is not followed by the nearest passage
+ * on a word of the question ("why did my app fail?" is the app's events, not the Export button).
+ */
+const BESIDE_FACTS = 2 * SCORE_THRESHOLD;
+
+/**
  * The embedded engine (no model): the live facts a question asks for first, then a plan if it
  * asks for a change, then the docs' extractive answer in the asked mode, one progress message
- * per round of retrieval. Greetings get a short reply with no citations.
+ * per round of retrieval; a how-to question gets the docs (the console's path) first and the
+ * facts that bear on it after. Greetings get a short reply with no citations.
  */
 export class EmbeddedAnswerer implements Answerer {
   constructor(
@@ -59,22 +69,26 @@ export class EmbeddedAnswerer implements Answerer {
       maxIterations: input.maxIterations,
       onRound: (round, added) => input.onProgress(round, COPILOT_TEXTS.progress(round, added)),
     });
-    const own = factsPart(facts, 1);
-    const parts = [...own.texts];
+    const composed = this.kb.compose(message, retrieval);
+    const howTo = isHowTo(message) && composed.citations.length > 0;
+    const docsSpeak =
+      !asked ||
+      howTo ||
+      (composed.citations.length > 0 && retrieval.sections.some((s) => s.score >= BESIDE_FACTS));
+    // A how-to's facts come after the docs' path, numbered after its citations.
+    const own = factsPart(facts, howTo ? composed.citations.length + 1 : 1);
+    const docs = shifted(composed, howTo ? 0 : own.citations.length);
     // Markdown already: the API's words escaped (they may quote a name the user gave), live.ts.
-    if (refusal) parts.push(refusal);
-    if (plan) parts.push(EMBEDDED_TEXTS.plan(plan));
-    const docs = shifted(this.kb.compose(message, retrieval), own.citations.length);
-    // Beside a live fact, the docs speak only when they found something to cite.
-    if (!asked) parts.push(docs.response);
-    else if (docs.citations.length > 0)
-      parts.push(`${EMBEDDED_TEXTS.fromDocs}\n\n${docs.response}`);
+    const change = [refusal, plan && EMBEDDED_TEXTS.plan(plan)].filter((x): x is string => !!x);
+    const docsText =
+      !asked || howTo ? docs.response : `${EMBEDDED_TEXTS.fromDocs}\n\n${docs.response}`;
+    const parts = howTo
+      ? [docsText, ...own.texts, ...change]
+      : [...own.texts, ...change, ...(docsSpeak ? [docsText] : [])];
+    const cited = docsSpeak ? docs.citations : [];
     return {
       response: parts.join('\n\n'),
-      citations: [
-        ...own.citations,
-        ...(asked && docs.citations.length === 0 ? [] : docs.citations),
-      ],
+      citations: howTo ? [...cited, ...own.citations] : [...own.citations, ...cited],
       mode,
       iterations: retrieval.rounds,
       engine: 'embedded',

@@ -1,5 +1,7 @@
 import type { Citation } from '@orrery/contract';
 import type { Retrieval, RetrievedSection, Section } from '../types.js';
+import { asksInternals, literalsOf } from '../questions.js';
+import { INTERNAL_SENTENCE } from './audience.js';
 import { SCORE_THRESHOLD } from './modes.js';
 import type { SectionIndex } from './search.js';
 import { splitSentences, type DocSection } from './sections.js';
@@ -9,6 +11,7 @@ const MAX_CITED = 3;
 const MAX_SENTENCES = 4;
 const PER_SECTION = 2;
 const SNIPPET = 200;
+const LITERAL_WEIGHT = 10;
 
 export const NOT_FOUND = 'I could not find this in the documentation.';
 
@@ -53,14 +56,20 @@ export function compose(
   if (!top.length) return { response: refusal(nearest(query)), citations: [] };
 
   const qTerms = new Set(terms(query));
+  const literals = literalsOf(query);
+  // A sentence that holds what the question quotes (`--gres`) is the one to quote.
   const weigh = (sentence: string) =>
     [...new Set(terms(sentence))]
       .filter((t) => qTerms.has(t))
-      .reduce((a, t) => a + index.idf(t), 0);
+      .reduce((a, t) => a + index.idf(t), 0) *
+    (literals.some((l) => sentence.includes(l)) ? LITERAL_WEIGHT : 1);
+  // A user's answer leaves out what the docs say of the project's own tests and benchmarks.
+  const internal = asksInternals(query);
   const picks = top.map((s, rank) => ({
     s,
     rank,
     sentences: sentencesOf(s, sections)
+      .filter((text) => internal || !INTERNAL_SENTENCE.test(text))
       .map((text, i) => ({ text, i, w: weigh(text) }))
       .sort((a, b) => b.w - a.w || a.i - b.i),
   }));

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DOCS_DIR } from '../../../http/docs.js';
 import type { KnowledgeBase, Retrieval, RetrieveOptions, Section } from '../types.js';
+import { forReader } from './audience.js';
 import { compose, isSmallTalk } from './compose.js';
 import { buildGlossary } from './glossary.js';
 import { buildGraph } from './graph.js';
@@ -98,7 +99,8 @@ export function buildKnowledge(opts: { docsDir?: string; glossary?: boolean }): 
     buildMs: Math.round((performance.now() - started) * 10) / 10,
   };
   return {
-    retrieve: (query: string, o: RetrieveOptions): Retrieval => retriever.retrieve(query, o),
+    retrieve: (query: string, o: RetrieveOptions): Retrieval =>
+      forReader(query, retriever.retrieve(query, o)),
     compose: (query, retrieval) => compose(query, retrieval, sections, index, (q) => nearest(q)),
     nearest,
     isSmallTalk,

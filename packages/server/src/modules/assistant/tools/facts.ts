@@ -6,12 +6,13 @@ import { orgMembers } from '../../../db/schema.js';
 import type { RuntimeDriver } from '../../../runtime/driver.js';
 import type { Catalogue } from '../../apps/catalogue.js';
 import { endpointOf } from '../../apps/outputs.js';
-import { jobsOfRevision } from '../../apps/store.js';
+import { eventsOf, jobsOfRevision } from '../../apps/store.js';
 import { loadClusters } from '../../clusters/store.js';
 import { presetWire } from '../../clusters/wire.js';
 import { visibleClusters } from '../../clusters/visible.js';
 import { orgsOfUser } from '../../orgs/store.js';
-import { unfinishedJobs, type JobRow } from '../../jobs/store.js';
+import { containerOf, unfinishedJobs, type JobRow } from '../../jobs/store.js';
+import { jobUrl } from '../../jobs/ingress-host.js';
 import type { Asker, Fact } from '../types.js';
 import { consoleUrl, placeOfRow, readableApp, readableJob } from './resolve.js';
 import { codeBlock, inlineText } from './markdown.js';
@@ -27,6 +28,10 @@ export interface FactDeps {
   /** Why a waiting job waits and where it stands, as the scheduler last decided (jobs queue.ts). */
   scheduling?: (j: JobRow) => JobScheduling;
 }
+
+/** Where a job with an HTTP port is served (the jobs API's `http_url`), null without one. */
+export const jobHttpUrl = (d: FactDeps, j: JobRow) =>
+  containerOf(j).http ? jobUrl(d, j.id) : null;
 
 /** A waiting job's place and reasons, in the scheduler's words (docs/scheduling.md). */
 function queueText(d: FactDeps, j: JobRow) {
@@ -92,7 +97,7 @@ export async function creditsFact(d: FactDeps, asker: Asker): Promise<Fact> {
 }
 
 /** The presets of the clusters the user works on, with their credits per hour. */
-export async function presetsFact(d: FactDeps, asker: Asker): Promise<Fact> {
+export async function presetsFact(d: FactDeps, asker: Asker, gpu = false): Promise<Fact> {
   const orgs = (await orgsOfUser(d.db, asker.principal.id)).map((o) => o.name);
   const visible = (await visibleClusters(d.db, asker.principal, orgs)).filter(
     (c) => !asker.context.cluster || c.name === asker.context.cluster,
@@ -103,14 +108,26 @@ export async function presetsFact(d: FactDeps, asker: Asker): Promise<Fact> {
   );
   if (loaded.every((c) => c.presets.length === 0))
     return { text: 'No presets are available to you on any cluster.', citations: [] };
+  const kinds = (w: ReturnType<typeof presetWire>) =>
+    [w.nvidia_gpu, w.amd_gpu, w.intel_gpu].filter((g) => g !== undefined);
+  const gpus = (w: ReturnType<typeof presetWire>) => kinds(w).reduce((n, g) => n + g.count, 0);
   const lines = loaded.flatMap((c) =>
     c.presets.map((p) => {
       const w = presetWire(p);
-      const gpu = w.nvidia_gpu ? `, ${w.nvidia_gpu} GPU` : '';
+      const n = gpus(w);
+      const model = kinds(w).find((g) => g.model)?.model;
+      const gpu = n ? `, ${n} GPU${model ? ` (${model})` : ''}` : '';
       return `- ${c.cluster.name}/${w.name}: ${w.cpu} CPU, ${formatMemory(w.memory)} memory${gpu}: ${w.credits_per_hour} credits per hour`;
     }),
   );
-  const text = `Presets you can run jobs with:\n${lines.join('\n')}`;
+  // Asked about GPUs: which presets have one, or that none does (nothing to pick on the form).
+  const gpuLines = loaded.map((c) => {
+    const named = c.presets.map(presetWire).filter((w) => gpus(w) > 0);
+    return named.length
+      ? `GPU presets of cluster ${c.cluster.name}: ${named.map((w) => w.name).join(', ')}.`
+      : `Cluster ${c.cluster.name} has no GPU presets: a job there cannot use a GPU until its administrator adds one.`;
+  });
+  const text = `${gpu ? `${gpuLines.join('\n')}\n\n` : ''}Presets you can run jobs with:\n${lines.join('\n')}`;
   return { text, citations: [{ title: 'Presets', url: consoleUrl.presets, snippet: lines[0]! }] };
 }
 
@@ -120,7 +137,14 @@ export async function jobStatusFact(d: FactDeps, asker: Asker, idOrName: string)
   const label = j.name ? `${j.name} (${j.id})` : j.id;
   // The reason may be the job's own words (its exit message): quoted, never markup.
   const why = inlineText([j.reason, j.statusDescription].filter(Boolean).join(': '));
-  const text = `Job ${label} is ${j.status}${why ? `. Reason: ${why}` : ''}.${queueText(d, j)}`;
+  const url = jobHttpUrl(d, j);
+  const served = !url
+    ? ''
+    : j.status === 'running'
+      ? ` It is served at ${url}`
+      : ` Its HTTP port is served at ${url} while it runs.`;
+  const exit = j.status === 'failed' && j.exitCode !== null ? ` Exit code: ${j.exitCode}.` : '';
+  const text = `Job ${label} is ${j.status}${why ? `. Reason: ${why}` : ''}.${exit}${served}${queueText(d, j)}`;
   return {
     text,
     citations: [{ title: `Job ${j.name ?? j.id}`, url: consoleUrl.job(j.id), snippet: text }],
@@ -183,10 +207,19 @@ export async function appStatusFact(d: FactDeps, asker: Asker, idOrName: string)
             : [];
         });
   const where = urls.length ? ` It is served at ${urls.join(', ')}` : '';
-  const text = `App ${inlineText(row.displayName)} (${row.name}) is ${row.state}.${where}`;
+  const text = `App ${inlineText(row.displayName)} (${row.name}) is ${row.state}.${where}${await lastEventText(d, row)}`;
   return {
     text,
     citations: [{ title: `App ${row.displayName}`, url: consoleUrl.app(row.id), snippet: text }],
     place: placeOfRow(row),
   };
+}
+
+/** Why an app is not healthy: its last event (the app's Events tab), when it carries a reason. */
+async function lastEventText(d: FactDeps, row: { id: string; state: string }) {
+  if (row.state === 'healthy' || row.state === 'uninstalled') return '';
+  const [last] = (await eventsOf(d.db, row.id, 1, 1)).rows;
+  if (!last || (!last.reason && !last.message)) return '';
+  const said = [last.reason, last.message].filter(Boolean).join(': ');
+  return ` Its last event says: ${inlineText(said)}.`;
 }

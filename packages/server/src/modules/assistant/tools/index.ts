@@ -11,6 +11,7 @@ import {
   type FactDeps,
 } from './facts.js';
 import { changeIntent, factIntents, type FactIntent } from './intents.js';
+import { bakesFact, disksFact, myAppsFact, myJobsFact } from './work.js';
 import { proposeChange } from './proposals.js';
 
 const factOf = (d: FactDeps, asker: Asker, i: FactIntent): Promise<Fact> => {
@@ -18,7 +19,15 @@ const factOf = (d: FactDeps, asker: Asker, i: FactIntent): Promise<Fact> => {
     case 'credits':
       return creditsFact(d, asker);
     case 'presets':
-      return presetsFact(d, asker);
+      return presetsFact(d, asker, i.gpu === true);
+    case 'my-jobs':
+      return myJobsFact(d, asker, i.statuses);
+    case 'my-apps':
+      return myAppsFact(d, asker);
+    case 'bakes':
+      return bakesFact(d, asker, i.bake);
+    case 'disks':
+      return disksFact(d, asker);
     case 'job-status':
       return jobStatusFact(d, asker, i.job);
     case 'my-waiting-jobs':

@@ -15,6 +15,28 @@ describe('intent rules', () => {
     ['how do I submit a job', []],
     ['how do I create a disk?', []],
     ['install shell with preset cpu-small', []],
+    ['Which of my jobs are running?', [{ kind: 'my-jobs', statuses: ['running'] }]],
+    ['Show me my failed jobs', [{ kind: 'my-jobs', statuses: ['failed'] }]],
+    ['list my jobs', [{ kind: 'my-jobs', statuses: [] }]],
+    ['which jobs did I cancel?', [{ kind: 'my-jobs', statuses: ['cancelled'] }]],
+    ['are any of my apps broken?', [{ kind: 'my-apps' }]],
+    ["what's the address of my job web-port", [{ kind: 'job-status', job: 'web-port' }]],
+    [
+      'Is my job web-port still running, what is its URL?',
+      [{ kind: 'job-status', job: 'web-port' }],
+    ],
+    ['Why did my app my-shell fail?', [{ kind: 'app-status', app: 'my-shell' }]],
+    ['Which apps have I installed?', [{ kind: 'my-apps' }]],
+    ['Which apps can I install?', []],
+    ['What bakes do I have?', [{ kind: 'bakes', bake: null }]],
+    ['What is the status of my bake nightly?', [{ kind: 'bakes', bake: 'nightly' }]],
+    ['Which disks do I have?', [{ kind: 'disks' }]],
+    ['Does this cluster have GPU presets?', [{ kind: 'presets', gpu: true }]],
+    // A how-to gets this cluster's GPU presets beside the console's path, and no list.
+    ['How do I run a job with a GPU?', [{ kind: 'presets', gpu: true }]],
+    ['How do I see my jobs?', []],
+    // The operator's question is the docs', not this cluster's presets.
+    ['How does the Slurm runtime request GPUs with --gres?', []],
   ])('%s', (q, intents) => expect(factIntents(q)).toEqual(intents));
 
   it.each([

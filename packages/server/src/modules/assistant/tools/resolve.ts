@@ -18,6 +18,9 @@ export const consoleUrl = {
   jobLogs: (id: string) => `${jobPage(id)}/logs`,
   app: (id: string) => `/apps/instances/${encodeURIComponent(id)}`,
   disks: '/disks',
+  /** A bake's graph (web: features/flows/FlowsPage.tsx). */
+  bake: (flowId: string, flowName: string, bakeId: string) =>
+    `/flows/${encodeURIComponent(flowId)}/${encodeURIComponent(flowName)}/bakes/${encodeURIComponent(bakeId)}`,
   installedApps: '/apps/installed',
   credits: '/org-billing',
   /**
