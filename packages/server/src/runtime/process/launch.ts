@@ -112,16 +112,20 @@ export async function socketDir(dir: string, identity?: JobIdentity): Promise<st
   return path;
 }
 
-/** bwrap's --info-fd: `{"child-pid": N, …}`, or null when bwrap failed before cloning. */
+/**
+ * bwrap's --info-fd: `{"child-pid": N, …}`, or null when bwrap failed before cloning. Read to the
+ * object's end: bwrap writes it in several pieces, and dies of SIGPIPE (141) if the reading end
+ * is closed before the last.
+ */
 export function childPid(info: Readable): Promise<number | null> {
   return new Promise((resolve) => {
     let text = '';
+    const pid = () => /"child-pid":\s*(\d+)/.exec(text)?.[1];
     const onData = (d: Buffer) => {
       text += String(d);
-      const m = /"child-pid":\s*(\d+)/.exec(text);
-      if (m) done(Number(m[1]));
+      if (/\n}/.test(text) && pid()) done(Number(pid()));
     };
-    const onEnd = () => done(null);
+    const onEnd = () => done(pid() ? Number(pid()) : null);
     const done = (pid: number | null) => {
       info.off('data', onData).off('end', onEnd).off('error', onEnd);
       resolve(pid);
