@@ -123,6 +123,27 @@ except OSError as e:
     expect(readdirSync(join(dataDir, 'jobs')).filter((d) => d.startsWith(`${id}.w`))).toEqual([]);
   });
 
+  it('without the sandbox, runs the workers on the host network with a free rendezvous port', async () => {
+    const bareDir = mkdtempSync('/var/tmp/orrery-gang-bare-');
+    const bare = new ProcessDriver({ dataDir: bareDir, sandbox: false, unsandboxedJobs: 'allow' });
+    try {
+      expect(bare.gangs).toBe(true);
+      const job = gang(RUN_PROG, 2, { env: { PROG: RANK_EXCHANGE } });
+      await bare.start(job);
+      const done = await until(bare, job.id, 'exited', 30_000);
+      const log = await logOf(bare, job.id);
+      expect(done, log).toMatchObject({ exitCode: 0 });
+      expect(log.trim().split('\n').sort()).toEqual([
+        expect.stringMatching(/^rank 0 of 2 heard ranks 1 uid \d+$/),
+        expect.stringMatching(/^rank 1 of 2 heard rank 0 uid \d+$/),
+      ]);
+      await bare.remove(job.id);
+    } finally {
+      await bare.close();
+      rmSync(bareDir, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!torch)(
     `trains a model with PyTorch DDP (gloo) on two workers${torch ? '' : ' (skipped: python3-torch is not installed)'}`,
     async () => {

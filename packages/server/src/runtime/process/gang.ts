@@ -112,16 +112,14 @@ export class Gangs {
       const first = await this.host.launch(worker(0), { gang: spec.id, rank: 0, output, peers });
       await first.settled;
       const pid = this.host.sandboxed ? await this.sandboxOf(spec.id) : undefined;
-      const rest = [...Array(workers - 1).keys()].map((i) =>
-        this.host.launch(worker(i + 1), {
-          gang: spec.id,
-          rank: i + 1,
-          output,
-          peers,
-          joinNetOf: pid,
-        }),
-      );
-      const started = await Promise.allSettled(rest);
+      const launch = (rank: number) =>
+        this.host.launch(worker(rank), { gang: spec.id, rank, output, peers, joinNetOf: pid });
+      const ranks = [...Array(workers - 1).keys()].map((i) => i + 1);
+      // Side by side, but one after another with GPUs: each worker takes the lowest ones the
+      // workers launched before it left free.
+      const started: PromiseSettledResult<unknown>[] = [];
+      if (!spec.limits.gpu?.count) started.push(...(await Promise.allSettled(ranks.map(launch))));
+      else for (const r of ranks) started.push(...(await Promise.allSettled([launch(r)])));
       const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason as Error;
     } catch (e) {
