@@ -350,6 +350,12 @@ export const JobLogQuery = z.object({
   debug: bool.optional(),
   separator: z.string().optional(),
   archive_delay: z.coerce.number().optional(),
+  /** Orrery: one worker's own output, of a job of several (docs/jobs.md "Distributed jobs"). */
+  worker: z.coerce
+    .number()
+    .int('worker must be a whole number')
+    .min(0, 'worker must be at least 0')
+    .optional(),
 });
 
 /** One sample of the `top` WebSocket. */

@@ -140,6 +140,8 @@ export interface LogOptions {
   follow: boolean;
   /** Prefix each line with an RFC 3339 timestamp. */
   timestamps: boolean;
+  /** One worker's own output, of a job of several (rank from 0); absent: the merged log. */
+  worker?: number;
 }
 
 export interface StatsSample {

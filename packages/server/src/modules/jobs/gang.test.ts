@@ -31,10 +31,10 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
     submitJob(s, owner, command, { preset_name: 'half', ...extra });
   const job = async (id: string) => (await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body;
   const until = (id: string, status: string) => jobReaches(s, owner, id, status, 60_000);
-  const log = async (id: string) => {
+  const log = async (id: string, query = '') => {
     const res = await s.app.inject({
       method: 'GET',
-      url: `/api/v1/jobs/${id}/log`,
+      url: `/api/v1/jobs/${id}/log${query}`,
       headers: owner.headers,
     });
     return res.body;
@@ -89,6 +89,12 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
       expect.stringMatching(/^rank 0 of 2 heard ranks 1 uid \d+$/),
       expect.stringMatching(/^rank 1 of 2 heard rank 0 uid \d+$/),
     ]);
+    // Each worker's own log, by its rank.
+    expect(await log(id, '?worker=1')).toBe(`${lines[1]}\n`);
+    expect(await log(id, '?worker=0')).toBe(`${lines[0]}\n`);
+    const beyond = await call(s, 'GET', `/api/v1/jobs/${id}/log?worker=2`, owner);
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.message).toBe('The job has 2 worker(s), numbered from 0');
     // Apolo's clients leave nodes out: one worker.
     const single = await submit('true');
     expect((await job(single)).nodes).toBe(1);

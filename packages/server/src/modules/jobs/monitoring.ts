@@ -18,13 +18,13 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { bearerOf, requireUser } from '../../auth/principal.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import { HttpError, invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
 import type { ExecSession } from '../../runtime/driver.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
-import { containerOf, jobById, updateJob, type JobRow } from './store.js';
+import { containerOf, jobById, updateJob, workersOf, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import { jobFor as findJob } from './found.js';
 import type { MetricsHistory } from './metrics-history.js';
@@ -87,12 +87,18 @@ export const monitoringRoutes =
         if (refused) throw refused;
         upgraded.set(request, j);
       };
-    const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> =>
-      driver.logs(j.id, {
+    const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> => {
+      const workers = workersOf(j);
+      if (q.worker !== undefined && q.worker >= workers)
+        throw invalid('worker', `The job has ${workers} worker(s), numbered from 0`);
+      return driver.logs(j.id, {
         since: q.since ? new Date(q.since) : undefined,
         follow: !finished(j),
         timestamps: q.timestamps ?? false,
+        // One worker's own log is the whole log of a job of one.
+        ...(workers > 1 && q.worker !== undefined ? { worker: q.worker } : {}),
       });
+    };
 
     app.get(
       '/api/v1/jobs/capacity',

@@ -27,7 +27,7 @@ import { execIn } from './exec.js';
 import { exitState, readNumber } from './exit.js';
 import { prepareHost } from './host.js';
 import { claimUid, releaseUid } from './identity.js';
-import { bareArgv, runnableCommand, sandboxArgv, settle, WRAPPER } from './launch.js';
+import { bareArgv, runnableCommand, sandboxArgv, settle, TEE_WRAPPER, WRAPPER } from './launch.js';
 import { listensInside } from './network.js';
 import { sampleTree } from './stats.js';
 import { appRuntimeEnv } from './app-runtime.js';
@@ -224,7 +224,11 @@ export class ProcessDriver implements RuntimeDriver {
     try {
       const child = spawn(
         '/bin/sh',
-        ['-c', WRAPPER, 'orrery-wrapper', cgroup.procs.join(' '), cgroup.oomFile ?? '', ...argv],
+        [
+          ...(plan ? ['-c', TEE_WRAPPER, 'orrery-tee', join(dir, 'output')] : []),
+          ...(plan ? [WRAPPER] : ['-c', WRAPPER, 'orrery-wrapper']),
+          ...[cgroup.procs.join(' '), cgroup.oomFile ?? '', ...argv],
+        ],
         {
           cwd: dir,
           env,
@@ -351,8 +355,12 @@ export class ProcessDriver implements RuntimeDriver {
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
   }
 
+  /** A gang's log is its workers' merged; `worker` picks one worker's own. */
   async logs(id: string, options: LogOptions): Promise<Readable> {
-    return this.logFile(id).readJob(options, () => this.observe(id));
+    const workers = await this.gang.logged(id);
+    const one = options.worker === undefined || !workers.length ? id : workers[options.worker];
+    if (!one) throw new Error(`Job ${id} has ${workers.length} workers`);
+    return this.logFile(one).readJob(options, () => this.observe(one));
   }
 
   /** A gang's: all its workers' together. */
@@ -436,6 +444,9 @@ export class ProcessDriver implements RuntimeDriver {
       for (const [id, last] of this.watched) {
         const s = await this.observe(id);
         const finished = s.state === 'exited' || s.state === 'missing';
+        // A gang's workers each have a log of their own besides the merged one.
+        if (this.gang.is(id))
+          for (const w of await this.gang.members(id)) await this.logFile(w).stamp(finished);
         // Not awaited: stopping a failed gang's other workers takes their kill grace.
         if (!finished) void this.gang.stopIfFailed(id);
         await this.logFile(id).stamp(finished);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobSpec } from '../driver.js';
 import { ProcessDriver } from './driver.js';
@@ -63,10 +64,19 @@ describe.skipIf(missing.length > 0)(`Jobs of several workers on the process runt
       expect.stringMatching(/^rank 1 of 3 heard rank 0 uid \d+$/),
       expect.stringMatching(/^rank 2 of 3 heard rank 0 uid \d+$/),
     ]);
-    const uids = new Set(lines.map((l) => l.split(' uid ')[1]));
-    expect(uids.size).toBe(3);
     // One job to the rest of the server: its workers are not listed as jobs of their own.
     expect((await driver.list()).filter((j) => j.startsWith(id))).toEqual([id]);
+    // Each worker's own log has its line alone, also once the gang is removed.
+    await driver.remove(id);
+    const own = async (worker: number) =>
+      text(await driver.logs(id, { follow: false, timestamps: false, worker }));
+    expect(await own(1)).toBe(`${lines[1]}\n`);
+    expect(await own(0)).toBe(`${lines[0]}\n`);
+    await expect(driver.logs(id, { follow: false, timestamps: false, worker: 3 })).rejects.toThrow(
+      'has 3 workers',
+    );
+    const uids = new Set(lines.map((l) => l.split(' uid ')[1]));
+    expect(uids.size).toBe(3);
   });
 
   it("keeps the gang's network to itself: another job does not reach its rendezvous port", async () => {
@@ -117,10 +127,11 @@ except OSError as e:
     await driver.kill(id);
     expect(await driver.observe(id)).toMatchObject({ state: 'exited' });
     expect(await liveWorkers(id)).toBe(0);
-    // Removed, it is gone whole; the merged log stays readable.
+    // Removed, it is gone whole; the logs stay readable.
     await driver.remove(id);
     expect(await driver.observe(id)).toEqual({ state: 'missing' });
-    expect(readdirSync(join(dataDir, 'jobs')).filter((d) => d.startsWith(`${id}.w`))).toEqual([]);
+    expect(await driver.list()).not.toContain(id);
+    expect(await logOf(driver, id)).toBe('');
   });
 
   it('without the sandbox, runs the workers on the host network with a free rendezvous port', async () => {

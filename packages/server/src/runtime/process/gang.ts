@@ -72,6 +72,12 @@ export class Gangs {
     return text ? (JSON.parse(text) as GangRecord) : null;
   }
 
+  /** The ids of the workers whose logs the job has (also once removed); none for one worker. */
+  async logged(id: string): Promise<string[]> {
+    const n = (await readNumber(join(this.dir(id), 'workers')))?.value ?? 0;
+    return [...Array(n).keys()].map((r) => workerId(id, r));
+  }
+
   /** The ids of the job's workers in rank order: the job itself unless it is a gang. */
   async members(id: string): Promise<string[]> {
     const g = this.is(id) ? await this.record(id) : null;
@@ -93,6 +99,8 @@ export class Gangs {
     await rm(join(dir, 'gang.json'), { force: true });
     const record: GangRecord = { workers, createdAt: Date.now() };
     await writeFile(join(dir, 'gang.json'), JSON.stringify(record));
+    // Kept after the gang is removed, for its workers' logs.
+    await writeFile(join(dir, 'workers'), String(workers));
     // Sandboxed, the network is the job's own; otherwise it is the host's, where a free one is
     // found.
     const fixed = spec.httpPort === RENDEZVOUS_PORT ? RENDEZVOUS_PORT + 1 : RENDEZVOUS_PORT;
@@ -211,13 +219,13 @@ export class Gangs {
     await Promise.all((await this.members(id)).map((w) => this.host.killOne(w)));
   }
 
-  /** Every worker stopped (together), then each removed, then the gang's record; its log stays. */
+  /**
+   * Every worker stopped (together), then each removed, then the gang's record; the logs (the
+   * merged one, and each worker's) stay.
+   */
   async remove(id: string): Promise<void> {
     await this.kill(id);
-    for (const w of await this.members(id)) {
-      await this.host.removeOne(w);
-      await rm(join(this.host.root, w), { recursive: true, force: true });
-    }
+    for (const w of await this.members(id)) await this.host.removeOne(w);
     await rm(join(this.dir(id), 'gang.json'), { force: true });
   }
 }

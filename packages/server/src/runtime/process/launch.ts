@@ -29,6 +29,15 @@ echo $? > exit.tmp
 [ -z "$oom" ] || grep -s "^oom_kill " "$oom" > oom
 /bin/mv exit.tmp exit`;
 
+/**
+ * A gang's worker (gang.ts): WRAPPER (its second argument) with the output also copied to the
+ * worker's own log (its first), while the spawn's stdout is the gang's merged log. tee is outside
+ * the job's process group and cgroups, and ends once the job's last process has closed its
+ * output; it keeps none of bwrap's and the network helper's descriptors.
+ */
+export const TEE_WRAPPER = `own=$1 body=$2; shift 2
+{ /bin/sh -c "$body" orrery-wrapper "$@"; } 2>&1 | /usr/bin/tee -a "$own" 3>&- 4>&- 5>&-`;
+
 /** Restores what the wrapper ignored (SIGTERM) and what `sh` ignores in background jobs. */
 const SHELL = ['/usr/bin/env', '--default-signal=TERM,INT,QUIT'];
 
