@@ -384,6 +384,8 @@ export const JobRuntimeInfo = z.object({
   refused_reason: z.string().optional(),
   /** Jobs run, but not isolated from each other and the host (ORRERY_UNSANDBOXED_JOBS=allow). */
   isolation_warning: z.string().optional(),
+  /** Why jobs of several workers (`nodes`) do not run here; absent where they do. */
+  workers_refusal: z.string().optional(),
 });
 export type JobRuntimeInfo = z.infer<typeof JobRuntimeInfo>;
 

@@ -116,6 +116,16 @@ async function record(d: AdmittingDeps, j: JobRow, first: WaitReason, held?: str
   });
 }
 
+/** Why the runtime runs no job of several workers (`workers` of them, when asked for). */
+export function workersRefusal(driver: RuntimeDriver, workers?: number): string | undefined {
+  if (driver.gangs === true) return undefined;
+  const asked = workers ? ` (nodes: ${workers})` : '';
+  return (
+    driver.gangs ??
+    `The ${driver.name} runtime does not run jobs of several workers yet${asked}; see docs/jobs.md "Distributed jobs"`
+  );
+}
+
 /**
  * Refuses a job bigger than every node its preset may use, even with the node empty, or a gang
  * whose workers the cluster could never hold at once: it would wait for ever. Nodes are the
@@ -128,13 +138,11 @@ export async function refuseNeverFitting(
 ) {
   const workers = workersOf(job as JobRow);
   // A runtime that cannot run a gang at all says so before its size is weighed.
-  if (workers > 1 && driver.gangs !== true) {
-    throw new HttpError(
-      'validation',
-      driver.gangs ??
-        `The ${driver.name} runtime does not run jobs of several workers yet (nodes: ${workers}); see docs/jobs.md "Distributed jobs"`,
-      [{ path: 'nodes', message: 'Not supported by this runtime' }],
-    );
+  const refused = workers > 1 ? workersRefusal(driver, workers) : undefined;
+  if (refused) {
+    throw new HttpError('validation', refused, [
+      { path: 'nodes', message: 'Not supported by this runtime' },
+    ]);
   }
   const nodes = schedNodes(await driver.nodes());
   if (!nodes.length) return;

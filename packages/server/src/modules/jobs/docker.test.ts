@@ -86,6 +86,11 @@ describe.skipIf(!canRunDockerd || !existsSync(REGISTRY_BINARY))(
       expect(r.body.message).toMatch(
         /^The docker runtime does not run jobs of several workers yet \(nodes: 2\)/,
       );
+      // And the job form is told, so that it offers no Workers field.
+      const info = await call(s, 'GET', '/api/v1/jobs/runtime', owner);
+      expect(info.body.workers_refusal).toMatch(
+        /^The docker runtime does not run jobs of several workers yet;/,
+      );
     });
 
     it('serves the container’s HTTP port through the ingress, at the job’s own host', async () => {

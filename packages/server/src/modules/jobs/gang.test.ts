@@ -61,6 +61,10 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
   });
 
   it('refuses nodes below 1, not whole, or more than the machine could ever hold', async () => {
+    // The job form offers Workers here: the runtime says of no refusal.
+    const info = await call(s, 'GET', '/api/v1/jobs/runtime', owner);
+    expect(info.body).toMatchObject({ name: 'process' });
+    expect(info.body.workers_refusal).toBeUndefined();
     for (const [nodes, message] of [
       [0, 'nodes must be at least 1'],
       [1.5, 'nodes must be a whole number of workers'],

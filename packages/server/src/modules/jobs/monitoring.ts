@@ -27,6 +27,7 @@ import { loadClusters } from '../clusters/store.js';
 import { containerOf, jobById, updateJob, workersOf, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import { jobFor as findJob } from './found.js';
+import { workersRefusal } from './admitting.js';
 import type { MetricsHistory } from './metrics-history.js';
 
 const OneJob = z.object({ job: z.string().min(1) });
@@ -141,6 +142,7 @@ export const monitoringRoutes =
         uses_image: driver.name !== 'process',
         ...(driver.refusal ? { refused_reason: driver.refusal } : {}),
         ...(driver.notIsolated ? { isolation_warning: driver.notIsolated } : {}),
+        ...(workersRefusal(driver) ? { workers_refusal: workersRefusal(driver) } : {}),
       }),
     );
 
