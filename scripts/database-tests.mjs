@@ -19,6 +19,7 @@ export const RUNTIME_TESTS = [
   'packages/server/src/runtime/',
   'packages/server/src/modules/apps/templates/',
   'packages/server/src/modules/jobs/isolation.test.ts',
+  'packages/server/src/modules/jobs/gang.test.ts',
   'packages/server/src/modules/jobs/docker.test.ts',
   'packages/server/src/security/sandbox.test.ts',
   // The official Apolo clients against a real server: they start jobs on the process runtime.

@@ -37,6 +37,9 @@ const apt = ensureApt([
   ['passt', '/usr/bin/pasta'],
   // A real S3 client against the embedded S3 endpoint (modules/s3).
   ['awscli', '/usr/bin/aws'],
+  // PyTorch DDP across a distributed job's workers (runtime/process/gang.test.ts): 161 packages,
+  // 91 s to install here (under load, --no-install-recommends).
+  ['python3-torch', '/usr/lib/python3/dist-packages/torch/__init__.py'],
   // The Slurm runtime's tests: a private two-node cluster on loopback (scripts/slurm.mjs).
   ['slurm-wlm', '/usr/bin/sinfo'],
   ['slurmctld', '/usr/sbin/slurmctld'],

@@ -62,6 +62,8 @@ export const MAX_TAG_LENGTH = 256;
 export const MIN_CPU = 0.1;
 export const MIN_MEMORY = 16 * 2 ** 20;
 export const MAX_SCHEDULE_TIMEOUT = 30 * 24 * 3600;
+/** The most workers one job may ask for (`nodes`); the cluster's size usually bounds it first. */
+export const MAX_JOB_NODES = 1024;
 /** `apolo run --life-span` default: one day. */
 export const DEFAULT_MAX_RUN_TIME_MINUTES = 1440;
 
@@ -143,6 +145,16 @@ const JobFields = {
   privileged: z.boolean().default(false),
   priority: JobPriority.default('normal'),
   energy_schedule_name: z.string().optional(),
+  /**
+   * Orrery: the job's workers, started together or not at all, that find each other through
+   * their environment (docs/jobs.md "Distributed jobs"). Apolo's clients leave it out: one.
+   */
+  nodes: z
+    .number()
+    .int('nodes must be a whole number of workers')
+    .min(1, 'nodes must be at least 1')
+    .max(MAX_JOB_NODES, `nodes must be at most ${MAX_JOB_NODES}`)
+    .optional(),
 };
 
 /** `POST /jobs?from_preset`: container fields inline, the preset supplies the resources. */
@@ -282,6 +294,8 @@ export const Job = z
     internal_hostname_named: z.string().optional(),
     /** Orrery: which runtime runs the job (`process` runs on the host system). */
     runtime: z.string(),
+    /** Orrery: its workers (docs/jobs.md "Distributed jobs"); 1 for most jobs. */
+    nodes: z.number().int().optional(),
     /** Orrery: a warning about how the job runs (e.g. no sandbox), shown on the job page. */
     runtime_warning: z.string().optional(),
     /**
@@ -336,6 +350,12 @@ export const JobLogQuery = z.object({
   debug: bool.optional(),
   separator: z.string().optional(),
   archive_delay: z.coerce.number().optional(),
+  /** Orrery: one worker's own output, of a job of several (docs/jobs.md "Distributed jobs"). */
+  worker: z.coerce
+    .number()
+    .int('worker must be a whole number')
+    .min(0, 'worker must be at least 0')
+    .optional(),
 });
 
 /** One sample of the `top` WebSocket. */
@@ -364,6 +384,8 @@ export const JobRuntimeInfo = z.object({
   refused_reason: z.string().optional(),
   /** Jobs run, but not isolated from each other and the host (ORRERY_UNSANDBOXED_JOBS=allow). */
   isolation_warning: z.string().optional(),
+  /** Why jobs of several workers (`nodes`) do not run here; absent where they do. */
+  workers_refusal: z.string().optional(),
 });
 export type JobRuntimeInfo = z.infer<typeof JobRuntimeInfo>;
 

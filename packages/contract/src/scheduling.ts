@@ -152,6 +152,9 @@ export type WaitReason =
       kind: 'capacity';
       short: QuotaResource[];
       free: { node: string; pool: string; free: ResourceAmounts }[];
+      /** A gang's (docs/jobs.md): its workers, and how many of them would fit now. */
+      workers?: number;
+      fitting?: number;
     }
   | { kind: 'preempting'; victims: string[] }
   | { kind: 'reserving'; node: string }
@@ -231,6 +234,8 @@ export function describeWait(r: WaitReason): string {
     }
     case 'capacity': {
       const best = r.free[0];
+      if (r.workers)
+        return `Waiting for free capacity for all ${r.workers} workers at once (a job of several workers starts whole): ${r.fitting ?? 0} of them fit now`;
       const where = best ? `; most free on ${best.node}: ${formatFree(best.free, r.short)}` : '';
       return `Waiting for free capacity: no node has the ${r.short.map((s) => QUOTA_RESOURCE_LABELS[s]).join(', ')} the job needs${where}`;
     }

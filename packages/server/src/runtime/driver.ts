@@ -76,6 +76,46 @@ export interface JobSpec {
   };
   /** Credentials for pulling the image from Orrery's own registry (the owner's token). */
   registryAuth?: { username: string; password: string; serveraddress: string };
+  /**
+   * A gang (docs/jobs.md "Distributed jobs"): this many workers, each with `limits`, started
+   * together under the one job id, each told its rank and the master's address in its
+   * environment (`gangEnv`). Absent: one. Only a driver whose `gangs` is true is given one.
+   */
+  workers?: number;
+}
+
+/** The rendezvous a gang's workers are told of: where rank 0 listens. */
+export interface Rendezvous {
+  /** The master's (rank 0's) address, as the workers reach it. */
+  address: string;
+  /** A port free for the rendezvous on the master. */
+  port: number;
+}
+
+/**
+ * The environment of worker `rank` of a gang of `workers`: Orrery's own names, and the ones
+ * PyTorch's `torch.distributed` and `torchrun` read (docs/jobs.md "Distributed jobs").
+ */
+export function gangEnv(rank: number, workers: number, r: Rendezvous): Record<string, string> {
+  return {
+    ORRERY_WORKER_RANK: String(rank),
+    ORRERY_WORKERS: String(workers),
+    ORRERY_MASTER_ADDR: r.address,
+    ORRERY_MASTER_PORT: String(r.port),
+    MASTER_ADDR: r.address,
+    MASTER_PORT: String(r.port),
+    WORLD_SIZE: String(workers),
+    RANK: String(rank),
+    NODE_RANK: String(rank),
+    // One process per worker: each is the first and only one on its own "node".
+    LOCAL_RANK: '0',
+    LOCAL_WORLD_SIZE: '1',
+    // torchrun's own names for its --nnodes and --node_rank (one process per worker by default).
+    PET_NNODES: String(workers),
+    PET_NODE_RANK: String(rank),
+    PET_MASTER_ADDR: r.address,
+    PET_MASTER_PORT: String(r.port),
+  };
 }
 
 /** What a driver observes about one job. */
@@ -100,6 +140,8 @@ export interface LogOptions {
   follow: boolean;
   /** Prefix each line with an RFC 3339 timestamp. */
   timestamps: boolean;
+  /** One worker's own output, of a job of several (rank from 0); absent: the merged log. */
+  worker?: number;
 }
 
 export interface StatsSample {
@@ -173,6 +215,11 @@ export interface RuntimeDriver {
    * what the job form and app installs tell every user.
    */
   readonly notIsolated?: string;
+  /**
+   * Whether jobs of several workers (JobSpec.workers) run here: true, or why not (the job is
+   * refused with it). Absent: not on this runtime yet.
+   */
+  readonly gangs?: true | string;
   /** Start the job; resolves once it has been handed to the runtime (not when it is running). */
   start(spec: JobSpec): Promise<void>;
   /** Stop the job (SIGTERM, then SIGKILL after a grace period) and free its resources. */

@@ -8,6 +8,7 @@ import {
   type JobCreate,
   type JobCreateFromPreset,
   DEFAULT_CLUSTER,
+  DECIMAL_MAX,
 } from '@orrery/contract';
 import type { Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
@@ -118,8 +119,10 @@ async function containerFor(
   checkVolumeAccess(grants, container);
   const diskIds = await diskIdsOf(ctx.db, container);
   const owned = req.ownedVolumes ?? [];
+  const workers = req.body.nodes ?? 1;
   return {
     ...container,
+    ...(workers > 1 ? { workers } : {}),
     ...(owned.length > 0
       ? { owned_volumes: container.volumes.map((v) => v.dst_path).filter((p) => owned.includes(p)) }
       : {}),
@@ -211,15 +214,25 @@ export async function admit(
     maxRunTimeMinutes: b.max_run_time_minutes ?? DEFAULT_MAX_RUN_TIME_MINUTES,
     scheduleTimeout: b.schedule_timeout ?? null,
     energyScheduleName: b.energy_schedule_name ?? null,
-    pricePerHour: preset.creditsPerHour,
+    pricePerHour: priceOf(preset.creditsPerHour, b.nodes ?? 1),
     runtime,
   };
+}
+
+/** Each worker of a gang is priced as one job of its preset. */
+function priceOf(perWorker: string, workers: number): string {
+  if (workers === 1) return perWorker;
+  const total = Number(perWorker) * workers;
+  if (total >= DECIMAL_MAX) {
+    throw invalid('nodes', `${workers} workers would cost more credits per hour than one job may`);
+  }
+  return total.toFixed(4);
 }
 
 /** The request that runs a job again (the SDK's nested flavour, with the same resources). */
 export function rerunRequest(j: JobRow): NewJob {
   // A rerun is a user's request: it owns no volume (only the apps service asks for that).
-  const { owned_volumes: _owned, ...container } = containerOf(j);
+  const { owned_volumes: _owned, workers, ...container } = containerOf(j);
   const { memory_mb: _mb, ...resources } = container.resources;
   return {
     kind: 'container',
@@ -241,6 +254,7 @@ export function rerunRequest(j: JobRow): NewJob {
       energy_schedule_name: j.energyScheduleName ?? undefined,
       preset_name: j.presetName ?? undefined,
       scheduler_enabled: j.schedulerEnabled,
+      nodes: workers,
       container: { ...container, resources },
     },
   };

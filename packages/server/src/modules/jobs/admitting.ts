@@ -4,10 +4,11 @@ import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import { mayUse, neverFits, type WaitReason } from '../scheduler/decide.js';
+import { workersFitting } from '../scheduler/place.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { creditsLeft, type CreditsLeft } from './accounting.js';
 import { requestsOf, schedNodes, type JobQueue } from './queue.js';
-import { containerOf, lastTransitionAt, type JobRow, type Transition } from './store.js';
+import { containerOf, lastTransitionAt, workersOf, type JobRow, type Transition } from './store.js';
 
 /** A job that keeps failing waits at most this long between starts. */
 const RESTART_BACKOFF_MAX_S = 300;
@@ -115,23 +116,54 @@ async function record(d: AdmittingDeps, j: JobRow, first: WaitReason, held?: str
   });
 }
 
+/** Why the runtime runs no job of several workers (`workers` of them, when asked for). */
+export function workersRefusal(driver: RuntimeDriver, workers?: number): string | undefined {
+  if (driver.gangs === true) return undefined;
+  const asked = workers ? ` (nodes: ${workers})` : '';
+  return (
+    driver.gangs ??
+    `The ${driver.name} runtime does not run jobs of several workers yet${asked}; see docs/jobs.md "Distributed jobs"`
+  );
+}
+
 /**
- * Refuses a job bigger than every node its preset may use, even with the node empty: it would
- * wait for ever. Nodes are the runtime's own (a Slurm node that is down does not count).
+ * Refuses a job bigger than every node its preset may use, even with the node empty, or a gang
+ * whose workers the cluster could never hold at once: it would wait for ever. Nodes are the
+ * runtime's own (a Slurm node that is down does not count).
  */
 export async function refuseNeverFitting(
   ctx: AppContext,
   driver: RuntimeDriver,
   job: Pick<JobRow, 'container' | 'clusterName' | 'presetName'>,
 ) {
+  const workers = workersOf(job as JobRow);
+  // A runtime that cannot run a gang at all says so before its size is weighed.
+  const refused = workers > 1 ? workersRefusal(driver, workers) : undefined;
+  if (refused) {
+    throw new HttpError('validation', refused, [
+      { path: 'nodes', message: 'Not supported by this runtime' },
+    ]);
+  }
   const nodes = schedNodes(await driver.nodes());
   if (!nodes.length) return;
   const requests = requestsOf(containerOf(job as JobRow));
   const known = new Set(nodes.flatMap((n) => n.pools ?? [n.pool]));
   const named = (await presetPoolMap(ctx.db)).get(`${job.clusterName}/${job.presetName}`) ?? [];
   const pools = named.filter((p) => known.has(p));
-  if (!neverFits(requests, pools.length ? pools : undefined, nodes)) return;
+  if (!neverFits(requests, pools.length ? pools : undefined, nodes, workers)) return;
   const largest = nodes.filter((n) => mayUse(n, pools));
+  if (workers > 1 && !neverFits(requests, pools.length ? pools : undefined, nodes)) {
+    const most = workersFitting(
+      requests,
+      workers,
+      largest.map((n) => n.capacity),
+    );
+    throw new HttpError(
+      'validation',
+      `The job can never start: its ${workers} workers each need ${amounts(requests)}, and the nodes it may use hold at most ${most} of them at once`,
+      [{ path: 'nodes', message: `At most ${most} workers of this size fit` }],
+    );
+  }
   throw new HttpError(
     'validation',
     `The job can never start: it needs ${amounts(requests)}, and the largest node it may use has ${amounts(

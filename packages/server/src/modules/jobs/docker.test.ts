@@ -74,6 +74,25 @@ describe.skipIf(!canRunDockerd || !existsSync(REGISTRY_BINARY))(
       expect(log.body).toBe('hello from a container\n');
     });
 
+    it('refuses a job of several workers, naming the runtime that does not run them yet', async () => {
+      const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+        ...SCOPE,
+        preset_name: 'cpu-small',
+        image: IMAGE,
+        command: 'true',
+        nodes: 2,
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(
+        /^The docker runtime does not run jobs of several workers yet \(nodes: 2\)/,
+      );
+      // And the job form is told, so that it offers no Workers field.
+      const info = await call(s, 'GET', '/api/v1/jobs/runtime', owner);
+      expect(info.body.workers_refusal).toMatch(
+        /^The docker runtime does not run jobs of several workers yet;/,
+      );
+    });
+
     it('serves the container’s HTTP port through the ingress, at the job’s own host', async () => {
       const id = await run(
         'mkdir -p /www && echo served by busybox > /www/index.html && httpd -f -p 8080 -h /www',

@@ -18,15 +18,16 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { bearerOf, requireUser } from '../../auth/principal.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import { HttpError, invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
 import type { ExecSession } from '../../runtime/driver.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { loadClusters } from '../clusters/store.js';
-import { containerOf, jobById, updateJob, type JobRow } from './store.js';
+import { containerOf, jobById, updateJob, workersOf, type JobRow } from './store.js';
 import type { JobsService } from './service.js';
 import { jobFor as findJob } from './found.js';
+import { workersRefusal } from './admitting.js';
 import type { MetricsHistory } from './metrics-history.js';
 
 const OneJob = z.object({ job: z.string().min(1) });
@@ -87,12 +88,18 @@ export const monitoringRoutes =
         if (refused) throw refused;
         upgraded.set(request, j);
       };
-    const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> =>
-      driver.logs(j.id, {
+    const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> => {
+      const workers = workersOf(j);
+      if (q.worker !== undefined && q.worker >= workers)
+        throw invalid('worker', `The job has ${workers} worker(s), numbered from 0`);
+      return driver.logs(j.id, {
         since: q.since ? new Date(q.since) : undefined,
         follow: !finished(j),
         timestamps: q.timestamps ?? false,
+        // One worker's own log is the whole log of a job of one.
+        ...(workers > 1 && q.worker !== undefined ? { worker: q.worker } : {}),
       });
+    };
 
     app.get(
       '/api/v1/jobs/capacity',
@@ -135,6 +142,7 @@ export const monitoringRoutes =
         uses_image: driver.name !== 'process',
         ...(driver.refusal ? { refused_reason: driver.refusal } : {}),
         ...(driver.notIsolated ? { isolation_warning: driver.notIsolated } : {}),
+        ...(workersRefusal(driver) ? { workers_refusal: workersRefusal(driver) } : {}),
       }),
     );
 

@@ -5,7 +5,7 @@ import {
   type ResourceAmounts,
 } from '@orrery/contract';
 import { standings, type SchedulerInput } from '../scheduler/decide.js';
-import { subtract, sum, type Resources } from '../scheduler/resources.js';
+import { scale, subtract, sum, type Resources } from '../scheduler/resources.js';
 import type { Quota } from '../scheduler/weights.js';
 import type { JobQueue } from './queue.js';
 import type { JobRow } from './store.js';
@@ -67,7 +67,7 @@ export function clusterQueue(queue: JobQueue, cluster: string, rows: JobRow[]): 
   };
   const orgNames = [...new Set(jobs.map((j) => j.orgName))].sort();
   const capacity = sum(input.nodes.map((n) => n.capacity));
-  const held = sum(input.running.map((j) => j.requests));
+  const held = sum(input.running.map((j) => scale(j.requests, j.workers ?? 1)));
   const byId = new Map(input.running.concat(input.waiting as never[]).map((j) => [j.id, j]));
   return {
     cluster,
@@ -98,7 +98,8 @@ export function clusterQueue(queue: JobQueue, cluster: string, rows: JobRow[]): 
         status: j.status,
         priority: j.priority,
         preemptible: j.preemptible || j.schedulerEnabled,
-        requests: byId.get(j.id)?.requests ?? {},
+        // A gang's whole request: every worker's.
+        requests: scale(byId.get(j.id)?.requests ?? {}, byId.get(j.id)?.workers ?? 1),
         position: s.position,
         message: s.message,
       };

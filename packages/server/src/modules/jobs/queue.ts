@@ -9,11 +9,12 @@ import {
   type SchedNode,
   type SchedulerInput,
 } from '../scheduler/decide.js';
-import { add, decay, fits, subtract, type Resources } from '../scheduler/resources.js';
+import { add, decay, scale, subtract, type Resources } from '../scheduler/resources.js';
+import { placeWorkers } from '../scheduler/place.js';
 import { clusterQuotas } from '../quotas/store.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { limitsOf } from './resources.js';
-import { containerOf, type JobRow } from './store.js';
+import { containerOf, workersOf, type JobRow } from './store.js';
 
 /**
  * What the scheduler's pure core (modules/scheduler) is given from the jobs of this runtime, and
@@ -71,7 +72,7 @@ export class JobQueue {
   private readonly history = new Map<string, Resources>();
   private foldedAt = 0;
   /** The node each admitted job was counted on; after a restart jobs are placed again. */
-  private readonly placed = new Map<string, string>();
+  private readonly placed = new Map<string, string[]>();
   private last: { decision: Decision; input: SchedulerInput } | null = null;
   /** When the runtime's nodes were last asked (idle passes reuse them for a while). */
   private nodesAt = 0;
@@ -104,15 +105,22 @@ export class JobQueue {
       requests: requestsOf(containerOf(j)),
       preemptible: j.preemptible || j.schedulerEnabled,
       pools: poolsOf(j),
+      ...(workersOf(j) > 1 ? { workers: workersOf(j) } : {}),
     });
     const free = new Map(nodes.map((n) => [n.name, { ...n.capacity }]));
     const running = rows
       .filter((j) => j.materialized && !isFinalJobStatus(j.status as JobStatus))
       .map((j) => {
         const job = base(j);
-        const node = this.placeOf(job, nodes, free);
-        free.set(node, subtract(free.get(node) ?? {}, job.requests));
-        return { ...job, node, startedAt: (j.startedAt ?? j.createdAt).getTime() };
+        const placed = this.placeOf(job, nodes, free);
+        for (const node of placed) free.set(node, subtract(free.get(node) ?? {}, job.requests));
+        const gang = placed.length > 1 ? { nodes: placed } : {};
+        return {
+          ...job,
+          node: placed[0],
+          ...gang,
+          startedAt: (j.startedAt ?? j.createdAt).getTime(),
+        };
       });
     const waiting = rows
       .filter((j) => !j.materialized)
@@ -139,30 +147,36 @@ export class JobQueue {
     return input;
   }
 
-  /** The node a running job is counted on: where it was admitted, else the first it fits. */
+  /**
+   * The nodes a running job's workers are counted on: where it was admitted, else where they fit
+   * (a server restarted under it), else its pool's first node.
+   */
   private placeOf(
-    job: { id: string; requests: Resources; pools?: string[] },
+    job: { id: string; requests: Resources; pools?: string[]; workers?: number },
     nodes: SchedNode[],
     free: Map<string, Resources>,
-  ) {
+  ): string[] {
     const known = this.placed.get(job.id);
-    if (known && free.has(known)) return known;
+    if (known && known.every((n) => free.has(n))) return known;
     const allowed = nodes.filter((n) => mayUse(n, job.pools));
-    const node =
-      allowed.find((n) => fits(job.requests, free.get(n.name)!))?.name ??
-      allowed[0]?.name ??
-      nodes[0]?.name ??
-      'none';
-    this.placed.set(job.id, node);
-    return node;
+    const workers = job.workers ?? 1;
+    const first = allowed[0]?.name ?? nodes[0]?.name ?? 'none';
+    const placed =
+      placeWorkers(job.requests, workers, allowed, (n) => free.get(n.name)!) ??
+      Array<string>(workers).fill(first);
+    this.placed.set(job.id, placed);
+    return placed;
   }
 
   /** Folds what is held now into the fading record of use, per organization and project. */
-  private fold(running: { org: string; project: string; requests: Resources }[], now: number) {
+  private fold(
+    running: { org: string; project: string; requests: Resources; workers?: number }[],
+    now: number,
+  ) {
     const held = new Map<string, Resources>();
     for (const j of running)
       for (const k of [j.org, `${j.org}/${j.project}`])
-        held.set(k, add(held.get(k) ?? {}, j.requests));
+        held.set(k, add(held.get(k) ?? {}, scale(j.requests, j.workers ?? 1)));
     const dt = this.foldedAt ? now - this.foldedAt : 0;
     this.foldedAt = now;
     for (const k of new Set([...this.history.keys(), ...held.keys()])) {
@@ -175,7 +189,7 @@ export class JobQueue {
   /** One pass's decision, kept for the APIs until the next. */
   decide(input: SchedulerInput): Decision {
     const decision = decide(input);
-    for (const a of decision.admit) this.placed.set(a.job, a.node);
+    for (const a of decision.admit) this.placed.set(a.job, a.nodes ?? [a.node]);
     this.last = { decision, input };
     return decision;
   }

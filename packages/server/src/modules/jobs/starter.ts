@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { JobSpec } from '../../runtime/driver.js';
 import { ownerToken, passedConfig } from './owner-token.js';
 import { limitsOf, presetPools } from './resources.js';
-import { containerOf, type JobRow } from './store.js';
+import { containerOf, workersOf, type JobRow } from './store.js';
 import { resolveMounts, type VolumeDeps } from './volumes.js';
 
 /**
@@ -27,6 +27,7 @@ export async function jobSpecOf(
     env,
     mounts,
     limits: limitsOf(c),
+    ...(workersOf(j) > 1 ? { workers: workersOf(j) } : {}),
     httpPort: c.http?.port,
     secretEnv: Object.keys(c.secret_env),
     placement: {

@@ -27,8 +27,14 @@ export type JobStatusRow = typeof jobStatuses.$inferSelect;
  * process runtime (driver.ts JobMount.owned), which only the apps service asks for and the job
  * JSON never shows.
  */
-export type StoredContainer = JobContainer & { owned_volumes?: string[] };
+export type StoredContainer = JobContainer & {
+  owned_volumes?: string[];
+  /** The job's workers when more than one (the wire's `nodes`; docs/jobs.md "Distributed jobs"). */
+  workers?: number;
+};
 export const containerOf = (j: JobRow) => j.container as StoredContainer;
+/** How many workers the job runs: 1 unless it asked for a gang. */
+export const workersOf = (j: JobRow) => containerOf(j).workers ?? 1;
 
 /** Where the resource lives (the contract's one shape for it). */
 export type ProjectPlace = ResourcePlace;

@@ -38,7 +38,7 @@ export function jobWire(
   },
 ): JobWire {
   const status = j.status as JobStatus;
-  const { owned_volumes: _owned, ...container } = containerOf(j);
+  const { owned_volumes: _owned, workers, ...container } = containerOf(j);
   const end = j.finishedAt ?? new Date();
   const runTime = j.startedAt ? Math.max(0, (end.getTime() - j.startedAt.getTime()) / 1000) : 0;
   const http = container.http ? jobUrl(opts.config, j.id) : undefined;
@@ -97,6 +97,7 @@ export function jobWire(
     http_url_named: httpNamed,
     internal_hostname: container.http ? `${j.id}.${j.orgName}--${j.projectName}` : undefined,
     runtime: j.runtime,
+    nodes: workers ?? 1,
     runtime_warning: opts.warning,
     queue_position: j.materialized ? undefined : opts.position,
   };

@@ -5,6 +5,7 @@ import {
   add,
   dominantShare,
   fits,
+  scale,
   shortOf,
   subtract,
   sum,
@@ -13,6 +14,7 @@ import {
 } from './resources.js';
 import { weightsOf, type Quota } from './weights.js';
 import { byShare, queueOrder, shapeOf, type Entry, type Queue } from './order.js';
+import { placeWorkers, workersFitting } from './place.js';
 
 /**
  * One admission pass over every waiting job of a cluster: which jobs start now and where, which
@@ -49,9 +51,17 @@ export interface JobBase {
   preemptible: boolean;
   /** The node pools its preset allows; none means any. */
   pools?: string[];
+  /**
+   * A gang's workers (docs/jobs.md "Distributed jobs"), each asking for `requests` on a node
+   * where it fits whole: admitted all together or not at all. Absent: one.
+   */
+  workers?: number;
 }
 export interface RunningJob extends JobBase {
+  /** Its (first) worker's node. */
   node: string;
+  /** A gang's: each worker's node, in rank order (several may share one). */
+  nodes?: string[];
   startedAt: number;
 }
 export interface WaitingJob extends JobBase {
@@ -78,12 +88,17 @@ export interface SchedulerInput {
 export type WaitReason = Exclude<ContractWaitReason, { kind: 'never_fits' }>;
 
 export interface Decision {
-  admit: { job: string; node: string; borrowing: boolean }[];
+  /** `nodes`: a gang's, one per worker in rank order (`node` is the first). */
+  admit: { job: string; node: string; nodes?: string[]; borrowing: boolean }[];
   preempt: { job: string; for: string; why: 'reclaim' | 'priority' }[];
   waiting: Map<string, { position: number; reasons: WaitReason[] }>;
 }
 
 const projectKey = (j: { org: string; project: string }) => `${j.org}/${j.project}`;
+const workersOf = (j: JobBase) => j.workers ?? 1;
+/** What the job holds in all: its quota, fair share and borrowing count the whole gang. */
+const totalOf = (j: JobBase) => scale(j.requests, workersOf(j));
+const nodesOf = (j: RunningJob) => j.nodes ?? [j.node];
 
 export function decide(input: SchedulerInput): Decision {
   return new Pass(input).run();
@@ -97,10 +112,18 @@ export function standings(input: SchedulerInput): Map<string, { used: Resources;
   return new Pass(input).standings();
 }
 
-/** Whether a job could ever start: on an empty node of a pool it may use. */
-export function neverFits(requests: Resources, pools: string[] | undefined, nodes: SchedNode[]) {
+/**
+ * Whether a job could ever start: its workers (one unless a gang) each on a node of a pool it
+ * may use, with the cluster empty.
+ */
+export function neverFits(
+  requests: Resources,
+  pools: string[] | undefined,
+  nodes: SchedNode[],
+  workers = 1,
+) {
   const allowed = nodes.filter((n) => mayUse(n, pools));
-  return !allowed.some((n) => fits(requests, n.capacity));
+  return placeWorkers(requests, workers, allowed, (n) => n.capacity) === null;
 }
 
 class Pass {
@@ -136,7 +159,7 @@ class Pass {
     this.anyQuota = [...(input.orgs?.values() ?? []), ...(input.projects?.values() ?? [])].some(
       (q) => !!q.nominal,
     );
-    for (const j of this.running) this.hold(j, j.node, +1);
+    for (const j of this.running) this.hold(j, nodesOf(j), +1);
     const orgs = new Set([...input.waiting, ...input.running].map((j) => j.org));
     this.orgWeight = weightsOf([...orgs], (o) => input.orgs?.get(o), this.total);
     for (const org of orgs) {
@@ -259,37 +282,47 @@ class Pass {
     if (quota) return [quota];
     // A job of the same shape found no node since the last change: neither will this one.
     const shape = shapeOf(job);
-    const node = this.capacityReasons.has(shape) ? undefined : this.bestFit(job);
-    if (node) {
-      this.hold(job, node, +1);
-      this.decision.admit.push({ job: job.id, node, borrowing: this.borrowing(job) });
+    const nodes = this.capacityReasons.has(shape) ? null : this.place(job);
+    if (nodes) {
+      this.hold(job, nodes, +1);
+      const gang = workersOf(job) > 1 ? { nodes } : {};
+      this.decision.admit.push({
+        job: job.id,
+        node: nodes[0],
+        ...gang,
+        borrowing: this.borrowing(job),
+      });
       return null;
     }
-    const plan = this.preemption(job);
+    // A gang neither preempts nor reserves (docs/jobs.md): it waits, holding nothing, until all
+    // its workers fit at once.
+    const plan = workersOf(job) > 1 ? null : this.preemption(job);
     if (plan) {
       for (const v of plan.victims) {
-        this.hold(v, v.node, -1);
+        this.hold(v, nodesOf(v), -1);
         this.running.splice(this.running.indexOf(v), 1);
         this.decision.preempt.push({ job: v.id, for: job.id, why: plan.why(v) });
       }
       // What the victims free is the job's: held for it until they have stopped.
-      this.hold(job, plan.node, +1);
+      this.hold(job, [plan.node], +1);
       return [{ kind: 'preempting', victims: plan.victims.map((v) => v.id) }];
     }
     const reasons: WaitReason[] = [this.capacityReason(job, shape)];
-    if (this.input.now - job.createdAt >= this.input.starvationMs) {
+    if (workersOf(job) === 1 && this.input.now - job.createdAt >= this.input.starvationMs) {
       const node = this.reserve(job);
       if (node) reasons.push({ kind: 'reserving', node });
     }
     return reasons;
   }
 
-  private hold(j: JobBase, node: string, sign: 1 | -1) {
+  /** Counts the job on `nodes` (one per worker) and against its project and organization. */
+  private hold(j: JobBase, nodes: string[], sign: 1 | -1) {
     const change = sign > 0 ? subtract : add;
-    this.free.set(node, change(this.free.get(node) ?? {}, j.requests));
+    for (const node of nodes) this.free.set(node, change(this.free.get(node) ?? {}, j.requests));
     const more = sign > 0 ? add : subtract;
+    const total = totalOf(j);
     for (const k of [j.org, projectKey(j)]) {
-      this.use.set(k, more(this.use.get(k) ?? {}, j.requests));
+      this.use.set(k, more(this.use.get(k) ?? {}, total));
       this.shares.delete(k);
     }
     this.count.set(j.org, (this.count.get(j.org) ?? 0) + sign);
@@ -304,9 +337,10 @@ class Pass {
     ] as const;
     for (const [scope, key, quota] of scopes) {
       const used = this.use.get(key) ?? {};
+      const total = totalOf(job);
       for (const r of RESOURCES) {
         const nominal = quota?.nominal?.[r];
-        const requested = job.requests[r] ?? 0;
+        const requested = total[r] ?? 0;
         if (nominal === undefined || requested === 0) continue;
         const borrowing = quota?.borrowingLimit?.[r];
         if ((used[r] ?? 0) + requested > nominal + (borrowing ?? Infinity) + 1e-9)
@@ -340,7 +374,7 @@ class Pass {
     const org = this.input.orgs?.get(job.org)?.nominal;
     if (!project && !org) return false;
     const within = (key: string, nominal: Resources | undefined) => {
-      const after = add(this.use.get(key) ?? {}, job.requests);
+      const after = add(this.use.get(key) ?? {}, totalOf(job));
       return RESOURCES.every(
         (r) => nominal?.[r] === undefined || (after[r] ?? 0) <= nominal[r]! + 1e-9,
       );
@@ -352,16 +386,11 @@ class Pass {
     return this.input.nodes.filter((n) => mayUse(n, job.pools) && !this.reserved.has(n.name));
   }
 
-  /** The node the job fits tightest, so that large free blocks (whole GPU nodes) stay whole. */
-  private bestFit(job: WaitingJob): string | undefined {
-    let best: { node: string; left: number } | undefined;
-    for (const n of this.allowed(job)) {
-      const free = this.free.get(n.name)!;
-      if (!fits(job.requests, free)) continue;
-      const left = dominantShare(subtract(free, job.requests), n.capacity);
-      if (!best || left < best.left) best = { node: n.name, left };
-    }
-    return best?.node;
+  /** Each worker's node (placeWorkers), or null when the job's workers do not all fit now. */
+  private place(job: WaitingJob): string[] | null {
+    return placeWorkers(job.requests, workersOf(job), this.allowed(job), (n) =>
+      this.free.get(n.name)!,
+    );
   }
 
   /**
@@ -394,7 +423,7 @@ class Pass {
     for (const n of this.allowed(job)) {
       if (!fits(job.requests, n.capacity)) continue;
       const candidates = open
-        .filter((v) => v.node === n.name)
+        .filter((v) => nodesOf(v).includes(n.name))
         // Lowest priority first, then the most recently started: the least work is lost.
         .sort((a, b) => a.priority - b.priority || b.startedAt - a.startedAt);
       let free = this.free.get(n.name)!;
@@ -402,7 +431,8 @@ class Pass {
       for (const v of candidates) {
         if (fits(job.requests, free)) break;
         victims.push(v);
-        free = add(free, v.requests);
+        // A gang gives back what each of its workers on this node holds (and all its others).
+        free = add(free, scale(v.requests, nodesOf(v).filter((x) => x === n.name).length));
       }
       if (!victims.length || !fits(job.requests, free)) continue;
       // Fewest victims, then the lowest priorities, then the least time run.
@@ -438,7 +468,11 @@ class Pass {
     const short = new Set<ResourceName>();
     for (const n of nodes)
       for (const r of shortOf(job.requests, this.free.get(n.name)!)) short.add(r);
-    return { kind: 'capacity', short: RESOURCES.filter((r) => short.has(r)), free };
+    const workers = workersOf(job);
+    const frees = nodes.map((n) => this.free.get(n.name)!);
+    const fitting = workers > 1 ? workersFitting(job.requests, workers, frees) : 0;
+    const gang = workers > 1 ? { workers, fitting } : {};
+    return { kind: 'capacity', short: RESOURCES.filter((r) => short.has(r)), free, ...gang };
   }
 
   /** The node closest to fitting the job is kept for it: nothing else starts there meanwhile. */

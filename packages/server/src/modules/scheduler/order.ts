@@ -25,7 +25,7 @@ export const queueOrder = (a: WaitingJob, b: WaitingJob) =>
 
 /** What a job asks for and where: jobs of one shape fit, or do not, on the same nodes. */
 export const shapeOf = (j: JobBase) =>
-  `${RESOURCES.map((r) => j.requests[r] ?? 0).join(',')}|${j.pools?.join(',') ?? ''}`;
+  `${RESOURCES.map((r) => j.requests[r] ?? 0).join(',')}|${j.pools?.join(',') ?? ''}|${j.workers ?? 1}`;
 
 /** The organization's share, then the project's, then the head job's place in its queue. */
 export const byShare = (a: Entry, b: Entry) =>

@@ -21,6 +21,14 @@ export function subtract(a: Resources, b: Resources): Resources {
   return out;
 }
 
+/** `r` taken `n` times: what a gang of `n` workers each asking for `r` holds in all. */
+export function scale(r: Resources, n: number): Resources {
+  if (n === 1) return r;
+  const out: Resources = {};
+  for (const k of RESOURCES) if (r[k]) out[k] = r[k] * n;
+  return out;
+}
+
 export const sum = (list: Iterable<Resources>): Resources => {
   let total: Resources = {};
   for (const r of list) total = add(total, r);

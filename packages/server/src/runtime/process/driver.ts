@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { mkdir, open, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describeMachine } from '../machine.js';
 import type {
   ExecOptions,
@@ -20,15 +19,15 @@ import { LogFile } from '../log-file.js';
 import { guardStreams } from '../child.js';
 import { JobListeners, machineNode, machinePool, usedBy } from '../common.js';
 import { poolGpu, type MachineGpus } from '../gpus.js';
-import { groupAlive, groupTakesTerm, readStat, startedAt } from './proc.js';
+import { stopWrapped, watchStart, wrapperAlive } from './wrapper.js';
 import { freePort } from '../../net/ports.js';
 import { assignGpus, gpuEnv } from './sandbox.js';
 import { Cgroups, type JobCgroup } from './cgroups.js';
 import { execIn } from './exec.js';
-import { exitState, readNumber, signal } from './exit.js';
+import { exitState, readNumber } from './exit.js';
 import { prepareHost } from './host.js';
-import { claimUid, releaseUid, type JobIdentity } from './identity.js';
-import { bareArgv, bringUp, runnableCommand, sandboxArgv, WRAPPER } from './launch.js';
+import { claimUid, releaseUid } from './identity.js';
+import { bareArgv, runnableCommand, sandboxArgv, settle, TEE_WRAPPER, WRAPPER } from './launch.js';
 import { listensInside } from './network.js';
 import { sampleTree } from './stats.js';
 import { appRuntimeEnv } from './app-runtime.js';
@@ -37,6 +36,7 @@ import { asOwnUser, homeOf, jobIsolation, ownHome } from './unsandboxed.js';
 import type { UnsandboxedJobs } from './unsandboxed.js';
 import type { Relays } from '../relay.js';
 import { processRelays, relayAddress } from './relay.js';
+import { Gangs, isWorkerId, type WorkerPlan } from './gang.js';
 
 export interface ProcessDriverOptions {
   dataDir: string;
@@ -66,6 +66,7 @@ export class ProcessDriver implements RuntimeDriver {
   readonly warning?: string;
   readonly refusal?: string;
   readonly notIsolated?: string;
+  readonly gangs?: true | string;
   private readonly root: string;
   private readonly sandboxed: boolean;
   /** Outside the sandbox, each job runs as a uid of its own (a root server allowed to). */
@@ -83,6 +84,7 @@ export class ProcessDriver implements RuntimeDriver {
   private polling = false;
   private readonly machine: ReturnType<typeof describeMachine>;
   private readonly relays?: Relays;
+  private readonly gang: Gangs;
 
   constructor(private readonly opts: ProcessDriverOptions) {
     this.root = join(opts.dataDir, 'jobs');
@@ -102,6 +104,20 @@ export class ProcessDriver implements RuntimeDriver {
     if (warnings.length > 0) this.warning = warnings.join(' ');
     const address = host.relays ? relayAddress() : null;
     if (address) this.relays = processRelays(address, () => this.liveRecords());
+    // A worker joins the job's network namespace (made by rank 0's sandbox) as root: setns into
+    // a namespace of another user namespace takes CAP_SYS_ADMIN over it.
+    this.gangs =
+      this.sandboxed && this.jobsGid === undefined
+        ? "Jobs of several workers on the process runtime need the server to run as root (each worker joins the job's network namespace)"
+        : true;
+    this.gang = new Gangs({
+      root: this.root,
+      sandboxed: this.sandboxed,
+      launch: (spec, plan) => this.launch(spec, plan),
+      observeOne: (id) => this.observeOne(id),
+      killOne: (id) => this.killOne(id),
+      removeOne: (id) => this.removeOne(id),
+    });
     // Stamps logs and notices state changes; jobs a previous server left running included.
     this.timer = setInterval(() => void this.poll(), 250);
     this.timer.unref();
@@ -110,10 +126,18 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   async start(spec: JobSpec): Promise<void> {
+    if ((spec.workers ?? 1) > 1) return this.gang.start(spec);
+    await this.launch(spec);
+  }
+
+  /** One job, or one worker of a gang (`plan`); `settled` once its sandbox and network are up. */
+  private async launch(spec: JobSpec, plan?: WorkerPlan): Promise<{ settled: Promise<void> }> {
     // Jobs queued before a restart without the sandbox fail with the reason rather than start.
     if (this.refusal) throw new Error(this.refusal);
     const dir = this.dir(spec.id);
-    const state = await this.observe(spec.id);
+    // A gang's worker announces its changes as the gang's.
+    const notify = plan?.gang ?? spec.id;
+    const state = await this.observeOne(spec.id);
     if (state.state === 'running' || state.state === 'starting') {
       throw new Error(`Job ${spec.id} is already running`);
     }
@@ -166,7 +190,7 @@ export class ProcessDriver implements RuntimeDriver {
       pids: this.opts.pidsMax ?? 4096,
     };
     // Independent: the log, the sandbox's host files and the cgroups are made side by side.
-    const opening = open(join(dir, 'output'), 'a');
+    const opening = open(plan?.output ?? join(dir, 'output'), 'a');
     const preparing = [
       this.sandboxed
         ? sandboxArgv({
@@ -177,6 +201,8 @@ export class ProcessDriver implements RuntimeDriver {
             identity,
             gpus,
             network: this.network,
+            joinNetOf: plan?.joinNetOf,
+            hosts: plan?.peers,
           })
         : Promise.resolve([
             ...(outside !== undefined ? asOwnUser(outside) : []),
@@ -198,7 +224,11 @@ export class ProcessDriver implements RuntimeDriver {
     try {
       const child = spawn(
         '/bin/sh',
-        ['-c', WRAPPER, 'orrery-wrapper', cgroup.procs.join(' '), cgroup.oomFile ?? '', ...argv],
+        [
+          ...(plan ? ['-c', TEE_WRAPPER, 'orrery-tee', join(dir, 'output')] : []),
+          ...(plan ? [WRAPPER] : ['-c', WRAPPER, 'orrery-wrapper']),
+          ...[cgroup.procs.join(' '), cgroup.oomFile ?? '', ...argv],
+        ],
         {
           cwd: dir,
           env,
@@ -215,17 +245,30 @@ export class ProcessDriver implements RuntimeDriver {
         await this.unclaim(spec.id, uid);
         throw why;
       }
-      child.once('exit', () => this.listeners.emit(spec.id));
+      child.once('exit', () => this.listeners.emit(notify));
       child.unref();
       await writeFile(join(dir, 'wrapper.pid'), String(child.pid));
-      this.watched.set(spec.id, '');
+      this.watched.set(notify, '');
       const [info, block, exit] = [3, 4, 5].map((i) => child.stdio[i] as Readable);
-      // Handed to the runtime: the network comes up while the service records the start.
-      void this.settle(spec, record, identity, { info, block, exit });
+      // Handed to the runtime: the network comes up while the service records the start. A
+      // worker joining rank 0's network makes none of its own.
+      const network = this.network && plan?.joinNetOf === undefined;
+      const fds = { info, block, exit };
+      const kill = () => this.killOne(spec.id);
+      const settled = settle({
+        dir,
+        sandboxed: this.sandboxed,
+        record,
+        identity,
+        network,
+        fds,
+        kill,
+      });
+      void watchStart(dir, () => this.listeners.emit(notify));
+      return { settled };
     } finally {
       await out.close();
     }
-    void this.watchStart(spec.id);
   }
 
   /** Nothing started: what was claimed for the job goes back at once. */
@@ -233,37 +276,6 @@ export class ProcessDriver implements RuntimeDriver {
     await this.relays?.close(id);
     if (uid !== undefined) await releaseUid(uid, this.dir(id));
     await this.cgroups.remove(id);
-  }
-
-  /**
-   * The job's command waits on bwrap's block fd until its network is up. A job whose network
-   * cannot be made is killed, and `failure` says why (observe reports it).
-   */
-  private async settle(
-    spec: JobSpec,
-    record: JobRecord,
-    identity: JobIdentity | undefined,
-    fds: { info: Readable; block: Readable; exit: Readable },
-  ) {
-    try {
-      if (this.sandboxed) {
-        const forward =
-          record.port && record.guestPort
-            ? { hostPort: record.port, guestPort: record.guestPort }
-            : undefined;
-        await bringUp({ dir: this.dir(spec.id), identity, network: this.network, forward, ...fds });
-      }
-    } catch (e) {
-      const failure = join(this.dir(spec.id), 'failure');
-      // Best effort: the file only carries the message; an early failure leaves nothing to kill.
-      await writeFile(failure, (e as Error).message).catch(() => undefined);
-      await this.kill(spec.id).catch(() => undefined);
-    } finally {
-      // Without a pid (bwrap failed), or after the network is up: the command starts now.
-      (fds.block as unknown as NodeJS.WritableStream).end('1');
-      fds.info.destroy();
-      fds.exit.destroy();
-    }
   }
 
   /** The lowest free NVIDIA GPUs for the job, given what the other live jobs hold. */
@@ -278,48 +290,21 @@ export class ProcessDriver implements RuntimeDriver {
     return gpus;
   }
 
-  /**
-   * The wrapper writes `pgid` a few milliseconds after the spawn: looking closely for it then
-   * reports the job running at once instead of at the next poll (250 ms).
-   */
-  private async watchStart(id: string) {
-    const file = join(this.dir(id), 'pgid');
-    for (let i = 0; i < 100; i++) {
-      if (existsSync(file)) {
-        this.listeners.emit(id);
-        return;
-      }
-      await sleep(3);
-    }
-  }
-
   async kill(id: string): Promise<void> {
-    const dir = this.dir(id);
-    // A pgid is only signalled while its wrapper lives: after the job ends, the number may be
-    // another group's.
-    let pgid = await readNumber(join(dir, 'pgid'));
-    for (let i = 0; pgid === null && i < 50 && (await this.wrapperAlive(id)); i++) {
-      await sleep(20);
-      pgid = await readNumber(join(dir, 'pgid'));
-    }
-    if (pgid === null || !(await this.wrapperAlive(id))) return;
-    // Right after the start (only then) the group's only processes ignore SIGTERM (WRAPPER) and the
-    // command would miss it: wait for the command (one that ignores SIGTERM itself gets it anyway).
-    const settling = () => Date.now() - pgid!.mtime.getTime() < 1000;
-    for (let i = 0; i < 50 && settling() && !(await groupTakesTerm(pgid.value)); i++)
-      await sleep(20);
-    signal(-pgid.value, 'SIGTERM');
-    const deadline = Date.now() + this.killGraceMs;
-    while (Date.now() < deadline && (await groupAlive(pgid.value))) await sleep(50);
-    if (await groupAlive(pgid.value)) signal(-pgid.value, 'SIGKILL');
-    // And whatever left the group (setsid) but not the job's cgroups.
-    await this.cgroups.killAll(id);
-    // The wrapper writes the exit code right after its child ends.
-    for (let i = 0; i < 100 && (await this.wrapperAlive(id)); i++) await sleep(20);
+    if (this.gang.is(id)) await this.gang.kill(id);
+    else await this.killOne(id);
     this.listeners.emit(id);
   }
 
+  private async killOne(id: string): Promise<void> {
+    await stopWrapped(this.dir(id), this.killGraceMs, () => this.cgroups.killAll(id));
+  }
+
   async observe(id: string): Promise<ObservedState> {
+    return this.gang.is(id) ? this.gang.observe(id) : this.observeOne(id);
+  }
+
+  private async observeOne(id: string): Promise<ObservedState> {
     const dir = this.dir(id);
     const record = await this.record(id);
     if (!record) return { state: 'missing' };
@@ -344,11 +329,19 @@ export class ProcessDriver implements RuntimeDriver {
 
   async list(): Promise<string[]> {
     const ids = await readdir(this.root).catch(() => [] as string[]);
-    return ids.filter((id) => existsSync(join(this.root, id, 'job.json')));
+    // A gang's workers are the gang's (gang.ts), not jobs of their own.
+    const job = (id: string) => existsSync(join(this.root, id, 'job.json')) && !isWorkerId(id);
+    return ids.filter((id) => job(id) || this.gang.is(id));
   }
 
   async remove(id: string): Promise<void> {
-    if (await this.wrapperAlive(id)) await this.kill(id);
+    if (this.gang.is(id)) await this.gang.remove(id);
+    else await this.removeOne(id);
+    this.watched.delete(id);
+  }
+
+  private async removeOne(id: string): Promise<void> {
+    if (await this.wrapperAlive(id)) await this.killOne(id);
     const dir = this.dir(id);
     const record = await this.record(id);
     await this.relays?.close(id);
@@ -360,17 +353,23 @@ export class ProcessDriver implements RuntimeDriver {
     }
     const state = ['job.json', ...STATE_FILES, 'tmp', 'etc', 'net'];
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
-    this.watched.delete(id);
   }
 
+  /** A gang's log is its workers' merged; `worker` picks one worker's own. */
   async logs(id: string, options: LogOptions): Promise<Readable> {
-    return this.logFile(id).readJob(options, () => this.observe(id));
+    const workers = await this.gang.logged(id);
+    const one = options.worker === undefined || !workers.length ? id : workers[options.worker];
+    if (!one) throw new Error(`Job ${id} has ${workers.length} workers`);
+    return this.logFile(one).readJob(options, () => this.observe(one));
   }
 
+  /** A gang's: all its workers' together. */
   async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
-    const gpus = (await this.record(id))?.limits.gpu?.vendor === 'nvidia';
+    const members = await this.gang.members(id);
+    const gpus = (await this.record(members[0]))?.limits.gpu?.vendor === 'nvidia';
+    const pid = async (m: string) => (await readNumber(join(this.dir(m), 'wrapper.pid')))?.value;
     yield* sampleTree(
-      async () => (await readNumber(join(this.dir(id), 'wrapper.pid')))?.value ?? null,
+      async () => (await Promise.all(members.map(pid))).filter((p): p is number => p !== undefined),
       async () => (await this.observe(id)).state === 'running',
       gpus,
       abort,
@@ -381,10 +380,12 @@ export class ProcessDriver implements RuntimeDriver {
    * Ready once the job listens on its port, as its own sockets table says: the forward accepts
    * connections before that, so a connection through it proves nothing.
    */
-  async endpoint(id: string): Promise<{ host: string; port: number } | null> {
+  async endpoint(job: string): Promise<{ host: string; port: number } | null> {
+    // A gang's HTTP port is its rank 0's.
+    const id = (await this.gang.members(job))[0];
     const record = await this.record(id);
     if (!record?.port || !record.guestPort) return null;
-    if ((await this.observe(id)).state !== 'running') return null;
+    if ((await this.observeOne(id)).state !== 'running') return null;
     const dir = this.dir(id);
     const pid = await readNumber(join(dir, this.sandboxed ? 'child.pid' : 'wrapper.pid'));
     if (!pid || !(await listensInside(pid.value, record.guestPort))) return null;
@@ -393,7 +394,7 @@ export class ProcessDriver implements RuntimeDriver {
 
   async reachFromJobs(id: string): Promise<{ host: string; port: number } | null> {
     // Its own port, not the recorded one: a later server may have had to take another.
-    const port = this.relays?.portOf(id);
+    const port = this.relays?.portOf((await this.gang.members(id))[0]);
     return port ? { host: this.relays!.address, port } : null;
   }
 
@@ -413,8 +414,11 @@ export class ProcessDriver implements RuntimeDriver {
    * Sandboxed: the command runs inside the job's namespaces and cgroups as its uid (exec.ts).
    * Unsandboxed: in the job's working directory. Both with the job's environment.
    */
-  async exec(id: string, options: ExecOptions): Promise<ExecSession> {
-    if ((await this.observe(id)).state !== 'running') throw new Error(`Job ${id} is not running`);
+  async exec(job: string, options: ExecOptions): Promise<ExecSession> {
+    // In a gang, its rank 0.
+    const id = (await this.gang.members(job))[0];
+    if ((await this.observeOne(id)).state !== 'running')
+      throw new Error(`Job ${job} is not running`);
     const pgid = await readNumber(join(this.dir(id), 'pgid'));
     const uid = (await this.record(id))?.uid;
     return execIn(pgid?.value, options.command, {
@@ -440,6 +444,11 @@ export class ProcessDriver implements RuntimeDriver {
       for (const [id, last] of this.watched) {
         const s = await this.observe(id);
         const finished = s.state === 'exited' || s.state === 'missing';
+        // A gang's workers each have a log of their own besides the merged one.
+        if (this.gang.is(id))
+          for (const w of await this.gang.members(id)) await this.logFile(w).stamp(finished);
+        // Not awaited: stopping a failed gang's other workers takes their kill grace.
+        if (!finished) void this.gang.stopIfFailed(id);
         await this.logFile(id).stamp(finished);
         if (finished) {
           this.watched.delete(id);
@@ -467,11 +476,12 @@ export class ProcessDriver implements RuntimeDriver {
     return f;
   }
 
-  /** The records of the jobs that hold resources now (starting or running). */
+  /** The records of the jobs (a gang's workers each) that hold resources now. */
   private async liveRecords(): Promise<[string, JobRecord][]> {
     const live: [string, JobRecord][] = [];
-    for (const id of await this.list()) {
-      const s = (await this.observe(id)).state;
+    const ids = await Promise.all((await this.list()).map((j) => this.gang.members(j)));
+    for (const id of ids.flat()) {
+      const s = (await this.observeOne(id)).state;
       const record = s === 'running' || s === 'starting' ? await this.record(id) : null;
       if (record) live.push([id, record]);
     }
@@ -483,11 +493,7 @@ export class ProcessDriver implements RuntimeDriver {
     return text ? (JSON.parse(text) as JobRecord) : null;
   }
 
-  /** Whether the wrapper still runs: its pid alive and started when `wrapper.pid` was written. */
-  private async wrapperAlive(id: string): Promise<boolean> {
-    const wrapper = await readNumber(join(this.dir(id), 'wrapper.pid'));
-    const s = wrapper && (await readStat(wrapper.value));
-    if (!s || s.state === 'Z') return false;
-    return Math.abs((await startedAt(s)) - wrapper.mtime.getTime()) < 10_000;
+  private wrapperAlive(id: string): Promise<boolean> {
+    return wrapperAlive(this.dir(id));
   }
 }

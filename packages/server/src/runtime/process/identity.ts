@@ -97,9 +97,11 @@ function hostUids(): Set<number> {
 
 /**
  * The job's /etc/passwd and /etc/group: the host's with the job user added, so `id`, `whoami`
- * and getpwuid work. Written under `<jobDir>/etc`, with an empty file that masks secrets.
+ * and getpwuid work. Written under `<jobDir>/etc`, with an empty file that masks secrets. With
+ * `hosts` (a gang's workers, which share one network), an /etc/hosts where those names are
+ * 127.0.0.1: each worker resolves its own host name and its peers'.
  */
-export function writeEtc(jobDir: string, uid: number, network: boolean): string {
+export function writeEtc(jobDir: string, uid: number, network: boolean, hosts?: string[]): string {
   const etc = join(jobDir, 'etc');
   // A few small files, written synchronously: no turns of a busy event loop in the start.
   mkdirSync(etc, { recursive: true });
@@ -111,6 +113,9 @@ export function writeEtc(jobDir: string, uid: number, network: boolean): string 
     ['empty', ''],
     // slirp4netns answers DNS at 10.0.2.3 (and forwards to the host's resolver).
     ...(network ? [['resolv.conf', 'nameserver 10.0.2.3\n'] as [string, string]] : []),
+    ...(hosts?.length
+      ? [['hosts', `${line(host('/etc/hosts'))}127.0.0.1 ${hosts.join(' ')}\n`] as [string, string]]
+      : []),
   ];
   for (const [f, text] of files) {
     writeFileSync(join(etc, f), text);

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { JobSpec } from '../driver.js';
 import { shellCommand } from '../common.js';
 import type { JobIdentity } from './identity.js';
+import type { JobRecord } from './record.js';
 import { writeEtc } from './identity.js';
 import { grantTraverse, shareVolume } from './volumes.js';
 import { BWRAP, bwrapArgs } from './sandbox.js';
@@ -28,6 +29,15 @@ echo $? > exit.tmp
 [ -z "$oom" ] || grep -s "^oom_kill " "$oom" > oom
 /bin/mv exit.tmp exit`;
 
+/**
+ * A gang's worker (gang.ts): WRAPPER (its second argument) with the output also copied to the
+ * worker's own log (its first), while the spawn's stdout is the gang's merged log. tee is outside
+ * the job's process group and cgroups, and ends once the job's last process has closed its
+ * output; it keeps none of bwrap's and the network helper's descriptors.
+ */
+export const TEE_WRAPPER = `own=$1 body=$2; shift 2
+{ /bin/sh -c "$body" orrery-wrapper "$@"; } 2>&1 | /usr/bin/tee -a "$own" 3>&- 4>&- 5>&-`;
+
 /** Restores what the wrapper ignored (SIGTERM) and what `sh` ignores in background jobs. */
 const SHELL = ['/usr/bin/env', '--default-signal=TERM,INT,QUIT'];
 
@@ -50,7 +60,16 @@ export interface SandboxPlan {
   identity?: JobIdentity;
   gpus: number[];
   network: boolean;
+  /**
+   * A gang's worker: the sandbox process of its rank 0, whose network namespace the worker
+   * enters (as root, before dropping to its uid) instead of making its own (gang.ts).
+   */
+  joinNetOf?: number;
+  /** Names that resolve to 127.0.0.1 in the job: a gang's workers' host names. */
+  hosts?: string[];
 }
+
+export const NSENTER = '/usr/bin/nsenter';
 
 /**
  * Prepares what the sandbox binds from the host, reachable by the job's uid, and returns the
@@ -58,7 +77,7 @@ export interface SandboxPlan {
  */
 export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
   const tmp = join(p.dir, 'tmp');
-  const etcDir = writeEtc(p.dir, p.identity?.uid ?? process.getuid?.() ?? 0, p.network);
+  const etcDir = writeEtc(p.dir, p.identity?.uid ?? process.getuid?.() ?? 0, p.network, p.hosts);
   if (p.identity) {
     const { uid, gid } = p.identity;
     await chown(tmp, uid, uid);
@@ -77,10 +96,14 @@ export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
     hostname: p.spec.id,
     gpus: p.gpus,
     network: p.network,
+    joinsNetwork: p.joinNetOf !== undefined,
+    hosts: !!p.hosts?.length,
     ptys: p.identity !== undefined && sandboxPtys(),
   });
   const drop = p.identity ? asJob(p.identity, ['--no-new-privs']) : [];
-  return [...drop, BWRAP, ...sandbox, '--', ...SHELL, '/bin/sh', '-c', p.command];
+  const enter =
+    p.joinNetOf !== undefined ? [NSENTER, `--net=/proc/${p.joinNetOf}/ns/net`, '--'] : [];
+  return [...enter, ...drop, BWRAP, ...sandbox, '--', ...SHELL, '/bin/sh', '-c', p.command];
 }
 
 /** The directory of the helper's API socket: short (sun_path) and owned by the job's uid. */
@@ -98,16 +121,20 @@ export async function socketDir(dir: string, identity?: JobIdentity): Promise<st
   return path;
 }
 
-/** bwrap's --info-fd: `{"child-pid": N, …}`, or null when bwrap failed before cloning. */
+/**
+ * bwrap's --info-fd: `{"child-pid": N, …}`, or null when bwrap failed before cloning. Read to the
+ * object's end: bwrap writes it in several pieces, and dies of SIGPIPE (141) if the reading end
+ * is closed before the last.
+ */
 export function childPid(info: Readable): Promise<number | null> {
   return new Promise((resolve) => {
     let text = '';
+    const pid = () => /"child-pid":\s*(\d+)/.exec(text)?.[1];
     const onData = (d: Buffer) => {
       text += String(d);
-      const m = /"child-pid":\s*(\d+)/.exec(text);
-      if (m) done(Number(m[1]));
+      if (/\n}/.test(text) && pid()) done(Number(pid()));
     };
-    const onEnd = () => done(null);
+    const onEnd = () => done(pid() ? Number(pid()) : null);
     const done = (pid: number | null) => {
       info.off('data', onData).off('end', onEnd).off('error', onEnd);
       resolve(pid);
@@ -158,6 +185,42 @@ export async function bringUp(b: BringUp): Promise<void> {
     await noted;
   } finally {
     await log?.close();
+  }
+}
+
+export interface Settling {
+  dir: string;
+  sandboxed: boolean;
+  record: JobRecord;
+  identity?: JobIdentity;
+  /** Whether the job makes a network (a gang's worker joining rank 0's makes none). */
+  network: boolean;
+  fds: { info: Readable; block: Readable; exit: Readable };
+  /** Stops the job whose network could not be made. */
+  kill(): Promise<void>;
+}
+
+/**
+ * The job's command waits on bwrap's block fd until its network is up. A job whose network
+ * cannot be made is killed, and `failure` says why (observe reports it). Resolves once the
+ * command is let go (or the job stopped).
+ */
+export async function settle(s: Settling): Promise<void> {
+  try {
+    if (s.sandboxed) {
+      const { port, guestPort } = s.record;
+      const forward = port && guestPort ? { hostPort: port, guestPort } : undefined;
+      await bringUp({ dir: s.dir, identity: s.identity, network: s.network, forward, ...s.fds });
+    }
+  } catch (e) {
+    // Best effort: the file only carries the message; an early failure leaves nothing to kill.
+    await writeFile(join(s.dir, 'failure'), (e as Error).message).catch(() => undefined);
+    await s.kill().catch(() => undefined);
+  } finally {
+    // Without a pid (bwrap failed), or after the network is up: the command starts now.
+    (s.fds.block as unknown as NodeJS.WritableStream).end('1');
+    s.fds.info.destroy();
+    s.fds.exit.destroy();
   }
 }
 

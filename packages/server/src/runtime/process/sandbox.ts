@@ -36,6 +36,10 @@ export interface SandboxOptions {
    * job's pasta answers DNS at the node's own resolver address, so the node's file stays.
    */
   network: boolean;
+  /** A gang's worker entered its rank 0's network namespace already: it makes none (gang.ts). */
+  joinsNetwork?: boolean;
+  /** Whether `etcDir` has a `hosts` to show as /etc/hosts (a gang's workers' names). */
+  hosts?: boolean;
   /** Whether the job gets a devpts of its own, for pseudo-terminals (ptys.ts). */
   ptys?: boolean;
   exists?: (path: string) => boolean;
@@ -56,13 +60,8 @@ export interface SandboxOptions {
  */
 export function bwrapArgs(o: SandboxOptions): string[] {
   const exists = o.exists ?? existsSync;
-  const args = [
-    '--unshare-user',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    '--unshare-net',
-  ];
+  const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
+  if (!o.joinsNetwork) args.push('--unshare-net');
   args.push('--cap-drop', 'ALL', '--hostname', o.hostname.slice(0, 63));
   const targets = o.mounts.map((m) => m.dstPath);
   args.push(...readOnlyTree('/usr', targets));
@@ -80,6 +79,7 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   args.push('--ro-bind', join(o.etcDir, 'passwd'), '/etc/passwd');
   args.push('--ro-bind', join(o.etcDir, 'group'), '/etc/group');
   if (o.network) args.push('--ro-bind', join(o.etcDir, 'resolv.conf'), '/etc/resolv.conf');
+  if (o.hosts) args.push('--ro-bind', join(o.etcDir, 'hosts'), '/etc/hosts');
   args.push(...devArgs(o.gpus, exists, o.ptys ?? false));
   if (o.batch?.gpus) args.push(...anyGpus());
   args.push('--proc', '/proc', '--bind', o.tmpDir, '/tmp');

@@ -5,19 +5,20 @@ import { rssBytes, TICKS_PER_SECOND, tree } from './proc.js';
 
 /**
  * A job's load once a second while `running()` holds: CPU from the ticks of its whole process
- * tree (below the wrapper, `wrapperPid()`), memory as the sum of their RSS, GPU when it has one.
+ * tree (below its wrappers, `wrapperPids()`: a gang has one per worker), memory as the sum of
+ * their RSS, GPU when it has one.
  */
 export async function* sampleTree(
-  wrapperPid: () => Promise<number | null>,
+  wrapperPids: () => Promise<number[]>,
   running: () => Promise<boolean>,
   withGpu: boolean,
   abort: AbortSignal,
 ): AsyncIterable<StatsSample> {
   let prev: { ticks: number; at: number } | undefined;
   while (!abort.aborted && (await running())) {
-    const wrapper = await wrapperPid();
-    if (!wrapper) return;
-    const procs = await tree(wrapper);
+    const wrappers = await wrapperPids();
+    if (wrappers.length === 0) return;
+    const procs = (await Promise.all(wrappers.map((w) => tree(w)))).flat();
     const at = Date.now();
     const ticks = procs.reduce((n, p) => n + p.cpuTicks, 0);
     const memoryBytes = (await Promise.all(procs.map((p) => rssBytes(p.pid)))).reduce(

@@ -161,7 +161,7 @@ export const JOBS_REFUSED =
 
 /** `GET /api/v1/jobs/runtime` of the process runtime, with what it says of isolation. */
 export const processRuntimeRoute = (
-  isolation: { isolation_warning?: string; refused_reason?: string } = {},
+  isolation: { isolation_warning?: string; refused_reason?: string; workers_refusal?: string } = {},
 ) => ({
   url: '/api/v1/jobs/runtime',
   body: { name: 'process', can_save_image: false, uses_image: false, ...isolation },

@@ -222,6 +222,28 @@ describe('Create new job page', () => {
     });
   });
 
+  it('offers Workers where the runtime runs jobs of several, and sends them as nodes', async () => {
+    const { calls } = withTemplate([
+      processRuntimeRoute(),
+      { method: 'POST', url: CREATE_URL, status: 202, body: { id: 'job-1' } },
+    ]);
+    await screen.findByLabelText(/^Image/);
+    type(/^Image/, 'ubuntu:24.04');
+    type(/^Command/, 'torchrun train.py');
+    type(/^Workers/, '2');
+    await submit();
+    await vi.waitFor(() => expect(calls.some(isCreate)).toBe(true));
+    expect(calls.find(isCreate)!.body).toMatchObject({ command: 'torchrun train.py', nodes: 2 });
+  });
+
+  it('does not offer Workers where the runtime runs no job of several', async () => {
+    withTemplate([
+      processRuntimeRoute({ workers_refusal: 'The docker runtime does not run jobs of several' }),
+    ]);
+    await screen.findByLabelText(/^Image/);
+    expect(screen.queryByLabelText(/^Workers/)).toBeNull();
+  });
+
   it('puts server field errors on their fields', async () => {
     withTemplate([
       {

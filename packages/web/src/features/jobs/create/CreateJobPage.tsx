@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from 
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { JOB_TEMPLATE, LATEST_VERSION, jobUri, type ProjectPlace } from '@orrery/contract';
+import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { useCanOne, withRule } from '../../../api/permissions';
@@ -31,12 +32,27 @@ export default function CreateJobPage() {
   );
 }
 
+/**
+ * The template's inputs without Workers (`nodes`) where this installation runs no job of several
+ * workers, or has not said that it does: the form never offers what would be refused.
+ */
+function inputFor(template: AppTemplate, workers: boolean): AppTemplate['input'] {
+  const input = template.input;
+  if (workers || !input?.properties || !('nodes' in input.properties)) return input;
+  const { nodes: _nodes, ...properties } = input.properties;
+  return { ...input, properties };
+}
+
 /** A template without inputs is as good as none ("No job template found"). */
 const isEmpty = (t: AppTemplate) => !t.input || Object.keys(t.input.properties ?? {}).length === 0;
 
 function TemplateLoader({ place, presets }: { place: ProjectPlace; presets: Preset[] }) {
   // The apps' own query: the job form is the `job` template of the catalogue.
   const template = useAppTemplate(place, JOB_TEMPLATE, LATEST_VERSION);
+  // Workers are offered only once the runtime said it runs jobs of several: the form is made
+  // again then (the answer is usually cached by the jobs list, before anything is typed).
+  const runtime = useJobRuntime();
+  const workers = runtime.isSuccess && !runtime.data.workersRefusal;
   let body;
   if (template.isPending) body = <Loader aria-label={T.loading} />;
   else if (template.isError)
@@ -48,7 +64,16 @@ function TemplateLoader({ place, presets }: { place: ProjectPlace; presets: Pres
       </Alert>
     );
   else if (isEmpty(template.data)) body = <Alert color="red">{T.noTemplate}</Alert>;
-  else return <JobForm template={template.data} place={place} presets={presets} />;
+  else
+    return (
+      <JobForm
+        key={String(workers)}
+        template={template.data}
+        place={place}
+        presets={presets}
+        workers={workers}
+      />
+    );
   return <PageFrame>{body}</PageFrame>;
 }
 
@@ -78,10 +103,17 @@ function PageFrame({ children, intro }: { children: React.ReactNode; intro?: str
   );
 }
 
-function JobForm(props: { template: AppTemplate; place: ProjectPlace; presets: Preset[] }) {
-  const form = useSchemaForm(props.template.input);
-  const create = useCreateJob();
+function JobForm(props: {
+  template: AppTemplate;
+  place: ProjectPlace;
+  presets: Preset[];
+  workers: boolean;
+}) {
   const runtime = useJobRuntime();
+  const { template, workers } = props;
+  const input = useMemo(() => inputFor(template, workers), [template, workers]);
+  const form = useSchemaForm(input);
+  const create = useCreateJob();
   const navigate = useNavigate();
   const link = useContextLink();
   // The page is reachable by its address: a reader sees the form but cannot send it. Nor can

@@ -18,6 +18,8 @@ export interface JobFormValues {
   volumes: VolumeEntry[];
   resources: { shm: boolean };
   max_run_time_minutes?: number;
+  /** Workers of a distributed job (docs/jobs.md); absent where the runtime runs none. */
+  nodes?: number;
   schedule_timeout: number | null | undefined;
   restart_policy: RestartPolicy;
   priority: JobPriority;
@@ -93,6 +95,8 @@ export function toJobBody(values: JobFormValues, place: ProjectPlace) {
     tty: false,
     resources: { shm: v.resources.shm },
     maxRunTimeMinutes: v.max_run_time_minutes,
+    // One worker is every job's: the body says nothing then, as Apolo's clients do.
+    nodes: v.nodes && v.nodes > 1 ? v.nodes : undefined,
     scheduleTimeout: v.schedule_timeout ?? undefined,
     restartPolicy: v.restart_policy,
     priority: v.priority,

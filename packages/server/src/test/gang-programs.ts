@@ -1,0 +1,69 @@
+/**
+ * Programs for the workers of a distributed job (docs/jobs.md "Distributed jobs") in tests, run
+ * by /usr/bin/python3 from the environment variable PROG (`python3 -c "$PROG"`): they find each
+ * other only through the environment the runtime gives each worker.
+ */
+
+/**
+ * Rank 0 listens on MASTER_PORT and hears every other rank, which connects to
+ * MASTER_ADDR:MASTER_PORT (retrying until rank 0 listens), says its rank and hears rank 0's. Each
+ * prints what it heard, and its uid.
+ */
+export const RANK_EXCHANGE = `
+import os, socket, time
+rank, world = int(os.environ['RANK']), int(os.environ['WORLD_SIZE'])
+addr, port = os.environ['MASTER_ADDR'], int(os.environ['MASTER_PORT'])
+assert os.environ['ORRERY_WORKER_RANK'] == str(rank) and os.environ['NODE_RANK'] == str(rank)
+if rank == 0:
+    server = socket.create_server((addr, port))
+    peers = [server.accept()[0] for _ in range(world - 1)]
+    heard = sorted(p.recv(16).decode() for p in peers)
+    for p in peers:
+        p.sendall(b'0')
+        p.close()
+    print(f'rank 0 of {world} heard ranks {",".join(heard)} uid {os.getuid()}', flush=True)
+else:
+    for attempt in range(1200):
+        try:
+            s = socket.create_connection((addr, port))
+            break
+        except OSError:
+            time.sleep(0.05)
+    s.sendall(str(rank).encode())
+    print(f'rank {rank} of {world} heard rank {s.recv(16).decode()} uid {os.getuid()}', flush=True)
+`;
+
+/** The command that runs a program given in PROG. */
+export const RUN_PROG = '/usr/bin/python3 -c "$PROG"';
+
+/**
+ * PyTorch DDP with the gloo backend (`env://`: MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE): a
+ * linear model fitted to y = x·w on each rank's own random batches for 40 steps. Each rank prints
+ * its parameters after training (DDP all-reduces the gradients, so they must be the same on every
+ * rank) and the loss averaged over the ranks at the first and last step.
+ */
+export const DDP_TRAINING = `
+import torch, torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+dist.init_process_group('gloo')
+rank, world = dist.get_rank(), dist.get_world_size()
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+ddp = DistributedDataParallel(model)
+opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
+data = torch.Generator().manual_seed(100 + rank)
+w = torch.tensor([[1.0, -2.0, 3.0, 0.5]])
+losses = []
+for step in range(40):
+    x = torch.randn(16, 4, generator=data)
+    loss = torch.nn.functional.mse_loss(ddp(x), x @ w.T)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    mean = loss.detach().clone()
+    dist.all_reduce(mean)
+    losses.append(mean.item() / world)
+params = torch.cat([p.detach().flatten() for p in model.parameters()]).tolist()
+print(f'rank {rank} of {world} params {" ".join(f"{v:.6f}" for v in params)} loss {losses[0]:.6f} {losses[-1]:.6f}', flush=True)
+dist.destroy_process_group()
+`;
