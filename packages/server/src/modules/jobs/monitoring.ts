@@ -135,6 +135,11 @@ export const monitoringRoutes =
         uses_image: driver.name !== 'process',
         ...(driver.refusal ? { refused_reason: driver.refusal } : {}),
         ...(driver.notIsolated ? { isolation_warning: driver.notIsolated } : {}),
+        ...(driver.jobRefusals?.volumes
+          ? { volumes_refused_reason: driver.jobRefusals.volumes }
+          : {}),
+        ...(driver.jobRefusals?.http ? { http_refused_reason: driver.jobRefusals.http } : {}),
+        ...(driver.assignsHttpPort ? { http_port_assigned: true } : {}),
       }),
     );
 
