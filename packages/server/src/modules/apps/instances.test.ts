@@ -173,7 +173,9 @@ describe('app instances', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const errored = await until(s, owner, r.body.id, stateIs('errored'));
     const [jobId] = errored.job_ids as string[];
-    expect(errored.state_message).toMatch(new RegExp(`^Job ${jobId} failed: `));
+    expect(errored.state_message).toMatch(
+      new RegExp(`^Job ${jobId} failed: .*\\(exit code 3; its Log tab has the output\\)$`),
+    );
     expect(errored.startup).toBeNull();
     await call(s, 'DELETE', `${V1}/instances/${r.body.id}?force=true`, owner);
   });

@@ -45,6 +45,12 @@ const WAITING = new Set<string>([
   JOB_REASONS.creating,
 ]);
 
+/** A bare reason (`Error`) says little: the exit code with it says how the program ended. */
+const exited = (j: JobRow) =>
+  !j.statusDescription && j.exitCode !== null && j.exitCode !== undefined
+    ? ` (exit code ${j.exitCode}; its Log tab has the output)`
+    : '';
+
 const resourcesOf = (jobs: JobRow[]): AppEventWire['resources'] =>
   jobs.map((j) => ({
     kind: 'Job',
@@ -188,7 +194,7 @@ export class InstanceWatcher {
         reason: killed ? 'JobKilled' : (failed.reason ?? 'JobFailed'),
         message: killed
           ? `Job ${failed.id} was killed`
-          : `Job ${failed.id} ${failed.status}: ${failed.statusDescription ?? failed.reason ?? 'no reason given'}`,
+          : `Job ${failed.id} ${failed.status}: ${failed.statusDescription ?? failed.reason ?? 'no reason given'}${exited(failed)}`,
         step: null,
       };
     }
