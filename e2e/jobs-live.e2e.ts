@@ -94,6 +94,28 @@ describe('a job followed live', () => {
     await elsewhere.close();
   });
 
+  it('keeps a status badge whole beside long tags in the jobs list', async () => {
+    await create({
+      name: 'tagged',
+      image: 'ghcr.io/some-organization/a-rather-long-image-name:with-a-long-tag',
+      command: 'sleep 300',
+      tags: [
+        'instance_id:0b8e1f9e-2a33-4c1b-9f5e-6d0c3a7b9e21',
+        'app-revision:1',
+        'project:some_flow_name_here',
+      ],
+    });
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await page.goto(`${server.url}/jobs?${CONTEXT}&status=all`);
+    const row = page.getByRole('row').filter({ hasText: 'tagged' });
+    const badge = row.locator('.mantine-Badge-label', { hasText: /^running$/ });
+    await badge.waitFor({ timeout: 60_000 });
+    // Its whole word is drawn: the label is as wide as its text, not cut to "RU…".
+    expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await screenshot(page, 'jobs-live-list');
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
   it('ran without errors in the page', () => {
     expect(errors).toEqual([]);
   });
