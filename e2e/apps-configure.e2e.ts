@@ -86,8 +86,10 @@ describe('apps: install footer, env dialog, configure', () => {
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL((u) => u.pathname.startsWith('/apps/instances/'));
     instancePath = new URL(page.url()).pathname;
-    await page.getByRole('heading', { name: 'configure-me' }).waitFor();
-    await page.getByText('healthy', { exact: true }).first().waitFor({ timeout: 60_000 });
+    const title = page.getByRole('heading', { name: 'configure-me' });
+    await title.waitFor();
+    // The app's own badge, beside its title (its events may say healthy a moment before).
+    await title.locator('..').getByText('healthy', { exact: true }).waitFor({ timeout: 60_000 });
     expect(await page.getByRole('status', { name: 'Installer job' }).count()).toBe(0);
   });
 

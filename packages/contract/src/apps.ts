@@ -139,6 +139,11 @@ export const AppInstance = z
     startup: z
       .object({ step: z.enum(APP_STEPS), since: z.string(), message: z.string().nullable() })
       .nullable(),
+    /**
+     * Orrery: why an errored or degraded instance is so (its failed job's reason, its health
+     * check's answer), as its event says; null otherwise.
+     */
+    state_message: z.string().nullable().optional(),
     /** Orrery: the idle shutdown countdown, when the instance has one and runs. */
     idle: z.object({ timeout_minutes: z.number(), seconds_left: z.number() }).nullable(),
     /** Orrery: instances whose input refers to this one (named in the uninstall confirmation). */

@@ -386,8 +386,23 @@ export const JobRuntimeInfo = z.object({
   isolation_warning: z.string().optional(),
   /** Why jobs of several workers (`nodes`) do not run here; absent where they do. */
   workers_refusal: z.string().optional(),
+  /** Why jobs with volumes are refused here (the process runtime without bubblewrap). */
+  volumes_refused_reason: z.string().optional(),
+  /** Why jobs with an HTTP port are refused here (the sandbox without slirp4netns). */
+  http_refused_reason: z.string().optional(),
+  /**
+   * Jobs get a free port in `PORT` for their HTTP port, not the one they declare (the process
+   * runtime outside a root server's sandbox shares the host's ports): they must listen on `$PORT`.
+   */
+  http_port_assigned: z.boolean().optional(),
 });
 export type JobRuntimeInfo = z.infer<typeof JobRuntimeInfo>;
+
+/**
+ * The sub-protocol of `GET /api/v1/jobs/{id}/status_ws` (Orrery's): the job as
+ * `GET /api/v1/jobs/{id}` answers it, sent at once and at each change of its status.
+ */
+export const JOB_STATUS_WS_PROTOCOL = 'job-status.orrery';
 
 export const JobSaveBody = z.object({ container: z.object({ image: z.string().min(1) }) });
 export const JobCapacity = z.record(z.string(), z.number().int());

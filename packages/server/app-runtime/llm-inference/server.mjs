@@ -1,11 +1,13 @@
 // The llm-inference app's program: llama.cpp (node-llama-cpp, CPU) serving a GGUF model with an
 // OpenAI-compatible API: GET /v1/models, POST /v1/chat/completions (Server-Sent Events with
-// `"stream": true`), POST /v1/embeddings. It listens only once the model is loaded, so the job's
+// `"stream": true`), POST /v1/embeddings, and at its root a page that lists the models and tries
+// one (chat.html), which is what Open shows. It listens only once the model is loaded, so the job's
 // endpoint means ready. With LLM_API_KEY set, /v1 asks for the key as `Authorization: Bearer <key>`
 // or `X-API-Key: <key>`: Orrery's ingress never forwards Authorization (a platform token must not
 // reach an app), so through it only the second travels.
 import { createServer } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { getLlama, LlamaChatSession } from 'node-llama-cpp';
 
 const port = Number(process.env.PORT || 8000);
@@ -19,6 +21,14 @@ const DEFAULT_MAX_TOKENS = 256;
 const MAX_BODY = 4 * 1024 * 1024;
 
 if (!modelPath) throw new Error('MODEL_PATH is not set');
+/**
+ * What Open shows at the root: the models and a form to try one (chat.html), in place of the
+ * API's 404. The page says whether the API asks for the key, never the key itself.
+ */
+const page = readFileSync(new URL('chat.html', import.meta.url), 'utf8').replace(
+  '__KEY_REQUIRED__',
+  apiKey ? 'true' : 'false',
+);
 // Never build or download llama.cpp at run time: the prebuilt CPU binary or nothing.
 const llama = await getLlama({
   gpu: false,
@@ -275,6 +285,10 @@ const server = createServer(async (req, res) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
+  if ((req.method === 'GET' || req.method === 'HEAD') && path === '') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    return res.end(req.method === 'HEAD' ? undefined : page);
+  }
   try {
     if (!route) throw new HttpError(404, `No route ${req.method} ${path}`);
     if (path.startsWith('/v1') && !authorized(req)) {

@@ -42,7 +42,7 @@ describe('WebSocket upgrades', () => {
     await jobEnded(s, owner, job);
   });
 
-  it.each(['log_ws', 'top', 'attach', 'exec'])(
+  it.each(['log_ws', 'top', 'attach', 'exec', 'status_ws'])(
     'refuses %s to anonymous callers with 401 and to other tenants with 404',
     async (route) => {
       const path = `/api/v1/jobs/${job}/${route}`;
@@ -94,7 +94,7 @@ describe('WebSocket upgrades', () => {
     // A malformed URL and one too long for the router are refused before any route: their
     // sockets must still be closed, or the server leaks them (and cannot stop, below).
     for (const id of ['%00', 'a%00b', '%ED%A0%80', '..%2f..%2fetc', '%ff%fe', 'x'.repeat(8000)]) {
-      for (const route of ['log_ws', 'top', 'attach', 'exec']) {
+      for (const route of ['log_ws', 'top', 'attach', 'exec', 'status_ws']) {
         const r = await upgrade(`/api/v1/jobs/${id}/${route}?since=%00`, owner);
         expect('refused' in r && r.refused >= 400 && r.refused < 500, `${route} ${id}`).toBe(true);
       }

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
-import { COPILOT_WS_PROTOCOL } from '@orrery/contract';
+import { COPILOT_WS_PROTOCOL, JOB_STATUS_WS_PROTOCOL } from '@orrery/contract';
 import { sameOrigin } from './origin.js';
 
 /**
@@ -15,6 +15,7 @@ export const WS_PROTOCOLS = [
   'top.apolo.us',
   'v2.channels.neu.ro',
   COPILOT_WS_PROTOCOL,
+  JOB_STATUS_WS_PROTOCOL,
 ];
 
 /** Time an upgrade request may take to be answered or accepted (ws clears it on acceptance). */

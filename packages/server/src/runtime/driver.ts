@@ -220,6 +220,18 @@ export interface RuntimeDriver {
    * refused with it). Absent: not on this runtime yet.
    */
   readonly gangs?: true | string;
+  /**
+   * What this runtime cannot give a job, and why (the process runtime without bubblewrap mounts
+   * no volume): a job asking for it is refused when it is created, and the apps that always ask
+   * for it cannot be installed.
+   */
+  readonly jobRefusals?: Partial<Record<'volumes' | 'http', string>>;
+  /**
+   * Jobs get a free port of the host in `PORT` for their HTTP port, not the one they declare
+   * (the process runtime outside a root server's sandbox shares the host's ports): the job form
+   * and the job page say to listen on `$PORT`.
+   */
+  readonly assignsHttpPort?: boolean;
   /** Start the job; resolves once it has been handed to the runtime (not when it is running). */
   start(spec: JobSpec): Promise<void>;
   /** Stop the job (SIGTERM, then SIGKILL after a grace period) and free its resources. */

@@ -205,4 +205,67 @@ describe('ingress', () => {
     }
     expect((await injectAt(s, named, { headers: owner.headers })).body).toMatch(/^a GET \//);
   });
+
+  it('sends a browser without the host’s cookie through the console’s sign-in, by id and by name, then serves it', async () => {
+    const named = (await jobOf(a)).http_url_named as string;
+    const nameKey = new URL(named).hostname.split('.')[0]!;
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    const toConsole = (key: string, path?: string) => {
+      const to = new URL('/open-job', s.config.publicUrl);
+      to.searchParams.set('key', key);
+      if (path) to.searchParams.set('path', path);
+      return to.toString();
+    };
+    // A page opened by id or by name, a name no job has, a navigation that says so: all go to
+    // the console alike, so a redirect tells an anonymous visitor nothing about names.
+    const missing = named.replace('page-a--', 'no-such--');
+    for (const [url, headers, key] of [
+      [urlA, html, a],
+      [`${named}x?y=1`, { 'sec-fetch-mode': 'navigate' }, nameKey],
+      [missing, html, new URL(missing).hostname.split('.')[0]!],
+    ] as const) {
+      const r = await injectAt(s, url, { headers });
+      expect(r.statusCode, url).toBe(303);
+      const path = new URL(url).pathname + new URL(url).search;
+      expect(r.headers.location).toBe(toConsole(key, path === '/' ? undefined : path));
+    }
+    // A script's request, an API client and an open job are answered as before.
+    expect((await injectAt(s, urlA, { headers: { 'sec-fetch-mode': 'cors' } })).statusCode).toBe(
+      401,
+    );
+    expect((await injectAt(s, urlA)).statusCode).toBe(401);
+    expect((await injectAt(s, urlOpen, { headers: html })).body).toBe('open GET / cookie=');
+
+    // The console, signed in, asks for a ticket for the name and the path: the page by name.
+    const t = await call(
+      s,
+      'POST',
+      `/api/v1/jobs/${nameKey}/ingress-ticket?path=${encodeURIComponent('/x?y=1')}`,
+      owner,
+    );
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    expect(new URL(t.body.url).origin).toBe(new URL(named).origin);
+    const opened = await injectAt(s, t.body.url, { headers: html });
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe('/x?y=1');
+    const cookie = String(opened.headers['set-cookie']).split(';')[0]!;
+    const page = await injectAt(s, `${named}x?y=1`, { headers: { ...html, cookie } });
+    expect(page.body).toBe('a GET /x?y=1 cookie=');
+    // That cookie is the name's host's alone: by id the browser is sent to sign in there too.
+    expect((await injectAt(s, urlA, { headers: { ...html, cookie } })).statusCode).toBe(303);
+
+    // A path off the job's host lands on its root; a name the caller may not read is not found.
+    const away = await call(
+      s,
+      'POST',
+      `/api/v1/jobs/${nameKey}/ingress-ticket?path=${encodeURIComponent('//evil.example/x')}`,
+      owner,
+    );
+    expect(new URL(away.body.url).origin).toBe(new URL(named).origin);
+    expect(new URL(away.body.url).pathname).toBe('/');
+    const theirs = await call(s, 'POST', `/api/v1/jobs/${nameKey}/ingress-ticket`, outsider);
+    expect(theirs.status).toBe(404);
+    const none = await call(s, 'POST', `/api/v1/jobs/no-such--vision--acme/ingress-ticket`, owner);
+    expect(none.status).toBe(404);
+  });
 });

@@ -79,6 +79,80 @@ describe('a job where the process runtime has no sandbox, by default', () => {
 });
 
 const root = process.getuid?.() === 0 && existsSync(SETPRIV);
+/** Unsandboxed jobs run when allowed, unless the server is root without setpriv. */
+const allowedRuns = process.getuid?.() !== 0 || existsSync(SETPRIV);
+
+describe.skipIf(!allowedRuns)(
+  'what a process runtime allowed to run jobs without the sandbox cannot give a job',
+  () => {
+    let s: TestServer;
+    let owner: TestUser;
+    let driver: ProcessDriver;
+    const APPS = '/apis/apps/v1/cluster/default/org/acme/project/vision';
+    beforeAll(async () => {
+      ({ s, owner, driver } = await serverWithoutSandbox({ ORRERY_UNSANDBOXED_JOBS: 'allow' }));
+    });
+    afterAll(() => s?.stop());
+
+    it('refuses a job with a volume when it is created, with the reason the console shows first', async () => {
+      const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+        ...newJob('ls /data'),
+        volumes: [{ src_storage_uri: 'storage:data', dst_path: '/data', read_only: true }],
+      });
+      expect(r.status).toBe(409);
+      expect(r.body.message).toBe(
+        'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it',
+      );
+      expect((await call(s, 'GET', '/api/v1/jobs', owner)).body.jobs).toEqual([]);
+      expect(await driver.list()).toEqual([]);
+      const runtime = (await call(s, 'GET', '/api/v1/jobs/runtime', owner)).body;
+      expect(runtime).toMatchObject({
+        volumes_refused_reason: r.body.message,
+        http_port_assigned: true,
+      });
+      expect(runtime.http_refused_reason).toBeUndefined();
+    });
+
+    it('disables the apps whose jobs always mount their home, and refuses their install', async () => {
+      const templates = (await call(s, 'GET', `${APPS}/templates`, owner)).body as {
+        name: string;
+        available: boolean;
+        unavailable_reason: string | null;
+      }[];
+      const byName = new Map(templates.map((t) => [t.name, t]));
+      for (const name of ['shell', 'postgresql', 'llm-inference', 'orrery-deploy']) {
+        expect(byName.get(name)?.available, name).toBe(false);
+        expect(byName.get(name)?.unavailable_reason, name).toMatch(
+          /cannot run here: volumes need bubblewrap on the process runtime/,
+        );
+      }
+      // A job's volumes are the user's to choose: the job template stays, its volumes refused.
+      expect(byName.get('job')?.available).toBe(true);
+      const installed = await call(s, 'POST', `${APPS}/instances`, owner, {
+        template_name: 'shell',
+        input: { preset: { name: 'cpu-small' } },
+      });
+      expect(installed.status).toBe(400);
+      expect(installed.body.message).toBe(byName.get('shell')!.unavailable_reason);
+      const listed = await call(s, 'GET', `${APPS}/instances`, owner);
+      expect(listed.body.items).toEqual([]);
+    });
+
+    it('gives a job with an HTTP port a free port of the host in PORT, not the one it declared', async () => {
+      const id = await submitJob(s, owner, 'echo "port=$PORT"', {
+        http: { port: 8080, requires_auth: true },
+      });
+      const done = await jobEnded(s, owner, id);
+      expect(done.status).toBe('succeeded');
+      const log = (
+        await s.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}/log`, headers: owner.headers })
+      ).body;
+      const port = Number(/port=(\d+)/.exec(log)?.[1]);
+      expect(port, log).toBeGreaterThan(1024);
+      expect(port).not.toBe(8080);
+    });
+  },
+);
 
 describe.skipIf(!root)(
   `a job where a root server without the sandbox allows unsandboxed jobs${root ? '' : ' (skipped: needs a root server with setpriv)'}`,

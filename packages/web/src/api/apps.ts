@@ -67,6 +67,8 @@ export interface AppInstance {
   jobId: string | null;
   /** What a user opens (`terminal`, `notebook`, `IDE`): Open then needs write on its job. */
   interactive: string | null;
+  /** Why it is errored or degraded (its failed job's reason, its health check's answer). */
+  stateMessage: string | null;
   startupStep: StartupStep | null;
   startupStepSince: string | null;
   idleTimeoutMinutes: number | null;
@@ -119,6 +121,7 @@ export const appOf = (a: AppWire): AppInstance => ({
   endpoints: a.endpoints,
   jobId: a.jobIds[0] ?? null,
   interactive: a.interactive ?? null,
+  stateMessage: a.stateMessage ?? null,
   startupStep: a.startup?.step ?? null,
   startupStepSince: a.startup?.since ?? null,
   idleTimeoutMinutes: a.idle?.timeoutMinutes ?? null,

@@ -1,10 +1,11 @@
-import type {
-  Camel,
-  IngressTicket,
-  JobStatus,
-  JobTopSample,
-  JobWire,
-  ProjectPlace,
+import {
+  JOB_STATUS_WS_PROTOCOL,
+  type Camel,
+  type IngressTicket,
+  type JobStatus,
+  type JobTopSample,
+  type JobWire,
+  type ProjectPlace,
 } from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, ApiError, BROWSER_MARKER, buildUrl, request } from './client';
@@ -70,10 +71,14 @@ export const killJob = (id: string) =>
 export const rerunJob = (job: Job) =>
   request<JobWire>(`${JOBS}/${encodeURIComponent(job.id)}/rerun`, { method: 'POST' });
 
-/** `POST /jobs/{id}/ingress-ticket` (Orrery's): the job's URL with a one-time ticket in it. */
-export const ingressTicket = (jobId: string) =>
-  request<IngressTicket>(`${JOBS}/${encodeURIComponent(jobId)}/ingress-ticket`, {
+/**
+ * `POST /jobs/{key}/ingress-ticket` (Orrery's): the job's URL with a one-time ticket in it; `key`
+ * is a job id or the name key of its address by name, `path` where on its host to land.
+ */
+export const ingressTicket = (key: string, path?: string) =>
+  request<IngressTicket>(`${JOBS}/${encodeURIComponent(key)}/ingress-ticket`, {
     method: 'POST',
+    query: path ? { path } : undefined,
   });
 
 /**
@@ -290,6 +295,17 @@ export function topUrl(monitoringUrl: string, id: string, origin = window.locati
 }
 
 export type TopSample = Camel<JobTopSample>;
+
+/** The sub-protocols of the job's `status_ws`, the token offered as for `top`. */
+export const statusProtocols = (token: string | null | undefined) =>
+  token ? [JOB_STATUS_WS_PROTOCOL, `${BEARER_PROTOCOL_PREFIX}${token}`] : [JOB_STATUS_WS_PROTOCOL];
+
+/** `ws(s)://…/{id}/status_ws`: the job, pushed at each change of its status (Orrery's). */
+export function statusUrl(monitoringUrl: string, id: string, origin = window.location.origin) {
+  const url = new URL(`${monitoringUrl}/${encodeURIComponent(id)}/status_ws`, origin);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
 
 /** The monitoring base of a cluster; `monitoring_url` of the configuration, else this origin's. */
 export const monitoringBase = (monitoringUrl: string | null | undefined) =>

@@ -14,6 +14,7 @@ const UserOnboardingPage = lazy(() => import('../features/onboarding/UserOnboard
 const BillingPage = lazy(() => import('../features/billing/BillingPage'));
 const UnknownPath = lazy(() => import('../features/areas/UnknownPath'));
 const InvitesPage = lazy(() => import('../features/invites/InvitesPage'));
+const OpenJobPage = lazy(() => import('../features/jobs/open/OpenJobPage'));
 const InviteScreen = lazy(() => import('../features/invites/InviteScreen'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const TestCheckoutPage = lazy(() => import('../features/billing/checkout/TestCheckoutPage'));
@@ -64,6 +65,7 @@ export default function AppRoutes({ hasCluster }: { hasCluster: boolean }) {
           <Route path="/org-settings/:tab?" element={<OrgSettingsPage />} />
           <Route path="/invites" element={<InvitesPage />} />
           <Route path="/invites/:id" element={<InviteScreen />} />
+          <Route path="/open-job" element={<OpenJobPage />} />
           <Route path="/invite-signup" element={<InviteSignupDone />} />
           <Route path="/admin/*" element={<AdminPage />} />
           <Route

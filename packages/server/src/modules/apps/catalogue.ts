@@ -12,6 +12,8 @@ import { BUILT_IN_TEMPLATES_DIR, readTemplateDir, type TemplateFiles } from './t
 export const compareVersions = (a: string, b: string) =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
 
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
 /** Where template assets are served (shipped data, public like the console's own files). */
 export const ASSETS_PATH = '/apis/apps/v1/template-assets';
 
@@ -34,6 +36,8 @@ export class Catalogue {
     warn: (message: string) => void,
     /** Why the runtime runs no one's job (driver.ts `refusal`): then no template is available. */
     private readonly refusal?: string,
+    /** What the runtime gives no job (driver.ts `jobRefusals`): templates that need it are not. */
+    private readonly jobRefusals: Partial<Record<'volumes' | 'http', string>> = {},
   ) {
     for (const t of templates) {
       const { name, version } = t.manifest;
@@ -57,6 +61,7 @@ export class Catalogue {
     runners: AppRunner[];
     runtime: AppRuntime;
     refusal?: string;
+    jobRefusals?: Partial<Record<'volumes' | 'http', string>>;
     operatorDir?: string;
     builtInDir?: string;
     warn: (message: string) => void;
@@ -66,7 +71,7 @@ export class Catalogue {
       ...(opts.operatorDir ? readTemplateDir(opts.operatorDir, 'operator', opts.warn) : []),
     ];
     const runners = new Map(opts.runners.map((r) => [r.template, r]));
-    return new Catalogue(files, runners, opts.runtime, opts.warn, opts.refusal);
+    return new Catalogue(files, runners, opts.runtime, opts.warn, opts.refusal, opts.jobRefusals);
   }
 
   /** Versions of one template, newest first. */
@@ -99,6 +104,8 @@ export class Catalogue {
     if (!runtimes.includes(this.runtime)) {
       return `${t.manifest.title} needs the ${runtimes.join(' or ')} runtime; this installation runs jobs on ${this.runtime}`;
     }
+    const refused = runner.needs?.map((n) => this.jobRefusals[n]).find(Boolean);
+    if (refused) return `${t.manifest.title} cannot run here: ${lowerFirst(refused)}`;
     return runner.unavailable?.(this.runtime) ?? null;
   }
 

@@ -160,6 +160,24 @@ describe('app instances', () => {
       message: `Job ${jobId} was killed`,
     });
     expect(after.body.pages).toBeGreaterThan(2);
+    // The instance itself says why, for its card and its page.
+    const errored = await call(s, 'GET', `${V1}/instances/${r.body.id}`, owner);
+    expect(errored.body.state_message).toBe(`Job ${jobId} was killed`);
+  });
+
+  it('says why an instance whose job fails at once is errored: the job’s reason', async () => {
+    const r = await install(s, owner, {
+      template_name: 'orrery-deploy',
+      input: deployInput('echo no such server >&2; exit 3'),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const errored = await until(s, owner, r.body.id, stateIs('errored'));
+    const [jobId] = errored.job_ids as string[];
+    expect(errored.state_message).toMatch(
+      new RegExp(`^Job ${jobId} failed: .*\\(exit code 3; its Log tab has the output\\)$`),
+    );
+    expect(errored.startup).toBeNull();
+    await call(s, 'DELETE', `${V1}/instances/${r.body.id}?force=true`, owner);
   });
 
   it('configures only x-is-configurable fields, as new revisions, and rolls back', async () => {
@@ -271,6 +289,7 @@ describe('app instances', () => {
       reason: 'HealthCheckFailed',
       message: 'The app answered 500 at /',
     });
+    expect(degraded.state_message).toBe('The app answered 500 at /');
     await call(s, 'DELETE', `${V1}/instances/${id}?force=true`, owner);
   });
 

@@ -29,6 +29,7 @@ export const appsModule =
       runners: BUILT_IN_RUNNERS,
       runtime: jobs.driver.name as AppRuntime,
       refusal: jobs.driver.refusal,
+      jobRefusals: jobs.driver.jobRefusals,
       operatorDir: ctx.config.appTemplatesDir,
       builtInDir: opts.builtInDir,
       warn: (m) => app.log.warn(m),

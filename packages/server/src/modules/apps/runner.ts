@@ -112,6 +112,11 @@ export interface AppRunner {
   /** The runtimes it can run on; the catalogue disables Install on the others. */
   runtimes: AppRuntime[];
   /**
+   * What every plan of it asks of the runtime, whatever the input (a persistent home is a volume):
+   * where the runtime refuses it (driver.ts `jobRefusals`), Install is disabled with the reason.
+   */
+  needs?: ('volumes' | 'http')[];
+  /**
    * Null when this installation can run it on `runtime`, else why not ("jupyter-notebook is not
    * installed"): what the server's own machine lacks matters where jobs run its programs (on
    * Slurm the nodes are expected to have the server's packages: docs/operations.md).

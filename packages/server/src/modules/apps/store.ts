@@ -19,7 +19,8 @@ export const placeOfRow = (r: InstanceRow): Place => ({
 });
 
 /** The tags an instance's jobs carry: the instance, the revision they run, and their role. */
-export const instanceTag = (id: string) => `instance_id:${id}`;
+export const INSTANCE_TAG_PREFIX = 'instance_id:';
+export const instanceTag = (id: string) => `${INSTANCE_TAG_PREFIX}${id}`;
 
 /** An app instance's jobs are charged under `apps`, named by the instance (Apolo's rows). */
 export async function chargeSubjectOf(db: Db, job: { tags: string[] }) {

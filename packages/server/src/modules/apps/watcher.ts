@@ -7,6 +7,7 @@ import { HEALTH_TIMEOUT_MS, runHealthCheck, type HealthCheck } from './health.js
 import type { AppsService } from './service.js';
 import { homeOf } from './service.js';
 import {
+  INSTANCE_TAG_PREFIX,
   addEvent,
   jobsOfInstance,
   currentJobsOf,
@@ -44,6 +45,12 @@ const WAITING = new Set<string>([
   JOB_REASONS.creating,
 ]);
 
+/** A bare reason (`Error`) says little: the exit code with it says how the program ended. */
+const exited = (j: JobRow) =>
+  !j.statusDescription && j.exitCode !== null && j.exitCode !== undefined
+    ? ` (exit code ${j.exitCode}; its Log tab has the output)`
+    : '';
+
 const resourcesOf = (jobs: JobRow[]): AppEventWire['resources'] =>
   jobs.map((j) => ({
     kind: 'Job',
@@ -61,6 +68,9 @@ const resourcesOf = (jobs: JobRow[]): AppEventWire['resources'] =>
 export class InstanceWatcher {
   private timer?: NodeJS.Timeout;
   private busy = false;
+  /** A job of an instance moved while a pass ran: another pass follows at once. */
+  private again = false;
+  private unlisten?: () => void;
   private lastIdlePoll = 0;
   private readonly tickMs: number;
   private readonly idlePollMs: number;
@@ -80,19 +90,32 @@ export class InstanceWatcher {
   start() {
     this.timer = setInterval(() => void this.tick(), this.tickMs);
     this.timer.unref();
+    // An instance's job that fails or starts moves the instance at once, not at the next tick:
+    // the console reads the job's status pushed, and the instance must not lag behind it.
+    this.unlisten = this.apps.jobs.onTransition((j) => {
+      if (j.tags.some((t) => t.startsWith(INSTANCE_TAG_PREFIX))) void this.tick(true);
+    });
   }
 
   async stop() {
+    this.unlisten?.();
     clearInterval(this.timer);
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
   }
 
-  private async tick() {
-    if (this.busy) return;
+  /** A pass; `moved` (a job of an instance changed) runs one after a pass under way. */
+  private async tick(moved = false) {
+    if (this.busy) {
+      if (moved) this.again = true;
+      return;
+    }
     this.busy = true;
     try {
-      // One replica follows the instances (db/advisory-locks.ts).
-      await whileLeading(this.ctx.database.loops, 'apps', () => this.pass());
+      do {
+        this.again = false;
+        // One replica follows the instances (db/advisory-locks.ts).
+        await whileLeading(this.ctx.database.loops, 'apps', () => this.pass());
+      } while (this.again);
     } catch (e) {
       this.log.error({ err: e }, 'apps pass failed');
     } finally {
@@ -171,7 +194,7 @@ export class InstanceWatcher {
         reason: killed ? 'JobKilled' : (failed.reason ?? 'JobFailed'),
         message: killed
           ? `Job ${failed.id} was killed`
-          : `Job ${failed.id} ${failed.status}: ${failed.statusDescription ?? failed.reason ?? 'no reason given'}`,
+          : `Job ${failed.id} ${failed.status}: ${failed.statusDescription ?? failed.reason ?? 'no reason given'}${exited(failed)}`,
         step: null,
       };
     }
@@ -240,12 +263,17 @@ export class InstanceWatcher {
     const claimed = await transitionInstance(this.ctx.db, row, { idleStoppedAt: new Date() });
     if (!claimed) return;
     await this.apps.killRevision(row.id, row.revision);
+    const stopped = `Stopped after ${minutes} minutes without activity; the files in ${homeOf(row)} stay. Configure or roll back to start it again.`;
     await addEvent(this.ctx.db, row.id, {
       state: 'degraded',
       reason: 'IdleShutdown',
-      message: `Stopped after ${minutes} minutes without activity; the files in ${homeOf(row)} stay. Configure or roll back to start it again.`,
+      message: stopped,
     });
-    await transitionInstance(this.ctx.db, claimed, { state: 'degraded', step: null });
+    await transitionInstance(this.ctx.db, claimed, {
+      state: 'degraded',
+      step: null,
+      stepMessage: stopped,
+    });
   }
 }
 

@@ -63,6 +63,7 @@ export async function instancesWire(apps: AppsService, rows: InstanceRow[]) {
             `${e.external.protocol}://${e.external.host}:${e.external.port}${e.external.basePath}`,
         ),
         startup: STEP_OF(row),
+        state_message: ['errored', 'degraded'].includes(row.state) ? row.stepMessage : null,
         idle: idleOf(row, rev),
         used_by: users
           .filter((u) => u.targetId === row.id && u.id !== row.id)

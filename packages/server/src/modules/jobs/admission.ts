@@ -13,6 +13,7 @@ import {
 import type { Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
+import type { RuntimeDriver } from '../../runtime/driver.js';
 import { jobs } from '../../db/schema.js';
 import { HttpError, conflict, invalid, notFound } from '../../http/errors.js';
 import { loadClusters, type PresetRow } from '../clusters/store.js';
@@ -133,6 +134,18 @@ async function containerFor(
   };
 }
 
+/**
+ * What the runtime cannot give a job (driver.ts `jobRefusals`, the process runtime without
+ * bubblewrap mounts nothing) is refused before anything is recorded, rather than a job that fails
+ * as it starts.
+ */
+function refuseUnsupported(runtime: Pick<RuntimeDriver, 'jobRefusals'>, c: StoredContainer) {
+  const refused = runtime.jobRefusals ?? {};
+  const mounts = c.volumes.length + c.disk_volumes.length + c.secret_volumes.length;
+  if (refused.volumes && mounts > 0) throw new HttpError('conflict', refused.volumes);
+  if (refused.http && c.http) throw new HttpError('conflict', refused.http);
+}
+
 /** Refuses what may not run now: a name in use, no credits, a full quota (unless waiting). */
 async function refusals(ctx: AppContext, caller: Principal, place: ProjectPlace, req: NewJob) {
   const b = req.body;
@@ -174,7 +187,7 @@ export async function admit(
   caller: Principal,
   grants: Grant[],
   req: NewJob,
-  runtime: string,
+  runtime: Pick<RuntimeDriver, 'name' | 'jobRefusals'>,
 ): Promise<JobInsert> {
   const b = req.body;
   const place: ProjectPlace = {
@@ -189,6 +202,7 @@ export async function admit(
   if (!cluster) throw notFound(`Cluster ${place.cluster} not found`);
   const { preset, resources } = presetAndResources(cluster.presets, req);
   const container = await containerFor(ctx, grants, req, place, resources);
+  refuseUnsupported(runtime, container);
   await refusals(ctx, caller, place, req);
   return {
     id: `job-${randomUUID()}`,
@@ -215,7 +229,7 @@ export async function admit(
     scheduleTimeout: b.schedule_timeout ?? null,
     energyScheduleName: b.energy_schedule_name ?? null,
     pricePerHour: priceOf(preset.creditsPerHour, b.nodes ?? 1),
-    runtime,
+    runtime: runtime.name,
   };
 }
 

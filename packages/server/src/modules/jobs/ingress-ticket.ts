@@ -9,15 +9,18 @@ import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { TICKET_PARAM, issueTicket } from './ingress-auth.js';
 import { jobUrl } from './ingress-host.js';
-import { containerOf, jobById } from './store.js';
-import { interactiveOf } from './wire.js';
+import { containerOf, jobById, jobByIngressName } from './store.js';
+import { interactiveOf, isIngressNameKey } from './wire.js';
 
 const OneJob = z.object({ job: z.string().min(1) });
+/** Where on the job's host to land: a path of it (its query included), its root by default. */
+const Landing = z.object({ path: z.string().max(2000).optional() });
 
 /**
- * The console's Open: the job's URL with a ticket for that job alone, so that the user's API
- * token never appears in an address or on the job's host (ingress-auth.ts). The same permission
- * as the job's host asks for: read, and write for an interactive app's job.
+ * The console's Open, and its `/open-job` page that a job's address sends a browser to: the
+ * job's URL (by id, or by name for a name key; at `path`) with a ticket for that host alone, so
+ * that the user's API token never appears in an address or on the job's host (ingress-auth.ts).
+ * The same permission as the job's host asks for: read, and write for an interactive app's job.
  */
 export const ingressTicketRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -29,13 +32,18 @@ export const ingressTicketRoutes =
         schema: {
           tags: ['jobs'],
           params: OneJob,
+          querystring: Landing,
           response: { 200: IngressTicket, ...errorResponses },
         },
       },
       async (request) => {
         const caller = requireUser(request);
-        const j = await jobById(ctx.db, request.params.job);
-        const missing = `Job ${request.params.job} not found`;
+        // A job id, or the name key of its address by name (`{name}--{project}--{org}`).
+        const key = request.params.job;
+        const j = isIngressNameKey(key)
+          ? await jobByIngressName(ctx.db, key)
+          : await jobById(ctx.db, key);
+        const missing = `Job ${key} not found`;
         if (!j) throw notFound(missing);
         const uri = jobUri(j.clusterName, j.orgName, j.projectName, j.id);
         await authorize(request, uri, 'read', missing);
@@ -44,8 +52,15 @@ export const ingressTicketRoutes =
           throw new HttpError('forbidden', `Opening this ${kind} needs write access to the job`);
         }
         if (!containerOf(j).http) throw new HttpError('conflict', 'The job serves no HTTP');
-        const ticket = await issueTicket(ctx.db, caller.id, j.id);
-        const url = new URL(jobUrl(ctx.config, j.id));
+        const host = isIngressNameKey(key) ? key : j.id;
+        const ticket = await issueTicket(ctx.db, caller.id, host);
+        const url = new URL(jobUrl(ctx.config, host));
+        const landing = new URL(request.query.path ?? '/', url);
+        // Only a path of the job's own host: anything else lands on its root.
+        if (landing.origin === url.origin) {
+          url.pathname = landing.pathname;
+          url.search = landing.search;
+        }
         url.searchParams.set(TICKET_PARAM, ticket);
         return { url: url.toString() };
       },

@@ -37,9 +37,20 @@ interface Target {
   /** The client's Authorization header goes on to the job (an open job's own, never Orrery's). */
   authorization?: boolean;
 }
-type Routed = Refusal | { redirect: string; cookie: string } | { target: Target };
+type Routed = Refusal | { redirect: string; cookie?: string } | { target: Target };
 
 const refusal = (refuse: number, message: string): Refusal => ({ refuse, message });
+
+/**
+ * A browser opening a page (not a script's fetch, an API client or a WebSocket): the navigation's
+ * Sec-Fetch-Mode, or, from browsers that send none on plain http, a GET asking for HTML.
+ */
+const isNavigation = (request: FastifyRequest) => {
+  if (request.ws || request.method !== 'GET') return false;
+  const mode = request.headers['sec-fetch-mode'];
+  if (mode !== undefined) return mode === 'navigate';
+  return /\btext\/html\b/.test(request.headers.accept ?? '');
+};
 
 /**
  * HTTP ingress: a job's HTTP port is served at a host of its own, `<job id>.<ingress domain>`,
@@ -103,17 +114,49 @@ export async function registerIngress(
     return user ? principalOf(user) : null;
   };
 
+  /** The caller of a job host's cookie for `key`, if it holds a valid one. */
+  const cookieCaller = async (request: FastifyRequest, key: string) => {
+    for (const value of splitCookies(request.headers.cookie, COOKIE).mine) {
+      const principal = await userOf(verifyCredential(cookieKey, value, key));
+      if (principal) return principal;
+    }
+    return null;
+  };
+
+  /**
+   * A browser that opens a job's address (its HTTP URL, by id or by name) without the job host's
+   * cookie is sent to the console, which signs it in there as Open does (a ticket for this key,
+   * `/open-job`), and back to the path it asked for. Any key of the domain is sent so, whether a
+   * job has it or not: the console's answer, after sign-in, is the first to tell.
+   */
+  const toConsole = (key: string, path: string): Routed => {
+    const to = new URL('/open-job', ctx.config.publicUrl);
+    to.searchParams.set('key', key);
+    if (path !== '/') to.searchParams.set('path', path);
+    return { redirect: to.toString() };
+  };
+
   /** A request for a job's own host. */
   const routeHost = async (request: FastifyRequest): Promise<Routed> => {
     const key = hostKeyOf(request);
     // The host route on the console's origin is no way into a job.
     if (key === null) return refusal(404, 'Not found');
     const j = await jobOf(key);
-    if (!j || !containerOf(j).http) return refusal(404, NO_SUCH_JOB);
     const path = requestedPath(request);
     const url = new URL(path, 'http://x');
-    const protectedJob = !!containerOf(j).http?.requires_auth;
     const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
+    // Read once, when first needed.
+    let cookied: Promise<Principal | null> | undefined;
+    const fromCookie = () => (cookied ??= cookieCaller(request, key));
+    const signInFirst = async () =>
+      isNavigation(request) && !hasBearer && !url.searchParams.has(TICKET_PARAM)
+        ? !(await fromCookie())
+        : false;
+    if (!j || !containerOf(j).http) {
+      return key && (await signInFirst()) ? toConsole(key, path) : refusal(404, NO_SUCH_JOB);
+    }
+    const protectedJob = !!containerOf(j).http?.requires_auth;
+    if (protectedJob && (await signInFirst())) return toConsole(key, path);
     if (protectedJob && hasBearer && !request.principal) {
       return refusal(401, 'The token is not valid');
     }
@@ -137,13 +180,7 @@ export async function registerIngress(
         cookie: `${COOKIE}=${signCredential(cookieKey, userId, key)}; ${attrs}`,
       };
     }
-    let principal = bearerCaller(request);
-    if (!principal) {
-      for (const value of splitCookies(request.headers.cookie, COOKIE).mine) {
-        principal = await userOf(verifyCredential(cookieKey, value, key));
-        if (principal) break;
-      }
-    }
+    const principal = bearerCaller(request) ?? (await fromCookie());
     const denied = await denial(j, key, principal);
     if (denied) return denied;
     // A page of another origin (another job, another port of this host) rides no one's
@@ -185,7 +222,10 @@ export async function registerIngress(
       const r = await route(request);
       if (sandbox) reply.header('content-security-policy', 'sandbox');
       if ('refuse' in r) return reply.status(r.refuse).type('text/plain').send(r.message);
-      if ('redirect' in r) return reply.header('set-cookie', r.cookie).redirect(r.redirect, 303);
+      if ('redirect' in r) {
+        if (r.cookie) reply.header('set-cookie', r.cookie);
+        return reply.redirect(r.redirect, 303);
+      }
       return reply.from(`http://${r.target.host}:${r.target.port}${r.target.path}`, {
         rewriteRequestHeaders: (_req, headers) => {
           const { authorization, cookie, ...others } = headers;

@@ -143,6 +143,11 @@ export const monitoringRoutes =
         ...(driver.refusal ? { refused_reason: driver.refusal } : {}),
         ...(driver.notIsolated ? { isolation_warning: driver.notIsolated } : {}),
         ...(workersRefusal(driver) ? { workers_refusal: workersRefusal(driver) } : {}),
+        ...(driver.jobRefusals?.volumes
+          ? { volumes_refused_reason: driver.jobRefusals.volumes }
+          : {}),
+        ...(driver.jobRefusals?.http ? { http_refused_reason: driver.jobRefusals.http } : {}),
+        ...(driver.assignsHttpPort ? { http_port_assigned: true } : {}),
       }),
     );
 

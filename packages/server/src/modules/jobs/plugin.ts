@@ -11,6 +11,7 @@ import { MetricsHistory } from './metrics-history.js';
 import { monitoringRoutes } from './monitoring.js';
 import { jobRoutes } from './routes.js';
 import { JobsService, type JobsServiceOptions } from './service.js';
+import { statusSocketRoutes } from './status-socket.js';
 
 export interface JobsOptions extends JobsServiceOptions {
   /** A driver made by the caller (tests); otherwise ORRERY_RUNTIME picks one. */
@@ -50,6 +51,7 @@ export const jobsModule =
     await app.register(jobRoutes(ctx, service));
     const history = new MetricsHistory(ctx.db, driver, app.log, opts.metricsScanMs);
     await app.register(monitoringRoutes(ctx, service, history));
+    await app.register(statusSocketRoutes(ctx, service));
     await registerIngress(app, ctx, service, cookieKeyOf(sealKey));
     await app.register(ingressTicketRoutes(ctx));
     for (const d of dependents) await app.register(d(service));

@@ -26,7 +26,7 @@ import { clusterQueue } from './queue-view.js';
 import { readableJobs } from './scope.js';
 import { jobFor as findJob } from './found.js';
 import type { JobsService } from './service.js';
-import { jobWire } from './wire.js';
+import { jobWires } from './wire.js';
 
 /** The largest page kept in memory between requests. */
 const CACHED_PAGE = 100;
@@ -44,21 +44,8 @@ function bodyUri(request: FastifyRequest) {
 export const jobRoutes =
   (ctx: AppContext, jobs: JobsService): FastifyPluginAsyncZod =>
   async (app) => {
-    const wire = async (rows: JobRow[], known?: Awaited<ReturnType<typeof historyOf>>) => {
-      const history =
-        known ??
-        (await historyOf(
-          ctx.db,
-          rows.map((r) => r.id),
-        ));
-      return rows.map((r) =>
-        jobWire(r, history.get(r.id) ?? [], {
-          config: ctx.config,
-          warning: r.runtime === jobs.driver.name ? jobs.driver.warning : undefined,
-          position: jobs.queue.position(r.id),
-        }),
-      );
-    };
+    const wire = (rows: JobRow[], known?: Awaited<ReturnType<typeof historyOf>>) =>
+      jobWires(ctx, jobs, rows, known);
 
     const jobFor = (request: FastifyRequest, idOrName: string, action: Action) =>
       findJob(ctx.db, request, idOrName, action);

@@ -455,7 +455,7 @@ export class JobsService {
   async create(caller: Principal, grants: Grant[], req: NewJob): Promise<JobRow> {
     // Refused before anything is recorded: the job would not be isolated (ORRERY_UNSANDBOXED_JOBS).
     if (this.driver.refusal) throw new HttpError('conflict', this.driver.refusal);
-    const values = await admit(this.ctx, caller, grants, req, this.driver.name);
+    const values = await admit(this.ctx, caller, grants, req, this.driver);
     await refuseNeverFitting(this.ctx, this.driver, values as JobRow);
     const row = await insertJob(this.ctx.db, values, {
       status: 'pending',

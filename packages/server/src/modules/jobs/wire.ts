@@ -1,7 +1,9 @@
 import { isFinalJobStatus, jobUri, type JobStatus, type JobWire } from '@orrery/contract';
 import type { Config } from '../../config.js';
+import type { AppContext } from '../../context.js';
 import { jobUrl } from './ingress-host.js';
-import { containerOf, type JobRow, type JobStatusRow } from './store.js';
+import type { JobsService } from './service.js';
+import { containerOf, historyOf, type JobRow, type JobStatusRow } from './store.js';
 
 const iso = (d: Date) => d.toISOString();
 const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);
@@ -101,4 +103,26 @@ export function jobWire(
     runtime_warning: opts.warning,
     queue_position: j.materialized ? undefined : opts.position,
   };
+}
+
+/** The job JSON of each row, as the jobs API answers it (the history read unless `known`). */
+export async function jobWires(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  jobs: Pick<JobsService, 'driver' | 'queue'>,
+  rows: JobRow[],
+  known?: Awaited<ReturnType<typeof historyOf>>,
+) {
+  const history =
+    known ??
+    (await historyOf(
+      ctx.db,
+      rows.map((r) => r.id),
+    ));
+  return rows.map((r) =>
+    jobWire(r, history.get(r.id) ?? [], {
+      config: ctx.config,
+      warning: r.runtime === jobs.driver.name ? jobs.driver.warning : undefined,
+      position: jobs.queue.position(r.id),
+    }),
+  );
 }

@@ -27,7 +27,15 @@ import { execIn } from './exec.js';
 import { exitState, readNumber } from './exit.js';
 import { prepareHost } from './host.js';
 import { claimUid, releaseUid } from './identity.js';
-import { bareArgv, runnableCommand, sandboxArgv, settle, TEE_WRAPPER, WRAPPER } from './launch.js';
+import {
+  bareArgv,
+  jobRefusals,
+  runnableCommand,
+  sandboxArgv,
+  settle,
+  TEE_WRAPPER,
+  WRAPPER,
+} from './launch.js';
 import { listensInside } from './network.js';
 import { sampleTree } from './stats.js';
 import { appRuntimeEnv } from './app-runtime.js';
@@ -67,6 +75,8 @@ export class ProcessDriver implements RuntimeDriver {
   readonly refusal?: string;
   readonly notIsolated?: string;
   readonly gangs?: true | string;
+  readonly jobRefusals: Partial<Record<'volumes' | 'http', string>>;
+  readonly assignsHttpPort: boolean;
   private readonly root: string;
   private readonly sandboxed: boolean;
   /** Outside the sandbox, each job runs as a uid of its own (a root server allowed to). */
@@ -100,6 +110,10 @@ export class ProcessDriver implements RuntimeDriver {
     const host = prepareHost(this.sandboxed, this.cgroups);
     this.jobsGid = host.jobsGid;
     this.network = host.network;
+    this.jobRefusals = jobRefusals({ sandboxed: this.sandboxed, network: this.network });
+    // Sandboxed by a root server, the job's network namespace is its own down to port 80: its
+    // port is the one it declared. Otherwise a free one, as low ports are not the job's to bind.
+    this.assignsHttpPort = !(this.sandboxed && this.jobsGid !== undefined);
     const warnings = [isolation.refusal, isolation.notIsolated, ...host.warnings].filter(Boolean);
     if (warnings.length > 0) this.warning = warnings.join(' ');
     const address = host.relays ? relayAddress() : null;
@@ -147,9 +161,7 @@ export class ProcessDriver implements RuntimeDriver {
     await Promise.all(STATE_FILES.map((f) => rm(join(dir, f), { force: true })));
     const gpus = await this.takeGpus(spec);
     const port = spec.httpPort ? await freePort() : undefined;
-    // Sandboxed by a root server, the job's network namespace is its own down to port 80: its port
-    // is the one it declared. Otherwise a free one, as low ports are not the job's to bind.
-    const guestPort = this.sandboxed && this.jobsGid !== undefined ? spec.httpPort : port;
+    const guestPort = this.assignsHttpPort ? port : spec.httpPort;
     const uid = this.jobsGid !== undefined || this.ownUidOutside ? await claimUid(dir) : undefined;
     const identity =
       uid !== undefined && this.jobsGid !== undefined ? { uid, gid: this.jobsGid } : undefined;

@@ -224,21 +224,35 @@ export async function settle(s: Settling): Promise<void> {
   }
 }
 
+/**
+ * What jobs cannot have on this host, and why: the jobs service refuses such a job when it is
+ * created, the catalogue disables the apps that always ask for it (driver.ts `jobRefusals`).
+ */
+export function jobRefusals(host: { sandboxed: boolean; network: boolean }) {
+  return {
+    ...(!host.sandboxed
+      ? {
+          volumes:
+            'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it',
+        }
+      : {}),
+    ...(host.sandboxed && !host.network
+      ? {
+          http: 'An HTTP port needs slirp4netns on the process runtime (apt-get install slirp4netns)',
+        }
+      : {}),
+  };
+}
+
 /** The job's command line, or why this server cannot run the job at all. */
 export function runnableCommand(
   spec: JobSpec,
   host: { sandboxed: boolean; network: boolean },
 ): string {
-  if (!host.sandboxed && spec.mounts.length > 0) {
-    throw new Error(
-      'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it',
-    );
-  }
-  if (host.sandboxed && !host.network && spec.httpPort) {
-    throw new Error(
-      'An HTTP port needs slirp4netns on the process runtime (apt-get install slirp4netns)',
-    );
-  }
+  const refused = jobRefusals(host);
+  // A job queued before the server restarted on a host that lacks them.
+  if (refused.volumes && spec.mounts.length > 0) throw new Error(refused.volumes);
+  if (refused.http && spec.httpPort) throw new Error(refused.http);
   const command = shellCommand(spec);
   if (!command) {
     throw new Error(

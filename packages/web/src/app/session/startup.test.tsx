@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { render } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { UserWire } from '@orrery/contract';
 import { wire, world } from '../../test/fixtures';
@@ -36,8 +36,14 @@ function storeToken() {
 function start(responses: CannedResponse[], route = '/') {
   const stub = stubFetch(responses);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  let path = route;
+  function PathProbe() {
+    path = useLocation().pathname;
+    return null;
+  }
   render(
     <MemoryRouter initialEntries={[route]}>
+      <PathProbe />
       <Providers test queryClient={queryClient}>
         <SessionProvider>
           <Gate />
@@ -45,7 +51,7 @@ function start(responses: CannedResponse[], route = '/') {
       </Providers>
     </MemoryRouter>,
   );
-  return stub;
+  return { ...stub, path: () => path };
 }
 
 const signedIn = (user: UserWire, config = CONFIG) => [
@@ -83,9 +89,11 @@ describe('startup', () => {
 
   it('sends a user without an organization to onboarding', async () => {
     storeToken();
-    start(signedIn(wire.user()));
+    const { path } = start(signedIn(wire.user()));
     expect(await screen.findByText('You are not a member of any organization yet.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Create organization' })).toBeTruthy();
+    // At the onboarding's own address, as the administrator's is.
+    expect(path()).toBe('/user-onboarding');
   });
 
   it('welcomes a user without a cluster and points to the administrator or support', async () => {

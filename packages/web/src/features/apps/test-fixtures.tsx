@@ -4,6 +4,7 @@ import { world } from '../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../test/fetch';
 import { renderSignedIn } from '../../test/render';
 import { worldPermissions } from '../../test/world-permissions';
+import { stubWebSocket } from '../jobs/test-fixtures';
 import AppsPage from './AppsPage';
 
 /** Wire answers of the apps API (docs/apps.md) for the Apps area's tests. */
@@ -79,6 +80,8 @@ export const instancesPage = (items: unknown[]) => ({ url: INSTANCES, body: { it
  */
 export function renderApps(route: string, answers: CannedResponse[], project = 'vision') {
   const stub = stubFetch([...answers, worldPermissions()]);
+  // The instance page follows its job's status over a WebSocket (`status_ws`).
+  const sockets = stubWebSocket();
   const { user, sessionConfig } = world();
   const sep = route.includes('?') ? '&' : '?';
   const view = renderSignedIn(
@@ -87,5 +90,5 @@ export function renderApps(route: string, answers: CannedResponse[], project = '
     </Routes>,
     { user, sessionConfig, route: `${route}${sep}org=acme&cluster=default&project=${project}` },
   );
-  return { ...stub, ...view };
+  return { ...stub, ...view, sockets };
 }

@@ -89,6 +89,10 @@ export const APPS_TEXTS = {
     confirm: (name: string) => `Uninstall ${name}? Its jobs are stopped.`,
     usedBy: 'These apps use it and lose their link:',
     cancel: 'Cancel',
+    problem: {
+      errored: 'The app failed',
+      degraded: 'The app is degraded',
+    },
     startup: {
       waiting_for_capacity: 'Waiting for capacity',
       starting: 'Starting',

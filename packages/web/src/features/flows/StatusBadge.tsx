@@ -5,7 +5,7 @@ import { STATUS_COLOR } from './rules';
 /** A bake's or task's status in its status colour (rules.ts). */
 export function StatusBadge({ status }: { status: TaskStatus }) {
   return (
-    <Badge color={STATUS_COLOR[status]} variant="light">
+    <Badge color={STATUS_COLOR[status]} variant="light" miw="max-content">
       {status}
     </Badge>
   );

@@ -66,7 +66,7 @@ export const START_TEXTS = {
   next: 'Next',
   back: 'Back',
   batch: (batch: string, tasks: number) =>
-    `Batch ${batch}: ${tasks} ${tasks === 1 ? 'task' : 'tasks'}`,
+    `Batch “${batch}”: ${tasks} ${tasks === 1 ? 'task' : 'tasks'}`,
   params: 'Params',
   noParams: 'This batch has no params.',
   paramRequired: (name: string) => `Give a value for ${name}`,

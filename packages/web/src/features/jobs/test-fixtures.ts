@@ -161,7 +161,13 @@ export const JOBS_REFUSED =
 
 /** `GET /api/v1/jobs/runtime` of the process runtime, with what it says of isolation. */
 export const processRuntimeRoute = (
-  isolation: { isolation_warning?: string; refused_reason?: string; workers_refusal?: string } = {},
+  isolation: {
+    isolation_warning?: string;
+    refused_reason?: string;
+    workers_refusal?: string;
+    volumes_refused_reason?: string;
+    http_port_assigned?: boolean;
+  } = {},
 ) => ({
   url: '/api/v1/jobs/runtime',
   body: { name: 'process', can_save_image: false, uses_image: false, ...isolation },

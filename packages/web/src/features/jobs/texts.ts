@@ -159,6 +159,15 @@ export const JOBS_TEXTS = {
     moreNodes: (n: number) => `and ${n} more ${n === 1 ? 'node' : 'nodes'}`,
   },
   runtimeWarning: 'Runtime warning',
+  openJob: {
+    opening: (key: string) => `Opening ${key}…`,
+    failed: 'Could not open the job',
+  },
+  listenOnPort: {
+    title: 'Listen on $PORT',
+    text: (port?: number) =>
+      `Jobs on this installation share this machine's ports, so a job does not get the HTTP port it declares${port ? ` (${port})` : ''}: it gets a free one in the environment variable PORT. Make the job listen on $PORT, on 0.0.0.0; its HTTP URL reaches it there.`,
+  },
   observability: {
     cpu: 'CPU, %',
     memory: 'Memory, %',

@@ -17,7 +17,6 @@ export default function OnboardingRoutes() {
   return (
     <Routes>
       <Route path="/user-onboarding" element={<UserOnboardingPage />} />
-      <Route index element={<UserOnboardingPage />} />
       <Route path="/create-org" element={<CreateOrgPage />} />
       <Route path="/invites" element={<InvitesPage />} />
       <Route path="/invites/:id" element={<InviteScreen />} />

@@ -30,11 +30,15 @@ export const INSTALL_TEXTS = {
  * The catalogue as the apps module loads it (same templates, same runtime). Its warnings are
  * the apps module's to log, once.
  */
-export const catalogueOf = (ctx: AppContext, driver: Pick<RuntimeDriver, 'name' | 'refusal'>) =>
+export const catalogueOf = (
+  ctx: AppContext,
+  driver: Pick<RuntimeDriver, 'name' | 'refusal' | 'jobRefusals'>,
+) =>
   Catalogue.load({
     runners: BUILT_IN_RUNNERS,
     runtime: driver.name as AppRuntime,
     refusal: driver.refusal,
+    jobRefusals: driver.jobRefusals,
     operatorDir: ctx.config.appTemplatesDir,
     warn: () => {},
   });

@@ -29,12 +29,12 @@ import { EmptyState } from '../../../ui/EmptyState';
 import { WhyNot } from '../../../ui/WhyNot';
 import { isPermissionError } from '../../jobs/job/JobPage';
 import { ConfigureButton } from '../configure/ConfigureButton';
-import { InstallProgress } from '../install/InstallProgress';
+import { InstallProgress, useInstallProgress } from '../install/InstallProgress';
 import { AppStateBadge, OpenAppButton } from '../installed/InstanceCard';
 import { appLabel, useAppsWrite } from '../rules';
 import { APPS_TEXTS } from '../texts';
 import { EventsList } from './EventsList';
-import { Credits, IdleShutdown, StartupStep } from './InstanceFacts';
+import { Credits, IdleShutdown, StartupStep, StateProblem } from './InstanceFacts';
 import { InstanceJobTab } from './InstanceJob';
 import { LogTab } from './LogTab';
 import { OutputsTable, ParamsSection } from './ParamsSection';
@@ -80,6 +80,7 @@ function InstanceView({ app, place }: { app: AppInstance; place: ProjectPlace })
   const write = useAppsWrite();
   const [confirming, setConfirming] = useState(false);
   const jobId = useMainJob(place, app);
+  const progress = useInstallProgress(app, jobId);
   const rest = useParams()['*'] ?? '';
   const base = `/apps/instances/${encodeURIComponent(app.id)}`;
   const tab: Tab = (TABS as readonly string[]).includes(rest) ? (rest as Tab) : 'details';
@@ -129,8 +130,9 @@ function InstanceView({ app, place }: { app: AppInstance; place: ProjectPlace })
           </WhyNot>
         </Group>
       </Group>
-      <StartupStep app={app} />
-      <InstallProgress app={app} jobId={jobId} />
+      <StateProblem app={app} />
+      <StartupStep app={app} jobEnded={progress.ended} />
+      <InstallProgress progress={progress} />
       <IdleShutdown app={app} />
       <Credits app={app} />
       <Tabs value={tab} onChange={(v) => navigate(link(v === 'details' ? base : `${base}/${v}`))}>

@@ -1,5 +1,5 @@
 import { Alert, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconClockPause, IconFolder } from '@tabler/icons-react';
+import { IconAlertTriangle, IconClockPause, IconFolder } from '@tabler/icons-react';
 import type { AppInstance } from '../../../api/apps';
 import { formatCredits } from '../../billing/credits';
 import { formatDuration } from '../rules';
@@ -11,11 +11,12 @@ const STARTING = new Set(['queued', 'progressing']);
 
 /**
  * What the instance is doing while it starts (waiting for capacity, starting, waiting for HTTP)
- * and for how long, instead of a silent wait; shown until it is healthy.
+ * and for how long, instead of a silent wait; shown until it is healthy, and not once its job has
+ * ended (`jobEnded`): the instance's state follows a moment later, the job's end is what is true.
  */
-export function StartupStep({ app }: { app: AppInstance }) {
+export function StartupStep({ app, jobEnded = false }: { app: AppInstance; jobEnded?: boolean }) {
   const step = app.startupStep;
-  const show = !!step && STARTING.has(app.state);
+  const show = !!step && STARTING.has(app.state) && !jobEnded;
   const now = useNow(show);
   if (!show) return null;
   const since = app.startupStepSince ?? app.createdAt;
@@ -29,6 +30,24 @@ export function StartupStep({ app }: { app: AppInstance }) {
           {T.startup.elapsed(formatDuration(now - Date.parse(since)))}
         </Text>
       </Group>
+    </Alert>
+  );
+}
+
+/** Why an errored or degraded instance is so, as its last event says. */
+export function StateProblem({ app }: { app: AppInstance }) {
+  if (!app.stateMessage || (app.state !== 'errored' && app.state !== 'degraded')) return null;
+  const errored = app.state === 'errored';
+  return (
+    <Alert
+      color={errored ? 'red' : 'yellow'}
+      icon={<IconAlertTriangle size={18} />}
+      title={errored ? T.problem.errored : T.problem.degraded}
+      role="alert"
+    >
+      <Text size="sm" style={{ wordBreak: 'break-word' }}>
+        {app.stateMessage}
+      </Text>
     </Alert>
   );
 }

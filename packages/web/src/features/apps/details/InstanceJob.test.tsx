@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { JOB_ID, jobWire, stubWebSocket } from '../../jobs/test-fixtures';
+import { JOB_ID, jobWire } from '../../jobs/test-fixtures';
 import { appWire, INSTANCE, INSTANCE_ID, renderApps, V1 } from '../test-fixtures';
 
 const ROUTE = `/apps/instances/${INSTANCE_ID}`;
@@ -11,8 +11,7 @@ const params = [
 /** Observability follows the instance's main job with the jobs area's chart. */
 describe("An app's Observability", () => {
   it("charts the main job's live load over its top socket", async () => {
-    const sockets = stubWebSocket();
-    renderApps(`${ROUTE}/observability`, [
+    const { sockets } = renderApps(`${ROUTE}/observability`, [
       { url: INSTANCE, body: appWire({ job_ids: [JOB_ID] }) },
       { url: `/api/v1/jobs/${JOB_ID}`, body: jobWire() },
       ...params,

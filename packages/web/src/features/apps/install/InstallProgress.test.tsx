@@ -84,6 +84,71 @@ describe('Install progress', () => {
     expect(jobCalls()).toBe(settled);
   });
 
+  it('never shows a wait once the installer job has failed, and reads the instance until it says why', async () => {
+    const failedJob = pendingJob({
+      status: 'failed',
+      history: {
+        ...pendingJob().history,
+        status: 'failed',
+        reason: 'ContainerCannotRun',
+        description: 'Volumes need bubblewrap on the process runtime',
+      },
+    });
+    // The instance lags behind its job for a moment: still queued, waiting for capacity.
+    const instance: CannedResponse = {
+      url: INSTANCE,
+      body: appWire({
+        state: 'queued',
+        job_ids: [INSTALLER],
+        startup: { step: 'waiting_for_capacity', since: new Date().toISOString(), message: null },
+      }),
+    };
+    const { calls } = renderApps(`/apps/instances/${appWire().id}`, [
+      instance,
+      { url: JOB_URL, body: failedJob },
+      { url: /\/instances\/[^/]+\/(input|output|events)/, status: 404 },
+      { url: /\/templates\/shell\/1\.0\.0$/, body: templateWire('shell') },
+    ]);
+    const progress = await screen.findByRole('status', { name: 'Installer job' });
+    expect(progress.textContent).toContain('failed');
+    expect(progress.textContent).toContain('Volumes need bubblewrap on the process runtime');
+    expect(screen.queryByRole('status', { name: 'Waiting for capacity' })).toBeNull();
+    // The server derives the state a moment later: the page reads the instance until it does.
+    const message = 'Job job-installer-9 failed: Volumes need bubblewrap on the process runtime';
+    instance.body = appWire({ state: 'errored', job_ids: [INSTALLER], state_message: message });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The app failed');
+    expect(alert.textContent).toContain(message);
+    const reads = calls.filter((c) => c.url === INSTANCE).length;
+    expect(reads).toBeGreaterThan(1);
+  });
+
+  it('follows the installer job’s status as the server pushes it', async () => {
+    const job: CannedResponse = { url: JOB_URL, body: pendingJob() };
+    const instance: CannedResponse = {
+      url: INSTANCE,
+      body: appWire({ state: 'queued', job_ids: [INSTALLER] }),
+    };
+    const { sockets } = renderApps(`/apps/instances/${appWire().id}`, [
+      instance,
+      job,
+      { url: /\/instances\/[^/]+\/(input|output|events)/, status: 404 },
+      { url: /\/templates\/shell\/1\.0\.0$/, body: templateWire('shell') },
+    ]);
+    await screen.findByRole('status', { name: 'Installer job' });
+    await vi.waitFor(() =>
+      expect(sockets.map((s) => s.url)).toContain(
+        `ws://localhost:8080/api/v1/jobs/${INSTALLER}/status_ws`,
+      ),
+    );
+    instance.body = appWire({ state: 'healthy', job_ids: [INSTALLER] });
+    const push = sockets.find((s) => s.url.endsWith('/status_ws'))!;
+    act(() => push.onmessage?.({ data: JSON.stringify(pendingJob({ status: 'running' })) }));
+    // The new status reads the instance at once: healthy, and the progress line goes.
+    expect(await screen.findByText('healthy', { selector: '.mantine-Badge-label' })).toBeTruthy();
+    expect(screen.queryByRole('status', { name: 'Installer job' })).toBeNull();
+  });
+
   it('follows the instance’s own job after a reload, and shows nothing once healthy', async () => {
     const { calls, queryClient } = renderApps(`/apps/instances/${appWire().id}`, [
       { url: INSTANCE, body: appWire({ state: 'healthy', job_ids: [INSTALLER] }) },

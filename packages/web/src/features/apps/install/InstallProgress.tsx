@@ -14,14 +14,20 @@ export interface InstallState {
 }
 
 /**
- * The install's progress on the instance page: the installer job's status and reason, polled
- * every 5 s, until the instance is healthy or errored. Without the install's answer (a reload,
- * a link) it follows the instance's main job.
+ * The install's progress on the instance page: the installer job, polled every 5 s and pushed,
+ * until the instance is healthy or errored. Without the install's answer (a reload, a link) it
+ * follows the instance's main job.
  */
-export function InstallProgress(props: { app: AppInstance; jobId: string | null }) {
+export function useInstallProgress(app: AppInstance, mainJobId: string | null) {
   const state = useLocation().state as InstallState | null;
-  const jobId = state?.installerJobId ?? props.jobId;
-  const { installing, job } = useInstallerJob(props.app, jobId);
+  return useInstallerJob(app, state?.installerJobId ?? mainJobId);
+}
+
+export type InstallProgressState = ReturnType<typeof useInstallProgress>;
+
+/** The installer job's status and reason while the install is in progress. */
+export function InstallProgress({ progress }: { progress: InstallProgressState }) {
+  const { installing, job } = progress;
   if (!installing || !job) return null;
   const reason = job.history.description || job.history.reason;
   return (
@@ -34,7 +40,7 @@ export function InstallProgress(props: { app: AppInstance; jobId: string | null 
       </Anchor>
       <JobStatusBadge status={job.status} />
       {reason && (
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c={progress.ended && job.status !== 'succeeded' ? 'red' : 'dimmed'}>
           {reason}
         </Text>
       )}

@@ -52,6 +52,25 @@ describe('Installed Apps', () => {
     expect(within(shell).getByRole('button', { name: 'Open' })).toHaveProperty('disabled', false);
   });
 
+  it('says under the badge why an app is errored or degraded', async () => {
+    const failed = 'Job job-9 failed: Volumes need bubblewrap on the process runtime';
+    renderApps('/apps/installed', [
+      templates,
+      instancesPage([
+        appWire({ state: 'errored', state_message: failed }),
+        appWire({ id: 'h', display_name: 'Fine', state: 'healthy', state_message: null }),
+      ]),
+    ]);
+    const card = await screen.findByRole('article', { name: 'My shell' });
+    expect(within(card).getByText('errored')).toBeTruthy();
+    expect(within(card).getByText(failed)).toBeTruthy();
+    const fine = screen.getByRole('article', { name: 'Fine' });
+    expect(within(fine).queryByText(/failed/)).toBeNull();
+    fireEvent.click(screen.getByText('List'));
+    const row = (await screen.findByText(failed)).closest('tr')!;
+    expect(within(row).getByText('errored')).toBeTruthy();
+  });
+
   it('reads every page of 100 the server announces', async () => {
     const { calls } = renderApps('/apps/installed', [
       templates,

@@ -17,9 +17,25 @@ const T = APPS_TEXTS.installed;
 
 export function AppStateBadge({ state }: { state: string }) {
   return (
-    <Badge color={stateColor(state)} variant="light">
+    <Badge color={stateColor(state)} variant="light" miw="max-content">
       {state}
     </Badge>
+  );
+}
+
+/** Why an errored or degraded app is so, in a few lines (its page has all of it). */
+function StateReason({ app }: { app: AppInstance }) {
+  if (!app.stateMessage || (app.state !== 'errored' && app.state !== 'degraded')) return null;
+  return (
+    <Text
+      size="xs"
+      c={app.state === 'errored' ? 'red' : 'yellow.8'}
+      lineClamp={3}
+      title={app.stateMessage}
+      style={{ wordBreak: 'break-word' }}
+    >
+      {app.stateMessage}
+    </Text>
   );
 }
 
@@ -71,6 +87,7 @@ export function InstanceCard({ app }: { app: AppInstance }) {
           </Text>
           <AppStateBadge state={app.state} />
         </Group>
+        <StateReason app={app} />
         <Text size="sm" c="dimmed">
           {app.templateName}
         </Text>
@@ -116,7 +133,16 @@ export function InstanceTable({ apps }: { apps: AppInstance[] }) {
             </>
           ),
         },
-        { header: T.status, cell: (app) => <AppStateBadge state={app.state} /> },
+        {
+          header: T.status,
+          td: { maw: 320 },
+          cell: (app) => (
+            <Stack gap={2}>
+              <AppStateBadge state={app.state} />
+              <StateReason app={app} />
+            </Stack>
+          ),
+        },
         { header: T.installedAt, cell: (app) => formatDate(app.createdAt) },
         { header: T.owner, cell: (app) => app.creator },
         { header: T.version, cell: (app) => app.templateVersion },

@@ -33,6 +33,12 @@ describe('Bakes of a flow', () => {
     expect(within(running).getByText('orrery-engine')).toBeTruthy();
     expect(within(running).getByText('running')).toBeTruthy();
     expect(within(running).getByText('team:vision')).toBeTruthy();
+    // An unnamed bake is named by its batch, its id once, under ID.
+    const unnamed = screen.getByText('bake-b').closest('tr')!;
+    expect(within(unnamed).getByRole('link', { name: 'Open bake bake-b' }).textContent).toBe(
+      'diamond',
+    );
+    expect(within(unnamed).getAllByText('bake-b')).toHaveLength(1);
     expect(screen.getByLabelText('Kill bake nightly')).toBeTruthy();
     expect(screen.getByLabelText('Kill bake bake-b')).toBeTruthy();
     expect(screen.queryByLabelText('Kill bake bake-c')).toBeNull();

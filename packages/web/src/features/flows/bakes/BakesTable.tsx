@@ -38,7 +38,8 @@ export function BakesTable(props: {
               to={graphLink(props.flow, b)}
               aria-label={BAKE_TEXTS.open(bakeLabel(b))}
             >
-              {bakeLabel(b)}
+              {/* The ID is the next column: an unnamed bake is named by its batch here. */}
+              {b.name || b.batch}
             </Anchor>
           ),
         },

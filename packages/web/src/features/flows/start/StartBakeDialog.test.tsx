@@ -135,7 +135,7 @@ describe('Start bake dialog', () => {
     const rate = await within(dialog).findByLabelText('learningRate');
     expect(rate).toHaveProperty('value', '0.1');
     expect(within(dialog).getByText('Step size')).toBeTruthy();
-    expect(within(dialog).getByText(/Batch batch: 3 tasks/)).toBeTruthy();
+    expect(within(dialog).getByText(/Batch “batch”: 3 tasks/)).toBeTruthy();
     // A param without a default must be given.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Start' }));
     expect(await within(dialog).findByText('Give a value for dataset')).toBeTruthy();

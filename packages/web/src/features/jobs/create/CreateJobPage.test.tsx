@@ -124,6 +124,23 @@ describe('Create new job page', () => {
     expect(calls.some(isCreate)).toBe(false);
   });
 
+  it('says, as soon as the form asks for them, what this installation does not give a job', async () => {
+    const volumesRefused =
+      'Volumes need bubblewrap on the process runtime (apt-get install bubblewrap); this server runs jobs without it';
+    withTemplate([
+      processRuntimeRoute({ http_port_assigned: true, volumes_refused_reason: volumesRefused }),
+    ]);
+    await screen.findByLabelText(/^Image/);
+    expect(screen.queryByText('Listen on $PORT')).toBeNull();
+    expect(screen.queryByText(volumesRefused)).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: /HTTP/ }));
+    expect(await screen.findByText('Listen on $PORT')).toBeTruthy();
+    expect(screen.getByText(/does not get the HTTP port it declares \(80\)/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add volume' }));
+    expect(await screen.findByText(volumesRefused)).toBeTruthy();
+    expect(screen.getByText('Volumes cannot be mounted here')).toBeTruthy();
+  });
+
   it('keeps a project reader from sending the form, and says why', async () => {
     withTemplate([], permissionsOf([{ prefix: 'job://default/acme/vision', have: 'read' }]));
     await expectWhyNot('Create job', 'You have read access here; this needs write access');

@@ -1,7 +1,14 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { JOB_TEMPLATE, LATEST_VERSION, jobUri, type ProjectPlace } from '@orrery/contract';
+import {
+  JOB_TEMPLATE,
+  LATEST_VERSION,
+  jobUri,
+  type Camel,
+  type JobRuntimeInfo,
+  type ProjectPlace,
+} from '@orrery/contract';
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
@@ -15,6 +22,7 @@ import { useAppTemplate, type AppTemplate } from '../../../api/apps';
 import { useCreateJob, useJobRuntime } from './api';
 import { toJobBody, type JobFormValues } from './job-body';
 import { CREATE_JOB_TEXTS as T, FORM_MAX_WIDTH } from './texts';
+import { JOBS_TEXTS } from '../texts';
 import { NeedsProject } from '../../../app/context/project-place';
 
 /**
@@ -156,6 +164,7 @@ function JobForm(props: {
               {runtime.data.isolationWarning}
             </Alert>
           )}
+          <RuntimeLimits runtime={runtime.data} values={form.values as Partial<JobFormValues>} />
           {runtime.data && !runtime.data.usesImage && (
             <Alert color="yellow" title={T.processRuntime}>
               {T.imageNotUsed}
@@ -182,5 +191,38 @@ function JobForm(props: {
         </Stack>
       </form>
     </PageFrame>
+  );
+}
+
+/**
+ * What this installation does not give the job the form describes, said as soon as the form asks
+ * for it: volumes or an HTTP port it refuses (Create would be answered with the same reason), and
+ * an HTTP port that is not the declared one (the job must listen on `$PORT`).
+ */
+function RuntimeLimits(props: {
+  runtime: Camel<JobRuntimeInfo> | undefined;
+  values: Partial<JobFormValues>;
+}) {
+  const r = props.runtime;
+  const port = props.values.http?.port;
+  const volumes = (props.values.volumes ?? []).length > 0;
+  return (
+    <>
+      {r?.volumesRefusedReason && volumes && (
+        <Alert color="red" title={T.volumesRefused}>
+          {r.volumesRefusedReason}
+        </Alert>
+      )}
+      {r?.httpRefusedReason && port && (
+        <Alert color="red" title={T.httpRefused}>
+          {r.httpRefusedReason}
+        </Alert>
+      )}
+      {r?.httpPortAssigned && port && !r.httpRefusedReason && (
+        <Alert color="yellow" title={JOBS_TEXTS.listenOnPort.title}>
+          {JOBS_TEXTS.listenOnPort.text(port)}
+        </Alert>
+      )}
+    </>
   );
 }

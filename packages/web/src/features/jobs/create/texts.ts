@@ -14,6 +14,8 @@ export const CREATE_JOB_TEXTS = {
   processRuntime: 'Runs on the host system',
   jobsRefused: 'Jobs cannot run on this installation',
   notIsolated: 'Jobs are not isolated',
+  volumesRefused: 'Volumes cannot be mounted here',
+  httpRefused: 'HTTP ports cannot be served here',
   imageNotUsed:
     "This installation runs jobs on the process runtime: the image is not used, and the command runs on the host system's tools.",
 } as const;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatMemory } from '@orrery/contract';
 import { credits, perHour } from '../../billing/cost/cost';
-import { Code, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Anchor, Code, Stack, Text, Timeline, Title } from '@mantine/core';
 import { DataTable } from '../../../ui/DataTable';
 import type { Job } from '../../../api/jobs';
 import { DetailsTable } from '../../../ui/DetailsTable';
@@ -14,6 +14,18 @@ import { JOBS_TEXTS } from '../texts';
 const T = JOBS_TEXTS.details;
 const yesNo = (v: boolean) => (v ? T.yes : T.no);
 const orNone = (v: ReactNode) => (v === undefined || v === null || v === '' ? T.none : v);
+/**
+ * A job's address as a link: opened in a browser, the job's host sends whoever is not signed in
+ * there through the console's sign-in, as Open does.
+ */
+const urlOrNone = (url: string | undefined) =>
+  url ? (
+    <Anchor href={url} target="_blank" rel="noopener noreferrer" style={{ wordBreak: 'break-all' }}>
+      {url}
+    </Anchor>
+  ) : (
+    T.none
+  );
 
 function resourcesOf(job: Job) {
   const r = job.container.resources;
@@ -65,8 +77,8 @@ export function DetailsTab({ job }: { job: Job }) {
             [T.exitCode, orNone(h.exitCode)],
             [T.price, perHour(job.priceCreditsPerHour)],
             [T.total, credits(job.totalPriceCredits)],
-            [T.httpUrl, orNone(job.httpUrl)],
-            [T.httpUrlNamed, orNone(job.httpUrlNamed)],
+            [T.httpUrl, urlOrNone(job.httpUrl)],
+            [T.httpUrlNamed, urlOrNone(job.httpUrlNamed)],
             [T.internalHostname, orNone(job.internalHostnameNamed ?? job.internalHostname)],
             [T.scheduler, yesNo(job.schedulerEnabled)],
             [T.preemptible, yesNo(job.preemptibleNode)],

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { expectOffered, expectWhyNot, permissionsOf } from '../../../test/permissions';
 import { GET, renderJob } from '../test-render';
-import { JOB_ID, jobWire, MONITORING, ROUTE_QUERY } from '../test-fixtures';
+import { JOB_ID, jobWire, MONITORING, processRuntimeRoute, ROUTE_QUERY } from '../test-fixtures';
 
 const actionsPanel = async () => screen.findByRole('group', { name: 'Actions' });
 const enabledIn = (panel: HTMLElement) =>
@@ -309,12 +309,13 @@ describe('Job page', () => {
   });
 
   it('opens the top WebSocket with the bearer sub-protocol only while running', async () => {
-    const { sockets } = renderJob(jobWire(), '/observability');
-    await vi.waitFor(() => expect(sockets).toHaveLength(1));
-    expect(sockets[0].url).toBe(`ws://localhost:8080/api/v1/jobs/${JOB_ID}/top`);
-    expect(sockets[0].protocols).toEqual(['top.apolo.us', 'bearer.token-alice']);
-    sockets[0].onopen?.();
-    sockets[0].onmessage?.({
+    const { sockets: all } = renderJob(jobWire(), '/observability');
+    const sockets = () => all.filter((s) => s.url.endsWith('/top'));
+    await vi.waitFor(() => expect(sockets()).toHaveLength(1));
+    expect(sockets()[0].url).toBe(`ws://localhost:8080/api/v1/jobs/${JOB_ID}/top`);
+    expect(sockets()[0].protocols).toEqual(['top.apolo.us', 'bearer.token-alice']);
+    sockets()[0].onopen?.();
+    sockets()[0].onmessage?.({
       data: JSON.stringify({ cpu: 0.25, memory: 512, memory_bytes: 2 ** 29, timestamp: 1000 }),
     });
     const load = await screen.findByRole('group', { name: 'System Load' });
@@ -367,6 +368,65 @@ describe('Job page', () => {
     const before = gets();
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     await vi.waitFor(() => expect(gets()).toBeGreaterThan(before));
+  });
+
+  it('follows the status the server pushes, without waiting for the 10 s refresh', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const pending = jobWire({
+      status: 'pending',
+      history: {
+        ...jobWire().history,
+        status: 'pending',
+        reason: 'Creating',
+        started_at: undefined,
+      },
+    });
+    const { sockets, calls } = renderJob(pending, '', [
+      { url: `${GET}/scheduling`, body: { status: 'pending', position: 1, reasons: [] } },
+    ]);
+    expect(await screen.findByText('Why is this job waiting?')).toBeTruthy();
+    await vi.waitFor(() => expect(sockets.some((s) => s.url.endsWith('/status_ws'))).toBe(true));
+    const push = sockets.find((s) => s.url.endsWith('/status_ws'))!;
+    expect(push.url).toBe(`ws://localhost:8080/api/v1/jobs/${JOB_ID}/status_ws`);
+    expect(push.protocols).toEqual(['job-status.orrery', 'bearer.token-alice']);
+    const gets = () => calls.filter((c) => c.url === GET).length;
+    const before = gets();
+    // The job ended a tenth of a second after it was created: the server says so at once.
+    act(() =>
+      push.onmessage?.({
+        data: JSON.stringify(
+          jobWire({
+            status: 'succeeded',
+            history: { ...jobWire().history, status: 'succeeded', exit_code: 0 },
+          }),
+        ),
+      }),
+    );
+    const header = screen.getByRole('heading', { name: 'train', level: 2 }).parentElement!;
+    expect(await within(header).findByText('succeeded')).toBeTruthy();
+    expect(screen.queryByText('Why is this job waiting?')).toBeNull();
+    // No request was needed, and the socket of a finished job is closed.
+    expect(gets()).toBe(before);
+    await vi.waitFor(() => expect(push.closed).toBe(true));
+  });
+
+  it('says to listen on $PORT where the job does not get its declared port', async () => {
+    renderJob(jobWire({ runtime: 'process' }), '', [
+      processRuntimeRoute({ http_port_assigned: true }),
+    ]);
+    const notice = await screen.findByText(/does not get the HTTP port it declares \(8080\)/);
+    expect(notice.textContent).toContain('Make the job listen on $PORT, on 0.0.0.0');
+    expect(screen.getByText('Listen on $PORT')).toBeTruthy();
+  });
+
+  it('links the HTTP URLs, by id and by name, to the job’s own host', async () => {
+    const named = 'http://train--vision--acme.jobs.localhost:8080/';
+    renderJob(jobWire({ http_url_named: named }));
+    const link = await screen.findByRole('link', { name: named });
+    expect(link.getAttribute('href')).toBe(named);
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+    expect(screen.getByRole('link', { name: 'http://localhost:8080/jobs/train' })).toBeTruthy();
   });
 
   it('does not connect to a finished job', async () => {

@@ -17,6 +17,7 @@ import { JobNotices } from './JobNotices';
 import { JobSidePanel } from './JobSidePanel';
 import { OutputsTab, outputsUnavailable } from './OutputsTab';
 import { useJobCluster } from './useJobCluster';
+import { useJobStatusPush } from './useJobStatusPush';
 import { useJobTop } from './useJobTop';
 import { useWrittenOutputs } from './written-outputs';
 
@@ -59,6 +60,7 @@ export default function JobPage() {
 function JobView({ job }: { job: Job }) {
   const cluster = useJobCluster(job);
   const top = useJobTop(job, cluster.monitoringUrl, cluster.token);
+  useJobStatusPush(job, cluster.monitoringUrl, cluster.token);
   const link = useContextLink();
   const navigate = useNavigate();
   const rest = useParams()['*'] ?? '';

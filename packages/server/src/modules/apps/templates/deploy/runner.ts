@@ -21,6 +21,7 @@ const runnerOf = (
 ): AppRunner => ({
   template,
   runtimes: ['process', 'docker', 'kubernetes', 'slurm'],
+  needs: ['volumes', 'http'],
   plan(input, ctx: InstanceContext) {
     const s = served(input);
     return {

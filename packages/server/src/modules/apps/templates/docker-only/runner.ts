@@ -39,6 +39,7 @@ export function containerRunner(app: ContainerApp): AppRunner {
   return {
     template: app.template,
     runtimes: ['docker', 'kubernetes'],
+    needs: app.dataPath ? ['volumes', 'http'] : ['http'],
     plan(input, ctx) {
       const auth = app.legacy ? input.http_auth !== false : requiresAuth(input);
       const body = jobSpec({

@@ -22,6 +22,7 @@ export const jupyterRunner: AppRunner = {
   template: 'jupyter',
   interactive: 'notebook',
   runtimes: ['process', 'slurm'],
+  needs: ['volumes', 'http'],
   unavailable: () =>
     existsSync(NOTEBOOK)
       ? appProgramsUnavailable()

@@ -91,6 +91,13 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     const models = await fetch(`${base}/models`, { headers: session });
     expect(models.status).toBe(200);
     expect(await models.json()).toMatchObject({ data: [{ id: 'tiny', object: 'model' }] });
+    // Open lands on the root: a page to try the model, not the API's 404.
+    const root = await fetch(app.url!, { headers: session });
+    expect(root.status).toBe(200);
+    expect(root.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await root.text();
+    expect(html).toContain('<title>LLM Inference</title>');
+    expect(html).toContain('<body data-key-required="false">');
     // Without a session, and signed in to another organization: the ingress answers as to no one.
     expect((await fetch(`${base}/models`)).status).toBe(401);
     expect((await fetch(`${base}/models`, { headers: outsider.headers })).status).toBe(404);
@@ -187,6 +194,10 @@ describe.skipIf(llmInferenceRunner.unavailable!() !== null)('llm-inference templ
     const key = Buffer.from(secret.body.value, 'base64').toString();
     const base = `${app.url}v1`;
     expect((await fetch(`${base}/models`)).status).toBe(401);
+    // Its page is public like the endpoint, and asks for the key, which it does not hold.
+    const html = await (await fetch(app.url!)).text();
+    expect(html).toContain('<body data-key-required="true">');
+    expect(html).not.toContain(key);
     // The key travels as X-API-Key, as the template documents.
     const withKey = await fetch(`${base}/models`, { headers: { 'x-api-key': key } });
     expect(withKey.status).toBe(200);

@@ -41,6 +41,7 @@ function modelOf(input: Record<string, unknown>): Model {
 export const llmInferenceRunner: AppRunner = {
   template: 'llm-inference',
   runtimes: ['process'],
+  needs: ['volumes', 'http'],
   unavailable: () =>
     existsSync(LLAMA)
       ? appProgramsUnavailable()

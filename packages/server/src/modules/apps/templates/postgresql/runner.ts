@@ -53,6 +53,7 @@ export const passwordKey = (ctx: Pick<InstanceContext, 'name'>, user: string) =>
 export const postgresqlRunner: AppRunner = {
   template: 'postgresql',
   runtimes: ['process', 'docker', 'kubernetes', 'slurm'],
+  needs: ['volumes', 'http'],
   // The official image carries its own PostgreSQL on docker and kubernetes.
   unavailable: (runtime) =>
     !runsHostPrograms(runtime) || postgresBinDir()

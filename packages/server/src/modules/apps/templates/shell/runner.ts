@@ -30,6 +30,7 @@ export const shellRunner: AppRunner = {
   template: 'shell',
   interactive: 'terminal',
   runtimes: ['process', 'docker', 'kubernetes'],
+  needs: ['volumes', 'http'],
   unavailable(runtime) {
     // Apolo's web-shell image carries its own terminal server on docker and kubernetes.
     if (runtime !== 'process') return null;

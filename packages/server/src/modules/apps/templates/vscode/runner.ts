@@ -35,6 +35,7 @@ export const vscodeRunner: AppRunner = {
   template: 'vscode',
   interactive: 'IDE',
   runtimes: ['process'],
+  needs: ['volumes', 'http'],
   unavailable: () =>
     existsSync(CODE_SERVER)
       ? appProgramsUnavailable()
