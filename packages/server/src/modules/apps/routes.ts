@@ -34,7 +34,7 @@ import {
   type InstanceRow,
   type Place,
 } from './store.js';
-import { APPS_V1, instanceProject, projectRead, scopeUri } from './template-routes.js';
+import { APPS_V1, instanceProject, projectRead, scopeUri } from './routes-templates.js';
 import { valuesOf } from './values.js';
 import { eventWire, instancesWire, revisionWire } from './wire.js';
 

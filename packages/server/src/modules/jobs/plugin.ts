@@ -4,11 +4,11 @@ import type { AppContext } from '../../context.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import { createDriver } from '../../runtime/select.js';
 import { loadSecretsKey } from '../secrets/key.js';
-import { registerIngress } from './ingress.js';
+import { registerIngress } from './routes-ingress.js';
 import { cookieKeyOf } from './ingress-auth.js';
-import { ingressTicketRoutes } from './ingress-ticket.js';
+import { ingressTicketRoutes } from './routes-ingress-ticket.js';
 import { MetricsHistory } from './metrics-history.js';
-import { monitoringRoutes } from './monitoring.js';
+import { monitoringRoutes } from './routes-monitoring.js';
 import { jobRoutes } from './routes.js';
 import { JobsService, type JobsServiceOptions } from './service.js';
 

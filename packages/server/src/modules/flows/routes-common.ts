@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatUri, type Action } from '@orrery/contract';
-import { allows } from '../../../auth/permissions.js';
-import { authorized } from '../../../http/access.js';
-import { conflict } from '../../../http/errors.js';
-import { sendList } from '../../../http/ndjson.js';
-import { isUniqueViolation } from '../../../db/errors.js';
-import type { Db } from '../../../db/client.js';
+import { allows } from '../../auth/permissions.js';
+import { authorized } from '../../http/access.js';
+import { conflict } from '../../http/errors.js';
+import { sendList } from '../../http/ndjson.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../../db/client.js';
 import {
   bakeWithProject,
   placeOfProject,
   projectById,
   type FlowPlace,
   type FlowProjectRow,
-} from '../store.js';
+} from './store.js';
 
 /**
  * What every flow route shares: the permission check on the flow a request names (directly or

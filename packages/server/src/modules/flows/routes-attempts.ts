@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Attempt, AttemptCreate, FLOW_API } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   attemptByNumber,
   attemptsOf,
@@ -11,9 +11,9 @@ import {
   bakeWithProject,
   insertAttempt,
   replaceAttempt,
-} from '../store.js';
-import { attemptWire } from '../wire.js';
-import { checked, checkedBake, Id, key, sendReadable, unlessTaken } from './common.js';
+} from './store.js';
+import { attemptWire } from './wire.js';
+import { checked, checkedBake, Id, key, sendReadable, unlessTaken } from './routes-common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByNumber = OfBake.extend({

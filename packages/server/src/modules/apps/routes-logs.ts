@@ -12,7 +12,7 @@ import {
   type JobStatus,
 } from '@orrery/contract';
 import { authorized } from '../../http/access.js';
-import { instanceProject } from './template-routes.js';
+import { instanceProject } from './routes-templates.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { pipeToSocket } from '../../http/ws-stream.js';
 import { followLines, type LogSource } from './log-lines.js';

@@ -1,19 +1,27 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BakeImage, BakeImageCreate, BakeImagePatch, FLOW_API } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
-import { bakeWithProject } from '../store.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { bakeWithProject } from './store.js';
 import {
   bakeImageByRef,
   bakeImagesOf,
   bakeImageWithProject,
   insertBakeImage,
   patchBakeImage,
-} from '../store-records.js';
-import { bakeImageWire } from '../wire.js';
-import { checked, checkedBake, Id, indexed, key, sendReadable, unlessTaken } from './common.js';
+} from './store-records.js';
+import { bakeImageWire } from './wire.js';
+import {
+  checked,
+  checkedBake,
+  Id,
+  indexed,
+  key,
+  sendReadable,
+  unlessTaken,
+} from './routes-common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByRef = OfBake.extend({ ref: key });
