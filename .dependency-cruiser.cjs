@@ -72,10 +72,8 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/jobs/ingress-auth.ts',
   'modules/jobs/resources.ts',
   'modules/jobs/scope.ts',
-  'modules/orgs/service.ts',
   'modules/people/service.ts',
   'modules/permissions/service.ts',
-  'modules/projects/service.ts',
   'modules/users/bootstrap.ts',
 ];
 
@@ -89,8 +87,6 @@ const ROUTES_CALLING_STORES = [
   'modules/admin/routes-capacity.ts',
   'modules/admin/routes-reads.ts',
   'modules/admin/routes.ts',
-  'modules/apps/routes-logs.ts',
-  'modules/apps/routes.ts',
   'modules/assistant/model/routes.ts',
   'modules/buckets/routes-credentials.ts',
   'modules/buckets/routes.ts',
@@ -115,9 +111,7 @@ const ROUTES_CALLING_STORES = [
   'modules/permissions/routes.ts',
   'modules/projects/routes.ts',
   'modules/s3/routes.ts',
-  'modules/secrets/routes.ts',
   'modules/tokens/routes-accounts.ts',
-  'modules/tokens/routes.ts',
 ];
 
 /**
