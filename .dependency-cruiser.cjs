@@ -101,7 +101,6 @@ const ROUTES_CALLING_STORES = [
   'modules/flows/routes-live-jobs.ts',
   'modules/flows/routes-projects.ts',
   'modules/flows/routes-tasks.ts',
-  'modules/invites/routes.ts',
   'modules/jobs/routes-ingress-ticket.ts',
   'modules/jobs/routes-ingress.ts',
   'modules/jobs/routes-monitoring.ts',
