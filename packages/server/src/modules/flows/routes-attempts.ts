@@ -8,12 +8,11 @@ import {
   attemptByNumber,
   attemptsOf,
   attemptWithProject,
-  bakeWithProject,
   insertAttempt,
   replaceAttempt,
 } from './store.js';
 import { attemptWire } from './wire.js';
-import { checked, checkedBake, Id, key, sendReadable, unlessTaken } from './routes-common.js';
+import { bakeListRoute, checked, checkedBake, Id, key, unlessTaken } from './routes-common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByNumber = OfBake.extend({
@@ -36,27 +35,7 @@ const Replace = AttemptCreate.extend({
 export const attemptRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      `${FLOW_API}/attempts`,
-      {
-        config: { access: 'user-or-token' },
-        schema: {
-          tags: ['flows'],
-          querystring: OfBake,
-          response: { 200: z.array(Attempt), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const found = await bakeWithProject(ctx.db, request.query.bake_id);
-        return sendReadable(
-          request,
-          reply,
-          found?.project,
-          () => attemptsOf(ctx.db, request.query.bake_id),
-          attemptWire,
-        );
-      },
-    );
+    bakeListRoute(app, ctx.db, 'attempts', Attempt, attemptsOf, attemptWire);
 
     app.post(
       `${FLOW_API}/attempts`,

@@ -4,7 +4,6 @@ import { BakeImage, BakeImageCreate, BakeImagePatch, FLOW_API } from '@orrery/co
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { bakeWithProject } from './store.js';
 import {
   bakeImageByRef,
   bakeImagesOf,
@@ -14,12 +13,12 @@ import {
 } from './store-records.js';
 import { bakeImageWire } from './wire.js';
 import {
+  bakeListRoute,
   checked,
   checkedBake,
   Id,
   indexed,
   key,
-  sendReadable,
   unlessTaken,
 } from './routes-common.js';
 
@@ -32,27 +31,7 @@ const Create = BakeImageCreate.extend({ ref: indexed(1024) });
 export const bakeImageRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      `${FLOW_API}/bake_images`,
-      {
-        config: { access: 'user-or-token' },
-        schema: {
-          tags: ['flows'],
-          querystring: OfBake,
-          response: { 200: z.array(BakeImage), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const found = await bakeWithProject(ctx.db, request.query.bake_id);
-        return sendReadable(
-          request,
-          reply,
-          found?.project,
-          () => bakeImagesOf(ctx.db, request.query.bake_id),
-          bakeImageWire,
-        );
-      },
-    );
+    bakeListRoute(app, ctx.db, 'bake_images', BakeImage, bakeImagesOf, bakeImageWire);
 
     app.get(
       `${FLOW_API}/bake_images/by_ref`,

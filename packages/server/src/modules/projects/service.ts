@@ -1,9 +1,8 @@
-import type { MemberRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { orgRoleOf } from '../../auth/permissions.js';
-import { clusterLinked, insertProject, projectExists } from './store.js';
+import { clusterLinked, insertProject, projectExists, type NewProject } from './store.js';
 
 export const PROJECT_TAKEN = 'Project with such name already exits';
 
@@ -20,17 +19,7 @@ export async function assertProjectPlace(db: Db, caller: Principal, cluster: str
 }
 
 /** Creates a project with its creator as admin. */
-export async function createProject(
-  db: Db,
-  caller: Principal,
-  p: {
-    name: string;
-    orgName: string;
-    clusterName: string;
-    isDefault: boolean;
-    defaultRole: MemberRole;
-  },
-) {
+export async function createProject(db: Db, caller: Principal, p: NewProject) {
   await assertProjectPlace(db, caller, p.clusterName, p.orgName);
   if (await projectExists(db, p.clusterName, p.orgName, p.name))
     throw conflict(PROJECT_TAKEN, 'name');

@@ -112,6 +112,15 @@ export async function clusterLinked(db: Db, cluster: string, org: string) {
   return link !== undefined;
 }
 
+/** A project to make, as its creator names it. */
+export interface NewProject {
+  name: string;
+  orgName: string;
+  clusterName: string;
+  isDefault: boolean;
+  defaultRole: MemberRole;
+}
+
 /** Thrown inside the insert's transaction, so that a taken name rolls the whole of it back. */
 class NameTaken extends Error {}
 
@@ -119,17 +128,7 @@ class NameTaken extends Error {}
  * Inserts a project with `creatorId` as its admin; false when the name is taken (and nothing
  * changed). A default project takes the place of the organization's default on that cluster.
  */
-export async function insertProject(
-  db: Db,
-  p: {
-    name: string;
-    orgName: string;
-    clusterName: string;
-    isDefault: boolean;
-    defaultRole: MemberRole;
-  },
-  creatorId: string,
-): Promise<boolean> {
+export async function insertProject(db: Db, p: NewProject, creatorId: string): Promise<boolean> {
   try {
     await db.transaction(async (tx) => {
       if (p.isDefault) {
