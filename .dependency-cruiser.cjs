@@ -103,7 +103,6 @@ const ROUTES_CALLING_STORES = [
   'modules/jobs/routes-ingress.ts',
   'modules/jobs/routes-monitoring.ts',
   'modules/jobs/routes.ts',
-  'modules/orgs/routes.ts',
   'modules/people/routes.ts',
   'modules/permissions/routes.ts',
   'modules/projects/routes.ts',

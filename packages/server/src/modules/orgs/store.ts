@@ -57,13 +57,6 @@ export async function orgExists(db: Db, name: string): Promise<boolean> {
   return !!row;
 }
 
-export const orgWire = (o: UserOrgView) => ({
-  name: o.name,
-  role: o.role,
-  balance: { credits: o.credits },
-  projects_count: o.projectsCount,
-});
-
 /** Every organization as the admin API shows it: its credits and how many members it has. */
 export async function adminOrgs(db: Db) {
   const [rows, members] = await Promise.all([
