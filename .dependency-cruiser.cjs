@@ -104,7 +104,6 @@ const ROUTES_CALLING_STORES = [
   'modules/jobs/routes-monitoring.ts',
   'modules/jobs/routes.ts',
   'modules/people/routes.ts',
-  'modules/permissions/routes.ts',
   'modules/projects/routes.ts',
   'modules/s3/routes.ts',
   'modules/tokens/routes-accounts.ts',
