@@ -82,7 +82,6 @@ const QUERIES_OUTSIDE_STORES = [
  * before route files were named alike, out of this rule's sight.
  */
 const ROUTES_CALLING_STORES = [
-  'modules/accounts/routes.ts',
   'modules/admin/routes-capacity.ts',
   'modules/admin/routes-reads.ts',
   'modules/admin/routes.ts',
