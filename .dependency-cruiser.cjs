@@ -39,7 +39,7 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/accounts/service.ts',
   'modules/admin/pools.ts',
   'modules/admin/presets.ts',
-  'modules/admin/reads.ts',
+  'modules/admin/routes-reads.ts',
   'modules/admin/routes-capacity.ts',
   'modules/admin/routes.ts',
   'modules/admin/users.ts',
@@ -62,7 +62,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/billing/stripe.ts',
   'modules/billing/usage.ts',
   'modules/clusters/bootstrap.ts',
-  'modules/disks/service.ts',
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',
@@ -72,41 +71,41 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/jobs/ingress-auth.ts',
   'modules/jobs/resources.ts',
   'modules/jobs/scope.ts',
-  'modules/orgs/service.ts',
   'modules/people/service.ts',
   'modules/permissions/service.ts',
-  'modules/projects/service.ts',
   'modules/users/bootstrap.ts',
 ];
 
-/** Route files that call a store directly instead of going through their module's service. */
+/**
+ * Route files that call a store directly instead of going through their module's service. The
+ * `routes-*.ts` among them called stores under other names (`reads.ts`, `monitoring.ts`...)
+ * before route files were named alike, out of this rule's sight.
+ */
 const ROUTES_CALLING_STORES = [
-  'modules/accounts/routes.ts',
   'modules/admin/routes-capacity.ts',
+  'modules/admin/routes-reads.ts',
   'modules/admin/routes.ts',
-  'modules/apps/routes.ts',
   'modules/assistant/model/routes.ts',
+  'modules/buckets/routes-credentials.ts',
   'modules/buckets/routes.ts',
   'modules/config/routes.ts',
-  'modules/disks/routes.ts',
   'modules/flows/engine/routes.ts',
-  'modules/flows/routes/attempts.ts',
-  'modules/flows/routes/bake-images.ts',
-  'modules/flows/routes/bakes.ts',
-  'modules/flows/routes/cache-entries.ts',
-  'modules/flows/routes/common.ts',
-  'modules/flows/routes/live-jobs.ts',
-  'modules/flows/routes/projects.ts',
-  'modules/flows/routes/tasks.ts',
-  'modules/invites/routes.ts',
+  'modules/flows/routes-attempts.ts',
+  'modules/flows/routes-bake-images.ts',
+  'modules/flows/routes-bakes.ts',
+  'modules/flows/routes-cache-entries.ts',
+  'modules/flows/routes-common.ts',
+  'modules/flows/routes-live-jobs.ts',
+  'modules/flows/routes-projects.ts',
+  'modules/flows/routes-tasks.ts',
+  'modules/jobs/routes-ingress-ticket.ts',
+  'modules/jobs/routes-ingress.ts',
+  'modules/jobs/routes-monitoring.ts',
   'modules/jobs/routes.ts',
-  'modules/orgs/routes.ts',
   'modules/people/routes.ts',
-  'modules/permissions/routes.ts',
   'modules/projects/routes.ts',
   'modules/s3/routes.ts',
-  'modules/secrets/routes.ts',
-  'modules/tokens/routes.ts',
+  'modules/tokens/routes-accounts.ts',
 ];
 
 /**
@@ -115,8 +114,8 @@ const ROUTES_CALLING_STORES = [
  */
 const WEB_CYCLES_KEPT = ['^packages/web/src/forms/(AnyOfView|NodeView)\\.tsx$'];
 
-/** Route files by name: `routes.ts`, `routes-*.ts`, `*-routes.ts`, `routes/*.ts`. */
-const ROUTE_FILES = `^${SERVER}.*(/routes\\.ts|/routes-[^/]+\\.ts|/[^/]+-routes\\.ts|/routes/[^/]+\\.ts)$`;
+/** Route files by name: `routes.ts` and `routes-<part>.ts` (docs/architecture.md). */
+const ROUTE_FILES = `^${SERVER}.*(/routes\\.ts|/routes-[^/]+\\.ts)$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

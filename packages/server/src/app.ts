@@ -19,42 +19,41 @@ import { registerWeb } from './http/web.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { registerDocs } from './http/docs.js';
 import { requestSerializer } from './observability/redact.js';
-import { configRoutes } from './modules/config/routes.js';
-import { userRoutes } from './modules/users/routes.js';
-import { accountRoutes } from './modules/accounts/routes.js';
-import { orgRoutes } from './modules/orgs/routes.js';
-import { projectRoutes } from './modules/projects/routes.js';
-import { permissionRoutes } from './modules/permissions/routes.js';
+import { configModule } from './modules/config/plugin.js';
+import { usersModule } from './modules/users/plugin.js';
+import { accountsModule } from './modules/accounts/plugin.js';
+import { orgsModule } from './modules/orgs/plugin.js';
+import { projectsModule } from './modules/projects/plugin.js';
+import { permissionsModule } from './modules/permissions/plugin.js';
 import { diskOwnerRefinement } from './modules/disks/refinements.js';
 import { memberRefinement } from './modules/people/refinements.js';
-import { diskRoutes } from './modules/disks/routes.js';
+import { disksModule } from './modules/disks/plugin.js';
 import { DiskHolders } from './modules/disks/service.js';
-import { secretRoutes } from './modules/secrets/routes.js';
-import { storageRoutes } from './modules/storage/routes.js';
-import { bucketRoutes } from './modules/buckets/routes.js';
-import { s3Routes } from './modules/s3/routes.js';
+import { secretsModule } from './modules/secrets/plugin.js';
+import { storageModule } from './modules/storage/plugin.js';
+import { bucketsModule } from './modules/buckets/plugin.js';
+import { s3Module } from './modules/s3/plugin.js';
 import { s3Directory } from './modules/buckets/service.js';
-import { imageRoutes } from './modules/images/routes.js';
-import { appsModule, type AppsOptions } from './modules/apps/plugin.js';
+import { imagesModule } from './modules/images/plugin.js';
+import { appCatalogue, appsModule, type AppsOptions } from './modules/apps/plugin.js';
+import type { Catalogue } from './modules/apps/catalogue.js';
 import { chargeSubjectOf } from './modules/apps/store.js';
+import { hostModule } from './modules/host/plugin.js';
 import { jobsModule, type JobsOptions } from './modules/jobs/plugin.js';
+import type { JobsService } from './modules/jobs/service.js';
 import { flowsModule } from './modules/flows/plugin.js';
 import { assistantModule, type AssistantOptions } from './modules/assistant/plugin.js';
 import { installWebsocket } from './http/websocket.js';
 import { hostKeyOf, ingressRewrite } from './modules/jobs/ingress-host.js';
-import { peopleRoutes } from './modules/people/routes.js';
-import { inviteRoutes } from './modules/invites/routes.js';
-import { adminRoutes } from './modules/admin/routes.js';
+import { peopleModule } from './modules/people/plugin.js';
+import { invitesModule } from './modules/invites/plugin.js';
+import { adminModule } from './modules/admin/plugin.js';
 import { poolStatuses } from './modules/admin/pools.js';
+import { clusterOrgLink } from './modules/admin/store.js';
+import { quotasModule } from './modules/quotas/plugin.js';
 import { LocalGpus } from './runtime/machine.js';
-import { tokenRoutes } from './modules/tokens/routes.js';
-import { serviceAccountRoutes } from './modules/tokens/accounts.js';
-import { adminReadRoutes } from './modules/admin/reads.js';
+import { tokensModule } from './modules/tokens/plugin.js';
 import { billingModule, type BillingOptions } from './modules/billing/plugin.js';
-import { reportRoutes } from './modules/billing/reports-routes.js';
-import { paymentRoutes } from './modules/billing/routes-payments.js';
-import { usageRoutes } from './modules/billing/routes-usage.js';
-import { budgetRoutes } from './modules/billing/routes-budgets.js';
 import type { createTokenVerifier } from './auth/verify.js';
 import { proxyTrust } from './net/trusted-proxies.js';
 
@@ -127,46 +126,48 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const machine = new LocalGpus(ctx.config.runtime.gpus);
   // What holds a disk: the jobs service answers for this server's disks once it starts.
   const disks = opts.disks ?? new DiskHolders();
+  // The app catalogue for the runtime the jobs module picks, made once: the apps module serves
+  // it, and the host module lists the apps whose programs this machine lacks.
+  let catalogue: Catalogue | undefined;
+  const catalogueFor = (jobs: JobsService) =>
+    (catalogue ??= appCatalogue(ctx, jobs.driver, app.log, opts.apps));
+  // Each module once, by its plugin.ts (docs/architecture.md, The modules' entrances).
   await registerIdentity(app, ctx);
-  await app.register(configRoutes(ctx));
-  await app.register(userRoutes(ctx));
-  await app.register(accountRoutes(ctx));
-  await app.register(orgRoutes(ctx));
-  await app.register(projectRoutes(ctx));
+  await app.register(configModule(ctx));
+  await app.register(usersModule(ctx));
+  await app.register(accountsModule(ctx));
+  await app.register(orgsModule(ctx));
+  await app.register(projectsModule(ctx));
   await app.register(
-    permissionRoutes(ctx, [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)]),
+    permissionsModule(ctx, [diskOwnerRefinement(ctx.db), memberRefinement(ctx.db)]),
   );
-  await app.register(diskRoutes(ctx, disks));
-  await app.register(secretRoutes(ctx));
-  await app.register(storageRoutes(ctx));
-  await app.register(bucketRoutes(ctx));
+  await app.register(disksModule(ctx, disks));
+  await app.register(secretsModule(ctx));
+  await app.register(storageModule(ctx));
+  await app.register(bucketsModule(ctx));
   // Without an external S3 endpoint, buckets are served by Orrery's own (docs/buckets.md).
-  if (!ctx.config.s3) await app.register(s3Routes(ctx, s3Directory(ctx.db)));
-  await app.register(imageRoutes(ctx));
+  if (!ctx.config.s3) await app.register(s3Module(ctx, s3Directory(ctx.db)));
+  await app.register(imagesModule(ctx));
   await installWebsocket(app, {
     exempt: (request) => hostKeyOf(request) !== null,
     consoleOrigin: new URL(ctx.config.publicUrl).origin,
   });
   await app.register(
     jobsModule(ctx, { chargedAs: chargeSubjectOf, disks, ...opts.jobs }, [
-      (jobs) => appsModule(ctx, jobs, opts.apps),
+      (jobs) => appsModule(ctx, jobs, catalogueFor(jobs), opts.apps),
+      (jobs) => hostModule(ctx, jobs.driver, catalogueFor(jobs).missingPrograms()),
       (jobs) => flowsModule(ctx, jobs),
       (jobs) => assistantModule(ctx, jobs, opts.assistant),
     ]),
   );
-  await app.register(peopleRoutes(ctx));
-  await app.register(inviteRoutes(ctx));
-  await app.register(adminRoutes(ctx, machine));
-  await app.register(adminReadRoutes(ctx));
-  await app.register(tokenRoutes(ctx));
-  await app.register(serviceAccountRoutes(ctx));
+  await app.register(peopleModule(ctx));
+  await app.register(invitesModule(ctx));
+  await app.register(adminModule(ctx, machine));
+  await app.register(quotasModule(ctx, (cluster, org) => clusterOrgLink(ctx.db, cluster, org)));
+  await app.register(tokensModule(ctx));
   await app.register(
     billingModule(ctx, (cluster) => poolStatuses(ctx.db, cluster, machine), opts.billing),
   );
-  await app.register(paymentRoutes(ctx));
-  await app.register(usageRoutes(ctx));
-  await app.register(budgetRoutes(ctx));
-  await app.register(reportRoutes(ctx));
   await registerDocs(app, ctx.config);
   if (opts.webDist !== null) await registerWeb(app, ctx.config, opts.webDist);
   return app;

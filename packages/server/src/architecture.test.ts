@@ -201,6 +201,44 @@ describe('architecture (docs/architecture.md)', () => {
     ).toEqual([]);
   });
 
+  it('enters every module by its plugin.ts from app.ts, and names route files alike', () => {
+    const modules = join(ROOT, SERVER, 'modules');
+    const app = readFileSync(join(ROOT, SERVER, 'app.ts'), 'utf8');
+    const problems: string[] = [];
+    for (const area of readdirSync(modules, { withFileTypes: true })) {
+      if (!area.isDirectory()) continue;
+      const files = sourceFiles(join(modules, area.name)).map((f) => relative(modules, f));
+      for (const f of files) {
+        if (/(^|\/)routes\/|-routes\.ts$/.test(f)) {
+          problems.push(`modules/${f}: name it routes.ts or routes-<part>.ts`);
+        }
+      }
+      // An area with HTTP routes is entered once, by the plugin its plugin.ts exports.
+      if (!files.some((f) => /(^|\/)routes(-[^/]+)?\.ts$/.test(f))) continue;
+      const entry = `${area.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Module`;
+      const plugin = join(modules, area.name, 'plugin.ts');
+      if (!files.includes(join(area.name, 'plugin.ts'))) {
+        problems.push(`modules/${area.name}: no plugin.ts exporting ${entry}`);
+      } else if (!readFileSync(plugin, 'utf8').includes(`export const ${entry} =`)) {
+        problems.push(`modules/${area.name}/plugin.ts: exports no ${entry}`);
+      }
+      const imported = new RegExp(
+        `import \\{[^}]*\\b${entry}\\b[^}]*\\} from '\\./modules/${area.name}/plugin\\.js'`,
+      );
+      if (!imported.test(app)) {
+        problems.push(`app.ts: does not import ${entry} from modules/${area.name}/plugin.ts`);
+      }
+    }
+    for (const m of app.matchAll(/from '\.\/modules\/([^']+)'/g)) {
+      if (/\/routes(-[^/]+)?\.js$/.test(m[1])) {
+        problems.push(`app.ts: registers modules/${m[1]}; register the module's plugin instead`);
+      }
+    }
+    expect(problems, `module entrances (docs/architecture.md):\n${problems.join('\n')}`).toEqual(
+      [],
+    );
+  });
+
   it('keeps no server state in module variables', () => {
     const found = sourceFiles(join(ROOT, SERVER)).flatMap(moduleState);
     const unexplained = found.filter((f) => !(f in MODULE_STATE_KEPT));

@@ -78,6 +78,28 @@ export async function slurmCommand(c: TestCluster, cmd: string, args: string[]):
   return stdout;
 }
 
+/**
+ * A job of the test cluster's own (root's, not the service user's, so not Orrery's whatever its
+ * `name`) holding one CPU, 300 MB and one GPU of partition `gpu` for a minute: what another
+ * user's job takes off what Orrery sees. Its Slurm job id, for `scancel`.
+ */
+export async function holdOneGpu(c: TestCluster, name?: string): Promise<string> {
+  const args = ['--parsable', ...(name ? [`--job-name=${name}`] : [])];
+  return (
+    await slurmCommand(c, 'sbatch', [
+      ...args,
+      '-p',
+      'gpu',
+      '--gres=gpu:1',
+      '--mem=300M',
+      '-o',
+      '/dev/null',
+      '--wrap',
+      'sleep 60',
+    ])
+  ).trim();
+}
+
 /** Polls until `path` holds a whole first line; returns the file's text. */
 export async function waitForLine(path: string, timeoutMs = 20000): Promise<string> {
   const until = Date.now() + timeoutMs;

@@ -1,11 +1,21 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { ProfileUpdate } from '@orrery/contract';
+import { conflict, notFound } from '../../http/errors.js';
 import type { Db } from '../../db/client.js';
 import { emailTokens, users } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
-import { insertUser, userByEmail, userById, userByUsername, type UserRow } from '../users/store.js';
+import {
+  insertUser,
+  updateUser,
+  userByEmail,
+  userById,
+  userByUsername,
+  type UserRow,
+} from '../users/store.js';
 import { isServiceAccountUser } from '../tokens/store.js';
 import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './store.js';
 import { resetMail, verificationMail } from './mails.js';
@@ -200,4 +210,42 @@ export async function resetPassword(
     .where(eq(users.id, userId));
   await retireTokens(db, userId, 'reset');
   return 'ok';
+}
+
+/** The caller's own account, by their username; 404 when it is gone. */
+export async function ownAccount(db: Db, username: string): Promise<UserRow> {
+  const current = await userByUsername(db, username);
+  if (!current) throw notFound('User not found');
+  return current;
+}
+
+/**
+ * Changes the caller's profile: name, address (a new one must be verified again: the mail is
+ * sent, with `title` as the product's name) and acceptance of the terms. The account as it is
+ * after the change.
+ */
+export async function updateProfile(
+  deps: AccountDeps,
+  username: string,
+  body: z.infer<typeof ProfileUpdate>,
+  title: string,
+): Promise<UserRow> {
+  const current = await ownAccount(deps.db, username);
+  const changes: Parameters<typeof updateUser>[2] = {};
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase()) {
+    const other = await userByEmail(deps.db, body.email);
+    if (other) throw conflict('This e-mail address is already in use', 'email');
+    // A new address must be verified again.
+    changes.email = body.email;
+    changes.emailVerified = false;
+  }
+  if (body.terms_accepted === true && !current.termsAcceptedAt)
+    changes.termsAcceptedAt = new Date();
+  if (body.terms_accepted === false) changes.termsAcceptedAt = null;
+  const updated = Object.keys(changes).length
+    ? await updateUser(deps.db, current.id, changes)
+    : current;
+  if (changes.email) await sendVerification(deps, updated, title);
+  return updated;
 }

@@ -28,7 +28,7 @@ const PoolParams = ClusterParams.extend({ pool: z.string().min(1) });
 
 /**
  * What a cluster offers jobs: its resource presets and node pools, edited by system
- * administrators (the rest of the admin area is in routes.ts, which registers these).
+ * administrators (the rest of the admin area is in routes.ts; plugin.ts registers both).
  */
 export const capacityRoutes =
   (ctx: AppContext, machine: LocalGpus): FastifyPluginAsyncZod =>

@@ -20,18 +20,15 @@ import {
   SystemUserUpdate,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
-import type { LocalGpus } from '../../runtime/machine.js';
 import { requireUser } from '../../auth/principal.js';
 import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { invalidateCatalog } from '../clusters/store.js';
-import { clusterByName, clusterOrgsOf } from './store.js';
+import { clusterByName, clusterOrgLink, clusterOrgsOf } from './store.js';
 import { adminOrgs } from '../orgs/store.js';
 import { changeBalance, setBalance } from '../billing/ledger.js';
-import { capacityRoutes } from './routes-capacity.js';
 import { applyOrgQuota, changeOrgQuota } from '../quotas/service.js';
-import { quotaRoutes } from '../quotas/routes.js';
 import { authorize } from '../../http/access.js';
 import {
   createSystemUser,
@@ -58,13 +55,13 @@ const UsersQuery = z.object({
 });
 
 /**
- * The admin area: system users, clusters and their organizations, resource
- * presets and node pools. Everything but the invite dialog's user lookup is for system
- * administrators only (the reads members may make are in reads.ts). Presets are on the
- * cluster-config paths `apolo admin` uses.
+ * The admin area: system users, clusters and their organizations, storage volumes and credits
+ * (resource presets and node pools are in routes-capacity.ts). Everything but the invite
+ * dialog's user lookup is for system administrators only (the reads members may make are in
+ * routes-reads.ts).
  */
 export const adminRoutes =
-  (ctx: AppContext, machine: LocalGpus): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = ctx;
 
@@ -145,12 +142,6 @@ export const adminRoutes =
       },
     );
 
-    const clusterOrg = async (cluster: string, org: string) => {
-      const found = (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org);
-      if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
-      return found;
-    };
-
     app.post(
       `${ADMIN_API}/clusters/:cluster/orgs`,
       {
@@ -185,7 +176,7 @@ export const adminRoutes =
           }
           await applyOrgQuota(tx, cluster, b.org_name, { quota: b.quota });
         });
-        return reply.status(201).send(await clusterOrg(cluster, b.org_name));
+        return reply.status(201).send(await clusterOrgLink(db, cluster, b.org_name));
       },
     );
 
@@ -206,7 +197,7 @@ export const adminRoutes =
         const { cluster, org } = request.params;
         await authorize(request, clusterUri(cluster), 'manage', `Cluster ${cluster} not found`);
         await changeOrgQuota(db, cluster, org, { quota: request.body.quota });
-        return clusterOrg(cluster, org);
+        return clusterOrgLink(db, cluster, org);
       },
     );
 
@@ -218,7 +209,7 @@ export const adminRoutes =
       },
       async (request, reply) => {
         const { cluster, org } = request.params;
-        await clusterOrg(cluster, org);
+        await clusterOrgLink(db, cluster, org);
         await db
           .delete(clusterOrgs)
           .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
@@ -346,7 +337,4 @@ export const adminRoutes =
         return (await adminOrgs(db)).find((o) => o.name === org)!;
       },
     );
-
-    await app.register(capacityRoutes(ctx, machine));
-    await app.register(quotaRoutes(ctx, clusterOrg));
   };

@@ -61,3 +61,10 @@ export async function clusterOrgsOf(db: Db, cluster: string): Promise<ClusterOrg
     maintenance: false,
   }));
 }
+
+/** One organization's link to a cluster, as `clusterOrgsOf` answers it; 404 when not linked. */
+export async function clusterOrgLink(db: Db, cluster: string, org: string) {
+  const found = (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org);
+  if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
+  return found;
+}

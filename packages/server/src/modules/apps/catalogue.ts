@@ -5,7 +5,7 @@ import {
   type AppTemplateWire,
 } from '@orrery/contract';
 import type { AppRunner, AppRuntime } from './runner.js';
-import { deployRunnerFor } from './templates/deploy/runner.js';
+import { deployRunnerFor } from './templates/orrery-deploy/runner.js';
 import { BUILT_IN_TEMPLATES_DIR, readTemplateDir, type TemplateFiles } from './template-files.js';
 
 /** `1.10.0` after `1.9.0`: numeric parts compare as numbers. */

@@ -1,15 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { RuntimeDriver } from '../../runtime/driver.js';
 import type { JobsService } from '../jobs/service.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { Catalogue } from './catalogue.js';
-import { hostRoutes } from '../host/routes.js';
-import { appLogRoutes } from './logs.js';
+import { appLogRoutes } from './routes-logs.js';
 import { appRoutes } from './routes.js';
 import type { AppRuntime } from './runner.js';
 import { AppsService } from './service.js';
-import { templateRoutes } from './template-routes.js';
+import { templateRoutes } from './routes-templates.js';
 import { BUILT_IN_RUNNERS } from './templates/index.js';
 import { InstanceWatcher, type WatcherOptions } from './watcher.js';
 
@@ -19,21 +19,37 @@ export interface AppsOptions extends WatcherOptions {
 }
 
 /**
- * Apps: the catalogue (built-in and operator templates), the instances on top of the jobs
- * service, and the watcher that derives their states.
+ * The catalogue of app templates (built-in and the operator's) for the runtime `driver` runs
+ * jobs on; a template left out is a warning in `log`.
+ */
+export const appCatalogue = (
+  ctx: AppContext,
+  driver: Pick<RuntimeDriver, 'name' | 'refusal' | 'jobRefusals'>,
+  log: FastifyBaseLogger,
+  opts: AppsOptions = {},
+) =>
+  Catalogue.load({
+    runners: BUILT_IN_RUNNERS,
+    runtime: driver.name as AppRuntime,
+    refusal: driver.refusal,
+    jobRefusals: driver.jobRefusals,
+    operatorDir: ctx.config.appTemplatesDir,
+    builtInDir: opts.builtInDir,
+    warn: (m) => log.warn(m),
+  });
+
+/**
+ * Apps: the catalogue's templates, the instances on top of the jobs service, and the watcher
+ * that derives their states.
  */
 export const appsModule =
-  (ctx: AppContext, jobs: JobsService, opts: AppsOptions = {}): FastifyPluginAsync =>
+  (
+    ctx: AppContext,
+    jobs: JobsService,
+    catalogue: Catalogue,
+    opts: AppsOptions = {},
+  ): FastifyPluginAsync =>
   async (app) => {
-    const catalogue = Catalogue.load({
-      runners: BUILT_IN_RUNNERS,
-      runtime: jobs.driver.name as AppRuntime,
-      refusal: jobs.driver.refusal,
-      jobRefusals: jobs.driver.jobRefusals,
-      operatorDir: ctx.config.appTemplatesDir,
-      builtInDir: opts.builtInDir,
-      warn: (m) => app.log.warn(m),
-    });
     const sealKey = loadSecretsKey({
       configured: ctx.config.secretsKey,
       dataDir: ctx.config.dataDir,
@@ -46,8 +62,6 @@ export const appsModule =
     });
     const watcher = new InstanceWatcher(ctx, service, app.log, opts);
     await app.register(templateRoutes(catalogue));
-    // Registered here: what the host cannot do includes the apps whose programs it lacks.
-    await app.register(hostRoutes(ctx, jobs.driver, catalogue.missingPrograms()));
     await app.register(appRoutes(service));
     await app.register(appLogRoutes(service));
     app.addHook('onReady', () => watcher.start());

@@ -25,16 +25,8 @@ import { authorized } from '../../http/access.js';
 import { notFound, validationOf } from '../../http/errors.js';
 import { InputErrors } from './errors.js';
 import type { AppsService } from './service.js';
-import {
-  eventsOf,
-  instanceById,
-  listInstances,
-  revision,
-  revisionsOf,
-  type InstanceRow,
-  type Place,
-} from './store.js';
-import { APPS_V1, instanceProject, projectRead, scopeUri } from './template-routes.js';
+import type { InstanceRow, Place } from './store.js';
+import { APPS_V1, instanceProject, projectRead, scopeUri } from './routes-templates.js';
 import { valuesOf } from './values.js';
 import { eventWire, instancesWire, revisionWire } from './wire.js';
 
@@ -75,7 +67,7 @@ export const appRoutes =
       action: Action,
       scope?: Place,
     ) => {
-      const row = await instanceById(apps.db, id);
+      const row = await apps.instance(id);
       const inScope =
         row &&
         (!scope ||
@@ -146,7 +138,7 @@ export const appRoutes =
         const visible =
           states ??
           (['queued', 'progressing', 'healthy', 'degraded', 'errored', 'uninstalling'] as const);
-        const { rows, total } = await listInstances(apps.db, scopeOf(request.params), {
+        const { rows, total } = await apps.instances(scopeOf(request.params), {
           states: [...visible],
           page: q.page,
           size: q.size,
@@ -168,7 +160,7 @@ export const appRoutes =
       },
       async (request) => {
         const q = request.query;
-        const { rows } = await listInstances(apps.db, scopeOf(request.params), {
+        const { rows } = await apps.instances(scopeOf(request.params), {
           states: ['queued', 'progressing', 'healthy', 'degraded', 'errored'],
           page: 1,
           size: 500,
@@ -239,7 +231,7 @@ export const appRoutes =
       async (request) => {
         const row = await instanceFor(request, request.params.id, 'read', scopeOf(request.params));
         if (request.params.kind === 'output') return apps.outputs(row);
-        const rev = (await revision(apps.db, row.id, row.revision))!;
+        const rev = (await apps.revision(row.id, row.revision))!;
         return request.query.restore_ref === 'true' ? rev.input : rev.resolved;
       },
     );
@@ -278,7 +270,7 @@ export const appRoutes =
       async (request) => {
         const row = await instanceFor(request, request.params.id, 'read', scopeOf(request.params));
         const { page, size } = request.query;
-        const { rows, total } = await eventsOf(apps.db, row.id, page, size);
+        const { rows, total } = await apps.events(row.id, page, size);
         return { items: rows.map(eventWire), total, pages: pages(total, size) };
       },
     );
@@ -295,7 +287,7 @@ export const appRoutes =
       },
       async (request) => {
         const row = await instanceFor(request, request.params.id, 'read', scopeOf(request.params));
-        return (await revisionsOf(apps.db, row.id)).map(revisionWire);
+        return (await apps.revisions(row.id)).map(revisionWire);
       },
     );
 
@@ -313,7 +305,7 @@ export const appRoutes =
       async (request) => {
         const { id, n, kind } = request.params;
         const row = await instanceFor(request, id, 'read', scopeOf(request.params));
-        const rev = await revision(apps.db, row.id, n);
+        const rev = await apps.revision(row.id, n);
         if (!rev) throw notFound(`No revision ${n} of this app`);
         if (kind === 'output') return apps.outputs(row, n);
         return request.query.restore_ref === 'true' ? rev.input : rev.resolved;
@@ -360,7 +352,7 @@ export const appRoutes =
       async (request) => {
         const q = request.query;
         const place = { cluster: q.cluster ?? DEFAULT_CLUSTER, org: q.org!, project: q.project! };
-        const { rows, total } = await listInstances(apps.db, place, {
+        const { rows, total } = await apps.instances(place, {
           states: q.states.length ? q.states : undefined,
           page: q.page,
           size: q.size,
@@ -391,7 +383,7 @@ export const appRoutes =
       },
       async (request) => {
         const row = await instanceFor(request, request.params.id, 'read');
-        return (await revisionsOf(apps.db, row.id)).map(revisionWire);
+        return (await apps.revisions(row.id)).map(revisionWire);
       },
     );
   };

@@ -22,16 +22,19 @@ import {
   addEvent,
   addRevision,
   deleteInstance,
+  eventsOf,
   insertInstance,
   instanceById,
   instanceTag,
   jobsOfInstance,
   jobsOfRevision,
+  listInstances,
   namesInUse,
   placeKey,
   placeOfRow,
   replaceLinks,
   revision,
+  revisionsOf,
   revisionTag,
   roleTag,
   setRevisionHealth,
@@ -100,6 +103,16 @@ export class AppsService {
   get runtime() {
     return this.jobs.driver.name as InstanceContext['runtime'];
   }
+
+  // What the routes read, each from the store.
+  instance = (id: string) => instanceById(this.ctx.db, id);
+  instances = (p: Place, q: Parameters<typeof listInstances>[2]) =>
+    listInstances(this.ctx.db, p, q);
+  revision = (id: string, n: number) => revision(this.ctx.db, id, n);
+  revisions = (id: string) => revisionsOf(this.ctx.db, id);
+  events = (id: string, page: number, size: number) => eventsOf(this.ctx.db, id, page, size);
+  /** The jobs of every revision of an instance. */
+  jobsOf = (id: string) => jobsOfInstance(this.ctx.db, id);
 
   templateOf(row: Pick<InstanceRow, 'templateName' | 'templateVersion'>) {
     const t = this.catalogue.find(row.templateName, row.templateVersion);
@@ -454,5 +467,10 @@ const homePath = (row: Pick<InstanceRow, 'templateName' | 'name'>) => [
 ];
 
 /** `storage:.apps/<template>/<instance name>`, relative to the instance's project. */
+const ROLE = roleTag('');
+/** The role a job of an instance plays (its `app-role:` tag); its id without one. */
+export const roleOfJob = (j: { id: string; tags: string[] }) =>
+  j.tags.find((t) => t.startsWith(ROLE))?.slice(ROLE.length) ?? j.id;
+
 export const homeOf = (row: Pick<InstanceRow, 'templateName' | 'name'>) =>
   `storage:${homePath(row).join('/')}`;

@@ -8,7 +8,7 @@ import {
 } from '@orrery/contract';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { openCopilot, responseOf } from '../../test/copilot.js';
-import { SOCKET_TEXTS } from './ws.js';
+import { SOCKET_TEXTS } from './routes-copilot.js';
 
 /**
  * The copilot WebSocket as the console uses it: questions answered with

@@ -4,13 +4,13 @@ import type { AppContext } from '../../context.js';
 import type { JobsService } from '../jobs/service.js';
 import { EmbeddedAnswerer } from './embedded.js';
 import { lazyKnowledge } from './knowledge/index.js';
-import { planRoutes } from './plans-routes.js';
+import { planRoutes } from './routes.js';
 import { COPILOT_WINDOW_MS, RateLimiter } from './rate-limit.js';
 import { createTools } from './tools/index.js';
 import { catalogueOf } from './tools/install.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import type { Answerer, Asker, KnowledgeBase, Tools } from './types.js';
-import { copilotSocket } from './ws.js';
+import { copilotSocket } from './routes-copilot.js';
 
 /** What the assistant is built from, for a model's Answerer to build on (model/). */
 export interface AssistantParts {

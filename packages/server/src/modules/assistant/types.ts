@@ -6,7 +6,7 @@ import type { Principal } from '../../auth/principal.js';
 /**
  * The seams between the assistant's parts: retrieval over the docs (knowledge/), the live facts
  * and plans on the user's resources (tools/), the optional model (model/), and the socket that
- * serves them (ws.ts). Each part implements its side; none reaches into another's files.
+ * serves them (routes-copilot.ts). Each part implements its side; none reaches into another's files.
  */
 
 /** A heading section of a docs page, or of the generated glossary. */

@@ -5,6 +5,10 @@ import { POOL_SAMPLE_MS, startPoolSampler, type PoolsOf } from './reports-sample
 import { startStorageSampler, STORAGE_CHECK_MS } from './storage-sampler.js';
 import { startDiskSampler } from './disk-sampler.js';
 import { startBudgetChecker } from './budgets.js';
+import { reportRoutes } from './routes-reports.js';
+import { budgetRoutes } from './routes-budgets.js';
+import { paymentRoutes } from './routes-payments.js';
+import { usageRoutes } from './routes-usage.js';
 
 export interface BillingOptions {
   /** How often storage is looked at (tests: Infinity, and they sample by hand). */
@@ -16,8 +20,9 @@ export interface BillingOptions {
 }
 
 /**
- * What runs beside the requests: storage sampled from the file backend, disks, budgets checked,
- * node pools' use recorded.
+ * Billing (docs/billing.md): payments, usage, budgets and reports, and what runs beside the
+ * requests: storage sampled from the file backend, disks, budgets checked, node pools' use
+ * recorded (`poolsOf`: the admin area's view of a cluster's pools, handed in by app.ts).
  */
 export const billingModule =
   (ctx: AppContext, poolsOf: PoolsOf, opts: BillingOptions = {}): FastifyPluginAsync =>
@@ -38,4 +43,8 @@ export const billingModule =
     app.addHook('onClose', async () => {
       await Promise.all(stops.map((stop) => stop()));
     });
+    await app.register(paymentRoutes(ctx));
+    await app.register(usageRoutes(ctx));
+    await app.register(budgetRoutes(ctx));
+    await app.register(reportRoutes(ctx));
   };

@@ -18,8 +18,8 @@ import { bucketByIdOrName, bucketsIn } from './store.js';
 import { createBucket, deleteBucket, importBucket, type BucketContext } from './service.js';
 import { bucketWire } from './wire.js';
 import { sendList } from '../../http/ndjson.js';
-import { credentialRoutes } from './credentials.js';
-import { objectRoutes } from './objects.js';
+import { credentialRoutes } from './routes-credentials.js';
+import { objectRoutes } from './routes-objects.js';
 import {
   BUCKETS_BASE as BASE,
   fromBody,

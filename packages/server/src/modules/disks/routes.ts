@@ -13,10 +13,10 @@ import {
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
-import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { diskByIdOrName, disksIn, diskWire, type ProjectPlace } from './store.js';
-import { createDisk, deleteDisk, withUsage, type DiskHolders } from './service.js';
+import type { ProjectPlace } from './store.js';
+import { diskWire } from './wire.js';
+import { createDisk, deleteDisk, diskOf, disksOf, withUsage, type DiskHolders } from './service.js';
 import { REAP_EVERY_MS, startDiskReaper } from './reaper.js';
 import { ownsDisk } from './refinements.js';
 
@@ -69,9 +69,7 @@ export const diskRoutes =
       },
       async (request) => {
         const place = placeOfQuery(request.query);
-        const found = await disksIn(ctx.db, place, request.query.owner);
-        const measured = await Promise.all(found.map((d) => withUsage(ctx, d, false)));
-        return measured.map(diskWire);
+        return (await disksOf(ctx, place, request.query.owner)).map(diskWire);
       },
     );
 
@@ -109,8 +107,7 @@ export const diskRoutes =
       },
       async (request) => {
         const place = placeOfQuery(request.query);
-        const found = await diskByIdOrName(ctx.db, place, request.params.disk);
-        if (!found) throw notFound(`Disk ${request.params.disk} not found`);
+        const found = await diskOf(ctx, place, request.params.disk);
         // Reading one disk measures it now; lists use measurements up to 30 s old.
         return diskWire(await withUsage(ctx, found, true));
       },
@@ -130,8 +127,7 @@ export const diskRoutes =
       async (request, reply) => {
         const caller = requireUser(request);
         const place = placeOfQuery(request.query);
-        const found = await diskByIdOrName(ctx.db, place, request.params.disk);
-        if (!found) throw notFound(`Disk ${request.params.disk} not found`);
+        const found = await diskOf(ctx, place, request.params.disk);
         // The owner manages their disk; anyone else needs manage on it (project managers, shares).
         if (!ownsDisk(found, caller)) {
           await authorize(

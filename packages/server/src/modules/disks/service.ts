@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { eq, max } from 'drizzle-orm';
 import { diskTaken } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
-import { nodePools } from '../../db/schema.js';
 import { HttpError, conflict, invalid, notFound } from '../../http/errors.js';
 import { projectExists } from '../projects/store.js';
 import {
   deleteDiskRow,
   diskById,
+  diskByIdOrName,
+  disksIn,
   insertDisk,
+  maxDiskSize,
   setDiskStatus,
   setLastUsage,
   setUsedBytes,
@@ -32,15 +33,6 @@ export class DiskHolders {
   removed: (id: string) => Promise<void> = async () => undefined;
 }
 
-/** The largest disk a node of the cluster has: a disk must fit on one node. */
-async function maxDiskSize(ctx: DiskContext, cluster: string): Promise<number | null> {
-  const [row] = await ctx.db
-    .select({ size: max(nodePools.diskSize) })
-    .from(nodePools)
-    .where(eq(nodePools.clusterName, cluster));
-  return row?.size ?? null;
-}
-
 export async function createDisk(
   ctx: DiskContext,
   caller: Principal,
@@ -50,7 +42,7 @@ export async function createDisk(
   if (!(await projectExists(ctx.db, p.cluster, p.org, p.project))) {
     throw notFound('Project not found');
   }
-  const limit = await maxDiskSize(ctx, p.cluster);
+  const limit = await maxDiskSize(ctx.db, p.cluster);
   if (limit !== null && d.storage > limit) {
     throw invalid('storage', `Storage must be at most ${limit} bytes, the disk size of a node`);
   }
@@ -139,4 +131,17 @@ export async function assertDiskWrite(ctx: DiskContext, id: string, bytes: numbe
       `Not enough space on disk ${d.name ?? d.id}: ${Math.max(0, d.storage - used)} bytes free`,
     );
   }
+}
+
+/** The disks of a project (one owner's, when given), each with its use measured lately. */
+export async function disksOf(ctx: DiskContext, place: ProjectPlace, owner?: string) {
+  const found = await disksIn(ctx.db, place, owner);
+  return Promise.all(found.map((d) => withUsage(ctx, d, false)));
+}
+
+/** One disk of the project, by id or name; 404 when there is none. */
+export async function diskOf(ctx: DiskContext, place: ProjectPlace, idOrName: string) {
+  const found = await diskByIdOrName(ctx.db, place, idOrName);
+  if (!found) throw notFound(`Disk ${idOrName} not found`);
+  return found;
 }

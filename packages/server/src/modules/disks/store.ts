@@ -1,8 +1,7 @@
-import type { ResourcePlace } from '@orrery/contract';
-import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
-import { diskUri, type DiskStatus, type DiskWire } from '@orrery/contract';
+import type { DiskStatus, ResourcePlace } from '@orrery/contract';
+import { and, eq, isNotNull, max, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { disks, users } from '../../db/schema.js';
+import { disks, nodePools, users } from '../../db/schema.js';
 
 export type DiskRow = typeof disks.$inferSelect;
 export interface DiskView extends DiskRow {
@@ -71,19 +70,11 @@ export async function expiredDisks(db: Db, now: Date) {
     );
 }
 
-export const diskWire = (d: DiskView): DiskWire => ({
-  id: d.id,
-  storage: d.storage,
-  used_bytes: d.usedBytes ?? null,
-  status: d.status as DiskStatus,
-  // A deleted account leaves its disks without an owner; the wire wants a string.
-  owner: d.owner ?? '',
-  name: d.name,
-  org_name: d.orgName,
-  project_name: d.projectName,
-  cluster_name: d.clusterName,
-  uri: diskUri(d.clusterName, d.orgName, d.projectName, d.id),
-  created_at: d.createdAt.toISOString(),
-  last_usage: d.lastUsage?.toISOString() ?? null,
-  life_span: d.lifeSpan ?? null,
-});
+/** The largest disk a node of the cluster has: a disk must fit on one node. */
+export async function maxDiskSize(db: Db, cluster: string): Promise<number | null> {
+  const [row] = await db
+    .select({ size: max(nodePools.diskSize) })
+    .from(nodePools)
+    .where(eq(nodePools.clusterName, cluster));
+  return row?.size ?? null;
+}

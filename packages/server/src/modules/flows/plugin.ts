@@ -3,13 +3,13 @@ import type { AppContext } from '../../context.js';
 import type { JobsService } from '../jobs/service.js';
 import { flowEngineModule } from './engine/plugin.js';
 import type { EngineOptions } from './engine/engine.js';
-import { attemptRoutes } from './routes/attempts.js';
-import { bakeImageRoutes } from './routes/bake-images.js';
-import { bakeRoutes } from './routes/bakes.js';
-import { cacheEntryRoutes } from './routes/cache-entries.js';
-import { liveJobRoutes } from './routes/live-jobs.js';
-import { projectRoutes } from './routes/projects.js';
-import { taskRoutes } from './routes/tasks.js';
+import { attemptRoutes } from './routes-attempts.js';
+import { bakeImageRoutes } from './routes-bake-images.js';
+import { bakeRoutes } from './routes-bakes.js';
+import { cacheEntryRoutes } from './routes-cache-entries.js';
+import { liveJobRoutes } from './routes-live-jobs.js';
+import { projectRoutes } from './routes-projects.js';
+import { taskRoutes } from './routes-tasks.js';
 
 /** What tests may tune: the bake engine's intervals; the flow API itself has nothing to tune. */
 export type FlowsOptions = EngineOptions;

@@ -16,8 +16,6 @@ import { errorResponses } from '../../http/route.js';
 import { readableRepositories } from './catalog.js';
 import { tagDetails, tagsOf } from './details.js';
 import { placeOf } from './names.js';
-import { registryRoutes } from './registry-routes.js';
-import { upstreamFor } from './supervisor.js';
 import type { Upstream } from './upstream.js';
 
 /**
@@ -35,17 +33,10 @@ function scopeUri(r: FastifyRequest, withName: boolean) {
 /** The registry host in image references: the host of `registry_url` (the public URL). */
 const hostOf = (ctx: AppContext) => new URL(ctx.config.publicUrl).host;
 
-/**
- * The images area: the `/v2/` registry front and the console's `/api/v1/images`. The registry is
- * ORRERY_REGISTRY_URL, or Debian's docker-registry supervised by this plugin.
- */
+/** The console's `/api/v1/images`: the repositories and tags the caller may read. */
 export const imageRoutes =
-  (ctx: AppContext, opts: { upstream?: Upstream } = {}): FastifyPluginAsyncZod =>
+  (ctx: AppContext, upstream: Upstream): FastifyPluginAsyncZod =>
   async (app) => {
-    const upstream = opts.upstream ?? upstreamFor(ctx.config, app.log);
-    app.addHook('onClose', () => upstream.stop());
-    await app.register(registryRoutes(ctx, upstream));
-
     app.get(
       '/api/v1/images',
       {

@@ -17,7 +17,7 @@ import { installErrorHandler } from '../../http/errors-plugin.js';
 import { installAccess } from '../../http/access.js';
 import { installPrincipal } from '../../auth/principal-hook.js';
 import type { createTokenVerifier } from '../../auth/verify.js';
-import { imageRoutes } from './routes.js';
+import { imagesModule } from './plugin.js';
 import { basicAuth, pushImage } from './oci-client.js';
 import { REGISTRY_BINARY, superviseRegistry, upstreamFor } from './supervisor.js';
 import { noUpstream } from './upstream.js';
@@ -42,7 +42,7 @@ describe('without a registry', () => {
     const verifier = s.ctx.verifier as ReturnType<typeof createTokenVerifier>;
     installPrincipal(bare, s.ctx.db, verifier, { provisionUnknown: false });
     installAccess(bare);
-    await bare.register(imageRoutes(s.ctx, { upstream: noUpstream() }));
+    await bare.register(imagesModule(s.ctx, { upstream: noUpstream() }));
     app = bare as unknown as ReturnType<typeof Fastify>;
   });
   afterAll(async () => {

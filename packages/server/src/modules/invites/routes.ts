@@ -9,11 +9,14 @@ import {
   acceptInvite,
   createInvite,
   declineInvite,
+  deleteManagedInvite,
+  invitesOf,
+  invitesTo,
   managedInvite,
   readableInvite,
   resendInvite,
 } from './service.js';
-import { deleteInvite, invitesOf, invitesTo, inviteWire } from './store.js';
+import { inviteWire } from './wire.js';
 
 const tags = ['invites'];
 const IdParams = z.object({ id: z.string().min(1) });
@@ -30,7 +33,7 @@ export const inviteRoutes =
         config: { access: 'user' },
         schema: { tags, response: { 200: z.array(Invite), ...errorResponses } },
       },
-      async (request) => (await invitesTo(ctx.db, requireUser(request).email)).map(inviteWire),
+      async (request) => (await invitesTo(ctx, requireUser(request).email)).map(inviteWire),
     );
 
     app.get(
@@ -45,7 +48,7 @@ export const inviteRoutes =
           response: { 200: z.array(Invite), ...errorResponses },
         },
       },
-      async (request) => (await invitesOf(ctx.db, request.params.org)).map(inviteWire),
+      async (request) => (await invitesOf(ctx, request.params.org)).map(inviteWire),
     );
 
     app.post(
@@ -126,8 +129,7 @@ export const inviteRoutes =
         schema: { tags, params: IdParams, response: { 204: z.null(), ...errorResponses } },
       },
       async (request, reply) => {
-        const row = await managedInvite(request, ctx, request.params.id);
-        await deleteInvite(ctx.db, row.id);
+        await deleteManagedInvite(request, ctx, request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -11,7 +11,14 @@ import { brandingFor } from '../config/branding.js';
 import { userByEmail } from '../users/store.js';
 import { inviteMail } from './mails.js';
 import { inviteProof } from './proof.js';
-import { inviteById, statusOf, type InviteRow } from './store.js';
+import {
+  deleteInvite,
+  inviteById,
+  invitesOf as invitesOfOrg,
+  invitesTo as invitesToAddress,
+  type InviteRow,
+} from './store.js';
+import { statusOf } from './wire.js';
 
 export const VERIFY_BEFORE_ACCEPT = 'Verify your e-mail address before accepting an invitation';
 const NOT_FOUND = 'Invitation not found';
@@ -186,4 +193,16 @@ export async function declineInvite(ctx: AppContext, caller: Principal, id: stri
     .where(eq(invites.id, row.id))
     .returning();
   return updated;
+}
+
+/** The invitations sent to an address (the caller's incoming ones). */
+export const invitesTo = (ctx: AppContext, email: string) => invitesToAddress(ctx.db, email);
+
+/** The invitations of an organization. */
+export const invitesOf = (ctx: AppContext, org: string) => invitesOfOrg(ctx.db, org);
+
+/** Deletes an invitation, for those who manage its organization. */
+export async function deleteManagedInvite(request: FastifyRequest, ctx: AppContext, id: string) {
+  const row = await managedInvite(request, ctx, id);
+  await deleteInvite(ctx.db, row.id);
 }

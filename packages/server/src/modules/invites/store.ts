@@ -1,24 +1,8 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { InviteStatus, InviteWire, OrgRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { invites } from '../../db/schema.js';
 
 export type InviteRow = typeof invites.$inferSelect;
-
-/** A pending invite past its expiry reads as expired; accepted and declined stay as they are. */
-export const statusOf = (row: InviteRow, now = new Date()): InviteStatus =>
-  row.status === 'pending' && row.expiresAt <= now ? 'expired' : (row.status as InviteStatus);
-
-export const inviteWire = (row: InviteRow): InviteWire => ({
-  id: row.id,
-  invite_id: row.id,
-  organization_name: row.orgName,
-  email: row.email,
-  role: row.role as OrgRole,
-  status: statusOf(row),
-  expired_at: row.expiresAt.toISOString(),
-  created_at: row.createdAt.toISOString(),
-});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -6,7 +6,7 @@ import { call, ndjson, projectMember, processServer } from '../../test/fixtures.
 import { clusterOrgs, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { creditLedger } from '../billing/tables.js';
 import { injectAt, openJob, whenServing } from '../../test/ingress.js';
-import { NO_SUCH_JOB } from './ingress.js';
+import { NO_SUCH_JOB } from './routes-ingress.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const NODE = process.execPath;

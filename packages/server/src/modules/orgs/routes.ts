@@ -16,8 +16,8 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { notFound } from '../../http/errors.js';
 import { ADMIN_API, errorResponses } from '../../http/route.js';
-import { adminOrgs, orgExists, orgsOfUser, orgWire } from './store.js';
-import { createOrg } from './service.js';
+import { adminOrg, createOrg, orgNamed, userOrg, userOrgs } from './service.js';
+import { orgWire } from './wire.js';
 
 const Params = z.object({ name: z.string().min(1) });
 
@@ -35,7 +35,7 @@ export const orgRoutes =
         },
       },
       async (request) => {
-        const all = await orgsOfUser(ctx.db, requireUser(request).id);
+        const all = await userOrgs(ctx.db, requireUser(request).id);
         const { page, size } = request.query;
         return pageOf(
           all.slice((page - 1) * size, page * size).map(orgWire),
@@ -54,9 +54,7 @@ export const orgRoutes =
       async (request, reply) => {
         const caller = requireUser(request);
         await createOrg(ctx.db, caller, request.body.name);
-        const org = (await orgsOfUser(ctx.db, caller.id)).find(
-          (o) => o.name === request.body.name,
-        )!;
+        const org = (await userOrg(ctx.db, caller.id, request.body.name))!;
         return reply.status(201).send(orgWire(org));
       },
     );
@@ -79,7 +77,7 @@ export const orgRoutes =
         await createOrg(ctx.db, requireUser(request), name, {
           linkLocalCluster: !request.query.skip_auto_add_to_clusters,
         });
-        const org = (await adminOrgs(ctx.db)).find((o) => o.name === name)!;
+        const org = await adminOrg(ctx.db, name);
         return reply.status(201).send(org);
       },
     );
@@ -90,7 +88,7 @@ export const orgRoutes =
         config: { access: 'user' },
         schema: { tags: ['orgs'], params: Params, response: { 200: Exists, ...errorResponses } },
       },
-      async (request) => ({ exists: await orgExists(ctx.db, request.params.name) }),
+      async (request) => ({ exists: await orgNamed(ctx.db, request.params.name) }),
     );
 
     app.get(
@@ -103,9 +101,7 @@ export const orgRoutes =
       },
       async (request) => {
         const caller = requireUser(request);
-        const org = (await orgsOfUser(ctx.db, caller.id)).find(
-          (o) => o.name === request.params.name,
-        );
+        const org = await userOrg(ctx.db, caller.id, request.params.name);
         if (!org) throw notFound('Organization not found');
         return orgWire(org);
       },

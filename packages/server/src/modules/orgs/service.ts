@@ -1,10 +1,7 @@
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
-import { clusterOrgs, clusters, organizations, orgMembers } from '../../db/schema.js';
 import { conflict, forbidden } from '../../http/errors.js';
-import { DEFAULT_CLUSTER } from '@orrery/contract';
-import { eq } from 'drizzle-orm';
-import { orgExists } from './store.js';
+import { adminOrgs, insertOrg, orgExists, orgsOfUser } from './store.js';
 
 export const ORG_TAKEN = 'Organization with such name already exits';
 export const VERIFY_FIRST = 'Verify your e-mail address before creating an organization';
@@ -22,16 +19,19 @@ export async function createOrg(
 ) {
   if (!caller.emailVerified) throw forbidden(VERIFY_FIRST);
   if (await orgExists(db, name)) throw conflict(ORG_TAKEN, 'name');
-  await db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(organizations)
-      .values({ name })
-      .onConflictDoNothing()
-      .returning({ name: organizations.name });
-    if (inserted.length === 0) throw conflict(ORG_TAKEN, 'name');
-    await tx.insert(orgMembers).values({ orgName: name, userId: caller.id, role: 'admin' });
-    if (!linkLocalCluster) return;
-    const [local] = await tx.select().from(clusters).where(eq(clusters.name, DEFAULT_CLUSTER));
-    if (local) await tx.insert(clusterOrgs).values({ clusterName: local.name, orgName: name });
-  });
+  if (!(await insertOrg(db, name, caller.id, linkLocalCluster))) throw conflict(ORG_TAKEN, 'name');
 }
+
+/** The organizations the user belongs to, with their role in each. */
+export const userOrgs = (db: Db, userId: string) => orgsOfUser(db, userId);
+
+/** One organization the user belongs to, or undefined. */
+export const userOrg = async (db: Db, userId: string, name: string) =>
+  (await orgsOfUser(db, userId)).find((o) => o.name === name);
+
+/** One organization as the admin API shows it (it exists). */
+export const adminOrg = async (db: Db, name: string) =>
+  (await adminOrgs(db)).find((o) => o.name === name)!;
+
+/** Whether an organization of that name exists. */
+export const orgNamed = (db: Db, name: string) => orgExists(db, name);

@@ -1,8 +1,15 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
-import type { OrgRole } from '@orrery/contract';
+import { DEFAULT_CLUSTER, type OrgRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { decimal } from '../../db/numeric.js';
-import { organizations, orgMembers, projectMembers, projects } from '../../db/schema.js';
+import {
+  clusterOrgs,
+  clusters,
+  organizations,
+  orgMembers,
+  projectMembers,
+  projects,
+} from '../../db/schema.js';
 
 export interface UserOrgView {
   name: string;
@@ -50,13 +57,6 @@ export async function orgExists(db: Db, name: string): Promise<boolean> {
   return !!row;
 }
 
-export const orgWire = (o: UserOrgView) => ({
-  name: o.name,
-  role: o.role,
-  balance: { credits: o.credits },
-  projects_count: o.projectsCount,
-});
-
 /** Every organization as the admin API shows it: its credits and how many members it has. */
 export async function adminOrgs(db: Db) {
   const [rows, members] = await Promise.all([
@@ -71,4 +71,37 @@ export async function adminOrgs(db: Db) {
     notification_intervals: null,
     users_count: members.find((m) => m.org === o.name)?.n ?? 0,
   }));
+}
+
+/** Thrown inside the insert's transaction, so that a taken name rolls the whole of it back. */
+class NameTaken extends Error {}
+
+/**
+ * Inserts an organization with `adminId` as its admin, linked to the local cluster `default`
+ * (while it exists) when `linkLocalCluster`; false when the name is taken (and nothing changed).
+ */
+export async function insertOrg(
+  db: Db,
+  name: string,
+  adminId: string,
+  linkLocalCluster: boolean,
+): Promise<boolean> {
+  try {
+    await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(organizations)
+        .values({ name })
+        .onConflictDoNothing()
+        .returning({ name: organizations.name });
+      if (inserted.length === 0) throw new NameTaken();
+      await tx.insert(orgMembers).values({ orgName: name, userId: adminId, role: 'admin' });
+      if (!linkLocalCluster) return;
+      const [local] = await tx.select().from(clusters).where(eq(clusters.name, DEFAULT_CLUSTER));
+      if (local) await tx.insert(clusterOrgs).values({ clusterName: local.name, orgName: name });
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof NameTaken) return false;
+    throw e;
+  }
 }

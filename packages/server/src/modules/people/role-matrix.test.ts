@@ -254,7 +254,7 @@ describe('role matrix of people and administration', () => {
       SYSTEM,
       async (u) => call(s, 'DELETE', `${A}/users/${(await s.user()).username}`, u),
     ],
-    // Lists answer everyone with what they may see (admin/reads.test checks the scoping).
+    // Lists answer everyone with what they may see (admin/reads.test.ts checks the scoping).
     ['list clusters', EVERYONE, (u) => call(s, 'GET', `${A}/clusters`, u)],
     [
       'list a cluster’s organizations',

@@ -11,10 +11,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { authorize } from '../../http/access.js';
-import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { principalOf } from '../../auth/principal-hook.js';
-import { userByUsername } from '../users/store.js';
 import { userVisibleTo } from '../users/service.js';
 import { assertUri, permissionsOf, revoke, share, sharesBy, sharesOn } from './service.js';
 import { checkAll, type Refinement } from './check.js';
@@ -97,9 +95,7 @@ export const permissionRoutes =
         request.body.forEach((p, i) => assertUri(p.uri, `${i}.uri`));
         // Only who manages a resource may share it.
         for (const p of request.body) await authorize(request, p.uri, 'manage');
-        const target = await userByUsername(ctx.db, request.params.name);
-        if (!target) throw notFound('User not found');
-        await share(ctx.db, caller, target.id, request.body);
+        await share(ctx.db, caller, request.params.name, request.body);
         return reply.status(201).send(request.body);
       },
     );
@@ -118,9 +114,7 @@ export const permissionRoutes =
       async (request, reply) => {
         assertUri(request.query.uri);
         await authorize(request, request.query.uri, 'manage');
-        const target = await userByUsername(ctx.db, request.params.name);
-        if (!target) throw notFound('User not found');
-        await revoke(ctx.db, target.id, request.query.uri);
+        await revoke(ctx.db, request.params.name, request.query.uri);
         return reply.status(204).send(null);
       },
     );

@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.js';
 import { permissions, users } from '../../db/schema.js';
 import { grantsOf, type Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
-import { invalid } from '../../http/errors.js';
+import { invalid, notFound } from '../../http/errors.js';
+import { userByUsername } from '../users/store.js';
 
 /** Grants written back as URIs, the way the Apolo CLI lists them. */
 export function grantUris(grants: Grant[]): PermissionWire[] {
@@ -26,12 +27,21 @@ export function assertUri(uri: string, path = 'uri') {
   if (!parseUri(uri)) throw invalid(path, `Invalid resource URI: ${uri}`);
 }
 
+/** The id of the user a share or a revocation names; 404 when there is no such user. */
+async function userIdOf(db: Db, username: string) {
+  const target = await userByUsername(db, username);
+  if (!target) throw notFound('User not found');
+  return target.id;
+}
+
+/** Grants `list` to the user named `username` (on behalf of `granter`, who manages each URI). */
 export async function share(
   db: Db,
   granter: Principal,
-  userId: string,
+  username: string,
   list: { uri: string; action: Action }[],
 ) {
+  const userId = await userIdOf(db, username);
   await db.transaction(async (tx) => {
     for (const p of list) {
       await tx
@@ -45,7 +55,9 @@ export async function share(
   });
 }
 
-export async function revoke(db: Db, userId: string, uri: string) {
+/** Takes back the named user's grant on `uri`. */
+export async function revoke(db: Db, username: string, uri: string) {
+  const userId = await userIdOf(db, username);
   await db.delete(permissions).where(and(eq(permissions.userId, userId), eq(permissions.uri, uri)));
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { MemberRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { projectMembers, projects } from '../../db/schema.js';
+import { clusterOrgs, projectMembers, projects } from '../../db/schema.js';
 
 export interface ProjectView {
   name: string;
@@ -101,4 +101,56 @@ export async function clustersOfProject(db: Db, org: string, project: string) {
     .from(projects)
     .where(and(eq(projects.orgName, org), eq(projects.name, project)));
   return rows.map((r) => r.cluster);
+}
+
+/** Whether the organization is linked to the cluster (where its projects may be made). */
+export async function clusterLinked(db: Db, cluster: string, org: string) {
+  const [link] = await db
+    .select({ org: clusterOrgs.orgName })
+    .from(clusterOrgs)
+    .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+  return link !== undefined;
+}
+
+/** A project to make, as its creator names it. */
+export interface NewProject {
+  name: string;
+  orgName: string;
+  clusterName: string;
+  isDefault: boolean;
+  defaultRole: MemberRole;
+}
+
+/** Thrown inside the insert's transaction, so that a taken name rolls the whole of it back. */
+class NameTaken extends Error {}
+
+/**
+ * Inserts a project with `creatorId` as its admin; false when the name is taken (and nothing
+ * changed). A default project takes the place of the organization's default on that cluster.
+ */
+export async function insertProject(db: Db, p: NewProject, creatorId: string): Promise<boolean> {
+  try {
+    await db.transaction(async (tx) => {
+      if (p.isDefault) {
+        // One default project per organization and cluster.
+        await tx
+          .update(projects)
+          .set({ isDefault: false })
+          .where(and(eq(projects.clusterName, p.clusterName), eq(projects.orgName, p.orgName)));
+      }
+      const inserted = await tx
+        .insert(projects)
+        .values({ ...p })
+        .onConflictDoNothing()
+        .returning({ id: projects.id });
+      if (inserted.length === 0) throw new NameTaken();
+      await tx
+        .insert(projectMembers)
+        .values({ projectId: inserted[0].id, userId: creatorId, role: 'admin' });
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof NameTaken) return false;
+    throw e;
+  }
 }

@@ -6,9 +6,9 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { errorResponses } from '../../http/route.js';
 import { loadSecretsKey } from './key.js';
-import { secretsIn } from './store.js';
 import {
   createSecret,
+  listSecrets,
   placeOf,
   placeUri,
   readSecret,
@@ -52,7 +52,7 @@ export const secretRoutes =
         // Shared by every reader of the project until a secret of any project changes.
         const rows = await (
           await request.accessSnapshot()
-        ).cached('secrets', placeUri(place), () => secretsIn(ctx.db, place));
+        ).cached('secrets', placeUri(place), () => listSecrets(ctx.db, place));
         return rows.map((row) => secretWire(place, row));
       },
     );

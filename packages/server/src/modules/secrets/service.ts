@@ -8,6 +8,7 @@ import {
   deleteSecret,
   insertSecret,
   secretByKey,
+  secretsIn,
   type SecretPlace,
   type SecretRow,
 } from './store.js';
@@ -60,6 +61,9 @@ export async function createSecret(
   if (!created) throw conflict(`Secret ${input.key} already exists`, 'key');
   return secretWire(p, { key: input.key, owner: caller.username });
 }
+
+/** The secrets of a project, without their values. */
+export const listSecrets = (db: Db, p: SecretPlace) => secretsIn(db, p);
 
 export async function readSecret(db: Db, sealKey: Buffer, p: SecretPlace, key: string) {
   const row = await secretByKey(db, p, key);

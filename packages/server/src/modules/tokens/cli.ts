@@ -8,7 +8,7 @@ import { parseTtl } from '../../auth/tokens.js';
 import { userByEmail } from '../users/store.js';
 import { projectId } from '../projects/store.js';
 import { createToken, listTokens, revokeToken } from './store.js';
-import { expiryOf } from './routes.js';
+import { expiryOf } from './service.js';
 
 export const TOKENS_USAGE = `  tokens create --email E --project CLUSTER/ORG/PROJECT --name N [--role writer] [--ttl 30d]
                                          create a project token as the user with e-mail E (a

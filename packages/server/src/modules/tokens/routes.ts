@@ -5,17 +5,14 @@ import {
   ProjectToken,
   ProjectTokenCreate,
   ProjectTokenCreated,
-  TOKEN_MAX_DAYS,
   TOKEN_TEXTS,
   projectUri,
   type Action,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { projectId } from '../projects/store.js';
-import { createToken, listTokens, revokeToken } from './store.js';
+import { createProjectToken, projectTokens, revokeProjectToken } from './service.js';
 
 const ProjectParams = z.object({
   cluster: z.string().min(1),
@@ -24,7 +21,6 @@ const ProjectParams = z.object({
 });
 const TokenParams = ProjectParams.extend({ id: z.uuid({ message: TOKEN_TEXTS.notFound }) });
 const PATH = '/api/v1/clusters/:cluster/orgs/:org/projects/:project/tokens';
-const DAY_MS = 86_400_000;
 const tags = ['tokens'];
 
 /**
@@ -42,28 +38,11 @@ const onProject = (action: Action) => ({
   },
 });
 
-/** When a new token expires: in the future, within TOKEN_MAX_DAYS. */
-export function expiryOf(raw: string, now = Date.now()): Date {
-  const at = new Date(raw);
-  if (at.getTime() <= now) throw invalid('expires_at', TOKEN_TEXTS.expiryPast);
-  // A minute of slack, so that "365 days" picked in the console is not refused in transit.
-  if (at.getTime() > now + TOKEN_MAX_DAYS * DAY_MS + 60_000) {
-    throw invalid('expires_at', TOKEN_TEXTS.expiryTooFar);
-  }
-  return at;
-}
-
 /** Project tokens: create (shown once), list, revoke (docs/tokens.md). */
 export const tokenRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = ctx;
-    const idOf = async (p: z.infer<typeof ProjectParams>) => {
-      const id = await projectId(db, p.cluster, p.org, p.project);
-      if (!id) throw notFound('Project not found');
-      return id;
-    };
-
     app.get(
       PATH,
       {
@@ -74,7 +53,7 @@ export const tokenRoutes =
           response: { 200: z.array(ProjectToken), ...errorResponses },
         },
       },
-      async (request) => listTokens(db, await idOf(request.params)),
+      async (request) => projectTokens(db, request.params),
     );
 
     app.post(
@@ -90,11 +69,10 @@ export const tokenRoutes =
       },
       async (request, reply) => {
         const b = request.body;
-        const created = await createToken(db, {
-          projectId: await idOf(request.params),
+        const created = await createProjectToken(db, request.params, {
           name: b.name,
           role: b.role,
-          expiresAt: expiryOf(b.expires_at),
+          expiresAt: b.expires_at,
           createdBy: requireUser(request).id,
           issuer: ctx.config.publicUrl,
         });
@@ -112,6 +90,6 @@ export const tokenRoutes =
           response: { 200: ProjectToken, ...errorResponses },
         },
       },
-      async (request) => revokeToken(db, await idOf(request.params), request.params.id),
+      async (request) => revokeProjectToken(db, request.params, request.params.id),
     );
   };

@@ -1,7 +1,7 @@
 // Node pools and node states read from the test cluster (scripts/slurm.mjs: partition `cpu` on
 // both nodes, `gpu` on node 2 with two fake GPUs).
 import { afterAll, expect, it } from 'vitest';
-import { describeSlurm, slurmCommand } from '../../test/slurm-cluster.js';
+import { describeSlurm, holdOneGpu, slurmCommand } from '../../test/slurm-cluster.js';
 import { readSlurmCapacity } from './capacity.js';
 import { CommandsClient } from './commands.js';
 import { RestClient } from './rest.js';
@@ -34,19 +34,7 @@ describeSlurm('Slurm capacity', (c) => {
   });
 
   it('takes what a running job holds off the available resources', async () => {
-    const id = (
-      await slurmCommand(c, 'sbatch', [
-        '--parsable',
-        '-p',
-        'gpu',
-        '--gres=gpu:1',
-        '--mem=300M',
-        '-o',
-        '/dev/null',
-        '--wrap',
-        'sleep 60',
-      ])
-    ).trim();
+    const id = await holdOneGpu(c);
     try {
       let gpu;
       for (let i = 0; i < 100; i++) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   commandSpec,
+  holdOneGpu,
   slurmApis,
   slurmCommand,
   testCluster,
@@ -57,21 +58,7 @@ describe.skipIf(slurmApis.length === 0).each(slurmApis)('slurm nodes() ($api)', 
       placement: { pools: ['gpu'], preemptible: false, restartPolicy: 'never' },
     });
     await driver.start(ours);
-    // root's job: not the service user's, so not Orrery's whatever its name.
-    const other = (
-      await slurmCommand(c, 'sbatch', [
-        '--parsable',
-        '--job-name=orrery-lookalike',
-        '-p',
-        'gpu',
-        '--gres=gpu:1',
-        '--mem=300M',
-        '-o',
-        '/dev/null',
-        '--wrap',
-        'sleep 60',
-      ])
-    ).trim();
+    const other = await holdOneGpu(c, 'orrery-lookalike');
     try {
       await vi.waitFor(
         async () => {

@@ -3,12 +3,7 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { Button, Group, Loader, Modal, Select, Stack, TextInput, Title } from '@mantine/core';
 import { IconLink } from '@tabler/icons-react';
-import {
-  JobsQuota,
-  QUOTA_RESOURCES,
-  StorageVolumeCredits,
-  type QuotaResource,
-} from '@orrery/contract';
+import { QUOTA_RESOURCES, StorageVolumeCredits, type QuotaResource } from '@orrery/contract';
 import {
   useAdminOrgs,
   useClusterOrgs,
@@ -24,8 +19,8 @@ import { useLocalIssues } from '../../ui/issues';
 import { notifyError, notifySuccess, withOutcome } from '../../ui/notify';
 import { ADMIN_UI } from './texts';
 import { DiskPrice } from './DiskPrice';
-import { useQuotaValues } from '../quotas/QuotaDialogs';
-import { formatLimit, QuotaFields } from '../quotas/QuotaParts';
+import { OrgQuotaFields, useOrgQuotaValues } from '../quotas/QuotaDialogs';
+import { formatLimit } from '../quotas/QuotaParts';
 import { CAMEL } from '../quotas/quotaForm';
 import { QUOTAS_UI } from '../quotas/texts';
 
@@ -108,18 +103,14 @@ function QuotaForm(props: {
 }) {
   const orgs = useAdminOrgs();
   const [org, setOrg] = useState<string | null>(props.link?.orgName ?? null);
-  const [jobs, setJobs] = useState(props.link?.quota.totalRunningJobs?.toString() ?? '');
-  const [submitted, setSubmitted] = useState(false);
   const save = useSaveClusterOrg(props.cluster);
-  const resources = useQuotaValues(props.link?.quota);
-  const invalid = JobsQuota.safeParse(jobs).error?.issues[0]?.message;
+  const q = useOrgQuotaValues(props.link?.quota);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    const quota = resources.body();
-    if (!org || invalid || !quota) return;
+    const body = q.body();
+    if (!org || !body) return;
     try {
-      await save.mutateAsync({ orgName: org, jobs, quota, isNew: !props.link });
+      await save.mutateAsync({ orgName: org, ...body, isNew: !props.link });
       notifySuccess(props.link ? O.quotaUpdated(org) : O.linked(org, props.cluster));
       props.onClose();
     } catch (error) {
@@ -142,21 +133,7 @@ function QuotaForm(props: {
             data-autofocus
           />
         )}
-        <TextInput
-          label={O.jobs}
-          description={O.jobsHint}
-          inputMode="numeric"
-          value={jobs}
-          onChange={(e) => setJobs(e.currentTarget.value)}
-          error={(submitted && invalid) || fieldErrorOf(save.error, 'quota.total_running_jobs')}
-        />
-        <QuotaFields
-          values={resources.values}
-          onChange={resources.setValues}
-          errors={resources.errors}
-          serverError={save.error}
-          serverPrefix="quota."
-        />
+        <OrgQuotaFields q={q} serverError={save.error} />
       </Stack>
       <DialogActions
         cancelLabel={ADMIN_UI.cancel}

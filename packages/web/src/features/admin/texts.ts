@@ -54,7 +54,6 @@ export const ADMIN_UI = {
     credits: 'Credits',
     users: 'Users',
     jobs: 'Jobs quota',
-    jobsHint: 'Empty means no limit',
     link: 'Link organization',
     linked: (org: string, cluster: string) => `Organization ${org} linked to ${cluster} cluster`,
     quotaUpdated: (org: string) => `Quota of ${org} is updated`,

@@ -40,6 +40,57 @@ export function useQuotaValues(seen?: Parameters<typeof valuesOf>[0]) {
   return { values, setValues, errors, body };
 }
 
+/**
+ * An organization's quota on a cluster as its form holds it: the jobs quota and the resource
+ * quotas, and what a submit sends (null while a field does not pass, its error shown). As with
+ * the resource quotas, the jobs quota's error is the last submit's until its text changes.
+ */
+export function useOrgQuotaValues(
+  seen?: Parameters<typeof valuesOf>[0] & { totalRunningJobs: number | null },
+) {
+  const resources = useQuotaValues(seen);
+  const [jobs, setRawJobs] = useState(seen?.totalRunningJobs?.toString() ?? '');
+  const [jobsError, setJobsError] = useState<string | null>(null);
+  const setJobs = (next: string) => {
+    setRawJobs(next);
+    if (next !== jobs) setJobsError(null);
+  };
+  const body = (): { jobs: string; quota: QuotaBody } | null => {
+    const invalid = JobsQuota.safeParse(jobs).error?.issues[0]?.message ?? null;
+    setJobsError(invalid);
+    const quota = resources.body();
+    return quota && !invalid ? { jobs, quota } : null;
+  };
+  return { resources, jobs, setJobs, jobsError, body };
+}
+
+/** The inputs of an organization's quota: its jobs quota above its resource quotas. */
+export function OrgQuotaFields(props: {
+  q: ReturnType<typeof useOrgQuotaValues>;
+  serverError: unknown;
+}) {
+  const { q } = props;
+  return (
+    <>
+      <TextInput
+        label={U.jobs}
+        description={U.emptyHint}
+        inputMode="numeric"
+        value={q.jobs}
+        onChange={(e) => q.setJobs(e.currentTarget.value)}
+        error={q.jobsError ?? fieldErrorOf(props.serverError, 'quota.total_running_jobs')}
+      />
+      <QuotaFields
+        values={q.resources.values}
+        onChange={q.resources.setValues}
+        errors={q.resources.errors}
+        serverError={props.serverError}
+        serverPrefix="quota."
+      />
+    </>
+  );
+}
+
 /** Runs a save; on failure the server's message is shown, and its field errors stay. */
 async function saved(run: () => Promise<unknown>, success: string, onClose: () => void) {
   try {
@@ -94,39 +145,16 @@ export function ProjectQuotaForm(props: {
 export function OrgQuotaForm(props: { quota: OrgQuota; onClose(): void }) {
   const { clusterName, orgName } = props.quota;
   const save = useSetOrgQuota(clusterName, orgName);
-  const q = useQuotaValues(props.quota);
-  const [jobs, setJobs] = useState(props.quota.totalRunningJobs?.toString() ?? '');
-  const [jobsError, setJobsError] = useState<string | null>(null);
+  const q = useOrgQuotaValues(props.quota);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const invalid = JobsQuota.safeParse(jobs).error?.issues[0]?.message ?? null;
-    setJobsError(invalid);
     const body = q.body();
-    if (body && !invalid)
-      void saved(
-        () => save.mutateAsync({ jobs, quota: body }),
-        U.orgUpdated(orgName),
-        props.onClose,
-      );
+    if (body) void saved(() => save.mutateAsync(body), U.orgUpdated(orgName), props.onClose);
   };
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="xs">
-        <TextInput
-          label={U.jobs}
-          description={U.emptyHint}
-          inputMode="numeric"
-          value={jobs}
-          onChange={(e) => setJobs(e.currentTarget.value)}
-          error={jobsError ?? fieldErrorOf(save.error, 'quota.total_running_jobs')}
-        />
-        <QuotaFields
-          values={q.values}
-          onChange={q.setValues}
-          errors={q.errors}
-          serverError={save.error}
-          serverPrefix="quota."
-        />
+        <OrgQuotaFields q={q} serverError={save.error} />
       </Stack>
       <DialogActions
         cancelLabel={U.cancel}

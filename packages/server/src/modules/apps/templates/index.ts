@@ -1,5 +1,5 @@
 import type { AppRunner } from '../runner.js';
-import { deployRunner } from './deploy/runner.js';
+import { deployRunner } from './orrery-deploy/runner.js';
 import { DOCKER_ONLY_RUNNERS } from './docker-only/apps.js';
 import { jobRunner } from './job/runner.js';
 import { jupyterRunner } from './jupyter/runner.js';

@@ -42,7 +42,7 @@ const factOf = (d: FactDeps, asker: Asker, i: FactIntent): Promise<Fact> => {
 /**
  * The live facts and plans of modules/assistant/types.ts. Facts are read with the asker's own
  * grants; a refusal (not found, no permission) is itself the fact, in the API's words. A plan is
- * stored for the asker and performed only by its confirmation (plans-routes.ts); a change that
+ * stored for the asker and performed only by its confirmation (routes.ts); a change that
  * cannot be offered throws the HttpError that says why.
  */
 export function createTools(deps: FactDeps): Tools {

@@ -2,7 +2,7 @@ import { diskUri, projectUri, type JobStatus } from '@orrery/contract';
 import { allows } from '../../../auth/permissions.js';
 import { listInstances } from '../../apps/store.js';
 import { disksIn } from '../../disks/store.js';
-import { flowUri } from '../../flows/routes/common.js';
+import { flowUri } from '../../flows/routes-common.js';
 import { bakesOf, lastAttempts, placeOfProject, projectsIn } from '../../flows/store.js';
 import { readableJobs } from '../../jobs/scope.js';
 import { listJobs, type ProjectPlace } from '../../jobs/store.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FLOW_API, flowTime, Task, TaskCreate, TaskStatus } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   attemptWithProject,
   insertTask,
@@ -12,9 +12,9 @@ import {
   taskByYamlId,
   taskWithProject,
   type TaskValues,
-} from '../store.js';
-import { taskWire } from '../wire.js';
-import { checked, Id, indexed, key, sendReadable, unlessTaken, wireDate } from './common.js';
+} from './store.js';
+import { taskWire } from './wire.js';
+import { checked, Id, indexed, key, sendReadable, unlessTaken, wireDate } from './routes-common.js';
 
 const OfAttempt = z.object({ attempt_id: key });
 const ByYamlId = OfAttempt.extend({ yaml_id: key });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Bake, BakeCreate, ConfigFile, ConfigFileCreate, FLOW_API } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { requireUser } from '../../../auth/principal.js';
-import { sendList } from '../../../http/ndjson.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { sendList } from '../../http/ndjson.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   bakeByName,
   bakesOf,
@@ -16,8 +16,8 @@ import {
   lastAttempts,
   projectById,
   type BakeRow,
-} from '../store.js';
-import { bakeWire, configFileWire } from '../wire.js';
+} from './store.js';
+import { bakeWire, configFileWire } from './wire.js';
 import {
   checked,
   checkedBake,
@@ -29,7 +29,7 @@ import {
   readable,
   unlessTaken,
   wireDate,
-} from './common.js';
+} from './routes-common.js';
 
 const Fetch = z.object({ fetch_last_attempt: flag.optional() });
 const ListQuery = Fetch.extend({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FLOW_API, LiveJob, LiveJobCreate } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
-import { projectById } from '../store.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
+import { projectById } from './store.js';
 import {
   insertLiveJob,
   liveJobById,
@@ -12,9 +12,9 @@ import {
   liveJobsOf,
   upsertLiveJob,
   type LiveJobValues,
-} from '../store-records.js';
-import { liveJobWire } from '../wire.js';
-import { checked, flowOf, Id, key, sendReadable, unlessTaken } from './common.js';
+} from './store-records.js';
+import { liveJobWire } from './wire.js';
+import { checked, flowOf, Id, key, sendReadable, unlessTaken } from './routes-common.js';
 
 const OfFlow = z.object({ project_id: key });
 const ByYamlId = OfFlow.extend({ yaml_id: key });

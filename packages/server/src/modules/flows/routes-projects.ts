@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FLOW_API, FlowProject, FlowProjectCreate } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { requireUser } from '../../../auth/principal.js';
-import { allows } from '../../../auth/permissions.js';
-import { conflict } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
+import type { AppContext } from '../../context.js';
+import { requireUser } from '../../auth/principal.js';
+import { allows } from '../../auth/permissions.js';
+import { conflict } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   deleteProject,
   engineBakeActive,
@@ -15,9 +15,18 @@ import {
   projectByName,
   projectsMatching,
   type FlowPlace,
-} from '../store.js';
-import { projectWire } from '../wire.js';
-import { checked, flowOf, Empty, flowUri, Id, indexed, sendItems, unlessTaken } from './common.js';
+} from './store.js';
+import { projectWire } from './wire.js';
+import {
+  checked,
+  flowOf,
+  Empty,
+  flowUri,
+  Id,
+  indexed,
+  sendItems,
+  unlessTaken,
+} from './routes-common.js';
 
 /** Cluster, organization and project names, in the platform's form `^[a-z0-9](-?[a-z0-9])*$`. */
 const placeName = indexed(255);

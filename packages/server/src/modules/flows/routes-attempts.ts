@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Attempt, AttemptCreate, FLOW_API } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   attemptByNumber,
   attemptsOf,
   attemptWithProject,
-  bakeWithProject,
   insertAttempt,
   replaceAttempt,
-} from '../store.js';
-import { attemptWire } from '../wire.js';
-import { checked, checkedBake, Id, key, sendReadable, unlessTaken } from './common.js';
+} from './store.js';
+import { attemptWire } from './wire.js';
+import { bakeListRoute, checked, checkedBake, Id, key, unlessTaken } from './routes-common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByNumber = OfBake.extend({
@@ -36,27 +35,7 @@ const Replace = AttemptCreate.extend({
 export const attemptRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      `${FLOW_API}/attempts`,
-      {
-        config: { access: 'user-or-token' },
-        schema: {
-          tags: ['flows'],
-          querystring: OfBake,
-          response: { 200: z.array(Attempt), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const found = await bakeWithProject(ctx.db, request.query.bake_id);
-        return sendReadable(
-          request,
-          reply,
-          found?.project,
-          () => attemptsOf(ctx.db, request.query.bake_id),
-          attemptWire,
-        );
-      },
-    );
+    bakeListRoute(app, ctx.db, 'attempts', Attempt, attemptsOf, attemptWire);
 
     app.post(
       `${FLOW_API}/attempts`,

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CacheEntry, CacheEntryCreate, FLOW_API } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   cacheEntryById,
   cacheEntryByKey,
   deleteCacheEntries,
   projectById,
   upsertCacheEntry,
-} from '../store.js';
-import { cacheEntryWire } from '../wire.js';
-import { checked, flowOf, Empty, Id, indexed, key } from './common.js';
+} from './store.js';
+import { cacheEntryWire } from './wire.js';
+import { checked, flowOf, Empty, Id, indexed, key } from './routes-common.js';
 
 // The four make one unique index.
 const short = indexed(256);

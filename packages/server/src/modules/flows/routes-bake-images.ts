@@ -1,19 +1,26 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BakeImage, BakeImageCreate, BakeImagePatch, FLOW_API } from '@orrery/contract';
-import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
-import { errorResponses } from '../../../http/route.js';
-import { bakeWithProject } from '../store.js';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/route.js';
 import {
   bakeImageByRef,
   bakeImagesOf,
   bakeImageWithProject,
   insertBakeImage,
   patchBakeImage,
-} from '../store-records.js';
-import { bakeImageWire } from '../wire.js';
-import { checked, checkedBake, Id, indexed, key, sendReadable, unlessTaken } from './common.js';
+} from './store-records.js';
+import { bakeImageWire } from './wire.js';
+import {
+  bakeListRoute,
+  checked,
+  checkedBake,
+  Id,
+  indexed,
+  key,
+  unlessTaken,
+} from './routes-common.js';
 
 const OfBake = z.object({ bake_id: key });
 const ByRef = OfBake.extend({ ref: key });
@@ -24,27 +31,7 @@ const Create = BakeImageCreate.extend({ ref: indexed(1024) });
 export const bakeImageRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      `${FLOW_API}/bake_images`,
-      {
-        config: { access: 'user-or-token' },
-        schema: {
-          tags: ['flows'],
-          querystring: OfBake,
-          response: { 200: z.array(BakeImage), ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const found = await bakeWithProject(ctx.db, request.query.bake_id);
-        return sendReadable(
-          request,
-          reply,
-          found?.project,
-          () => bakeImagesOf(ctx.db, request.query.bake_id),
-          bakeImageWire,
-        );
-      },
-    );
+    bakeListRoute(app, ctx.db, 'bake_images', BakeImage, bakeImagesOf, bakeImageWire);
 
     app.get(
       `${FLOW_API}/bake_images/by_ref`,

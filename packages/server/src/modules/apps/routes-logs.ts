@@ -12,22 +12,21 @@ import {
   type JobStatus,
 } from '@orrery/contract';
 import { authorized } from '../../http/access.js';
-import { instanceProject } from './template-routes.js';
+import { instanceProject } from './routes-templates.js';
 import { ndjsonStream } from '../../http/ndjson.js';
 import { pipeToSocket } from '../../http/ws-stream.js';
 import { followLines, type LogSource } from './log-lines.js';
-import type { AppsService } from './service.js';
-import { instanceById, jobsOfInstance, roleTag, type InstanceRow } from './store.js';
+import { roleOfJob, type AppsService } from './service.js';
+import type { InstanceRow } from './store.js';
 
 const OneApp = z.object({ id: z.string().min(1) });
 type LogQuery = z.infer<typeof AppLogQuery>;
-type JobRow = Awaited<ReturnType<typeof jobsOfInstance>>[number];
+type JobRow = Awaited<ReturnType<AppsService['jobsOf']>>[number];
 
 /** How often an open log looks for jobs of the instance that started since. */
 export const LOG_POLL_MS = 1000;
 
-const ROLE = roleTag('');
-const roleOf = (j: JobRow) => j.tags.find((t) => t.startsWith(ROLE))?.slice(ROLE.length) ?? j.id;
+const roleOf = roleOfJob;
 /** When a job began to run; null if it never did (its log is empty). */
 const startOf = (j: JobRow) => j.startedAt ?? (j.materialized ? j.createdAt : null);
 
@@ -42,7 +41,7 @@ export const appLogRoutes =
   (apps: AppsService): FastifyPluginAsyncZod =>
   async (app) => {
     const instanceFor = async (request: FastifyRequest, id: string) => {
-      const row = await instanceById(apps.db, id);
+      const row = await apps.instance(id);
       return authorized(request, row, instanceProject, 'read', `App instance ${id} not found`);
     };
 
@@ -67,9 +66,7 @@ export const appLogRoutes =
         opened.add(j.id);
         return { id: j.id, role: roleOf(j), stream };
       };
-      const first = await Promise.allSettled(
-        (await jobsOfInstance(apps.db, row.id)).filter(wanted).map(open),
-      );
+      const first = await Promise.allSettled((await apps.jobsOf(row.id)).filter(wanted).map(open));
       const initial = first.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
       // Closed here too: a reader gone before the first line never runs the lines' own cleanup.
       const close = () => initial.forEach((s) => s.stream.destroy());
@@ -80,16 +77,16 @@ export const appLogRoutes =
       }
       signal.addEventListener('abort', close, { once: true });
       const discover = async () => {
-        const jobs = (await jobsOfInstance(apps.db, row.id)).filter(wanted);
+        const jobs = (await apps.jobsOf(row.id)).filter(wanted);
         const tried = await Promise.allSettled(jobs.map(open));
         return tried.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
       };
       const following = async () => {
-        const now = await instanceById(apps.db, row.id);
+        const now = await apps.instance(row.id);
         if (!now || isFinalAppState(now.state as AppState)) return false;
         if (now.state === 'queued' || now.state === 'progressing') return true;
         // A healthy app whose jobs all ended (the one-shot `job` template) says nothing more.
-        const jobs = await jobsOfInstance(apps.db, row.id);
+        const jobs = await apps.jobsOf(row.id);
         return jobs.some((j) => !isFinalJobStatus(j.status as JobStatus));
       };
       return followLines({ initial, discover, following, pollMs: LOG_POLL_MS, signal });
@@ -135,7 +132,7 @@ export const appLogRoutes =
           return !since || !j.finishedAt || j.finishedAt >= since;
         };
         // Roles in the order their first job started; a role's later revisions are one container.
-        return [...new Set((await jobsOfInstance(apps.db, row.id)).filter(ran).map(roleOf))];
+        return [...new Set((await apps.jobsOf(row.id)).filter(ran).map(roleOf))];
       },
     );
 

@@ -1,19 +1,21 @@
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatUri, type Action } from '@orrery/contract';
-import { allows } from '../../../auth/permissions.js';
-import { authorized } from '../../../http/access.js';
-import { conflict } from '../../../http/errors.js';
-import { sendList } from '../../../http/ndjson.js';
-import { isUniqueViolation } from '../../../db/errors.js';
-import type { Db } from '../../../db/client.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { FLOW_API, formatUri, type Action } from '@orrery/contract';
+import { allows } from '../../auth/permissions.js';
+import { authorized } from '../../http/access.js';
+import { conflict } from '../../http/errors.js';
+import { sendList } from '../../http/ndjson.js';
+import { errorResponses } from '../../http/route.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Db } from '../../db/client.js';
 import {
   bakeWithProject,
   placeOfProject,
   projectById,
   type FlowPlace,
   type FlowProjectRow,
-} from '../store.js';
+} from './store.js';
 
 /**
  * What every flow route shares: the permission check on the flow a request names (directly or
@@ -70,6 +72,41 @@ export async function sendReadable<R, W>(
   wire: (r: R) => W,
 ) {
   return sendItems(request, reply, (await readable(request, project)) ? await list() : [], wire);
+}
+
+/**
+ * `GET {FLOW_API}/{what}?bake_id=`: the rows of one bake (its attempts, its images), for those
+ * who read its flow; an empty list for the rest, as for a bake that does not exist.
+ */
+export function bakeListRoute<R, W>(
+  app: FastifyInstance,
+  db: Db,
+  what: string,
+  item: z.ZodType<W>,
+  rowsOf: (db: Db, bakeId: string) => Promise<R[]>,
+  wire: (r: R) => W,
+) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    `${FLOW_API}/${what}`,
+    {
+      config: { access: 'user-or-token' },
+      schema: {
+        tags: ['flows'],
+        querystring: z.object({ bake_id: key }),
+        response: { 200: z.array(item), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const found = await bakeWithProject(db, request.query.bake_id);
+      return sendReadable(
+        request,
+        reply,
+        found?.project,
+        () => rowsOf(db, request.query.bake_id),
+        wire,
+      );
+    },
+  );
 }
 
 /** A list as the wire sends it: NDJSON when asked (an empty list is an empty body), else JSON. */
