@@ -104,6 +104,15 @@ describe('templates API', () => {
     expect(other.statusCode).toBe(404);
   });
 
+  it('gives every built-in template a logo of its own (the catalogue showed a letter)', async () => {
+    const r = await call(s, 'GET', BASE, reader);
+    const builtIn = (r.body as { name: string; logo: string | null }[]).filter(
+      (t) => t.name !== 'whoami',
+    );
+    expect(builtIn.length).toBeGreaterThan(10);
+    expect(builtIn.filter((t) => !t.logo).map((t) => t.name)).toEqual([]);
+  });
+
   it('keeps the job template the Create new job page renders', async () => {
     const r = await call(s, 'GET', `${BASE}/job/latest`, reader);
     expect(r.body.input.required).toEqual(['image', 'preset_name']);
