@@ -26,6 +26,8 @@ export const PlatformConfig = z
     issuer: z.string(),
     admin_url: z.string().optional(),
     support_email: z.string().nullable(),
+    /** The Terms of Use a user accepts (the Terms modal links to them). */
+    terms_url: z.string(),
     branding: Branding,
     orgs: z.array(z.object({ name: z.string(), role: OrgRole })).optional(),
     clusters: z.array(Cluster).optional(),

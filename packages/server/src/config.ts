@@ -65,6 +65,7 @@ const Env = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_AUDIENCE: z.string().min(1).optional(),
   ORRERY_SUPPORT_EMAIL: z.string().email().optional(),
+  ORRERY_TERMS_URL: optionalUrl,
   ORRERY_TITLE: z.string().min(1).default('Orrery'),
   ORRERY_LOGO_URL: z.string().url().optional(),
   ORRERY_WHITE_LABELS: z
@@ -189,6 +190,8 @@ export interface Config {
   /** External OIDC issuer; when unset the embedded provider at `${publicUrl}/oidc` is used. */
   oidc: { external: boolean; issuer: string; clientId: string; audience: string };
   supportEmail: string | null;
+  /** The Terms of Use the console links to: the operator's, or the ones shipped in docs/. */
+  termsUrl: string;
   branding: {
     title: string;
     logoUrl: string | null;
@@ -405,6 +408,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           audience: e.OIDC_AUDIENCE ?? publicUrl,
         },
     supportEmail: e.ORRERY_SUPPORT_EMAIL ?? null,
+    termsUrl: e.ORRERY_TERMS_URL ?? '/docs/terms.md',
     branding: {
       title: e.ORRERY_TITLE,
       logoUrl: e.ORRERY_LOGO_URL ?? null,

@@ -29,6 +29,7 @@ export const wire = {
       success_redirect_url: 'http://localhost:8080/',
       issuer: 'http://localhost:8080/oidc',
       support_email: 'support@example.org',
+      terms_url: '/docs/terms.md',
       branding: { title: 'Orrery', logo_url: null, powered_by: null },
       ...over,
     }),

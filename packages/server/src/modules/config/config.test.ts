@@ -24,6 +24,9 @@ describe('GET /api/v1/config', () => {
     expect(body.token_url).toBe(`${s.url}/oidc/token`);
     expect(body.clusters).toBeUndefined();
     expect(body.support_email).toBe('help@example.test');
+    // The shipped Terms of Use unless the operator names theirs (ORRERY_TERMS_URL).
+    expect(body.terms_url).toBe('/docs/terms.md');
+    expect((await s.app.inject({ url: body.terms_url })).statusCode).toBe(200);
     expect(body.branding).toEqual({ title: 'Orrery', logo_url: null, powered_by: null });
   });
 

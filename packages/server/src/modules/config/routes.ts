@@ -42,6 +42,7 @@ export const configRoutes =
           success_redirect_url: `${base}/`,
           issuer: ctx.config.oidc.issuer,
           support_email: ctx.config.supportEmail,
+          terms_url: ctx.config.termsUrl,
           branding: brandingFor(ctx.config, request.hostname),
         };
         const user = request.principal;

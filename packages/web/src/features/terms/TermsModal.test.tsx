@@ -12,6 +12,7 @@ describe('Terms of Use', () => {
     renderSignedIn(
       <TermsModal
         productTitle="Orrery"
+        termsUrl="/docs/terms.md"
         username="alice"
         name="Alice Smith"
         email="alice@example.org"
@@ -20,6 +21,10 @@ describe('Terms of Use', () => {
       { withContext: false },
     );
     expect(agreeButton().disabled).toBe(true);
+    // The terms' text is one click away, in a tab of its own.
+    const read = screen.getByRole('link', { name: 'Read the Terms of Use' });
+    expect(read.getAttribute('href')).toBe('/docs/terms.md');
+    expect(read.getAttribute('target')).toBe('_blank');
     fireEvent.click(screen.getByLabelText('I have read and agree to the Terms of Use'));
     expect(agreeButton().disabled).toBe(false);
     fireEvent.click(agreeButton());
@@ -37,6 +42,7 @@ describe('Terms of Use', () => {
     renderSignedIn(
       <TermsModal
         productTitle="Orrery"
+        termsUrl="/docs/terms.md"
         username="alice"
         name="A"
         email="a@b.c"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Checkbox, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Checkbox, Modal, Stack, Text } from '@mantine/core';
 import { useAcceptTerms } from '../../api/users';
 import { notifyError } from '../../ui/notify';
 import { TERMS_TEXTS } from './texts';
@@ -7,6 +7,8 @@ import { DialogActions } from '../../ui/DialogActions';
 
 export interface TermsModalProps {
   productTitle: string;
+  /** Where the terms' text is (the server's `terms_url`): opened in a new tab. */
+  termsUrl: string;
   username: string | null | undefined;
   name: string;
   email: string;
@@ -14,7 +16,14 @@ export interface TermsModalProps {
 }
 
 /** Cannot be dismissed: the only ways out are agreeing or logging out. */
-export function TermsModal({ productTitle, username, name, email, onLogout }: TermsModalProps) {
+export function TermsModal({
+  productTitle,
+  termsUrl,
+  username,
+  name,
+  email,
+  onLogout,
+}: TermsModalProps) {
   const [ticked, setTicked] = useState(false);
   const accept = useAcceptTerms();
 
@@ -41,6 +50,9 @@ export function TermsModal({ productTitle, username, name, email, onLogout }: Te
     >
       <Stack>
         <Text>{TERMS_TEXTS.intro(productTitle)}</Text>
+        <Anchor href={termsUrl} target="_blank" rel="noopener noreferrer">
+          {TERMS_TEXTS.read}
+        </Anchor>
         <Checkbox
           label={TERMS_TEXTS.checkbox}
           checked={ticked}

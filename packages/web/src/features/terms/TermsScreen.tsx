@@ -12,6 +12,7 @@ export default function TermsScreen() {
       <Brand branding={session.config.branding} />
       <TermsModal
         productTitle={session.config.branding.title}
+        termsUrl={session.config.termsUrl}
         username={user.username || session.username}
         name={user.name}
         email={user.email}

@@ -2,6 +2,7 @@ export const TERMS_TEXTS = {
   title: 'Terms of Use',
   intro: (title: string) =>
     `Before you continue, please read and accept the Terms of Use of ${title}.`,
+  read: 'Read the Terms of Use',
   checkbox: 'I have read and agree to the Terms of Use',
   agree: 'I agree',
   logOut: 'Log out',
