@@ -17,34 +17,47 @@ export const join = (parts: (Html | false | null | undefined)[]): Html =>
 
 /**
  * Plain, self-contained styling: the pages of the identity provider need no console bundle and
- * no script, so they work before the console loads and under a strict CSP.
+ * no script, so they work before the console loads and under a strict CSP. They look like the
+ * console (app/theme.ts: Mantine's indigo, medium radius, the Inter stack; its inputs, buttons and
+ * bordered cards), so that signing in does not feel like another site.
  */
 const CSS = `
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
-font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;color:#111827}
-main{width:100%;max-width:400px;margin:24px;padding:32px;background:#fff;border-radius:12px;
-box-shadow:0 1px 3px rgba(0,0,0,.12)}
-header{text-align:center;margin-bottom:24px}
+font:16px/1.55 Inter,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
+background:#fff;color:#000}
+main{width:100%;max-width:420px;margin:24px;padding:32px;background:#fff;border:1px solid #dee2e6;
+border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.05),0 10px 15px -5px rgba(0,0,0,.05)}
+header{margin-bottom:24px}
 header img{max-height:48px;max-width:200px}
-header .brand{font-weight:600;font-size:18px}
-h1{font-size:22px;margin:8px 0 0}
-label{display:block;font-weight:500;margin:16px 0 4px}
-input{width:100%;padding:10px 12px;border:1px solid #d1d5db;border-radius:8px;font:inherit}
-input:focus{outline:2px solid #4f46e5;border-color:transparent}
-input[aria-invalid=true]{border-color:#dc2626}
-button{width:100%;margin-top:24px;padding:10px 12px;border:0;border-radius:8px;background:#4f46e5;
-color:#fff;font:inherit;font-weight:600;cursor:pointer}
-button:hover{background:#4338ca}
-button.secondary{background:#e5e7eb;color:#111827;margin-top:8px}
-.error{color:#dc2626;font-size:13px;margin:4px 0 0}
-.hint{color:#6b7280;font-size:13px;margin:4px 0 0}
-.alert{padding:10px 12px;border-radius:8px;background:#fef2f2;color:#991b1b;margin-top:16px}
-.note{padding:10px 12px;border-radius:8px;background:#f0fdf4;color:#166534;margin-top:16px}
+.brand{display:inline-flex;align-items:center;gap:10px;font-weight:700;font-size:18px}
+.mark{display:inline-flex;width:32px;height:32px;border-radius:8px;background:#edf2ff;
+align-items:center;justify-content:center}
+h1{font-size:28px;line-height:1.3;font-weight:700;margin:16px 0 0}
+label{display:block;font-size:14px;font-weight:500;margin:16px 0 4px}
+input{width:100%;height:36px;padding:0 12px;border:1px solid #ced4da;border-radius:8px;
+font:inherit;font-size:14px}
+input:focus{outline:none;border-color:#4c6ef5}
+input[aria-invalid=true]{border-color:#fa5252}
+button{width:100%;margin-top:24px;height:36px;padding:0 18px;border:0;border-radius:8px;
+background:#4c6ef5;color:#fff;font:inherit;font-size:14px;font-weight:600;cursor:pointer}
+button:hover{background:#4263eb}
+button.secondary{background:#fff;color:#000;border:1px solid #ced4da;margin-top:8px}
+button.secondary:hover{background:#f8f9fa}
+.error{color:#fa5252;font-size:12px;margin:4px 0 0}
+.hint{color:#868e96;font-size:12px;margin:4px 0 0}
+.alert{padding:12px 16px;border-radius:8px;background:#fff5f5;color:#c92a2a;margin-top:16px;
+font-size:14px}
+.note{padding:12px 16px;border-radius:8px;background:#ebfbee;color:#2b8a3e;margin-top:16px;
+font-size:14px}
 .links{display:flex;justify-content:space-between;gap:8px;margin-top:16px;font-size:14px}
-a{color:#4f46e5}
-footer{text-align:center;color:#6b7280;font-size:12px;margin-top:24px}
+a{color:#4c6ef5;text-decoration:none}
+a:hover{text-decoration:underline}
+footer{text-align:center;color:#868e96;font-size:12px;margin-top:24px}
 `;
+
+/** The console's mark beside the title where no logo is configured (an orbit, in the light tint). */
+const MARK = `<span class="mark" aria-hidden="true"><svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="#4c6ef5" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="12" r="3"/><ellipse cx="12" cy="12" rx="10" ry="4.5" transform="rotate(-30 12 12)"/></svg></span>`;
 
 const CSP = [
   "default-src 'none'",
@@ -69,7 +82,7 @@ export const PAGE_HEADERS = {
 export function layout(brand: BrandingWire, heading: string, body: Html): string {
   const logo = brand.logo_url
     ? `<img src="${esc(brand.logo_url)}" alt="${esc(brand.title)}">`
-    : `<div class="brand">${esc(brand.title)}</div>`;
+    : `<div class="brand">${MARK}${esc(brand.title)}</div>`;
   const powered = brand.powered_by ? `<footer>Powered by ${esc(brand.powered_by)}</footer>` : '';
   return `<!doctype html>
 <html lang="en">
