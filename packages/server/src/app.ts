@@ -127,7 +127,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // What holds a disk: the jobs service answers for this server's disks once it starts.
   const disks = opts.disks ?? new DiskHolders();
   // The app catalogue for the runtime the jobs module picks, made once: the apps module serves
-  // it, and the host module lists the apps whose programs this machine lacks.
+  // it, the host module lists the apps whose programs this machine lacks, the assistant installs
+  // from it.
   let catalogue: Catalogue | undefined;
   const catalogueFor = (jobs: JobsService) =>
     (catalogue ??= appCatalogue(ctx, jobs.driver, app.log, opts.apps));
@@ -157,7 +158,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       (jobs) => appsModule(ctx, jobs, catalogueFor(jobs), opts.apps),
       (jobs) => hostModule(ctx, jobs.driver, catalogueFor(jobs).missingPrograms()),
       (jobs) => flowsModule(ctx, jobs),
-      (jobs) => assistantModule(ctx, jobs, opts.assistant),
+      (jobs) => assistantModule(ctx, jobs, catalogueFor(jobs), opts.assistant),
     ]),
   );
   await app.register(peopleModule(ctx));

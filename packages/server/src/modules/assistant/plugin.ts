@@ -7,8 +7,8 @@ import { lazyKnowledge } from './knowledge/index.js';
 import { planRoutes } from './routes.js';
 import { COPILOT_WINDOW_MS, RateLimiter } from './rate-limit.js';
 import { createTools } from './tools/index.js';
-import { catalogueOf } from './tools/install.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
+import type { Catalogue } from '../apps/catalogue.js';
 import type { Answerer, Asker, KnowledgeBase, Tools } from './types.js';
 import { copilotSocket } from './routes-copilot.js';
 
@@ -59,7 +59,13 @@ export function answererPicker(
 
 /** The assistant: the copilot WebSocket over the knowledge and the tools, and plan confirmation. */
 export const assistantModule =
-  (ctx: AppContext, jobs: JobsService, opts: AssistantOptions = {}): FastifyPluginAsync =>
+  (
+    ctx: AppContext,
+    jobs: JobsService,
+    /** The apps module's catalogue (one per server): what the assistant may install. */
+    catalogue: Catalogue,
+    opts: AssistantOptions = {},
+  ): FastifyPluginAsync =>
   async (app) => {
     const log = (kb: KnowledgeBase) =>
       app.log.info({ knowledge: kb.stats }, 'assistant knowledge indexed');
@@ -76,7 +82,7 @@ export const assistantModule =
       driver: jobs.driver,
       publicUrl: ctx.config.publicUrl,
       ingressDomain: ctx.config.ingressDomain,
-      catalogue: catalogueOf(ctx, jobs.driver),
+      catalogue,
       scheduling: (j) => jobs.queue.scheduling(j),
     });
     const embedded = new EmbeddedAnswerer(knowledge, tools);

@@ -1,14 +1,10 @@
 import { LATEST_VERSION, projectUri } from '@orrery/contract';
 import { allows } from '../../../auth/permissions.js';
-import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/client.js';
 import { conflict, forbidden, invalid, notFound } from '../../../http/errors.js';
-import type { RuntimeDriver } from '../../../runtime/driver.js';
-import { Catalogue } from '../../apps/catalogue.js';
+import type { Catalogue } from '../../apps/catalogue.js';
 import { propertiesOf, validateInput } from '../../apps/input-schema.js';
-import type { AppRuntime } from '../../apps/runner.js';
 import { fallbackPreset } from '../../apps/service.js';
-import { BUILT_IN_RUNNERS } from '../../apps/templates/index.js';
 import { loadClusters } from '../../clusters/store.js';
 import { presetWire } from '../../clusters/wire.js';
 import type { PlanSpec } from '../plans.js';
@@ -25,23 +21,6 @@ export const INSTALL_TEXTS = {
   needsInputs: (title: string, fields: string[], page: string) =>
     `${title} needs inputs its defaults cannot fill (${fields.join(', ')}): fill them in on [its install page](${page}).`,
 } as const;
-
-/**
- * The catalogue as the apps module loads it (same templates, same runtime). Its warnings are
- * the apps module's to log, once.
- */
-export const catalogueOf = (
-  ctx: AppContext,
-  driver: Pick<RuntimeDriver, 'name' | 'refusal' | 'jobRefusals'>,
-) =>
-  Catalogue.load({
-    runners: BUILT_IN_RUNNERS,
-    runtime: driver.name as AppRuntime,
-    refusal: driver.refusal,
-    jobRefusals: driver.jobRefusals,
-    operatorDir: ctx.config.appTemplatesDir,
-    warn: () => {},
-  });
 
 type Install = Extract<ChangeIntent, { kind: 'install-app' }>;
 

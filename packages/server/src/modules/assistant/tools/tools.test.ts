@@ -18,7 +18,7 @@ import { invalidateCatalog } from '../../clusters/store.js';
 import { assistantPlans } from '../tables.js';
 import { PLAN_TEXTS } from '../plans.js';
 import { createTools } from './index.js';
-import { catalogueOf } from './install.js';
+import { appCatalogue } from '../../apps/plugin.js';
 
 /**
  * Live facts and plans through the copilot socket, as a user asks them: read with the asker's
@@ -152,7 +152,7 @@ describe('assistant tools', () => {
       db: s.ctx.db,
       driver: { logs: async () => Readable.from(['one line\n']) },
       publicUrl: s.config.publicUrl,
-      catalogue: catalogueOf(s.ctx, { name: 'process' }),
+      catalogue: appCatalogue(s.ctx, { name: 'process' }, s.app.log),
     });
     const asker = await askerOf(s, owner, here);
     const audio = { cluster: 'default', org: 'acme', project: 'audio' };
