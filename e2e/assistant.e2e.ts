@@ -62,9 +62,11 @@ describe('assistant chat', () => {
     const heading = docs.locator(`[id="${anchor}"]`);
     expect(await heading.evaluate((el) => /^H[1-6]$/.test(el.tagName))).toBe(true);
     expect(await heading.isVisible()).toBe(true);
-    // The browser scrolled to the heading: it is within the first screen of the tab.
+    // The browser scrolled to the heading: it is on the tab's first screen (its top may sit a
+    // fraction of a pixel above the edge once scrolled there: fractional line heights).
     const box = (await heading.boundingBox())!;
-    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeGreaterThan(0);
+    expect(box.y).toBeGreaterThan(-1);
     expect(box.y).toBeLessThan(docs.viewportSize()!.height);
     await docs.close();
   });
