@@ -57,7 +57,14 @@ describe('Terms of Use', () => {
   it('asks to contact support when the username is missing', async () => {
     const { calls } = stubFetch([]);
     renderSignedIn(
-      <TermsModal productTitle="Orrery" username="" name="A" email="a@b.c" onLogout={vi.fn()} />,
+      <TermsModal
+        productTitle="Orrery"
+        termsUrl="/docs/terms.md"
+        username=""
+        name="A"
+        email="a@b.c"
+        onLogout={vi.fn()}
+      />,
       { withContext: false },
     );
     fireEvent.click(screen.getByLabelText('I have read and agree to the Terms of Use'));
