@@ -26,14 +26,8 @@ export function Providers({
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme={DEFAULT_COLOR_SCHEME}
     >
-      {/*
-        Bottom right: drawers open on the right, and a toast must never cover a drawer's title;
-        raised above the forms' sticky footers, whose submit button it covered (Create job).
-      */}
-      <Notifications
-        position="bottom-right"
-        styles={{ root: { bottom: 'calc(var(--mantine-spacing-md) + 4.5rem)' } }}
-      />
+      {/* Bottom right: drawers open on the right, and a toast must never cover a drawer's title. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );
