@@ -18,7 +18,7 @@ import type {
 import { LogFile } from '../log-file.js';
 import { guardStreams } from '../child.js';
 import { JobListeners, machineNode, machinePool, usedBy } from '../common.js';
-import { poolGpu, type MachineGpus } from '../gpus.js';
+import { poolGpu } from '../gpus.js';
 import { stopWrapped, watchStart, wrapperAlive } from './wrapper.js';
 import { freePort } from '../../net/ports.js';
 import { assignGpus, gpuEnv } from './sandbox.js';
@@ -41,27 +41,12 @@ import { sampleTree } from './stats.js';
 import { appRuntimeEnv } from './app-runtime.js';
 import { DEFAULT_PATH, STATE_FILES, type JobRecord } from './record.js';
 import { asOwnUser, homeOf, jobIsolation, ownHome } from './unsandboxed.js';
-import type { UnsandboxedJobs } from './unsandboxed.js';
 import type { Relays } from '../relay.js';
 import { processRelays, relayAddress } from './relay.js';
 import { Gangs, isWorkerId, type WorkerPlan } from './gang.js';
+import type { ProcessDriverOptions } from './options.js';
 
-export interface ProcessDriverOptions {
-  dataDir: string;
-  /** Between SIGTERM and SIGKILL; default 10 s. */
-  killGraceMs?: number;
-  /** false runs jobs without bubblewrap even when it is installed (tests of that path). */
-  sandbox?: boolean;
-  /** pids.max of each job's cgroup; default 4096 (threads count too). */
-  pidsMax?: number;
-  /**
-   * ORRERY_UNSANDBOXED_JOBS: whether jobs run without the full sandbox (unsandboxed.ts); default
-   * `refuse`.
-   */
-  unsandboxedJobs?: UnsandboxedJobs;
-  /** ORRERY_GPU_DESCRIPTION: this machine's GPUs as stated, in place of the probe (gpus.ts). */
-  gpus?: MachineGpus;
-}
+export type { ProcessDriverOptions };
 
 /**
  * Each job a process tree on this machine, under bubblewrap when `/usr/bin/bwrap` exists: its own
