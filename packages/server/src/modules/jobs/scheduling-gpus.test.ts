@@ -47,8 +47,15 @@ describe('a GPU job while every GPU is taken', () => {
     expect(waiting.reasons[0].kind).toBe('capacity');
     expect(waiting.reasons[0].short).toContain('nvidia_gpu');
     expect(waiting.reasons[0].free[0].free.nvidia_gpu ?? 0).toBe(0);
-    const pending = (await call(s, 'GET', `/api/v1/jobs/${second}`, owner)).body;
-    expect(pending).toMatchObject({ status: 'pending', history: { reason: 'ClusterScalingUp' } });
+    // The pass decides, then writes the waiting job's reason: the history follows the place.
+    const pending = await vi.waitFor(
+      async () => {
+        const p = (await call(s, 'GET', `/api/v1/jobs/${second}`, owner)).body;
+        expect(p).toMatchObject({ status: 'pending', history: { reason: 'ClusterScalingUp' } });
+        return p;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(pending.history.description).toMatch(/no node has the .*NVIDIA GPUs the job needs/);
     await call(s, 'DELETE', `/api/v1/jobs/${first}`, owner);
     await until(second, 'running');

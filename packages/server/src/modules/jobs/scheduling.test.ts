@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { presets } from '../../db/schema.js';
 import { type TestServer, type TestUser } from '../../test/harness.js';
 import {
@@ -36,6 +36,16 @@ describe('who runs next on a full machine', () => {
     ORRERY_RUNTIME: 'process',
     ORRERY_KILL_GRACE_SECONDS: '1',
   });
+  // A test that fails midway would leave the machine full for the next ones: end what is left.
+  afterEach(async () => {
+    const left = await call(
+      s,
+      'GET',
+      '/api/v1/jobs?status=pending&status=running&status=suspended',
+      owner,
+    );
+    await kill(...left.body.jobs.map((j: { id: string }) => j.id));
+  });
   beforeAll(async () => {
     await addProject(s, owner, 'acme', 'speech');
     const preset = { clusterName: 'default', cpu: half, memory: 64 * MB, creditsPerHour: '1' };
@@ -67,12 +77,19 @@ describe('who runs next on a full machine', () => {
     expect(waiting.reasons[1]).toEqual({ kind: 'behind', ahead: 1 });
     expect(waiting.message).toMatch(/^Waiting for free capacity: no node has the CPU/);
     expect((await scheduling(b1)).position).toBe(1);
-    const pending = await job(a3);
-    expect(pending).toMatchObject({
-      status: 'pending',
-      queue_position: 2,
-      history: { reason: 'ClusterScalingUp' },
-    });
+    // The pass decides, then writes each waiting job's reason: the history follows the place.
+    const pending = await vi.waitFor(
+      async () => {
+        const j = await job(a3);
+        expect(j).toMatchObject({
+          status: 'pending',
+          queue_position: 2,
+          history: { reason: 'ClusterScalingUp' },
+        });
+        return j;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(pending.history.description).toMatch(/^Waiting for free capacity/);
     const listed = await call(s, 'GET', '/api/v1/jobs?status=pending', owner);
     expect(
