@@ -159,10 +159,19 @@ function tails(logDir) {
     .join('\n');
 }
 
+/** A daemon could not bind its port: another process took it after it was chosen free. */
+class PortTaken extends Error {}
+
+const portTaken = (logDir) =>
+  readdirSync(logDir).some((f) =>
+    readFileSync(join(logDir, f), 'utf8').includes('Address already in use'),
+  );
+
 async function waitFor(what, fn, timeoutMs, logs) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (await fn()) return;
+    if (portTaken(logs)) throw new PortTaken(`${what}: a port was taken\n${tails(logs)}`);
     if (Date.now() > until)
       throw new Error(`${what} not ready after ${timeoutMs} ms\n${tails(logs)}`);
     await sleep(50);
@@ -181,6 +190,19 @@ function nodeStates(conf) {
  */
 export async function startSlurm() {
   if (!slurmAvailable()) return null;
+  // The daemons' ports are chosen free, then bound by the daemons: one taken meanwhile fails
+  // that cluster, and another is made on other ports.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startCluster();
+    } catch (e) {
+      if (!(e instanceof PortTaken) || tries >= 3) throw e;
+      process.stdout.write(`Slurm test cluster: ${e.message.split('\n')[0]}; starting again\n`);
+    }
+  }
+}
+
+async function startCluster() {
   const t0 = performance.now();
   ensureServiceUser();
   const tag = randomBytes(3).toString('hex');

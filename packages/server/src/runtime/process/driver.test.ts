@@ -2,10 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JobSpec, RuntimeDriver } from '../driver.js';
 import { ProcessDriver } from './driver.js';
 import { allProcesses, tree } from './proc.js';
+import { SLIRP } from './network.js';
 import { BWRAP } from './sandbox.js';
 import { logOf, spec, until } from '../../test/process-jobs.js';
 
@@ -62,6 +64,40 @@ describe('ProcessDriver', () => {
     await driver.kill(id);
     expect(await driver.endpoint(id)).toBeNull();
   });
+
+  it.skipIf(!sandboxed || !existsSync(SLIRP))(
+    'forwards the HTTP port from another free port when the one chosen was taken meanwhile',
+    async () => {
+      // The port chosen first is bound by someone else before the job's network binds it.
+      const taken = createServer();
+      await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+      const held = (taken.address() as AddressInfo).port;
+      const other = new ProcessDriver({
+        dataDir: join(dataDir, 'taken-port'),
+        unsandboxedJobs: 'allow',
+        freePort: () => Promise.resolve(held),
+      });
+      try {
+        const server = `${JSON.stringify(process.execPath)} -e "require('http').createServer((q, r) => r.end('mine')).listen(process.env.PORT ?? 80)"`;
+        const id = await run(spec(server, { httpPort: 80 }), other);
+        await until(other, id, 'running');
+        const endpoint = await vi.waitFor(
+          async () => {
+            const e = await other.endpoint(id);
+            expect(e).not.toBeNull();
+            return e!;
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+        expect(endpoint.port).not.toBe(held);
+        expect(await (await fetch(`http://127.0.0.1:${endpoint.port}/`)).text()).toBe('mine');
+        await other.kill(id);
+      } finally {
+        await other.close();
+        taken.close();
+      }
+    },
+  );
 
   it.skipIf(!sandboxed)(
     'mounts volumes at their paths, read-only where asked (needs /usr/bin/bwrap)',

@@ -145,7 +145,7 @@ export class ProcessDriver implements RuntimeDriver {
     await mkdir(tmp, { recursive: true });
     await Promise.all(STATE_FILES.map((f) => rm(join(dir, f), { force: true })));
     const gpus = await this.takeGpus(spec);
-    const port = spec.httpPort ? await freePort() : undefined;
+    const port = spec.httpPort ? await (this.opts.freePort ?? freePort)() : undefined;
     const guestPort = this.assignsHttpPort ? port : spec.httpPort;
     const uid = this.jobsGid !== undefined || this.ownUidOutside ? await claimUid(dir) : undefined;
     const identity =

@@ -158,7 +158,8 @@ export interface BringUp {
  * Once bwrap has made the job's namespaces: its pid noted (`child.pid`, for exec, readiness and a
  * later server) and its network brought up, before the command is let go.
  */
-export async function bringUp(b: BringUp): Promise<void> {
+/** Answers the host port the job's HTTP port is forwarded from, when it has one. */
+export async function bringUp(b: BringUp): Promise<number | undefined> {
   // Made while bwrap starts: the helper's socket directory and log (apart from the job's).
   const [pid, sockets, log] = await Promise.all([
     childPid(b.info),
@@ -166,12 +167,13 @@ export async function bringUp(b: BringUp): Promise<void> {
     b.network ? open(join(b.dir, 'net.log'), 'w') : undefined,
   ]);
   try {
-    if (pid === null) return;
+    if (pid === null) return undefined;
     const noted = writeFile(join(b.dir, 'child.pid'), String(pid));
     // Awaited after the network; a job removed meanwhile fails both, and the network's error wins.
     noted.catch(() => undefined);
+    let bound: number | undefined;
     if (sockets && log) {
-      await startNetwork({
+      bound = await startNetwork({
         childPid: pid,
         asJob: b.identity ? asJob(b.identity) : [],
         apiSocket: join(sockets, 'slirp.sock'),
@@ -183,6 +185,7 @@ export async function bringUp(b: BringUp): Promise<void> {
       });
     }
     await noted;
+    return bound;
   } finally {
     await log?.close();
   }
@@ -210,7 +213,18 @@ export async function settle(s: Settling): Promise<void> {
     if (s.sandboxed) {
       const { port, guestPort } = s.record;
       const forward = port && guestPort ? { hostPort: port, guestPort } : undefined;
-      await bringUp({ dir: s.dir, identity: s.identity, network: s.network, forward, ...s.fds });
+      const bound = await bringUp({
+        dir: s.dir,
+        identity: s.identity,
+        network: s.network,
+        forward,
+        ...s.fds,
+      });
+      // The probed port was taken meanwhile: the job is reached on the one bound instead.
+      if (bound !== undefined && bound !== port) {
+        s.record.port = bound;
+        await writeFile(join(s.dir, 'job.json'), JSON.stringify(s.record));
+      }
     }
   } catch (e) {
     // Best effort: the file only carries the message; an early failure leaves nothing to kill.

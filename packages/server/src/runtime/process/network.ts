@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { networkInterfaces } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { freePort } from '../../net/ports.js';
 import { JOB_UIDS } from './identity.js';
 import { inOwnerUserns } from './ptys.js';
 import { CommandFailed, guardStreams, runCommand } from '../child.js';
@@ -148,7 +149,10 @@ export interface NetworkOptions {
   /** The wrapper's end of this socket pair stays open while the job lives: the helper exits with it. */
   exitFd: Readable | Writable;
   logFd: number;
-  /** The job's HTTP port, forwarded from 127.0.0.1:hostPort. */
+  /**
+   * The job's HTTP port, forwarded from 127.0.0.1:hostPort, or from another free port when
+   * something took that one meanwhile (startNetwork answers the one it bound).
+   */
   forward?: { hostPort: number; guestPort: number };
   /**
    * Whether the server is root and can tune the job's namespace (root of the host, not of the
@@ -165,7 +169,7 @@ export interface NetworkOptions {
  * 10.0.2.3, no route to the host's loopback) and forwards the job's HTTP port. The helper is
  * detached: it lives as long as the job, not the server.
  */
-export async function startNetwork(o: NetworkOptions): Promise<void> {
+export async function startNetwork(o: NetworkOptions): Promise<number | undefined> {
   const ns = `/proc/${o.childPid}/ns`;
   await loopbackUp(o.childPid);
   const settle = o.forward && o.root ? jobSysctls(o.childPid) : Promise.resolve();
@@ -196,10 +200,11 @@ export async function startNetwork(o: NetworkOptions): Promise<void> {
   try {
     await ready(helper);
     await settle;
-    if (o.forward) {
-      const guest = o.root ? '127.0.0.1' : '10.0.2.100';
-      await addForward(o.apiSocket, o.forward.hostPort, guest, o.forward.guestPort);
-    }
+    if (!o.forward) return undefined;
+    const guest = o.root ? '127.0.0.1' : '10.0.2.100';
+    return await forwardFrom(o.forward.hostPort, (port) =>
+      addForward(o.apiSocket, port, guest, o.forward!.guestPort),
+    );
   } finally {
     helper.stdio[3]?.destroy();
   }
@@ -267,6 +272,34 @@ function jobSysctls(pid: number): Promise<void> {
   });
 }
 
+/** Tries after the first port, each a port free when chosen: slirp4netns binds it, or refuses. */
+const FORWARD_TRIES = 5;
+
+/**
+ * The host port is taken by binding it (slirp4netns's `add_hostfwd`), not by the probe that
+ * chose it: another process may bind a probed port before the helper does, and the forward is
+ * then tried again from another free port. Answers the port bound.
+ */
+export async function forwardFrom(
+  first: number,
+  bind: (port: number) => Promise<void>,
+  next: () => Promise<number> = freePort,
+): Promise<number> {
+  let port = first;
+  for (let tried = 1; ; tried++) {
+    try {
+      await bind(port);
+      return port;
+    } catch (e) {
+      if (!(e instanceof PortRefused) || tried >= FORWARD_TRIES) throw e;
+      port = await next();
+    }
+  }
+}
+
+/** slirp4netns's refusal of a forward: its host port could not be bound. */
+export class PortRefused extends Error {}
+
 async function addForward(
   socket: string,
   hostPort: number,
@@ -291,7 +324,8 @@ async function addForward(
     s.once('error', reject);
     s.end(JSON.stringify(request));
   });
-  if (!/"return"/.test(answer)) throw new Error(`slirp4netns refused the port forward: ${answer}`);
+  if (!/"return"/.test(answer))
+    throw new PortRefused(`slirp4netns refused the port forward: ${answer}`);
 }
 
 /**

@@ -17,4 +17,9 @@ export interface ProcessDriverOptions {
   unsandboxedJobs?: UnsandboxedJobs;
   /** ORRERY_GPU_DESCRIPTION: this machine's GPUs as stated, in place of the probe (gpus.ts). */
   gpus?: MachineGpus;
+  /**
+   * Chooses the host port a job's HTTP port is first forwarded from (default: one free on
+   * 127.0.0.1 now). A test answers one it holds, to see the forward bind another.
+   */
+  freePort?: () => Promise<number>;
 }
