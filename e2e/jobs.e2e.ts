@@ -113,6 +113,44 @@ describe('jobs journey', () => {
     await screenshot(page, 'jobs-list');
   });
 
+  it('an error toast leaves the sticky Create job button in reach', async () => {
+    // The organization may run one job, and web-job runs: the server refuses another (not one
+    // of its fields), and the form says so in a toast at the bottom right, where the sticky
+    // footer's buttons are.
+    const quota = (body: object) =>
+      fetch(`${server.url}/apis/admin/v1/clusters/default/orgs/acme/quota`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ quota: body }),
+      });
+    expect((await quota({ total_running_jobs: 1 })).status).toBe(200);
+    try {
+      await page.setViewportSize({ width: 1400, height: 600 });
+      await page.goto(`${server.url}/jobs/new?${CONTEXT}`);
+      await page.getByLabel('Image').fill('busybox');
+      await page.getByLabel('Command').fill('sleep 1');
+      const create = page.getByRole('button', { name: 'Create job' });
+      await create.click();
+      const toast = page
+        .locator('.mantine-Notification-root')
+        .filter({ hasText: 'Jobs quota exhausted' });
+      await toast.waitFor();
+      await settled(page);
+      const [t, b] = [(await toast.boundingBox())!, (await create.boundingBox())!];
+      expect(t.y + t.height).toBeLessThanOrEqual(b.y);
+      // What takes a click at the button's centre is the button, not a toast or its container.
+      const hit = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? null,
+        [b.x + b.width / 2, b.y + b.height / 2],
+      );
+      expect(hit).toBe('Create job');
+      await screenshot(page, 'jobs-toast-above-footer');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      expect((await quota({})).status).toBe(200);
+    }
+  });
+
   it('a pattern error on the job form is in words, without the required-fields toast', async () => {
     const { writes, stop } = watchWrites();
     await page.goto(`${server.url}/jobs/new?${CONTEXT}`);

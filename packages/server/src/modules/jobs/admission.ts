@@ -172,7 +172,7 @@ async function refusals(ctx: AppContext, caller: Principal, place: ProjectPlace,
     if (quota.exhausted) {
       throw new HttpError(
         'bad_request',
-        `Jobs quota exhausted: organization ${place.org} may run ${quota.quota} jobs on cluster ${place.cluster}`,
+        `Jobs quota exhausted: organization ${place.org} may run ${quota.quota} job${quota.quota === 1 ? '' : 's'} at once on cluster ${place.cluster}`,
       );
     }
   }

@@ -19,7 +19,7 @@ import { messageOf } from '../../../ui/errors';
 import { notifySuccess } from '../../../ui/notify';
 import { WhyNot } from '../../../ui/WhyNot';
 import { AppFormPanel } from '../install/AppFormPanel';
-import { FormFooter } from '../install/FormFooter';
+import { FormFooter } from '../../../ui/FormFooter';
 import { showSubmitError } from '../install/form-errors';
 import { appLabel, FORM_MAX_WIDTH, refusal } from '../rules';
 import { TemplateHeader } from '../TemplateHeader';

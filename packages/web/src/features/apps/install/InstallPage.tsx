@@ -15,7 +15,7 @@ import { ExportConfigButton, ImportConfigButton } from '../config';
 import { TemplateHeader } from '../TemplateHeader';
 import { useJobRuntime } from '../../jobs/create/api';
 import { AppFormPanel } from './AppFormPanel';
-import { FormFooter } from './FormFooter';
+import { FormFooter } from '../../../ui/FormFooter';
 import type { InstallState } from './InstallProgress';
 import { showSubmitError } from './form-errors';
 import { APPS_TEXTS } from '../texts';

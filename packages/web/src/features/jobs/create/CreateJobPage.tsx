@@ -17,6 +17,7 @@ import { useContextLink, usePlatformContext } from '../../../app/context/platfor
 import { SchemaFields, serverFieldErrors, useSchemaForm, type Preset } from '../../../forms';
 import { messageOf } from '../../../ui/errors';
 import { notifyError } from '../../../ui/notify';
+import { FormFooter } from '../../../ui/FormFooter';
 import { WhyNot } from '../../../ui/WhyNot';
 import { useAppTemplate, type AppTemplate } from '../../../api/apps';
 import { useCreateJob, useJobRuntime } from './api';
@@ -176,18 +177,20 @@ function JobForm(props: {
               env={{ place: props.place, presets: props.presets, subject: 'job' }}
             />
           </Paper>
-          <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
-            <Group justify="flex-end">
-              <Button variant="default" component={Link} to={link('/jobs')}>
-                {T.cancel}
-              </Button>
-              <WhyNot can={canCreate}>
-                <Button type="submit" loading={create.isPending}>
-                  {T.submit}
+          <FormFooter
+            end={
+              <>
+                <Button variant="default" component={Link} to={link('/jobs')}>
+                  {T.cancel}
                 </Button>
-              </WhyNot>
-            </Group>
-          </Paper>
+                <WhyNot can={canCreate}>
+                  <Button type="submit" loading={create.isPending}>
+                    {T.submit}
+                  </Button>
+                </WhyNot>
+              </>
+            }
+          />
         </Stack>
       </form>
     </PageFrame>
