@@ -7,11 +7,16 @@ const UserOnboardingPage = lazy(() => import('./UserOnboardingPage'));
 const CreateOrgPage = lazy(() => import('../orgs/CreateOrgPage'));
 const InvitesPage = lazy(() => import('../invites/InvitesPage'));
 const InviteScreen = lazy(() => import('../invites/InviteScreen'));
+// A job shared with someone outside any organization opens from its address all the same.
+const OpenJobPage = lazy(() => import('../jobs/open/OpenJobPage'));
 const InviteSignupDone = lazy(() =>
   import('../invites/InviteSignup').then((m) => ({ default: m.InviteSignupDone })),
 );
 
-/** A user without an organization can set one up, answer invitations, or leave. */
+/**
+ * A user without an organization can set one up, answer invitations, open a job shared with them
+ * from its address, or leave.
+ */
 export default function OnboardingRoutes() {
   const { refreshing } = useAccount();
   return (
@@ -21,6 +26,7 @@ export default function OnboardingRoutes() {
       <Route path="/invites" element={<InvitesPage />} />
       <Route path="/invites/:id" element={<InviteScreen />} />
       <Route path="/invite-signup" element={<InviteSignupDone />} />
+      <Route path="/open-job" element={<OpenJobPage />} />
       <Route
         path="*"
         element={

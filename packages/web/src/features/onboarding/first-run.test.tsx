@@ -8,6 +8,7 @@ import { camel, world } from '../../test/fixtures';
 import { renderSignedIn } from '../../test/render';
 import CreateOrgPage from '../orgs/CreateOrgPage';
 import InviteScreen from '../invites/InviteScreen';
+import OnboardingRoutes from './OnboardingRoutes';
 import UserOnboardingPage from './UserOnboardingPage';
 
 const RESEND = '/api/v1/users/alice/verification-mail';
@@ -154,5 +155,20 @@ describe('first run: contact support', () => {
     });
     await waitFor(() => expect(screen.getByText('Something went wrong')).toBeTruthy());
     expect(document.querySelector('a[href^="mailto:"]')).toBeNull();
+  });
+});
+
+describe('a user without an organization', () => {
+  it('opens a job shared with them from its address, not onboarding', async () => {
+    const key = 'dashboard--vision--acme';
+    const there = `${window.location.origin}/#shared-job`;
+    const { calls } = stubFetch([
+      { method: 'POST', url: `/api/v1/jobs/${key}/ingress-ticket`, body: { url: there } },
+    ]);
+    renderSignedIn(<OnboardingRoutes />, { withContext: false, route: `/open-job?key=${key}` });
+    expect(await screen.findByText(`Opening ${key}…`)).toBeTruthy();
+    await waitFor(() => expect(window.location.href).toBe(there));
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    window.location.hash = '';
   });
 });
