@@ -9,7 +9,13 @@ import { SLIRP } from './network.js';
 import { BWRAP } from './sandbox.js';
 import { wrapperAlive } from './wrapper.js';
 import { logOf, spec, until } from '../../test/process-jobs.js';
-import { DDP_TRAINING, RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import {
+  DDP_TRAINING,
+  MPI_ALLREDUCE,
+  MPI_RUN,
+  RANK_EXCHANGE,
+  RUN_PROG,
+} from '../../test/gang-programs.js';
 
 /** Each worker a real sandbox: bwrap, slirp4netns and a root server, as in isolation.test.ts. */
 const missing = [
@@ -24,6 +30,10 @@ const dataDir = mkdtempSync('/var/tmp/orrery-gang-');
 const torch =
   existsSync('/usr/bin/python3') &&
   spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
+/** Debian's openmpi-bin and python3-mpi4py: scripts/test.mjs installs them where it can. */
+const mpi =
+  existsSync('/usr/bin/mpirun') &&
+  spawnSync('/usr/bin/python3', ['-c', 'import mpi4py'], { stdio: 'ignore' }).status === 0;
 
 describe.skipIf(missing.length > 0)(`Jobs of several workers on the process runtime${why}`, () => {
   let driver: ProcessDriver;
@@ -175,6 +185,41 @@ except OSError as e:
       expect(ranks[0][2]).toBe(ranks[1][2]);
       // And the model learned: the loss fell to a tenth at least.
       for (const m of ranks) expect(Number(m[4])).toBeLessThan(Number(m[3]) / 10);
+    },
+    180_000,
+  );
+
+  it.skipIf(!mpi)(
+    `runs an MPI all-reduce across the workers with mpirun, through the job's launch agent${mpi ? '' : ' (skipped: openmpi-bin or python3-mpi4py is not installed)'}`,
+    async () => {
+      // Before mpirun, worker 0 asks the agent for hosts that are not the job's workers.
+      const refusals = [
+        'cat "$ORRERY_HOSTFILE"',
+        'for h in localhost 127.0.0.1 "$(hostname)-x" 2; do orrery-worker-exec "$h" true; echo "refused $h $?"; done',
+        'echo "rank 1 says $(orrery-worker-exec 1 \'echo $RANK $(hostname)\')"',
+      ].join('; ');
+      const command = `if [ "$RANK" = 0 ]; then ${refusals}; fi; ${MPI_RUN}`;
+      const id = await run(gang(command, 2, { env: { PROG: MPI_ALLREDUCE } }));
+      const done = await until(driver, id, 'exited', 120_000);
+      const log = await logOf(driver, id);
+      expect(done, log).toMatchObject({ exitCode: 0 });
+      // Each rank in its own worker, both with the sum of the ranks.
+      const ranks = [...log.matchAll(/^mpi rank (\d) of 2 on (\S+) sum (\d+)$/gm)];
+      expect(ranks.map((m) => [m[1], m[2], m[3]]).sort(), log).toEqual([
+        ['0', `${id}.w0`, '1'],
+        ['1', `${id}.w1`, '1'],
+      ]);
+      expect(log).toContain(`${id}.w0 slots=1\n${id}.w1 slots=1\n`);
+      expect(log).toContain(`rank 1 says 1 ${id}.w1\n`);
+      for (const host of ['localhost', '127.0.0.1', `${id}.w0-x`, '2']) {
+        expect(log).toContain(
+          `orrery-worker-exec: ${host} is not a worker of this job; its workers are ${id}.w0, ${id}.w1\n`,
+        );
+        expect(log).toContain(`refused ${host} 255\n`);
+      }
+      // The agent's directory goes with the gang.
+      await driver.remove(id);
+      expect(existsSync(`/run/orrery/gang/${id}`)).toBe(false);
     },
     180_000,
   );
