@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JobSpec } from '../driver.js';
 import { ProcessDriver } from './driver.js';
 import { SLIRP } from './network.js';
@@ -142,6 +142,33 @@ except OSError as e:
     expect(await driver.observe(id)).toEqual({ state: 'missing' });
     expect(await driver.list()).not.toContain(id);
     expect(await logOf(driver, id)).toBe('');
+  });
+
+  it("serves the gang's launch agent again after a restart of the server", async () => {
+    const id = await run(gang('exec sleep 600', 2));
+    await until(driver, id, 'running', 30_000);
+    const inWorker0 = async (d: ProcessDriver, command: string) => {
+      const session = await d.exec(id, {
+        command: ['/bin/sh', '-c', command],
+        tty: false,
+        stdin: false,
+      });
+      const [out, code] = await Promise.all([text(session.stdout), session.exitCode]);
+      return { out, code };
+    };
+    const ask = 'orrery-worker-exec 1 \'echo "$RANK $(hostname)"\'';
+    expect(await inWorker0(driver, ask)).toEqual({ out: `1 ${id}.w1\n`, code: 0 });
+    // The jobs outlive the server; the next one finds the gang and serves its agent.
+    await driver.close();
+    driver = new ProcessDriver({ dataDir, killGraceMs: 1000 });
+    await vi.waitFor(
+      async () => expect(await inWorker0(driver, ask)).toEqual({ out: `1 ${id}.w1\n`, code: 0 }),
+      {
+        timeout: 10_000,
+        interval: 100,
+      },
+    );
+    await driver.kill(id);
   });
 
   it('without the sandbox, runs the workers on the host network with a free rendezvous port', async () => {
