@@ -116,7 +116,7 @@ function RunCommand(props: {
             onChange={(e) => setCmd(e.currentTarget.value)}
             disabled={!can.allowed}
             style={{ flex: 1 }}
-            ff="monospace"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
           <WhyNot can={can}>
             <Button
