@@ -158,6 +158,9 @@ except OSError as e:
     };
     const ask = 'orrery-worker-exec 1 \'echo "$RANK $(hostname)"\'';
     expect(await inWorker0(driver, ask)).toEqual({ out: `1 ${id}.w1\n`, code: 0 });
+    // Its input goes to the command in worker 1, and the command's exit code comes back.
+    const relayed = 'echo piped | orrery-worker-exec 1 \'cat; exit 7\'; echo "exit $?"';
+    expect(await inWorker0(driver, relayed)).toEqual({ out: 'piped\nexit 7\n', code: 0 });
     // The jobs outlive the server; the next one finds the gang and serves its agent.
     await driver.close();
     driver = new ProcessDriver({ dataDir, killGraceMs: 1000 });
@@ -186,6 +189,19 @@ except OSError as e:
         expect.stringMatching(/^rank 1 of 2 heard rank 0 uid \d+$/),
       ]);
       await bare.remove(job.id);
+      if (mpi) {
+        // MPI too: the workers share the host's name, the agent tells them apart.
+        const ranks = gang(MPI_RUN, 2, { env: { PROG: MPI_ALLREDUCE } });
+        await bare.start(ranks);
+        const ended = await until(bare, ranks.id, 'exited', 60_000);
+        const out = await logOf(bare, ranks.id);
+        expect(ended, out).toMatchObject({ exitCode: 0 });
+        expect(
+          [...out.matchAll(/^mpi rank (\d) of 2 on \S+ sum 1$/gm)].map((m) => m[1]).sort(),
+          out,
+        ).toEqual(['0', '1']);
+        await bare.remove(ranks.id);
+      }
     } finally {
       await bare.close();
       rmSync(bareDir, { recursive: true, force: true });

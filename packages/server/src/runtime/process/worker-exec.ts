@@ -22,8 +22,8 @@ const STDIN_END = 5;
 const STDOUT = 1;
 const STDERR = 2;
 const EXIT = 3;
-/** A request is a host name and a command line: anything larger is no client of ours. */
-const MAX_REQUEST = 1 << 20;
+/** No frame of ours is larger (a request, a piece of input): a larger one is no client of ours. */
+const MAX_FRAME = 1 << 20;
 
 /** Where a sandboxed worker sees its gang's directory. */
 export const GUEST_DIR = '/run/orrery';
@@ -70,6 +70,11 @@ export function mpiEnv(o: {
     OMPI_MCA_if_base_do_not_resolve: '1',
     // The sandbox shows no /sys: hwloc would say so on every MPI process's start.
     HWLOC_HIDE_ERRORS: '2',
+    // Without the sandbox the workers share this machine's network, whose other addresses a
+    // root server's firewall may close to jobs' uids (docs/runtimes.md): loopback, then.
+    ...(o.sandboxed
+      ? {}
+      : { OMPI_MCA_oob_tcp_if_include: 'lo', OMPI_MCA_btl_tcp_if_include: 'lo' }),
   };
 }
 
@@ -111,11 +116,14 @@ export class WorkerAgents {
     this.servers.set(gang, server);
   }
 
-  /** Stops serving the gang; with `dir`, its directory goes too (the gang has ended). */
+  /**
+   * Stops taking connections for the gang; with `dir`, its directory goes too (the gang has
+   * ended). Commands running through the agent are not waited for: they end with the gang, or
+   * with this server's process.
+   */
   async close(gang: string, dir?: string): Promise<void> {
-    const server = this.servers.get(gang);
+    this.servers.get(gang)?.close();
     this.servers.delete(gang);
-    if (server) await new Promise((resolve) => server.close(resolve));
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 
@@ -164,8 +172,12 @@ function serve(socket: Socket, target: GangTarget) {
   };
   const onInput = (type: number, payload: Buffer) => {
     if (type === STDIN) {
-      if (session?.stdin) session.stdin.write(payload);
-      else early.push(payload);
+      if (!session?.stdin) early.push(payload);
+      // The client's input waits for the command to read it.
+      else if (!session.stdin.write(payload)) {
+        socket.pause();
+        session.stdin.once('drain', () => socket.resume());
+      }
     } else if (type === STDIN_END) {
       inputEnded = true;
       session?.stdin?.end();
@@ -180,7 +192,7 @@ function serve(socket: Socket, target: GangTarget) {
     pending = Buffer.concat([pending, d]);
     while (pending.length >= 5) {
       const length = pending.readUInt32BE(1);
-      if (length > MAX_REQUEST && !requested) return socket.destroy();
+      if (length > MAX_FRAME) return socket.destroy();
       if (pending.length < 5 + length) return;
       const [type, payload] = [pending[0], pending.subarray(5, 5 + length)];
       pending = pending.subarray(5 + length);
