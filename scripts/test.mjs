@@ -40,6 +40,9 @@ const apt = ensureApt([
   // PyTorch DDP across a distributed job's workers (runtime/process/gang.test.ts): 161 packages,
   // 91 s to install here (under load, --no-install-recommends).
   ['python3-torch', '/usr/lib/python3/dist-packages/torch/__init__.py'],
+  // MPI across a distributed job's workers through Orrery's launch agent (gang.test.ts).
+  ['openmpi-bin', '/usr/bin/mpirun'],
+  ['python3-mpi4py', '/usr/lib/python3/dist-packages/mpi4py/__init__.py'],
   // The Slurm runtime's tests: a private two-node cluster on loopback (scripts/slurm.mjs).
   ['slurm-wlm', '/usr/bin/sinfo'],
   ['slurmctld', '/usr/sbin/slurmctld'],

@@ -344,18 +344,24 @@ export const JobMaxRunTime = z.union([
   z.object({ max_run_time_minutes: int4().positive() }),
 ]);
 
-export const JobLogQuery = z.object({
-  since: z.iso.datetime({ offset: true }).optional(),
-  timestamps: bool.optional(),
-  debug: bool.optional(),
-  separator: z.string().optional(),
-  archive_delay: z.coerce.number().optional(),
-  /** Orrery: one worker's own output, of a job of several (docs/jobs.md "Distributed jobs"). */
+/**
+ * Orrery: one worker of a job of several (docs/jobs.md "Distributed jobs"), by its rank: its own
+ * log, its live stats, exec and attach into it.
+ */
+export const JobWorkerQuery = z.object({
   worker: z.coerce
     .number()
     .int('worker must be a whole number')
     .min(0, 'worker must be at least 0')
     .optional(),
+});
+
+export const JobLogQuery = JobWorkerQuery.extend({
+  since: z.iso.datetime({ offset: true }).optional(),
+  timestamps: bool.optional(),
+  debug: bool.optional(),
+  separator: z.string().optional(),
+  archive_delay: z.coerce.number().optional(),
 });
 
 /** One sample of the `top` WebSocket. */

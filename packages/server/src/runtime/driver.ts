@@ -181,6 +181,11 @@ export interface ExecOptions {
   command: string[];
   tty: boolean;
   stdin: boolean;
+  /**
+   * The worker (rank from 0) of a job of several to run in; absent: worker 0. A driver that runs
+   * gangs honours it; the route has checked it against the job's workers.
+   */
+  worker?: number;
 }
 
 export interface ExecSession {
@@ -244,8 +249,11 @@ export interface RuntimeDriver {
   /** Forget an exited job (its logs stay readable through `logs`). */
   remove(id: string): Promise<void>;
   logs(id: string, options: LogOptions): Promise<Readable>;
-  /** Samples about once a second while the job runs; ends when it stops. */
-  stats(id: string, signal: AbortSignal): AsyncIterable<StatsSample>;
+  /**
+   * Samples about once a second while the job runs; ends when it stops. A gang's workers added
+   * up, or one worker's (rank from 0, checked by the route against the job's workers).
+   */
+  stats(id: string, signal: AbortSignal, worker?: number): AsyncIterable<StatsSample>;
   /** Host address of the job's HTTP port, or null when it is not listening (yet). */
   endpoint(id: string): Promise<{ host: string; port: number } | null>;
   /**

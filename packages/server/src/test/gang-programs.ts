@@ -67,3 +67,21 @@ params = torch.cat([p.detach().flatten() for p in model.parameters()]).tolist()
 print(f'rank {rank} of {world} params {" ".join(f"{v:.6f}" for v in params)} loss {losses[0]:.6f} {losses[-1]:.6f}', flush=True)
 dist.destroy_process_group()
 `;
+
+/**
+ * An MPI all-reduce of the ranks (mpi4py): each rank prints its rank, the world's size, its host
+ * name (its worker's) and the sum, which is 0 + 1 + … + (size - 1) on every rank.
+ */
+export const MPI_ALLREDUCE = `
+import socket
+from mpi4py import MPI
+comm = MPI.COMM_WORLD
+total = comm.allreduce(comm.Get_rank(), op=MPI.SUM)
+print(f'mpi rank {comm.Get_rank()} of {comm.Get_size()} on {socket.gethostname()} sum {total}', flush=True)
+`;
+
+/**
+ * The MPI recipe of docs/jobs.md "MPI": worker 0 runs plain `mpirun` (the job's environment names
+ * the hostfile and the launch agent), the others wait for it with `orrery-worker-exec --wait`.
+ */
+export const MPI_RUN = `if [ "$RANK" = 0 ]; then mpirun -np "$WORLD_SIZE" /usr/bin/python3 -c "$PROG"; else orrery-worker-exec --wait; fi`;

@@ -180,6 +180,8 @@ export interface LogOptions {
   signal: AbortSignal;
   /** `text/plain` (a job's log) unless told: an app's log is NDJSON. */
   accept?: string;
+  /** One worker's own log, of a job of several (rank from 0); absent: the merged log. */
+  worker?: number;
   /** Each decoded piece of text as it arrives; lines may be split across pieces. */
   onText(text: string): void;
 }
@@ -191,6 +193,7 @@ export interface LogOptions {
 export async function streamLog(monitoringUrl: string, id: string, o: LogOptions) {
   const url = buildUrl(`${monitoringUrl}/${encodeURIComponent(id)}/log`, {
     timestamps: o.timestamps ? 1 : undefined,
+    worker: o.worker,
   });
   const res = await fetch(url, {
     headers: streamHeaders(o.token, o.accept ?? 'text/plain'),
@@ -305,6 +308,61 @@ export function statusUrl(monitoringUrl: string, id: string, origin = window.loc
   const url = new URL(`${monitoringUrl}/${encodeURIComponent(id)}/status_ws`, origin);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.toString();
+}
+
+/** The channel protocol of `exec` (the first byte of each frame its channel). */
+export const EXEC_PROTOCOL = 'v2.channels.neu.ro';
+
+/** `ws(s)://…/{id}/exec?cmd=…&worker=N`, the token offered as for `top`. */
+export function execUrl(
+  monitoringUrl: string,
+  id: string,
+  q: { cmd: string; worker?: number },
+  origin = window.location.origin,
+) {
+  const url = new URL(`${monitoringUrl}/${encodeURIComponent(id)}/exec`, origin);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('cmd', q.cmd);
+  if (q.worker !== undefined) url.searchParams.set('worker', String(q.worker));
+  return url.toString();
+}
+
+export interface CommandResult {
+  /** stdout and stderr as they came. */
+  output: string;
+  exitCode: number;
+}
+
+/**
+ * Runs `cmd` (by `/bin/sh -c`) in the running job, in worker `worker` of a job of several:
+ * its output and exit code, or the server's reason for closing the socket.
+ */
+export function runInJob(
+  monitoringUrl: string,
+  id: string,
+  o: { cmd: string; worker?: number; token: string | null | undefined; failed: string },
+): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const protocols = o.token ? [EXEC_PROTOCOL, `${BEARER_PROTOCOL_PREFIX}${o.token}`] : [];
+    const socket = new WebSocket(execUrl(monitoringUrl, id, o), protocols);
+    socket.binaryType = 'arraybuffer';
+    const decoder = new TextDecoder();
+    let output = '';
+    let exitCode: number | null = null;
+    socket.onmessage = (event: MessageEvent) => {
+      if (!(event.data instanceof ArrayBuffer)) return;
+      const frame = new Uint8Array(event.data);
+      const body = frame.subarray(1);
+      if (frame[0] === 1 || frame[0] === 2) output += decoder.decode(body, { stream: true });
+      if (frame[0] === 3)
+        exitCode = (JSON.parse(decoder.decode(body)) as { exit_code: number }).exit_code;
+    };
+    socket.onclose = (event: CloseEvent) => {
+      if (exitCode !== null) resolve({ output: output + decoder.decode(), exitCode });
+      // 1011 carries the server's message; a refused upgrade gives the page none to show.
+      else reject(new Error(event.reason || o.failed));
+    };
+  });
 }
 
 /** The monitoring base of a cluster; `monitoring_url` of the configuration, else this origin's. */

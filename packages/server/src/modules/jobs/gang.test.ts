@@ -1,10 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import { presets } from '../../db/schema.js';
 import type { TestServer, TestUser } from '../../test/harness.js';
 import { call, jobReaches, submitJob, tenantServer } from '../../test/fixtures.js';
-import { RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import { framesUntilClose, upgrade } from '../../test/ingress.js';
+import { MPI_ALLREDUCE, MPI_RUN, RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
 import { SLIRP } from '../../runtime/process/network.js';
 import { BWRAP } from '../../runtime/process/sandbox.js';
 import { invalidateCatalog } from '../clusters/store.js';
@@ -16,6 +19,10 @@ const missing = [
   process.getuid?.() === 0 ? '' : 'a root server',
 ].filter(Boolean);
 const why = missing.length ? ` (skipped: needs ${missing.join(', ')})` : '';
+/** Debian's openmpi-bin and python3-mpi4py: scripts/test.mjs installs them where it can. */
+const mpi =
+  existsSync('/usr/bin/mpirun') &&
+  spawnSync('/usr/bin/python3', ['-c', 'import mpi4py'], { stdio: 'ignore' }).status === 0;
 
 /**
  * Jobs of several workers through the API on the process runtime (docs/jobs.md "Distributed
@@ -50,10 +57,33 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
       ...body,
     });
 
-  tenantServer((x) => ({ s, owner } = x), {
-    ORRERY_RUNTIME: 'process',
-    ORRERY_KILL_GRACE_SECONDS: '1',
-  });
+  tenantServer(
+    (x) => ({ s, owner } = x),
+    { ORRERY_RUNTIME: 'process', ORRERY_KILL_GRACE_SECONDS: '1' },
+    { listen: true },
+  );
+  const wsUrl = (path: string) => `${s.url.replace('http', 'ws')}${path}`;
+  /** What `cmd` prints in the job (`?worker=N` in `query`), and its exit code. */
+  const exec = async (id: string, cmd: string, query = '') => {
+    const url = wsUrl(`/api/v1/jobs/${id}/exec?cmd=${encodeURIComponent(cmd)}${query}`);
+    const frames = await framesUntilClose(new WebSocket(url, [], { headers: owner.headers }));
+    const out = Buffer.concat(frames.filter((f) => f[0] === 1).map((f) => f.subarray(1)));
+    const exit = frames.find((f) => f[0] === 3);
+    return { out: out.toString(), exit: exit && JSON.parse(exit.subarray(1).toString()) };
+  };
+  /** The first sample of the top stream (`?worker=N` in `query`). */
+  const sample = (id: string, query = '') =>
+    new Promise<{ memory_bytes: number }>((resolve, reject) => {
+      const ws = new WebSocket(wsUrl(`/api/v1/jobs/${id}/top${query}`), [], {
+        headers: owner.headers,
+      });
+      ws.once('message', (d) => {
+        resolve(JSON.parse(String(d)) as { memory_bytes: number });
+        ws.close();
+      });
+      ws.once('error', reject);
+      ws.once('close', () => reject(new Error('closed before a sample')));
+    });
   beforeAll(async () => {
     const preset = { clusterName: 'default', cpu: half, memory: 128 * MB, creditsPerHour: '1.5' };
     await s.ctx.db.insert(presets).values([{ ...preset, name: 'half' }]);
@@ -137,4 +167,65 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
     // Both workers had started: the merged log has each one's line.
     expect((await log(id)).split('\n').sort()).toEqual(['', 'worker 0', 'worker 1']);
   });
+
+  it('execs into a chosen worker and streams its own stats; a rank the job lacks is a 400', async () => {
+    // Worker 1 holds 64 MiB more than worker 0.
+    const hold = `/usr/bin/python3 -c "import time; b = b'x' * (64 << 20); time.sleep(600)"`;
+    const id = await submit(`if [ "$RANK" = 1 ]; then exec ${hold}; fi; exec sleep 600`, {
+      nodes: 2,
+    });
+    await until(id, 'running');
+    const where = 'echo "$RANK $(hostname)"';
+    expect(await exec(id, where)).toEqual({ out: `0 ${id}.w0\n`, exit: { exit_code: 0 } });
+    expect(await exec(id, where, '&worker=1')).toEqual({
+      out: `1 ${id}.w1\n`,
+      exit: { exit_code: 0 },
+    });
+    // Each worker's load alone, or the two added up.
+    const MiB = 2 ** 20;
+    await vi.waitFor(
+      async () => expect((await sample(id, '?worker=1')).memory_bytes).toBeGreaterThan(64 * MiB),
+      {
+        timeout: 20_000,
+        interval: 100,
+      },
+    );
+    expect((await sample(id, '?worker=0')).memory_bytes).toBeLessThan(32 * MiB);
+    expect((await sample(id)).memory_bytes).toBeGreaterThan(64 * MiB);
+    for (const path of ['exec?cmd=true&', 'top?', 'attach?stdout=1&']) {
+      const refused = await upgrade(`${s.url}/api/v1/jobs/${id}/${path}worker=2`, owner.headers);
+      expect(refused).toMatchObject({ refused: 400 });
+      expect(JSON.parse((refused as { body: string }).body).message).toBe(
+        'The job has 2 worker(s), numbered from 0',
+      );
+    }
+    await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner);
+    await until(id, 'cancelled');
+  });
+
+  it.skipIf(!mpi)(
+    `runs an MPI all-reduce across the workers with plain mpirun, whose agent reaches only them${mpi ? '' : ' (skipped: openmpi-bin or python3-mpi4py is not installed)'}`,
+    async () => {
+      // Worker 0 asks the job's launch agent for this machine and for a worker the job lacks.
+      const refusals =
+        'for h in localhost 2; do orrery-worker-exec "$h" true; echo "refused $h $?"; done';
+      const command = `if [ "$RANK" = 0 ]; then ${refusals}; fi; ${MPI_RUN}`;
+      const id = await submit(command, { nodes: 2, env: { PROG: MPI_ALLREDUCE } });
+      const done = await until(id, 'succeeded');
+      const merged = await log(id);
+      expect(done.history.exit_code, merged).toBe(0);
+      // mpirun ran on worker 0, rank 1 in worker 1: each printed the sum of the ranks.
+      const rank = (r: number) => `mpi rank ${r} of 2 on ${id}.w${r} sum 1\n`;
+      expect(merged).toContain(rank(0));
+      expect(merged).toContain(rank(1));
+      const workers = `${id}.w0, ${id}.w1`;
+      for (const host of ['localhost', '2']) {
+        expect(merged).toContain(
+          `orrery-worker-exec: ${host} is not a worker of this job; its workers are ${workers}\n`,
+        );
+        expect(merged).toContain(`refused ${host} 255\n`);
+      }
+    },
+    180_000,
+  );
 });

@@ -10,6 +10,7 @@ import {
   JobMetrics,
   JobRuntimeInfo,
   JobSaveBody,
+  JobWorkerQuery,
   isFinalJobStatus,
   type Action,
   type JobStatus,
@@ -18,7 +19,7 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { bearerOf, requireUser } from '../../auth/principal.js';
-import { HttpError, invalid, notFound } from '../../http/errors.js';
+import { HttpError, invalid, notFound, validationOf } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
 import type { ExecSession } from '../../runtime/driver.js';
@@ -60,6 +61,21 @@ const resize = (session: ExecSession, json: Buffer) => {
   }
 };
 
+/**
+ * `?worker=N`: one worker of the job, by its rank; absent, or the job has one worker: undefined
+ * (the whole job). A rank the job does not have is a 400.
+ */
+function workerOf(j: JobRow, query: unknown): number | undefined {
+  const parsed = JobWorkerQuery.safeParse(query);
+  if (!parsed.success) throw validationOf(parsed.error);
+  const { worker } = parsed.data;
+  const workers = workersOf(j);
+  if (worker !== undefined && worker >= workers)
+    throw invalid('worker', `The job has ${workers} worker(s), numbered from 0`);
+  // One worker's own is the whole job of one.
+  return workers > 1 ? worker : undefined;
+}
+
 /** Closes a socket with an error the CLI shows (1011 = server error). */
 const closeWith = (socket: WebSocket, e: unknown) =>
   socket.close(1011, (e instanceof Error ? e.message : String(e)).slice(0, 120));
@@ -89,16 +105,18 @@ export const monitoringRoutes =
         upgraded.set(request, j);
       };
     const logsOf = (j: JobRow, q: z.infer<typeof JobLogQuery>): Promise<Readable> => {
-      const workers = workersOf(j);
-      if (q.worker !== undefined && q.worker >= workers)
-        throw invalid('worker', `The job has ${workers} worker(s), numbered from 0`);
+      const worker = workerOf(j, q);
       return driver.logs(j.id, {
         since: q.since ? new Date(q.since) : undefined,
         follow: !finished(j),
         timestamps: q.timestamps ?? false,
-        // One worker's own log is the whole log of a job of one.
-        ...(workers > 1 && q.worker !== undefined ? { worker: q.worker } : {}),
+        ...(worker !== undefined ? { worker } : {}),
       });
+    };
+    /** A WebSocket route's `?worker=N`, checked before the upgrade (a 400, as logs). */
+    const checkWorker = (j: JobRow, request: FastifyRequest) => {
+      workerOf(j, request.query);
+      return null;
     };
 
     app.get(
@@ -225,7 +243,7 @@ export const monitoringRoutes =
         websocket: true,
         config: { access: 'user-or-token' },
         schema: { params: OneJob },
-        preHandler: jobBeforeUpgrade('read'),
+        preHandler: jobBeforeUpgrade('read', checkWorker),
       },
       async (socket, request) => {
         const abort = new AbortController();
@@ -233,7 +251,9 @@ export const monitoringRoutes =
         try {
           const j = upgraded.get(request)!;
           if (j.status === 'running') {
-            for await (const s of driver.stats(j.id, abort.signal)) {
+            // One worker's, or the workers' added up.
+            const worker = workerOf(j, request.query);
+            for await (const s of driver.stats(j.id, abort.signal, worker)) {
               if (socket.readyState !== socket.OPEN) break;
               socket.send(JSON.stringify(topSample(s)));
             }
@@ -352,11 +372,11 @@ export const monitoringRoutes =
         websocket: true,
         config: { access: 'user-or-token' },
         schema: { params: OneJob },
-        preHandler: jobBeforeUpgrade('write', (_j, request) => {
+        preHandler: jobBeforeUpgrade('write', (j, request) => {
           const q = request.query as Record<string, string | undefined>;
           return q.tty === '1' && q.stdout === '1' && q.stderr === '1'
             ? new HttpError('bad_request', 'tty with both stdout and stderr cannot be attached')
-            : null;
+            : checkWorker(j, request);
         }),
       },
       async (socket, request) => {
@@ -380,6 +400,7 @@ export const monitoringRoutes =
               command: [],
               tty: q.tty === '1' || q.tty === 'true',
               stdin: q.stdin === '1' || q.stdin === 'true',
+              worker: workerOf(j, q),
             });
             await bridge(socket, session, early, (f) => (onFrame = f));
             return;
@@ -409,12 +430,12 @@ export const monitoringRoutes =
         websocket: true,
         config: { access: 'user-or-token' },
         schema: { params: OneJob },
-        preHandler: jobBeforeUpgrade('write', (j) =>
+        preHandler: jobBeforeUpgrade('write', (j, request) =>
           !driver.exec
             ? new HttpError('bad_request', `The ${driver.name} runtime cannot exec`)
             : j.status !== 'running'
               ? new HttpError('conflict', 'The job is not running')
-              : null,
+              : checkWorker(j, request),
         ),
       },
       async (socket, request) => {
@@ -431,6 +452,8 @@ export const monitoringRoutes =
             command: ['/bin/sh', '-c', q.cmd ?? 'sh'],
             tty: q.tty === '1' || q.tty === 'true',
             stdin: q.stdin === '1' || q.stdin === 'true',
+            // Worker 0 unless the caller names another (docs/jobs.md "Distributed jobs").
+            worker: workerOf(j, q),
           });
           await bridge(socket, session, early, (f) => (onFrame = f));
         } catch (e) {

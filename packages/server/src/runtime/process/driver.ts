@@ -23,7 +23,7 @@ import { stopWrapped, watchStart, wrapperAlive } from './wrapper.js';
 import { freePort } from '../../net/ports.js';
 import { assignGpus, gpuEnv } from './sandbox.js';
 import { Cgroups, type JobCgroup } from './cgroups.js';
-import { execIn } from './exec.js';
+import { execInDir } from './exec.js';
 import { exitState, readNumber } from './exit.js';
 import { prepareHost } from './host.js';
 import { claimUid, releaseUid } from './identity.js';
@@ -37,7 +37,7 @@ import {
   WRAPPER,
 } from './launch.js';
 import { listensInside } from './network.js';
-import { sampleTree } from './stats.js';
+import { sampleTree, wrapperPids } from './stats.js';
 import { appRuntimeEnv } from './app-runtime.js';
 import { DEFAULT_PATH, STATE_FILES, type JobRecord } from './record.js';
 import { asOwnUser, homeOf, jobIsolation, ownHome } from './unsandboxed.js';
@@ -116,11 +116,17 @@ export class ProcessDriver implements RuntimeDriver {
       observeOne: (id) => this.observeOne(id),
       killOne: (id) => this.killOne(id),
       removeOne: (id) => this.removeOne(id),
+      execOne: (id, command) => this.execOne(id, { command, stdin: true, tty: false }),
+      onChange: (listener) => this.listeners.add(listener),
+      access: { gid: this.jobsGid, root: process.getuid?.() === 0 },
     });
     // Stamps logs and notices state changes; jobs a previous server left running included.
     this.timer = setInterval(() => void this.poll(), 250);
     this.timer.unref();
-    void this.list().then((ids) => ids.forEach((id) => this.watched.set(id, '')));
+    void this.list().then((ids) => {
+      ids.forEach((id) => this.watched.set(id, ''));
+      return this.gang.reopen(ids);
+    });
     void this.relays?.reopen();
   }
 
@@ -200,6 +206,7 @@ export class ProcessDriver implements RuntimeDriver {
             network: this.network,
             joinNetOf: plan?.joinNetOf,
             hosts: plan?.peers,
+            gangDir: plan?.gangDir,
           })
         : Promise.resolve([
             ...(outside !== undefined ? asOwnUser(outside) : []),
@@ -360,13 +367,13 @@ export class ProcessDriver implements RuntimeDriver {
     return this.logFile(one).readJob(options, () => this.observe(one));
   }
 
-  /** A gang's: all its workers' together. */
-  async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
-    const members = await this.gang.members(id);
+  /** A gang's: all its workers' together, or one's (`worker`). */
+  async *stats(id: string, abort: AbortSignal, worker?: number): AsyncIterable<StatsSample> {
+    const members =
+      worker === undefined ? await this.gang.members(id) : [await this.gang.member(id, worker)];
     const gpus = (await this.record(members[0]))?.limits.gpu?.vendor === 'nvidia';
-    const pid = async (m: string) => (await readNumber(join(this.dir(m), 'wrapper.pid')))?.value;
     yield* sampleTree(
-      async () => (await Promise.all(members.map(pid))).filter((p): p is number => p !== undefined),
+      () => wrapperPids(members.map((m) => this.dir(m))),
       async () => (await this.observe(id)).state === 'running',
       gpus,
       abort,
@@ -412,19 +419,17 @@ export class ProcessDriver implements RuntimeDriver {
    * Unsandboxed: in the job's working directory. Both with the job's environment.
    */
   async exec(job: string, options: ExecOptions): Promise<ExecSession> {
-    // In a gang, its rank 0.
-    const id = (await this.gang.members(job))[0];
+    return this.execOne(await this.gang.member(job, options.worker), options);
+  }
+
+  private async execOne(id: string, options: ExecOptions): Promise<ExecSession> {
     if ((await this.observeOne(id)).state !== 'running')
-      throw new Error(`Job ${job} is not running`);
-    const pgid = await readNumber(join(this.dir(id), 'pgid'));
+      throw new Error(`Job ${id} is not running`);
     const uid = (await this.record(id))?.uid;
-    return execIn(pgid?.value, options.command, {
+    return execInDir(this.dir(id), uid, options, {
       sandboxed: this.sandboxed,
-      identity:
-        uid !== undefined && this.jobsGid !== undefined ? { uid, gid: this.jobsGid } : undefined,
-      ownUid: !this.sandboxed ? uid : undefined,
+      jobsGid: this.jobsGid,
       cgroupProcs: this.cgroups.procsFiles(id),
-      stdin: options.stdin,
     });
   }
 
@@ -432,6 +437,7 @@ export class ProcessDriver implements RuntimeDriver {
     clearInterval(this.timer);
     this.listeners.clear();
     await this.relays?.closeAll();
+    await this.gang.close();
   }
 
   private async poll() {
@@ -442,10 +448,7 @@ export class ProcessDriver implements RuntimeDriver {
         const s = await this.observe(id);
         const finished = s.state === 'exited' || s.state === 'missing';
         // A gang's workers each have a log of their own besides the merged one.
-        if (this.gang.is(id))
-          for (const w of await this.gang.members(id)) await this.logFile(w).stamp(finished);
-        // Not awaited: stopping a failed gang's other workers takes their kill grace.
-        if (!finished) void this.gang.stopIfFailed(id);
+        await this.gang.poll(id, finished, (w) => this.logFile(w).stamp(finished));
         await this.logFile(id).stamp(finished);
         if (finished) {
           this.watched.delete(id);

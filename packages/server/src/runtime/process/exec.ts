@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFile, readlink } from 'node:fs/promises';
 import { constants } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { guardStreams } from '../child.js';
-import type { ExecSession } from '../driver.js';
+import type { ExecOptions, ExecSession } from '../driver.js';
+import { readNumber } from './exit.js';
 import type { JobIdentity } from './identity.js';
 import { asJob, SETPRIV } from './launch.js';
 import { takesTerm, tree } from './proc.js';
@@ -17,6 +19,24 @@ export interface ExecContext {
   ownUid?: number;
   cgroupProcs: string[];
   stdin: boolean;
+}
+
+/** `execIn` for the running job in `dir` (its process group), whose uid is `uid`. */
+export async function execInDir(
+  dir: string,
+  uid: number | undefined,
+  options: ExecOptions,
+  host: { sandboxed: boolean; jobsGid?: number; cgroupProcs: string[] },
+): Promise<ExecSession> {
+  const pgid = await readNumber(join(dir, 'pgid'));
+  return execIn(pgid?.value, options.command, {
+    sandboxed: host.sandboxed,
+    identity:
+      uid !== undefined && host.jobsGid !== undefined ? { uid, gid: host.jobsGid } : undefined,
+    ownUid: !host.sandboxed ? uid : undefined,
+    cgroupProcs: host.cgroupProcs,
+    stdin: options.stdin,
+  });
 }
 
 /**

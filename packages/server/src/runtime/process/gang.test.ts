@@ -2,14 +2,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JobSpec } from '../driver.js';
 import { ProcessDriver } from './driver.js';
 import { SLIRP } from './network.js';
 import { BWRAP } from './sandbox.js';
 import { wrapperAlive } from './wrapper.js';
 import { logOf, spec, until } from '../../test/process-jobs.js';
-import { DDP_TRAINING, RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import {
+  DDP_TRAINING,
+  MPI_ALLREDUCE,
+  MPI_RUN,
+  RANK_EXCHANGE,
+  RUN_PROG,
+} from '../../test/gang-programs.js';
 
 /** Each worker a real sandbox: bwrap, slirp4netns and a root server, as in isolation.test.ts. */
 const missing = [
@@ -24,6 +30,10 @@ const dataDir = mkdtempSync('/var/tmp/orrery-gang-');
 const torch =
   existsSync('/usr/bin/python3') &&
   spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
+/** Debian's openmpi-bin and python3-mpi4py: scripts/test.mjs installs them where it can. */
+const mpi =
+  existsSync('/usr/bin/mpirun') &&
+  spawnSync('/usr/bin/python3', ['-c', 'import mpi4py'], { stdio: 'ignore' }).status === 0;
 
 describe.skipIf(missing.length > 0)(`Jobs of several workers on the process runtime${why}`, () => {
   let driver: ProcessDriver;
@@ -134,6 +144,36 @@ except OSError as e:
     expect(await logOf(driver, id)).toBe('');
   });
 
+  it("serves the gang's launch agent again after a restart of the server", async () => {
+    const id = await run(gang('exec sleep 600', 2));
+    await until(driver, id, 'running', 30_000);
+    const inWorker0 = async (d: ProcessDriver, command: string) => {
+      const session = await d.exec(id, {
+        command: ['/bin/sh', '-c', command],
+        tty: false,
+        stdin: false,
+      });
+      const [out, code] = await Promise.all([text(session.stdout), session.exitCode]);
+      return { out, code };
+    };
+    const ask = 'orrery-worker-exec 1 \'echo "$RANK $(hostname)"\'';
+    expect(await inWorker0(driver, ask)).toEqual({ out: `1 ${id}.w1\n`, code: 0 });
+    // Its input goes to the command in worker 1, and the command's exit code comes back.
+    const relayed = 'echo piped | orrery-worker-exec 1 \'cat; exit 7\'; echo "exit $?"';
+    expect(await inWorker0(driver, relayed)).toEqual({ out: 'piped\nexit 7\n', code: 0 });
+    // The jobs outlive the server; the next one finds the gang and serves its agent.
+    await driver.close();
+    driver = new ProcessDriver({ dataDir, killGraceMs: 1000 });
+    await vi.waitFor(
+      async () => expect(await inWorker0(driver, ask)).toEqual({ out: `1 ${id}.w1\n`, code: 0 }),
+      {
+        timeout: 10_000,
+        interval: 100,
+      },
+    );
+    await driver.kill(id);
+  });
+
   it('without the sandbox, runs the workers on the host network with a free rendezvous port', async () => {
     const bareDir = mkdtempSync('/var/tmp/orrery-gang-bare-');
     const bare = new ProcessDriver({ dataDir: bareDir, sandbox: false, unsandboxedJobs: 'allow' });
@@ -149,6 +189,19 @@ except OSError as e:
         expect.stringMatching(/^rank 1 of 2 heard rank 0 uid \d+$/),
       ]);
       await bare.remove(job.id);
+      if (mpi) {
+        // MPI too: the workers share the host's name, the agent tells them apart.
+        const ranks = gang(MPI_RUN, 2, { env: { PROG: MPI_ALLREDUCE } });
+        await bare.start(ranks);
+        const ended = await until(bare, ranks.id, 'exited', 60_000);
+        const out = await logOf(bare, ranks.id);
+        expect(ended, out).toMatchObject({ exitCode: 0 });
+        expect(
+          [...out.matchAll(/^mpi rank (\d) of 2 on \S+ sum 1$/gm)].map((m) => m[1]).sort(),
+          out,
+        ).toEqual(['0', '1']);
+        await bare.remove(ranks.id);
+      }
     } finally {
       await bare.close();
       rmSync(bareDir, { recursive: true, force: true });
@@ -175,6 +228,41 @@ except OSError as e:
       expect(ranks[0][2]).toBe(ranks[1][2]);
       // And the model learned: the loss fell to a tenth at least.
       for (const m of ranks) expect(Number(m[4])).toBeLessThan(Number(m[3]) / 10);
+    },
+    180_000,
+  );
+
+  it.skipIf(!mpi)(
+    `runs an MPI all-reduce across the workers with mpirun, through the job's launch agent${mpi ? '' : ' (skipped: openmpi-bin or python3-mpi4py is not installed)'}`,
+    async () => {
+      // Before mpirun, worker 0 asks the agent for hosts that are not the job's workers.
+      const refusals = [
+        'cat "$ORRERY_HOSTFILE"',
+        'for h in localhost 127.0.0.1 "$(hostname)-x" 2; do orrery-worker-exec "$h" true; echo "refused $h $?"; done',
+        'echo "rank 1 says $(orrery-worker-exec 1 \'echo $RANK $(hostname)\')"',
+      ].join('; ');
+      const command = `if [ "$RANK" = 0 ]; then ${refusals}; fi; ${MPI_RUN}`;
+      const id = await run(gang(command, 2, { env: { PROG: MPI_ALLREDUCE } }));
+      const done = await until(driver, id, 'exited', 120_000);
+      const log = await logOf(driver, id);
+      expect(done, log).toMatchObject({ exitCode: 0 });
+      // Each rank in its own worker, both with the sum of the ranks.
+      const ranks = [...log.matchAll(/^mpi rank (\d) of 2 on (\S+) sum (\d+)$/gm)];
+      expect(ranks.map((m) => [m[1], m[2], m[3]]).sort(), log).toEqual([
+        ['0', `${id}.w0`, '1'],
+        ['1', `${id}.w1`, '1'],
+      ]);
+      expect(log).toContain(`${id}.w0 slots=1\n${id}.w1 slots=1\n`);
+      expect(log).toContain(`rank 1 says 1 ${id}.w1\n`);
+      for (const host of ['localhost', '127.0.0.1', `${id}.w0-x`, '2']) {
+        expect(log).toContain(
+          `orrery-worker-exec: ${host} is not a worker of this job; its workers are ${id}.w0, ${id}.w1\n`,
+        );
+        expect(log).toContain(`refused ${host} 255\n`);
+      }
+      // The agent's directory goes with the gang.
+      await driver.remove(id);
+      expect(existsSync(`/run/orrery/gang/${id}`)).toBe(false);
     },
     180_000,
   );

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gangEnv, type JobSpec, type ObservedState } from '../driver.js';
+import { randomBytes } from 'node:crypto';
+import { gangEnv, type ExecSession, type JobSpec, type ObservedState } from '../driver.js';
 import { freePort } from '../../net/ports.js';
 import { readNumber } from './exit.js';
+import { DEFAULT_PATH } from './record.js';
+import { gangDir, mpiEnv, WorkerAgents, type GangTarget } from './worker-exec.js';
 
 /**
  * A job of several workers on the process runtime (docs/jobs.md "Distributed jobs"): each worker
@@ -12,7 +15,8 @@ import { readNumber } from './exit.js';
  * stopped and removed together under the gang's id. Sandboxed, rank 0 makes the job's network
  * namespace (with its slirp4netns network) and the others join it before their own sandboxes are
  * made: the workers reach each other on 127.0.0.1 and any port, and nothing else that a single
- * job could not reach.
+ * job could not reach. The workers launch commands in each other through the gang's agent
+ * (worker-exec.ts), for `mpirun`.
  */
 
 /** What a worker is told beside its job spec: whose worker it is and which network it joins. */
@@ -26,6 +30,8 @@ export interface WorkerPlan {
   joinNetOf?: number;
   /** Every worker's host name (its id), which all resolve to 127.0.0.1 in the shared network. */
   peers: string[];
+  /** The gang's directory (its hostfile and agent socket), bound into the worker's sandbox. */
+  gangDir: string;
 }
 
 /** What the gang needs of the driver's single-job machinery. */
@@ -37,11 +43,19 @@ export interface GangHost {
   observeOne(id: string): Promise<ObservedState>;
   killOne(id: string): Promise<void>;
   removeOne(id: string): Promise<void>;
+  /** A command in one worker (the driver's exec, with its stdin). */
+  execOne(id: string, command: string[]): Promise<ExecSession>;
+  /** The driver's change notices (a worker's, under its gang's id). */
+  onChange(listener: (id: string) => void): () => void;
+  /** The jobs group, when workers have uids of their own; whether the server is root. */
+  access: { gid?: number; root: boolean };
 }
 
 interface GangRecord {
   workers: number;
   createdAt: number;
+  /** What the workers give the agent's socket (worker-exec.ts). */
+  token?: string;
 }
 
 /** The rendezvous port of PyTorch's examples, free in a network namespace made for the job. */
@@ -55,11 +69,48 @@ export const isWorkerId = (id: string) => /\.w\d+$/.test(id);
 export class Gangs {
   /** Gangs whose remaining workers are being stopped after one failed. */
   private readonly stopping = new Set<string>();
+  private readonly agents: WorkerAgents;
 
-  constructor(private readonly host: GangHost) {}
+  constructor(private readonly host: GangHost) {
+    this.agents = new WorkerAgents(host.access);
+  }
 
   private dir(id: string) {
     return join(this.host.root, id);
+  }
+
+  private runDir(id: string) {
+    return gangDir(this.host.root, id, this.host.access.root);
+  }
+
+  /** What the gang's agent may reach: its own workers, by their host names. */
+  private target(id: string, g: GangRecord): GangTarget {
+    const hosts = [...Array(g.workers).keys()].map((r) => workerId(id, r));
+    return {
+      hosts,
+      token: g.token ?? '',
+      exec: (rank: number, command: string[]) => this.host.execOne(hosts[rank], command),
+      firstEnded: async (abort: AbortSignal) => {
+        const ended = async () => {
+          const s = (await this.host.observeOne(hosts[0])).state;
+          return s === 'exited' || s === 'missing';
+        };
+        // Woken by the driver's notices; rechecked each second in case one was missed.
+        while (!abort.aborted && !(await ended())) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              clearTimeout(timer);
+              off();
+              abort.removeEventListener('abort', done);
+              resolve();
+            };
+            const timer = setTimeout(done, 1000);
+            const off = this.host.onChange((changed) => changed === id && done());
+            abort.addEventListener('abort', done);
+          });
+        }
+      },
+    };
   }
 
   /** Whether `id` is a gang (its record is there). */
@@ -84,6 +135,13 @@ export class Gangs {
     return g ? [...Array(g.workers).keys()].map((r) => workerId(id, r)) : [id];
   }
 
+  /** One worker's id (rank 0's by default), or the job's own for a job of one. */
+  async member(id: string, worker = 0): Promise<string> {
+    const members = await this.members(id);
+    if (!members[worker]) throw new Error(`Job ${id} has ${members.length} workers`);
+    return members[worker];
+  }
+
   /**
    * Starts the workers: rank 0 first, the others once its network namespace is up (they join
    * it). A worker that cannot start stops the ones started before it.
@@ -97,7 +155,8 @@ export class Gangs {
     }
     await mkdir(dir, { recursive: true });
     await rm(join(dir, 'gang.json'), { force: true });
-    const record: GangRecord = { workers, createdAt: Date.now() };
+    const token = randomBytes(24).toString('hex');
+    const record: GangRecord = { workers, createdAt: Date.now(), token };
     await writeFile(join(dir, 'gang.json'), JSON.stringify(record));
     // Kept after the gang is removed, for its workers' logs.
     await writeFile(join(dir, 'workers'), String(workers));
@@ -108,20 +167,29 @@ export class Gangs {
     const rendezvous = { address: '127.0.0.1', port };
     const output = join(dir, 'output');
     const peers = [...Array(workers).keys()].map((r) => workerId(spec.id, r));
+    const run = this.runDir(spec.id);
+    const mpi = mpiEnv({
+      dir: run,
+      sandboxed: this.host.sandboxed,
+      token,
+      path: spec.env.PATH ?? DEFAULT_PATH,
+    });
     const worker = (rank: number): JobSpec => ({
       ...spec,
       id: workerId(spec.id, rank),
       workers: undefined,
       // Rank 0 serves the job's HTTP port, if it has one.
       httpPort: rank === 0 ? spec.httpPort : undefined,
-      env: { ...spec.env, ...gangEnv(rank, workers, rendezvous) },
+      env: { ...spec.env, ...mpi, ...gangEnv(rank, workers, rendezvous) },
     });
+    const plan = { gang: spec.id, output, peers, gangDir: run };
     try {
-      const first = await this.host.launch(worker(0), { gang: spec.id, rank: 0, output, peers });
+      await this.agents.open(run, spec.id, this.target(spec.id, record));
+      const first = await this.host.launch(worker(0), { ...plan, rank: 0 });
       await first.settled;
       const pid = this.host.sandboxed ? await this.sandboxOf(spec.id) : undefined;
       const launch = (rank: number) =>
-        this.host.launch(worker(rank), { gang: spec.id, rank, output, peers, joinNetOf: pid });
+        this.host.launch(worker(rank), { ...plan, rank, joinNetOf: pid });
       const ranks = [...Array(workers - 1).keys()].map((i) => i + 1);
       // Side by side, but one after another with GPUs: each worker takes the lowest ones the
       // workers launched before it left free.
@@ -132,8 +200,36 @@ export class Gangs {
       if (failed) throw failed.reason as Error;
     } catch (e) {
       await this.kill(spec.id);
+      await this.agents.close(spec.id, run);
       throw e;
     }
+  }
+
+  /** Serves the agents of the gangs a previous server left running. */
+  async reopen(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const g = this.is(id) ? await this.record(id) : null;
+      const s = g?.token ? (await this.observe(id)).state : null;
+      if (g && (s === 'running' || s === 'starting')) {
+        await this.agents.open(this.runDir(id), id, this.target(id, g)).catch(() => undefined);
+      }
+    }
+  }
+
+  /**
+   * The driver's poll of a gang: each worker's log stamped (`stamp`), the others stopped when
+   * one failed, the agent closed once the gang has ended.
+   */
+  async poll(id: string, finished: boolean, stamp: (worker: string) => Promise<void>) {
+    if (!this.is(id)) return;
+    for (const w of await this.members(id)) await stamp(w);
+    // Not awaited: stopping a failed gang's other workers takes their kill grace.
+    if (!finished) void this.stopIfFailed(id);
+    else await this.agents.close(id, this.runDir(id));
+  }
+
+  close(): Promise<void> {
+    return this.agents.closeAll();
   }
 
   /** Rank 0's sandbox process, or why the gang cannot go on without it. */
@@ -226,6 +322,7 @@ export class Gangs {
   async remove(id: string): Promise<void> {
     await this.kill(id);
     for (const w of await this.members(id)) await this.host.removeOne(w);
+    await this.agents.close(id, this.runDir(id));
     await rm(join(this.dir(id), 'gang.json'), { force: true });
   }
 }

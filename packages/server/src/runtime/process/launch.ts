@@ -67,6 +67,8 @@ export interface SandboxPlan {
   joinNetOf?: number;
   /** Names that resolve to 127.0.0.1 in the job: a gang's workers' host names. */
   hosts?: string[];
+  /** A gang's directory (its hostfile and agent socket, worker-exec.ts), shown read-only. */
+  gangDir?: string;
 }
 
 export const NSENTER = '/usr/bin/nsenter';
@@ -98,6 +100,7 @@ export async function sandboxArgv(p: SandboxPlan): Promise<string[]> {
     network: p.network,
     joinsNetwork: p.joinNetOf !== undefined,
     hosts: !!p.hosts?.length,
+    gangDir: p.gangDir,
     ptys: p.identity !== undefined && sandboxPtys(),
   });
   const drop = p.identity ? asJob(p.identity, ['--no-new-privs']) : [];

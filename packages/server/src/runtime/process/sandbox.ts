@@ -40,6 +40,8 @@ export interface SandboxOptions {
   joinsNetwork?: boolean;
   /** Whether `etcDir` has a `hosts` to show as /etc/hosts (a gang's workers' names). */
   hosts?: boolean;
+  /** A gang's directory, shown read-only at /run/orrery (worker-exec.ts GUEST_DIR). */
+  gangDir?: string;
   /** Whether the job gets a devpts of its own, for pseudo-terminals (ptys.ts). */
   ptys?: boolean;
   exists?: (path: string) => boolean;
@@ -84,6 +86,7 @@ export function bwrapArgs(o: SandboxOptions): string[] {
   if (o.batch?.gpus) args.push(...anyGpus());
   args.push('--proc', '/proc', '--bind', o.tmpDir, '/tmp');
   args.push('--dir', '/var', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
+  if (o.gangDir) args.push('--ro-bind', o.gangDir, '/run/orrery');
   // NVIDIA's libraries read the PCI topology; other jobs do without the host's /sys.
   if (o.gpus.length > 0 || o.batch?.gpus) args.push('--ro-bind', '/sys', '/sys');
   args.push(...appRuntimeBinds(o.exists, !!o.batch));

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StatsSample } from '../driver.js';
+import { readNumber } from './exit.js';
 import { gpuFields, sampleGpu } from '../gpu-stats.js';
 import { rssBytes, TICKS_PER_SECOND, tree } from './proc.js';
 
@@ -38,4 +40,10 @@ export async function* sampleTree(
       return;
     }
   }
+}
+
+/** The wrappers' pids of the jobs (a gang's workers) in `dirs`, where they have one. */
+export async function wrapperPids(dirs: string[]): Promise<number[]> {
+  const pids = await Promise.all(dirs.map((d) => readNumber(join(d, 'wrapper.pid'))));
+  return pids.flatMap((p) => (p ? [p.value] : []));
 }

@@ -124,8 +124,9 @@ export function stubWebSocket() {
   const sockets: FakeSocket[] = [];
   class FakeSocket {
     onopen: (() => void) | null = null;
-    onclose: (() => void) | null = null;
+    onclose: ((e?: { code: number; reason: string }) => void) | null = null;
     onmessage: ((e: { data: unknown }) => void) | null = null;
+    binaryType = 'blob';
     closed = false;
     constructor(
       readonly url: string,

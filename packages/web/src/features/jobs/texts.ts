@@ -52,6 +52,7 @@ export const JOBS_TEXTS = {
     observability: 'Observability',
     logs: 'Logs',
     outputs: 'Outputs',
+    workers: 'Workers',
   },
   actions: {
     saveImage: 'Save image',
@@ -208,6 +209,20 @@ export const JOBS_TEXTS = {
     failed: 'Could not read the log',
     lines: (n: number) => (n === 1 ? '1 line' : `${n} lines`),
     region: 'Job log',
+  },
+  workers: {
+    intro: (n: number) =>
+      `This job runs as ${n} workers started together; each has a rank, its own output and its own processes.`,
+    worker: 'Worker',
+    rank: (rank: number) => `Worker ${rank}`,
+    log: (rank: number) => `Log of worker ${rank}`,
+    command: (rank: number) => `Command to run in worker ${rank}`,
+    commandHint: 'Runs with /bin/sh -c in the worker, beside the job',
+    run: 'Run',
+    onlyRunning: 'Commands run only in a running job',
+    exitCode: (code: number) => `Exit code ${code}`,
+    output: 'Command output',
+    failed: 'Could not run the command in the worker',
   },
   outputs: {
     intro: 'Where this job can write its results:',

@@ -20,12 +20,13 @@ import { useJobCluster } from './useJobCluster';
 import { useJobStatusPush } from './useJobStatusPush';
 import { useJobTop } from './useJobTop';
 import { useWrittenOutputs } from './written-outputs';
+import { WorkersTab, workersOf } from '../workers/WorkersTab';
 
 // recharts is most of the weight of the charts; only readers of the Observability tab load it.
 const ObservabilityTab = lazy(() => import('../observability/ObservabilityTab'));
 const MetricsDashboard = lazy(() => import('../observability/MetricsDashboard'));
 
-export const JOB_TABS = ['details', 'observability', 'logs', 'outputs'] as const;
+export const JOB_TABS = ['details', 'observability', 'logs', 'workers', 'outputs'] as const;
 export type JobTab = (typeof JOB_TABS)[number];
 
 /**
@@ -78,6 +79,8 @@ function JobView({ job }: { job: Job }) {
   // stays reachable by its address.
   const outputsReachable = !!job.name && (!noOutputs || !written.done);
   const overview = <Navigate to={link(base)} replace />;
+  // Only a job of several workers has workers to pick.
+  const several = workersOf(job) > 1;
 
   return (
     <Stack>
@@ -108,6 +111,7 @@ function JobView({ job }: { job: Job }) {
               <Tabs.Tab value="details">{JOBS_TEXTS.tabs.details}</Tabs.Tab>
               <Tabs.Tab value="observability">{JOBS_TEXTS.tabs.observability}</Tabs.Tab>
               <Tabs.Tab value="logs">{JOBS_TEXTS.tabs.logs}</Tabs.Tab>
+              {several && <Tabs.Tab value="workers">{JOBS_TEXTS.tabs.workers}</Tabs.Tab>}
               {noOutputs ? (
                 // A disabled tab fires no pointer events: the wrapper shows why it is disabled.
                 <Tooltip label={noOutputs}>
@@ -140,6 +144,20 @@ function JobView({ job }: { job: Job }) {
               path="logs"
               element={
                 <LogsTab job={job} monitoringUrl={cluster.monitoringUrl} token={cluster.token} />
+              }
+            />
+            <Route
+              path="workers"
+              element={
+                several ? (
+                  <WorkersTab
+                    job={job}
+                    monitoringUrl={cluster.monitoringUrl}
+                    token={cluster.token}
+                  />
+                ) : (
+                  overview
+                )
               }
             />
             <Route

@@ -19,8 +19,10 @@ export function useLogStream(opts: {
   token: string | null;
   timestamps: boolean;
   reload: number;
+  /** One worker's own log, of a job of several; absent: the job's (merged) log. */
+  worker?: number;
 }) {
-  const { monitoringUrl, jobId, token, timestamps, reload } = opts;
+  const { monitoringUrl, jobId, token, timestamps, reload, worker } = opts;
   const lines = useRef<string[]>([]);
   const [count, setCount] = useState(0);
   const [status, setStatus] = useState<LogStatus>('streaming');
@@ -41,6 +43,7 @@ export function useLogStream(opts: {
     streamLog(monitoringUrl, jobId, {
       token,
       timestamps,
+      worker,
       signal: controller.signal,
       onText: (text) => {
         const parts = (partial + text).split('\n');
@@ -67,7 +70,7 @@ export function useLogStream(opts: {
       controller.abort();
       if (timer) clearTimeout(timer);
     };
-  }, [monitoringUrl, jobId, token, timestamps, reload]);
+  }, [monitoringUrl, jobId, token, timestamps, reload, worker]);
 
   return { lines, count, status, error };
 }
