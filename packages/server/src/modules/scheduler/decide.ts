@@ -145,6 +145,8 @@ class Pass {
   private readonly anyQuota: boolean;
   /** For the preemption rules (preempt.ts). */
   private readonly standing: Standing;
+  /** Whether any running job may ever give way: preemptible, or borrowing under a quota. */
+  private readonly preemptible: boolean;
   private readonly heap = new TinyQueue<Entry>([], byShare);
   private readonly orgQueues = new Map<string, Queue[]>();
   /** Organizations whose shares changed since their projects were placed in the heap. */
@@ -167,6 +169,7 @@ class Pass {
       orgBorrowing: (org) => this.orgBorrowing(org),
     };
     for (const j of this.running) this.hold(j, nodesOf(j), +1);
+    this.preemptible = this.running.some((j) => j.preemptible || this.anyQuota);
     const orgs = new Set([...input.waiting, ...input.running].map((j) => j.org));
     this.orgWeight = weightsOf([...orgs], (o) => input.orgs?.get(o), this.total);
     for (const org of orgs) {
@@ -303,13 +306,15 @@ class Pass {
     }
     // Work that may give way does so only when all the job's workers then fit at once; the job
     // starts in a later pass, once the victims have stopped.
-    const candidates = mayGiveWay(job, this.running, this.standing);
-    const plan = preemptionPlan(job, candidates, this.allowed(job), (n) => this.free.get(n.name)!);
+    const candidates = this.preemptible ? mayGiveWay(job, this.running, this.standing) : null;
+    const plan =
+      !!candidates?.size &&
+      preemptionPlan(job, candidates, this.allowed(job), (n) => this.free.get(n.name)!);
     if (plan && this.onlyBorrowed(plan.victims)) {
       for (const v of plan.victims) {
         this.hold(v, nodesOf(v), -1);
         this.running.splice(this.running.indexOf(v), 1);
-        this.decision.preempt.push({ job: v.id, for: job.id, why: candidates.get(v)! });
+        this.decision.preempt.push({ job: v.id, for: job.id, why: candidates!.get(v)! });
       }
       // What the victims free is the job's: held for it until they have stopped.
       this.hold(job, plan.nodes, +1);
@@ -317,7 +322,8 @@ class Pass {
     }
     const reasons: WaitReason[] = [this.capacityReason(job, shape)];
     if (this.input.now - job.createdAt >= this.input.starvationMs) {
-      const kept = reservation(job, this.allowed(job), (n) => this.free.get(n.name)!);
+      const nodes = this.allowed(job);
+      const kept = nodes.length ? reservation(job, nodes, (n) => this.free.get(n.name)!) : null;
       for (const node of kept ?? []) this.reserved.set(node, job.id);
       if (kept) {
         const gang = workersOf(job) > 1 ? { nodes: kept, workers: workersOf(job) } : {};

@@ -21,8 +21,6 @@ export interface Standing {
   orgBorrowing(org: string): boolean;
 }
 
-const projectKey = (j: { org: string; project: string }) => `${j.org}/${j.project}`;
-
 /**
  * The running jobs that may give way to `job`, each with why: jobs on borrowed capacity (or of
  * the preemptible kind) of others when the job is within its nominal quota, and lower-priority
@@ -40,7 +38,7 @@ export function mayGiveWay(
   for (const v of running) {
     // Only preemptible work and work on borrowed capacity can ever give way.
     if (!v.preemptible && !(s.anyQuota && s.borrowing(v))) continue;
-    if (projectKey(v) === projectKey(job)) {
+    if (v.project === job.project && v.org === job.org) {
       if (v.priority < job.priority && (v.preemptible || s.borrowing(v))) out.set(v, 'priority');
       continue;
     }
