@@ -169,7 +169,7 @@ class Pass {
       orgBorrowing: (org) => this.orgBorrowing(org),
     };
     for (const j of this.running) this.hold(j, nodesOf(j), +1);
-    this.preemptible = this.running.some((j) => j.preemptible || this.anyQuota);
+    this.preemptible = this.anyQuota || this.running.some((j) => j.preemptible);
     const orgs = new Set([...input.waiting, ...input.running].map((j) => j.org));
     this.orgWeight = weightsOf([...orgs], (o) => input.orgs?.get(o), this.total);
     for (const org of orgs) {
