@@ -3,7 +3,7 @@
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
 //   BENCH_ONLY=startup,throughput,soak,console,graph,storage,jobs,flows,sandbox,apps,docker,list,
-//              billing,assistant-knowledge,assistant,assistant-model,replicas,slurm,scheduler
+//              billing,assistant-knowledge,assistant,assistant-model,replicas,slurm,scheduler,gang
 //              sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
@@ -13,6 +13,7 @@
 //   BENCH_FLOW_TASKS (20)  BENCH_FLOW_ROUNDS (3)  the bake engine's chain and how many bakes of it
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
 //   BENCH_SCHED_JOBS (10000)  BENCH_SCHED_PROJECTS (100)  the scheduler's admission pass
+//   BENCH_GANG_RUNS (5)  submits of each size (1, 2 and 4 workers) on the process runtime
 //   BENCH_SLURM_RUNS (10)  submits per path on the private Slurm cluster (scripts/slurm.mjs)
 //   BENCH_REPLICA_KILLS (5)  jobs killed through one replica and watched on the other
 //   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
@@ -133,6 +134,10 @@ try {
       await benchPreemption();
     },
   );
+  await section('gang', 'Jobs of several workers (process runtime)', async () => {
+    const { benchGang } = await import('./bench/gang.mjs');
+    await benchGang();
+  });
   await section('slurm', 'Slurm runtime', async () => {
     const { benchSlurm } = await import('./bench/slurm.mjs');
     await benchSlurm();

@@ -157,7 +157,13 @@ export type WaitReason =
       fitting?: number;
     }
   | { kind: 'preempting'; victims: string[] }
-  | { kind: 'reserving'; node: string }
+  | {
+      kind: 'reserving';
+      node: string;
+      /** A gang's (docs/jobs.md): every node kept for its workers, and how many they are. */
+      nodes?: string[];
+      workers?: number;
+    }
   | { kind: 'behind'; ahead: number }
   | { kind: 'never_fits'; message: string };
 
@@ -242,6 +248,8 @@ export function describeWait(r: WaitReason): string {
     case 'preempting':
       return `Starting soon: ${r.victims.length} preemptible job(s) are giving their capacity back`;
     case 'reserving':
+      if (r.workers)
+        return `Capacity is being kept for all ${r.workers} workers (the job waited long enough): no job behind it starts on ${r.nodes?.length === 1 ? 'node' : 'nodes'} ${(r.nodes ?? [r.node]).join(', ')} before it does`;
       return `Waited long enough to reserve node ${r.node}: nothing smaller starts there before it`;
     case 'behind':
       return `Behind ${r.ahead} job(s) of higher fair share or priority`;

@@ -86,7 +86,10 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
     });
   beforeAll(async () => {
     const preset = { clusterName: 'default', cpu: half, memory: 128 * MB, creditsPerHour: '1.5' };
-    await s.ctx.db.insert(presets).values([{ ...preset, name: 'half' }]);
+    await s.ctx.db.insert(presets).values([
+      { ...preset, name: 'half' },
+      { ...preset, name: 'half-spot', isPreemptible: true },
+    ]);
     invalidateCatalog(s.ctx.db);
   });
 
@@ -228,4 +231,31 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
     },
     180_000,
   );
+
+  it('preempts the preemptible work in its way for a high-priority gang, which starts whole', async () => {
+    const low = [];
+    for (let i = 0; i < 2; i++) {
+      const id = await submit('exec sleep 600', { preset_name: 'half-spot', priority: 'low' });
+      await until(id, 'running');
+      low.push(id);
+    }
+    const id = await submit('echo "worker $RANK"; exec sleep 600', {
+      nodes: 2,
+      priority: 'high',
+    });
+    // Both low-priority jobs give way: one alone would not make room for both workers.
+    for (const victim of low) {
+      const stopped = await until(victim, 'suspended');
+      expect(stopped.history).toMatchObject({ reason: 'Preempted' });
+      expect(stopped.history.description).toBe(
+        `Preempted for job ${id} of higher priority in the same project`,
+      );
+    }
+    const running = await until(id, 'running');
+    expect(running.materialized).toBe(true);
+    // They wait in the queue again while the gang holds the machine.
+    expect((await job(low[0])).status).toBe('suspended');
+    for (const j of [id, ...low]) await call(s, 'DELETE', `/api/v1/jobs/${j}`, owner);
+    await until(id, 'cancelled');
+  });
 });

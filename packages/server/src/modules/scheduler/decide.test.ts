@@ -183,6 +183,20 @@ describe('the scheduler core', () => {
     expect(d.preempt.map((p) => p.job)).toEqual(['big']);
   });
 
+  it('spares a victim that the job turns out not to need', () => {
+    const spot = (id: string, gpus: number, node: string, at: number) =>
+      running({ ...gpuJob(id, 'a', 'p', at, gpus), priority: 0, preemptible: true }, node);
+    const steady = running(gpuJob('steady', 'a', 'p', 0, 4), 'n2');
+    // The newest job on n1 goes first, yet freeing the older one alone is enough.
+    const d = decide(
+      base({
+        running: [spot('old', 3, 'n1', 1), spot('new', 1, 'n1', 2), steady],
+        waiting: [{ ...gpuJob('high', 'a', 'p', 9, 3), priority: 2 }],
+      }),
+    );
+    expect(d.preempt.map((p) => p.job)).toEqual(['old']);
+  });
+
   it('does not let a stream of small jobs overtake a large one for ever', () => {
     const smallRunning = [
       running(gpuJob('s0', 'a', 'x', 0), 'n1'),

@@ -4,7 +4,6 @@ import {
   RESOURCES,
   add,
   dominantShare,
-  fits,
   scale,
   shortOf,
   subtract,
@@ -14,7 +13,9 @@ import {
 } from './resources.js';
 import { weightsOf, type Quota } from './weights.js';
 import { byShare, queueOrder, shapeOf, type Entry, type Queue } from './order.js';
-import { placeWorkers, workersFitting } from './place.js';
+import { nodesOf, placeWorkers, workersFitting, workersOf } from './place.js';
+import { mayGiveWay, preemptionPlan, type Standing } from './preempt.js';
+import { reservation } from './reserve.js';
 
 /**
  * One admission pass over every waiting job of a cluster: which jobs start now and where, which
@@ -80,7 +81,7 @@ export interface SchedulerInput {
   /** Recent use that decays (resources.ts `decay`), keyed `org` and `org/project`. */
   history?: ReadonlyMap<string, Resources>;
   now: number;
-  /** A job waiting this long reserves a node for itself. */
+  /** A job waiting this long reserves the nodes it needs (reserve.ts). */
   starvationMs: number;
 }
 
@@ -95,10 +96,8 @@ export interface Decision {
 }
 
 const projectKey = (j: { org: string; project: string }) => `${j.org}/${j.project}`;
-const workersOf = (j: JobBase) => j.workers ?? 1;
 /** What the job holds in all: its quota, fair share and borrowing count the whole gang. */
 const totalOf = (j: JobBase) => scale(j.requests, workersOf(j));
-const nodesOf = (j: RunningJob) => j.nodes ?? [j.node];
 
 export function decide(input: SchedulerInput): Decision {
   return new Pass(input).run();
@@ -144,6 +143,10 @@ class Pass {
   private readonly capacityReasons = new Map<string, WaitReason>();
   private readonly orgPools = new Map<string, Resources>();
   private readonly anyQuota: boolean;
+  /** For the preemption rules (preempt.ts). */
+  private readonly standing: Standing;
+  /** Whether any running job may ever give way: preemptible, or borrowing under a quota. */
+  private readonly preemptible: boolean;
   private readonly heap = new TinyQueue<Entry>([], byShare);
   private readonly orgQueues = new Map<string, Queue[]>();
   /** Organizations whose shares changed since their projects were placed in the heap. */
@@ -159,7 +162,14 @@ class Pass {
     this.anyQuota = [...(input.orgs?.values() ?? []), ...(input.projects?.values() ?? [])].some(
       (q) => !!q.nominal,
     );
+    this.standing = {
+      anyQuota: this.anyQuota,
+      deserves: (j) => this.deserves(j),
+      borrowing: (j) => this.borrowing(j),
+      orgBorrowing: (org) => this.orgBorrowing(org),
+    };
     for (const j of this.running) this.hold(j, nodesOf(j), +1);
+    this.preemptible = this.anyQuota || this.running.some((j) => j.preemptible);
     const orgs = new Set([...input.waiting, ...input.running].map((j) => j.org));
     this.orgWeight = weightsOf([...orgs], (o) => input.orgs?.get(o), this.total);
     for (const org of orgs) {
@@ -294,23 +304,31 @@ class Pass {
       });
       return null;
     }
-    // A gang neither preempts nor reserves (docs/jobs.md): it waits, holding nothing, until all
-    // its workers fit at once.
-    const plan = workersOf(job) > 1 ? null : this.preemption(job);
-    if (plan) {
+    // Work that may give way does so only when all the job's workers then fit at once; the job
+    // starts in a later pass, once the victims have stopped.
+    const candidates = this.preemptible ? mayGiveWay(job, this.running, this.standing) : null;
+    const plan =
+      !!candidates?.size &&
+      preemptionPlan(job, candidates, this.allowed(job), (n) => this.free.get(n.name)!);
+    if (plan && this.onlyBorrowed(plan.victims)) {
       for (const v of plan.victims) {
         this.hold(v, nodesOf(v), -1);
         this.running.splice(this.running.indexOf(v), 1);
-        this.decision.preempt.push({ job: v.id, for: job.id, why: plan.why(v) });
+        this.decision.preempt.push({ job: v.id, for: job.id, why: candidates!.get(v)! });
       }
       // What the victims free is the job's: held for it until they have stopped.
-      this.hold(job, [plan.node], +1);
+      this.hold(job, plan.nodes, +1);
       return [{ kind: 'preempting', victims: plan.victims.map((v) => v.id) }];
     }
     const reasons: WaitReason[] = [this.capacityReason(job, shape)];
-    if (workersOf(job) === 1 && this.input.now - job.createdAt >= this.input.starvationMs) {
-      const node = this.reserve(job);
-      if (node) reasons.push({ kind: 'reserving', node });
+    if (this.input.now - job.createdAt >= this.input.starvationMs) {
+      const nodes = this.allowed(job);
+      const kept = nodes.length ? reservation(job, nodes, (n) => this.free.get(n.name)!) : null;
+      for (const node of kept ?? []) this.reserved.set(node, job.id);
+      if (kept) {
+        const gang = workersOf(job) > 1 ? { nodes: kept, workers: workersOf(job) } : {};
+        reasons.push({ kind: 'reserving', node: kept[0], ...gang });
+      }
     }
     return reasons;
   }
@@ -394,54 +412,31 @@ class Pass {
   }
 
   /**
-   * The fewest, cheapest running jobs whose leaving lets the job start on one node: jobs on
-   * borrowed capacity (or of the preemptible kind) of others when the job is within its nominal
-   * quota, and lower-priority preemptible work of its own project. Non-preemptible work within
-   * its quota is never chosen, so that two projects never take capacity back and forth.
+   * Whether the victims that are not preemptible (they give way because they run on borrowed
+   * capacity) take from no project or organization more than it borrows: a large job, a gang
+   * above all, must not bring a lender below its nominal quota, where its work is never
+   * preempted.
    */
-  private preemption(job: WaitingJob) {
-    const reclaim = this.deserves(job);
-    const why = (v: RunningJob): 'reclaim' | 'priority' | null => {
-      if (projectKey(v) === projectKey(job)) {
-        return v.priority < job.priority && (v.preemptible || this.borrowing(v))
-          ? 'priority'
-          : null;
-      }
-      if (!reclaim) return null;
-      const lender = v.org === job.org ? this.borrowing(v) : this.orgBorrowing(v.org);
-      return lender || v.preemptible ? 'reclaim' : null;
-    };
-    // Only preemptible work and work on borrowed capacity can ever give way.
-    const reasons = new Map<RunningJob, 'reclaim' | 'priority'>();
-    for (const v of this.running) {
-      const r = v.preemptible || (this.anyQuota && this.borrowing(v)) ? why(v) : null;
-      if (r) reasons.set(v, r);
+  private onlyBorrowed(victims: RunningJob[]) {
+    const taken = new Map<string, { quota: Quota | undefined; total: Resources }>();
+    for (const v of victims) {
+      if (v.preemptible) continue;
+      const scopes = [
+        [v.org, this.input.orgs?.get(v.org)],
+        [projectKey(v), this.input.projects?.get(projectKey(v))],
+      ] as const;
+      for (const [key, quota] of scopes)
+        taken.set(key, { quota, total: add(taken.get(key)?.total ?? {}, totalOf(v)) });
     }
-    if (!reasons.size) return null;
-    const open = [...reasons.keys()];
-    let best: { node: string; victims: RunningJob[]; cost: number; started: number } | undefined;
-    for (const n of this.allowed(job)) {
-      if (!fits(job.requests, n.capacity)) continue;
-      const candidates = open
-        .filter((v) => nodesOf(v).includes(n.name))
-        // Lowest priority first, then the most recently started: the least work is lost.
-        .sort((a, b) => a.priority - b.priority || b.startedAt - a.startedAt);
-      let free = this.free.get(n.name)!;
-      const victims: RunningJob[] = [];
-      for (const v of candidates) {
-        if (fits(job.requests, free)) break;
-        victims.push(v);
-        // A gang gives back what each of its workers on this node holds (and all its others).
-        free = add(free, scale(v.requests, nodesOf(v).filter((x) => x === n.name).length));
+    for (const [key, { quota, total }] of taken) {
+      const used = this.use.get(key) ?? {};
+      for (const r of RESOURCES) {
+        const nominal = quota?.nominal?.[r];
+        if (nominal === undefined || (used[r] ?? 0) <= nominal + 1e-9) continue;
+        if ((used[r] ?? 0) - (total[r] ?? 0) < nominal - 1e-9) return false;
       }
-      if (!victims.length || !fits(job.requests, free)) continue;
-      // Fewest victims, then the lowest priorities, then the least time run.
-      const cost = victims.reduce((c, v) => c + 1 + v.priority / 10, 0);
-      const started = Math.min(...victims.map((v) => v.startedAt));
-      if (!best || cost < best.cost || (cost === best.cost && started > best.started))
-        best = { node: n.name, victims, cost, started };
     }
-    return best ? { ...best, why: (v: RunningJob) => reasons.get(v)! } : null;
+    return true;
   }
 
   private orgBorrowing(org: string) {
@@ -473,22 +468,5 @@ class Pass {
     const fitting = workers > 1 ? workersFitting(job.requests, workers, frees) : 0;
     const gang = workers > 1 ? { workers, fitting } : {};
     return { kind: 'capacity', short: RESOURCES.filter((r) => short.has(r)), free, ...gang };
-  }
-
-  /** The node closest to fitting the job is kept for it: nothing else starts there meanwhile. */
-  private reserve(job: WaitingJob): string | undefined {
-    let best: { node: string; closeness: number } | undefined;
-    for (const n of this.allowed(job)) {
-      if (!fits(job.requests, n.capacity)) continue;
-      const free = this.free.get(n.name)!;
-      const closeness = Math.min(
-        ...RESOURCES.filter((r) => (job.requests[r] ?? 0) > 0).map(
-          (r) => (free[r] ?? 0) / job.requests[r]!,
-        ),
-      );
-      if (!best || closeness > best.closeness) best = { node: n.name, closeness };
-    }
-    if (best) this.reserved.set(best.node, job.id);
-    return best?.node;
   }
 }

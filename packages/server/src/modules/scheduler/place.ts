@@ -1,7 +1,11 @@
-import type { SchedNode } from './decide.js';
+import type { JobBase, RunningJob, SchedNode } from './decide.js';
 import { dominantShare, fits, subtract, type Resources } from './resources.js';
 
 /** Where a job's workers go (decide.ts): one worker, or a gang's, each whole on a node. */
+
+export const workersOf = (j: JobBase) => j.workers ?? 1;
+/** Each of a running job's workers' node, in rank order. */
+export const nodesOf = (j: RunningJob) => j.nodes ?? [j.node];
 
 /**
  * A node for each of `workers` workers asking for `requests`, each the one it fits tightest
