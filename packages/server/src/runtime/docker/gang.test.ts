@@ -10,6 +10,7 @@ import { DockerDriver } from './driver.js';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { isolationTable } from './isolation.js';
 import { listening } from '../../net/ports.js';
+import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 
 const IMAGE = 'busybox:orrery';
 let n = 0;
@@ -27,22 +28,6 @@ function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
     ...extra,
   };
 }
-
-/**
- * The ranks of a gang exchanged over the job's network, in busybox's shell: rank 0 listens on
- * MASTER_PORT and answers `0`; every other rank connects to MASTER_ADDR:MASTER_PORT (retrying
- * until rank 0 listens) and says its rank. Each prints what it heard.
- */
-const RANK_EXCHANGE_SH = `
-if [ "$RANK" = 0 ]; then
-  heard=$(echo 0 | nc -l -p "$MASTER_PORT")
-  echo "rank 0 of $WORLD_SIZE heard rank $heard"
-else
-  until heard=$(echo "$RANK" | nc -w 2 "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null) && [ -n "$heard" ]; do
-    sleep 0.1
-  done
-  echo "rank $RANK of $WORLD_SIZE heard rank $heard"
-fi`;
 
 /**
  * Jobs of several workers (docs/jobs.md "Distributed jobs") as containers on a dockerd of the
@@ -99,7 +84,7 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
 
   it('runs two workers that exchange their ranks on the job’s own network, then removes it', async () => {
     expect(driver.gangs).toBe(true);
-    const s = spec(RANK_EXCHANGE_SH, { workers: 2 });
+    const s = spec(RANK_EXCHANGE_BUSYBOX, { workers: 2 });
     await driver.start(s);
     expect(await until(s.id, 'exited')).toMatchObject({ exitCode: 0 });
     expect(await driver.list()).toEqual(expect.arrayContaining([s.id]));
