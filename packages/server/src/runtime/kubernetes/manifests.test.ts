@@ -10,6 +10,12 @@ import {
   serviceManifest,
   type ManifestOptions,
 } from './manifests.js';
+import {
+  gangHttpServiceManifest,
+  gangJobManifest,
+  gangNetworkPolicyManifest,
+  gangServiceManifest,
+} from './gang.js';
 import { poolsOf } from './pools.js';
 import { observedOf } from './state.js';
 
@@ -262,5 +268,79 @@ describe('kubernetes Pod state and node pools', () => {
       model: 'A100',
       memory: 40960 * 2 ** 20,
     });
+  });
+
+  it('makes a job of several workers an Indexed Job of N Pods and a headless Service', () => {
+    const spec = fullSpec({ workers: 4 });
+    const job = gangJobManifest(spec, o);
+    assertValidObject(wire(job));
+    const name = 'orrery-job-0b7e0d8a-3f7e-4a51-9a8e-1d2c3b4a5f60';
+    expect(job.spec).toMatchObject({
+      completionMode: 'Indexed',
+      completions: 4,
+      parallelism: 4,
+      backoffLimit: 0,
+    });
+    const template = job.spec!.template;
+    // The Pods are the job's: its labels (the driver finds them by), preset, volumes, secrets.
+    expect(template.metadata!.labels).toMatchObject({ 'orrery.io/job': spec.id });
+    const pod = podManifest(spec, o);
+    expect(template.spec!.containers[0]!.resources).toEqual(pod.spec!.containers[0]!.resources);
+    expect(template.spec!.volumes).toEqual(pod.spec!.volumes);
+    expect(template.spec!.restartPolicy).toBe('Never');
+    // Each Pod's host name is the controller's `<job>-<index>`, in the workers' Service.
+    expect(template.spec!.hostname).toBeUndefined();
+    expect(template.spec!.subdomain).toBe(`${name}-w`);
+    const env = Object.fromEntries(
+      template.spec!.containers[0]!.env!.map((e) => [e.name, e.value ?? e.valueFrom]),
+    );
+    const index = {
+      fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" },
+    };
+    expect(env).toMatchObject({
+      RANK: index,
+      NODE_RANK: index,
+      ORRERY_WORKER_RANK: index,
+      PET_NODE_RANK: index,
+      WORLD_SIZE: '4',
+      MASTER_ADDR: `${name}-0.${name}-w.orrery-jobs.svc`,
+      MASTER_PORT: '29500',
+      PLAIN: '1',
+      // Secrets stay in the Secret.
+      TOKEN: { secretKeyRef: { name: `${name}-secrets`, key: 'env-TOKEN' } },
+    });
+
+    const headless = gangServiceManifest(spec, o);
+    assertValidObject(wire(headless));
+    expect(headless.metadata!.name).toBe(`${name}-w`);
+    expect(headless.spec).toEqual({
+      clusterIP: 'None',
+      publishNotReadyAddresses: true,
+      selector: { 'orrery.io/job': spec.id },
+    });
+    // The HTTP port is rank 0's alone.
+    const http = gangHttpServiceManifest(spec, o)!;
+    assertValidObject(wire(http));
+    expect(http.spec!.selector).toEqual({
+      'orrery.io/job': spec.id,
+      'batch.kubernetes.io/job-completion-index': '0',
+    });
+    // The workers reach each other on any port, besides who reaches a job of one.
+    const policy = wire(gangNetworkPolicyManifest(spec, o));
+    assertValidObject(policy);
+    expect(policy.spec.ingress).toEqual([
+      {
+        from: [
+          ...wire(networkPolicyManifest(spec, o)).spec.ingress[0].from,
+          { podSelector: { matchLabels: { 'orrery.io/job': spec.id } } },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a gang manifest whose field the schema does not know', () => {
+    const job = wire(gangJobManifest(fullSpec({ workers: 2 }), o));
+    job.spec.completionsMode = 'Indexed';
+    expect(() => assertValidObject(job)).toThrow(/completionsMode: unknown field/);
   });
 });
