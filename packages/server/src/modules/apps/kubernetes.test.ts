@@ -106,6 +106,21 @@ describe('apps on the kubernetes runtime (API server stand-in)', () => {
     await awaitState(s, owner, app.id, 'uninstalled');
   }, 120_000);
 
+  it('refuses the job template asking for several workers, with the runtime’s reason', async () => {
+    const r = await call(s, 'POST', `${V1}/instances`, owner, {
+      template_name: 'job',
+      input: { image: 'ubuntu:24.04', preset_name: 'cpu-small', nodes: 2, command: 'true' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(
+      /^The kubernetes runtime does not run jobs of several workers yet \(nodes: 2\)/,
+    );
+    // Nothing was installed, and no Pod made.
+    const listed = await call(s, 'GET', `${V1}/instances`, owner);
+    expect(JSON.stringify(listed.body)).not.toContain('"nodes":2');
+    expect([...api.store.get('pods')!.keys()]).toEqual([]);
+  });
+
   it.each(ON_KUBE.map((r) => [r.template, r] as const))(
     '%s: each job of its plan starts as objects the pinned schema accepts',
     async (name, runner) => {

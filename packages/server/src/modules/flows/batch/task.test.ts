@@ -173,11 +173,15 @@ describe('empty values', () => {
       'line 5: task `task-1`: `image` is empty',
     );
   });
+});
 
+describe('workers', () => {
   it('asks for the workers `nodes` says, a whole number from 1 to 1024, with expressions', () => {
     expect(run('    cmd: x\n').nodes).toBeUndefined();
     expect(run('    cmd: x\n    nodes: 4\n').nodes).toBe(4);
-    expect(run('    cmd: x\n    nodes: ${{ params.n }}\n', 'succeeded', { n: '2' }).nodes).toBe(2);
+    expect(
+      run('    cmd: x\n    nodes: ${{ params.where }}\n', 'succeeded', { where: '3' }).nodes,
+    ).toBe(3);
     for (const bad of ['0', '1.5', '1025', 'two', '-1']) {
       expect(refusal(() => run(`    cmd: x\n    nodes: "${bad}"\n`)).message).toBe(
         `line 12: task \`t\`: \`nodes\` must be a whole number of workers from 1 to 1024, not "${bad}"`,
