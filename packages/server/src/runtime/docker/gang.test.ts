@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../../test/dockerd.mjs';
 import { DockerDriver } from './driver.js';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { isolationTable } from './isolation.js';
+import { mergedLog } from './gang.js';
 import { listening } from '../../net/ports.js';
 import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 
@@ -240,5 +242,32 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
       host.close();
       await Promise.all([prober, otherGang, otherJob].map((s) => driver.remove(s.id)));
     }
+  });
+});
+
+describe('the merged log of a job of several workers', () => {
+  // A worker's log as the driver reads it: stamped when asked.
+  const stamped = (lines: string[]) => async (timestamps: boolean) =>
+    Readable.from([lines.map((l) => (timestamps ? l : l.slice(l.indexOf(' ') + 1))).join('')]);
+  const logs = [
+    // Worker 0: the engine's nanoseconds; worker 1: an archived log's milliseconds.
+    stamped(['2026-01-01T00:00:01.000000001Z a0\n', '2026-01-01T00:00:03.500000000Z a1\n']),
+    stamped([
+      '2026-01-01T00:00:01.000Z b0\n',
+      '2026-01-01T00:00:02.250Z b1\n',
+      '2026-01-01T00:00:04Z b2\n',
+    ]),
+  ];
+
+  it('orders the workers’ lines by their times, each worker’s in its order', async () => {
+    const plain = await text(mergedLog(logs, { follow: false, timestamps: false }));
+    expect(plain).toBe('b0\na0\nb1\na1\nb2\n');
+    const withTimes = await text(mergedLog(logs, { follow: false, timestamps: true }));
+    expect(withTimes.split('\n')[1]).toBe('2026-01-01T00:00:01.000000001Z a0');
+  });
+
+  it('passes followed lines on as they come, whole', async () => {
+    const followed = await text(mergedLog(logs, { follow: true, timestamps: false }));
+    expect(followed.split('\n').sort()).toEqual(['', 'a0', 'a1', 'b0', 'b1', 'b2']);
   });
 });

@@ -226,14 +226,25 @@ export function mergedLog(
   }
   return Readable.from(
     (async function* () {
-      const all: Array<{ key: string; line: string }> = [];
-      for (const open of logs) {
-        for await (const line of lines(await open(true))) all.push({ key: stampKey(line), line });
-      }
-      // Stable: a worker's lines of one instant keep their order.
-      all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      for (const { line } of all) {
+      // Each worker's lines come in their order: the earliest head of all is the next line, so
+      // that no worker's log is held whole.
+      const heads = await Promise.all(
+        logs.map(async (open) => {
+          const it = lines(await open(true))[Symbol.asyncIterator]();
+          return { it, next: await it.next() };
+        }),
+      );
+      for (;;) {
+        let first: (typeof heads)[number] | undefined;
+        for (const h of heads) {
+          if (h.next.done) continue;
+          // Ties go to the lower rank, whose line is then first.
+          if (!first || stampKey(h.next.value) < stampKey(first.next.value as string)) first = h;
+        }
+        if (!first) return;
+        const line = first.next.value as string;
         yield options.timestamps ? line : line.slice(line.indexOf(' ') + 1);
+        first.next = await first.it.next();
       }
     })(),
   );
