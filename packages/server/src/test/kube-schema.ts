@@ -1,6 +1,5 @@
 import * as client from '@kubernetes/client-node';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
@@ -33,7 +32,6 @@ const MODELS: Record<string, { new (data: object): { validate(): void } }> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
   'apps/v1/Deployment': Deployment,
-  'batch/v1/Job': Job,
   'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'rbac.authorization.k8s.io/v1/Role': Role,

@@ -7,16 +7,8 @@ import { machineGpus, type MachineGpus } from '../gpus.js';
 import { JobListeners, machineNode, machinePool, usedBy } from '../common.js';
 import { ndjson } from './streams.js';
 import { commitAndPush, containerExec, saveFailure } from './exec.js';
-import {
-  gangBroken,
-  gangState,
-  mergedLog,
-  removeGangNetwork,
-  startGang,
-  summedStats,
-  workerContainers,
-  workerKeys,
-} from './gang.js';
+import { removeGangNetwork, startGang, workerContainers } from './gang.js';
+import { gangBroken, gangState, mergedLog, summedStats, workerKeys } from '../gang.js';
 import { containerSpec } from './container-spec.js';
 import { LABEL, NAME_PREFIX, dockerClient, ensureNetwork, ignore } from './engine.js';
 import { isolateNetwork } from './isolation.js';

@@ -10,7 +10,7 @@ import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../../
 import { DockerDriver } from './driver.js';
 import type { JobSpec, ObservedState } from '../driver.js';
 import { isolationTable } from './isolation.js';
-import { mergedLog } from './gang.js';
+import { mergedLog } from '../gang.js';
 import { listening } from '../../net/ports.js';
 import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 

@@ -1,4 +1,5 @@
-import type { V1EnvVar, V1Job, V1NetworkPolicy, V1Service } from '@kubernetes/client-node';
+import type { V1NetworkPolicy, V1Pod, V1Service } from '@kubernetes/client-node';
+import { rendezvousPort } from '../gang.js';
 import { gangEnv, type JobSpec } from '../driver.js';
 import {
   networkPolicyManifest,
@@ -10,69 +11,61 @@ import { JOB_LABEL, objectName } from './names.js';
 
 /**
  * The objects of a job of several workers on Kubernetes (docs/jobs.md "Distributed jobs"): an
- * Indexed Job of N Pods started together (completions and parallelism N), each Pod's rank its
- * completion index, and a headless Service through which the workers resolve each other
- * (`<job>-<rank>.<service>`, the Pod's host name in the Service's subdomain). A failed worker
- * fails the Job (no retries: `backoffLimit` 0), and the Job controller stops the others.
+ * indexed set of Pods, one per rank, made together, and a headless Service through which the
+ * workers resolve each other (`worker-<rank>.<service>.<namespace>.svc`: each Pod's host name in
+ * the Service's subdomain). The driver follows them as one job, as the docker runtime does its
+ * containers: rank 0's Pod is the job's own (`orrery-<id>`: exec, attach, the HTTP port), rank
+ * r's `orrery-<id>-w<r>`, all labelled with the job's id and their rank.
  */
 
-/** Where Kubernetes writes a Pod's completion index (its rank) on an Indexed Job's Pods. */
-export const COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index';
-/** PyTorch's default rendezvous port: each worker is a Pod of its own, with its own ports. */
-export const RENDEZVOUS_PORT = 29500;
+/** The label of a worker's Pod that says its rank. */
+export const WORKER_LABEL = 'orrery.io/worker';
 
 /** The headless Service of the workers (a DNS-1035 label: at most 63 characters). */
 export const gangServiceName = (id: string) => `${objectName(id)}-w`;
 
+/** Worker `rank`'s Pod. */
+export const workerPodName = (id: string, rank: number) =>
+  rank === 0 ? objectName(id) : `${objectName(id)}-w${rank}`;
+
+/** A worker's host name, unique in the workers' Service. */
+const workerHost = (rank: number) => `worker-${rank}`;
+
 /** Where every worker reaches rank 0: its host name in the workers' Service. */
 export function masterAddress(id: string, namespace: string): string {
-  return `${objectName(id)}-0.${gangServiceName(id)}.${namespace}.svc`;
+  return `${workerHost(0)}.${gangServiceName(id)}.${namespace}.svc`;
 }
 
-/** The names under which gangEnv tells a worker its rank: read from the Pod's completion index. */
-const RANK_VARIABLES = ['ORRERY_WORKER_RANK', 'RANK', 'NODE_RANK', 'PET_NODE_RANK'];
-
 /**
- * The Indexed Job: its Pod template is the job's Pod (manifests.ts `podManifest`, with its
- * preset, placement, volumes and secrets) told the gang's environment, the rank from the Pod's
- * own completion index (downward API), the master's address in the headless Service.
+ * The workers' Pods: each the job's Pod (manifests.ts `podManifest`: its preset, placement,
+ * volumes, the job's one Secret) told its rank and the master's address, with its host name in
+ * the workers' Service. Rank 0 alone serves the job's HTTP port.
  */
-export function gangJobManifest(spec: JobSpec, o: ManifestOptions): V1Job {
+export function gangPodManifests(spec: JobSpec, o: ManifestOptions): V1Pod[] {
   const workers = spec.workers ?? 1;
-  const port = spec.httpPort === RENDEZVOUS_PORT ? RENDEZVOUS_PORT + 1 : RENDEZVOUS_PORT;
-  const address = masterAddress(spec.id, o.namespace);
-  const pod = podManifest(
-    { ...spec, env: { ...spec.env, ...gangEnv(0, workers, { address, port }) } },
-    o,
-  );
-  const rank: V1EnvVar['valueFrom'] = {
-    fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX}']` },
+  const rendezvous = {
+    address: masterAddress(spec.id, o.namespace),
+    port: rendezvousPort(spec.httpPort),
   };
-  const [container, ...rest] = pod.spec!.containers;
-  const env = (container!.env ?? []).map((e) =>
-    RANK_VARIABLES.includes(e.name) ? { name: e.name, valueFrom: rank } : e,
-  );
-  // The Job controller names each Pod's host `<job>-<index>`; the subdomain makes it resolvable.
-  const { hostname: _, ...podSpec } = pod.spec!;
-  return {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: { ...pod.metadata },
-    spec: {
-      completionMode: 'Indexed',
-      completions: workers,
-      parallelism: workers,
-      backoffLimit: 0,
-      template: {
-        metadata: { labels: pod.metadata!.labels, annotations: pod.metadata!.annotations },
-        spec: {
-          ...podSpec,
-          subdomain: gangServiceName(spec.id),
-          containers: [{ ...container!, env }, ...rest],
-        },
+  return [...Array(workers).keys()].map((rank) => {
+    const pod = podManifest(
+      {
+        ...spec,
+        httpPort: rank === 0 ? spec.httpPort : undefined,
+        env: { ...spec.env, ...gangEnv(rank, workers, rendezvous) },
       },
-    },
-  };
+      o,
+    );
+    return {
+      ...pod,
+      metadata: {
+        ...pod.metadata,
+        name: workerPodName(spec.id, rank),
+        labels: { ...pod.metadata!.labels, [WORKER_LABEL]: String(rank) },
+      },
+      spec: { ...pod.spec!, hostname: workerHost(rank), subdomain: gangServiceName(spec.id) },
+    };
+  });
 }
 
 /**
@@ -102,7 +95,7 @@ export function gangHttpServiceManifest(spec: JobSpec, o: ManifestOptions): V1Se
   if (!service) return null;
   return {
     ...service,
-    spec: { ...service.spec, selector: { ...service.spec!.selector, [COMPLETION_INDEX]: '0' } },
+    spec: { ...service.spec, selector: { ...service.spec!.selector, [WORKER_LABEL]: '0' } },
   };
 }
 
