@@ -106,19 +106,32 @@ describe('apps on the kubernetes runtime (API server stand-in)', () => {
     await awaitState(s, owner, app.id, 'uninstalled');
   }, 120_000);
 
-  it('refuses the job template asking for several workers, with the runtime’s reason', async () => {
+  it('runs the job template asking for several workers as a Pod per worker', async () => {
     const r = await call(s, 'POST', `${V1}/instances`, owner, {
       template_name: 'job',
+      display_name: 'two-workers',
       input: { image: 'ubuntu:24.04', preset_name: 'cpu-small', nodes: 2, command: 'true' },
     });
-    expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(
-      /^The kubernetes runtime does not run jobs of several workers yet \(nodes: 2\)/,
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const jobId = r.body.outputParams.jobId as string;
+    const pods = [objectName(jobId), `${objectName(jobId)}-w1`];
+    await until(
+      () => pods.every((p) => api.store.get('pods')!.has(p)),
+      async () => JSON.stringify((await call(s, 'GET', `/api/v1/jobs/${jobId}`, owner)).body),
     );
-    // Nothing was installed, and no Pod made.
-    const listed = await call(s, 'GET', `${V1}/instances`, owner);
-    expect(JSON.stringify(listed.body)).not.toContain('"nodes":2');
-    expect([...api.store.get('pods')!.keys()]).toEqual([]);
+    for (const [rank, pod] of pods.entries()) {
+      const spec = api.store.get('pods')!.get(pod)!.spec as {
+        containers: { env: { name: string; value?: string }[] }[];
+      };
+      const env = Object.fromEntries(spec.containers[0]!.env.map((e) => [e.name, e.value]));
+      expect(env).toMatchObject({ RANK: String(rank), WORLD_SIZE: '2' });
+    }
+    const gone = await call(s, 'DELETE', `${V1}/instances/${r.body.id}?force=true`, owner);
+    expect(gone.body.state).toBe('uninstalled');
+    await until(
+      () => pods.every((p) => !api.store.get('pods')!.has(p)),
+      async () => 'the Pods are still there',
+    );
   });
 
   it.each(ON_KUBE.map((r) => [r.template, r] as const))(
