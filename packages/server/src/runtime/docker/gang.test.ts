@@ -153,6 +153,27 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
     await Promise.all([driver.remove(s.id), driver.remove(killed.id)]);
   });
 
+  it('serves the job’s HTTP port from worker 0, published on 127.0.0.1', async () => {
+    const s = spec(
+      'if [ "$RANK" = 0 ]; then echo "worker $RANK" > /tmp/index.html && exec httpd -f -p 8080 -h /tmp; fi; exec sleep 600',
+      { workers: 2, httpPort: 8080 },
+    );
+    await driver.start(s);
+    await until(s.id, 'running');
+    const endpoint = await vi.waitFor(
+      async () => {
+        const e = await driver.endpoint(s.id);
+        expect(e).not.toBeNull();
+        return e!;
+      },
+      { timeout: 10_000 },
+    );
+    expect(endpoint.host).toBe('127.0.0.1');
+    const res = await fetch(`http://127.0.0.1:${endpoint.port}/index.html`);
+    expect(await res.text()).toBe('worker 0\n');
+    await driver.remove(s.id);
+  });
+
   it('adds up the workers’ stats', async () => {
     // Each worker's shell holds a string of 24 MB (and is not replaced by `sleep`).
     const hold = 'x=$(head -c 25165824 /dev/zero | tr "\\0" a); sleep 600; echo "${#x}"';
