@@ -33,6 +33,22 @@ else:
     print(f'rank {rank} of {world} heard rank {s.recv(16).decode()} uid {os.getuid()}', flush=True)
 `;
 
+/**
+ * RANK_EXCHANGE in busybox's shell, for images without Python (the docker runtime's tests): rank 0 listens on
+ * MASTER_PORT and answers `0`; every other rank connects to MASTER_ADDR:MASTER_PORT (retrying
+ * until rank 0 listens) and says its rank. Each prints what it heard.
+ */
+export const RANK_EXCHANGE_BUSYBOX = `
+if [ "$RANK" = 0 ]; then
+  heard=$(echo 0 | nc -l -p "$MASTER_PORT")
+  echo "rank 0 of $WORLD_SIZE heard rank $heard"
+else
+  until heard=$(echo "$RANK" | nc -w 2 "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null) && [ -n "$heard" ]; do
+    sleep 0.1
+  done
+  echo "rank $RANK of $WORLD_SIZE heard rank $heard"
+fi`;
+
 /** The command that runs a program given in PROG. */
 export const RUN_PROG = '/usr/bin/python3 -c "$PROG"';
 

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import { BWRAP } from '../../runtime/process/sandbox.js';
 import { call, projectMember, tenancy } from '../../test/fixtures.js';
 import {
   NODE,
@@ -317,6 +320,39 @@ describe('app instances', () => {
     });
     expect(JSON.parse(log.body.trim()).log).toBe('from-the-job-template');
   });
+
+  // Jobs of several workers on the process runtime need a root server's sandbox (docs/jobs.md).
+  it.runIf(process.getuid?.() === 0 && existsSync(BWRAP))(
+    'runs the job template as a job of the workers it asks for, that find each other',
+    async () => {
+      const r = await install(s, owner, {
+        template_name: 'job',
+        input: {
+          image: 'busybox',
+          preset_name: 'cpu-small',
+          nodes: 2,
+          command: RUN_PROG,
+          env: [{ name: 'PROG', value: RANK_EXCHANGE, type: 'variable' }],
+        },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      const id = r.body.outputParams.jobId as string;
+      expect((await call(s, 'GET', `/api/v1/jobs/${id}`, owner)).body).toMatchObject({ nodes: 2 });
+      await until(s, owner, r.body.id, stateIs('healthy'));
+      const log = await s.app.inject({ url: `/api/v1/jobs/${id}/log`, headers: owner.headers });
+      expect(log.body.trim().split('\n').sort()).toEqual([
+        expect.stringMatching(/^rank 0 of 2 heard ranks 1 uid \d+$/),
+        expect.stringMatching(/^rank 1 of 2 heard rank 0 uid \d+$/),
+      ]);
+      // More than the jobs API takes is the template's input error, before anything starts.
+      const bad = await install(s, owner, {
+        template_name: 'job',
+        input: { image: 'busybox', preset_name: 'cpu-small', nodes: 1025, command: 'true' },
+      });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(/nodes/);
+    },
+  );
 
   it('shows another organization nothing', async () => {
     const r = await install(s, owner, { template_name: 'orrery-deploy', input: deployInput() });

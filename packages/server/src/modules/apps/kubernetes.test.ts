@@ -106,6 +106,34 @@ describe('apps on the kubernetes runtime (API server stand-in)', () => {
     await awaitState(s, owner, app.id, 'uninstalled');
   }, 120_000);
 
+  it('runs the job template asking for several workers as a Pod per worker', async () => {
+    const r = await call(s, 'POST', `${V1}/instances`, owner, {
+      template_name: 'job',
+      display_name: 'two-workers',
+      input: { image: 'ubuntu:24.04', preset_name: 'cpu-small', nodes: 2, command: 'true' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const jobId = r.body.outputParams.jobId as string;
+    const pods = [objectName(jobId), `${objectName(jobId)}-w1`];
+    await until(
+      () => pods.every((p) => api.store.get('pods')!.has(p)),
+      async () => JSON.stringify((await call(s, 'GET', `/api/v1/jobs/${jobId}`, owner)).body),
+    );
+    for (const [rank, pod] of pods.entries()) {
+      const spec = api.store.get('pods')!.get(pod)!.spec as {
+        containers: { env: { name: string; value?: string }[] }[];
+      };
+      const env = Object.fromEntries(spec.containers[0]!.env.map((e) => [e.name, e.value]));
+      expect(env).toMatchObject({ RANK: String(rank), WORLD_SIZE: '2' });
+    }
+    const gone = await call(s, 'DELETE', `${V1}/instances/${r.body.id}?force=true`, owner);
+    expect(gone.body.state).toBe('uninstalled');
+    await until(
+      () => pods.every((p) => !api.store.get('pods')!.has(p)),
+      async () => 'the Pods are still there',
+    );
+  });
+
   it.each(ON_KUBE.map((r) => [r.template, r] as const))(
     '%s: each job of its plan starts as objects the pinned schema accepts',
     async (name, runner) => {

@@ -5,6 +5,7 @@ import { call, tenancy } from '../../test/fixtures.js';
 import { canRunDockerd, importBusybox, startDockerd, type Dockerd } from '../../test/dockerd.mjs';
 import { REGISTRY_BINARY } from '../images/supervisor.js';
 import { injectAt, whenServing } from '../../test/ingress.js';
+import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 
 const IMAGE = 'busybox:orrery';
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
@@ -74,23 +75,36 @@ describe.skipIf(!canRunDockerd || !existsSync(REGISTRY_BINARY))(
       expect(log.body).toBe('hello from a container\n');
     });
 
-    it('refuses a job of several workers, naming the runtime that does not run them yet', async () => {
-      const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
-        ...SCOPE,
-        preset_name: 'cpu-small',
-        image: IMAGE,
-        command: 'true',
-        nodes: 2,
-      });
-      expect(r.status).toBe(400);
-      expect(r.body.message).toMatch(
-        /^The docker runtime does not run jobs of several workers yet \(nodes: 2\)/,
-      );
-      // And the job form is told, so that it offers no Workers field.
+    it('runs a job of two workers that find each other, one log each and merged', async () => {
+      // The job form offers Workers here: the runtime says of no refusal.
       const info = await call(s, 'GET', '/api/v1/jobs/runtime', owner);
-      expect(info.body.workers_refusal).toMatch(
-        /^The docker runtime does not run jobs of several workers yet;/,
-      );
+      expect(info.body.workers_refusal).toBeUndefined();
+      const id = await run(RANK_EXCHANGE_BUSYBOX, { nodes: 2 });
+      const done = await until(id, ['succeeded', 'failed']);
+      expect(done).toMatchObject({ status: 'succeeded', nodes: 2, history: { exit_code: 0 } });
+      const log = async (query = '') =>
+        (
+          await s.app.inject({
+            method: 'GET',
+            url: `/api/v1/jobs/${id}/log${query}`,
+            headers: owner.headers,
+          })
+        ).body;
+      expect((await log()).split('\n').sort()).toEqual([
+        '',
+        'rank 0 of 2 heard rank 1',
+        'rank 1 of 2 heard rank 0',
+      ]);
+      expect(await log('?worker=1')).toBe('rank 1 of 2 heard rank 0\n');
+    });
+
+    it('fails a job of several workers when one fails, saying which', async () => {
+      const id = await run('if [ "$RANK" = 1 ]; then exit 3; fi; exec sleep 600', { nodes: 2 });
+      const done = await until(id, ['failed']);
+      expect(done.history).toMatchObject({
+        exit_code: 3,
+        description: 'Worker 1 of 2 exited with code 3; the other workers were stopped',
+      });
     });
 
     it('serves the container’s HTTP port through the ingress, at the job’s own host', async () => {

@@ -1,13 +1,16 @@
 import { mkdir, readFile, statfs, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { machineGpus, type MachineGpus } from '../gpus.js';
 import { JobListeners, machineNode, machinePool, usedBy } from '../common.js';
-import { containerLog, demuxStream, logEntries, ndjson } from './streams.js';
+import { ndjson } from './streams.js';
+import { commitAndPush, containerExec, saveFailure } from './exec.js';
+import { removeGangNetwork, startGang, workerContainers } from './gang.js';
+import { gangBroken, gangState, mergedLog, summedStats, workerKeys } from '../gang.js';
 import { containerSpec } from './container-spec.js';
-import { LABEL, NAME_PREFIX, dockerClient, ensureNetwork, ignore, parseImage } from './engine.js';
+import { LABEL, NAME_PREFIX, dockerClient, ensureNetwork, ignore } from './engine.js';
 import { isolateNetwork } from './isolation.js';
 import { DockerRelays, HTTP_PORT_LABEL } from './relay.js';
 import { checkedMounts } from './mounts.js';
@@ -25,6 +28,7 @@ import type {
   StatsSample,
 } from '../driver.js';
 import { LogFile } from '../log-file.js';
+import { ContainerLogs } from './logs.js';
 import { listening } from '../../net/ports.js';
 import { gpuFields, sampleGpu } from '../gpu-stats.js';
 
@@ -47,11 +51,16 @@ export interface DockerDriverOptions {
  */
 export class DockerDriver implements RuntimeDriver {
   readonly name = 'docker';
+  /** Jobs of several workers: a container each, on a network of the job's own (gang.ts). */
+  readonly gangs = true as const;
   private readonly listeners = new JobListeners();
   /** Jobs whose image is being pulled, or whose container could not be made: (id → outcome). */
   private readonly pending = new Map<string, ObservedState>();
   private events?: NodeJS.ReadableStream;
-  private readonly archiving = new Map<string, Promise<void>>();
+  /** Gangs whose containers are being made, and gangs whose workers are being stopped. */
+  private readonly starting = new Set<string>();
+  private readonly logFiles: ContainerLogs;
+  private readonly stopping = new Set<string>();
 
   private constructor(
     private readonly docker: Docker,
@@ -69,7 +78,15 @@ export class DockerDriver implements RuntimeDriver {
     readonly warning?: string,
     /** How the project's jobs reach each other's ports (docker/relay.ts), on an isolated bridge. */
     private readonly relays?: DockerRelays,
-  ) {}
+    /** Whether the network's rules are in force: a gang's own network gets its rules too. */
+    private readonly isolated = false,
+  ) {
+    this.logFiles = new ContainerLogs(
+      opts.dataDir,
+      (id) => this.container(id),
+      (id) => this.inspect(id),
+    );
+  }
 
   /** Connects, finds (or makes) the network, and starts following the engine's events. */
   static async connect(opts: DockerDriverOptions): Promise<DockerDriver> {
@@ -94,6 +111,7 @@ export class DockerDriver implements RuntimeDriver {
       },
       'warning' in isolation ? isolation.warning : undefined,
       gateway ? new DockerRelays(docker, network, { ...bridge, gateway }, opts.dataDir) : undefined,
+      'isolated' in isolation,
     );
     await driver.followEvents();
     await driver.relays?.reopen();
@@ -114,8 +132,20 @@ export class DockerDriver implements RuntimeDriver {
     }
     const mounts = await checkedMounts(this.opts.dataDir, spec.mounts);
     if (spec.httpPort && spec.project) await this.reachFromJobs(spec.id);
+    const workers = spec.workers ?? 1;
+    // Kept after the job is removed, for its workers' logs.
+    if (workers > 1) await this.writeWorkers(spec.id, workers);
     const create = async () => {
       const { Config } = await this.docker.getImage(spec.image).inspect();
+      if (workers > 1) {
+        const single = (w: JobSpec) => containerSpec({ ...w, mounts }, Config, this.network);
+        const containers = await workerContainers(spec, this.network === 'host', single);
+        const opts = { id: spec.id, network: this.network, isolated: this.isolated };
+        this.starting.add(spec.id);
+        return startGang(this.docker, containers, opts).finally(() =>
+          this.starting.delete(spec.id),
+        );
+      }
       const container = await this.docker.createContainer(
         containerSpec({ ...spec, mounts }, Config, this.network),
       );
@@ -149,7 +179,7 @@ export class DockerDriver implements RuntimeDriver {
         this.pending.delete(spec.id);
       } catch (e) {
         const finishedAt = new Date();
-        await new LogFile(this.jobDir(spec.id))
+        await new LogFile(this.logFiles.dir(spec.id))
           .append([{ time: finishedAt.getTime(), text: `${reason}: ${(e as Error).message}\n` }])
           // The job ends with its reason either way; the log line is a courtesy.
           .catch(() => undefined);
@@ -166,20 +196,49 @@ export class DockerDriver implements RuntimeDriver {
     }
   }
 
+  /** Every worker's container stopped, together. */
   async kill(id: string): Promise<void> {
     await this.relays?.close(id);
-    const c = await this.inspect(id);
     this.pending.delete(id);
+    await Promise.all((await this.keysOf(id)).map((k) => this.killOne(k)));
+  }
+
+  private async killOne(id: string): Promise<void> {
+    const c = await this.inspect(id);
     if (!c) return;
     if (c.State.Running) {
       await this.container(id)
         .stop({ t: Math.ceil((this.opts.killGraceMs ?? 10_000) / 1000) })
         .catch(ignore(304, 404));
     }
-    await this.archive(id);
+    await this.logFiles.archive(id);
   }
 
+  /** A gang's is its workers' (gang.ts `gangState`); one that broke has the others stopped. */
   async observe(id: string): Promise<ObservedState> {
+    const keys = await this.keysOf(id);
+    if (keys.length === 1) return this.observeOne(id);
+    const states = await Promise.all(keys.map((k) => this.observeOne(k)));
+    if (states.every((s) => s.state === 'missing')) return this.pending.get(id) ?? states[0];
+    // While the containers are being made, one not made yet is not lost.
+    if (!this.starting.has(id) && gangBroken(states)) void this.stopBroken(id);
+    return gangState(states);
+  }
+
+  /** Stops a gang's workers once one has failed: a gang is only useful whole. */
+  private async stopBroken(id: string) {
+    if (this.stopping.has(id)) return;
+    this.stopping.add(id);
+    try {
+      await this.kill(id);
+    } catch {
+      // The next observation tries again.
+    } finally {
+      this.stopping.delete(id);
+    }
+  }
+
+  private async observeOne(id: string): Promise<ObservedState> {
     const c = await this.inspect(id);
     if (!c) return this.pending.get(id) ?? { state: 'missing' };
     const s = c.State;
@@ -203,42 +262,48 @@ export class DockerDriver implements RuntimeDriver {
     return [...new Set([...cs.map((c) => c.Labels[LABEL]), ...this.pending.keys()])];
   }
 
+  /** Every worker's container (its log archived first), then a gang's network. */
   async remove(id: string): Promise<void> {
     await this.relays?.close(id);
     this.pending.delete(id);
-    if (!(await this.inspect(id))) return;
-    await this.archive(id);
-    await this.container(id).remove({ force: true }).catch(ignore(404));
+    const keys = await this.keysOf(id);
+    for (const key of keys) {
+      if (!(await this.inspect(key))) continue;
+      await this.logFiles.archive(key);
+      await this.container(key).remove({ force: true }).catch(ignore(404));
+    }
+    if (keys.length > 1) await removeGangNetwork(this.docker, id);
   }
 
+  /** A gang's log is its workers' merged (gang.ts `mergedLog`); `worker` picks one's own. */
   async logs(id: string, options: LogOptions): Promise<Readable> {
-    const file = new LogFile(this.jobDir(id));
-    // Mid-archive, the file already holds the container's log that the marker does not yet name:
-    // read both and the log shows twice.
-    // Only its end is awaited here: a failed archive is the engine's log, read below instead.
-    await this.archiving.get(id)?.catch(() => undefined);
-    const c = await this.inspect(id);
-    if (!c || (await this.archived(id)) === c.Id) return file.read(options);
-    const query = {
-      stdout: true,
-      stderr: true,
-      timestamps: options.timestamps,
-      since: options.since ? options.since.getTime() / 1000 : 0,
-    };
-    const container = this.container(id);
-    const body = options.follow
-      ? await container.logs({ ...query, follow: true })
-      : await container.logs({ ...query, follow: false });
-    // Earlier runs of the job (restarts) were archived when their container went.
-    return Readable.from(
-      (async function* () {
-        yield* file.read({ ...options, follow: false });
-        yield* containerLog(body, c.Config.Tty);
-      })(),
+    const keys = await this.keysOf(id);
+    if (keys.length === 1) return this.logFiles.read(id, options);
+    if (options.worker !== undefined) {
+      const key = keys[options.worker];
+      if (!key) throw new Error(`Job ${id} has ${keys.length} workers`);
+      return this.logFiles.read(key, options);
+    }
+    const opened = keys.map(
+      (k) => (timestamps: boolean) => this.logFiles.read(k, { ...options, timestamps }),
     );
+    return mergedLog(opened, options);
   }
 
-  async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+  /** A gang's: its workers' added up. */
+  stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+    return async function* (this: DockerDriver) {
+      const keys = await this.keysOf(id);
+      if (keys.length === 1) yield* this.statsOne(id, abort);
+      else
+        yield* summedStats(
+          keys.map((k) => (signal: AbortSignal) => this.statsOne(k, signal)),
+          abort,
+        );
+    }.call(this);
+  }
+
+  private async *statsOne(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
     const gpus = ((await this.inspect(id))?.HostConfig.DeviceRequests ?? []).length > 0;
     // dockerode passes `abortSignal` on to the request; its types leave it out.
     const body = (await this.container(id)
@@ -318,54 +383,11 @@ export class DockerDriver implements RuntimeDriver {
     );
   }
 
-  async exec(id: string, options: ExecOptions): Promise<ExecSession> {
-    const exec = await this.container(id).exec({
-      Cmd: options.command,
-      AttachStdin: options.stdin,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: options.tty,
-    });
-    const duplex = (await exec.start({
-      hijack: true,
-      stdin: options.stdin,
-      Tty: options.tty,
-    })) as NodeJS.ReadWriteStream;
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const ended = new Promise<void>((resolve) => {
-      if (options.tty) {
-        duplex.pipe(stdout);
-        duplex.on('end', resolve);
-        duplex.on('close', resolve);
-      } else {
-        demuxStream(
-          duplex,
-          (type, payload) => (type === 2 ? stderr : stdout).write(payload),
-          () => {
-            stdout.end();
-            stderr.end();
-            resolve();
-          },
-        );
-      }
-    });
-    return {
-      stdin: options.stdin ? duplex : undefined,
-      stdout,
-      stderr: options.tty ? undefined : stderr,
-      resize: options.tty
-        ? // A resize after the exec ended has nothing to resize.
-          (rows, cols) => void exec.resize({ h: rows, w: cols }).catch(() => undefined)
-        : undefined,
-      exitCode: ended.then(async () => (await exec.inspect()).ExitCode ?? 0),
-    };
+  exec(id: string, options: ExecOptions): Promise<ExecSession> {
+    return containerExec(this.container(id), options);
   }
 
-  /**
-   * Commit then push: CommitStarted, CommitFinished, then the engine's push
-   * progress as it comes, ending with the `aux` digest; failures as `error` objects.
-   */
+  /** Commit then push (exec.ts `commitAndPush`). */
   async *save(
     id: string,
     image: string,
@@ -373,33 +395,17 @@ export class DockerDriver implements RuntimeDriver {
   ): AsyncIterable<SaveProgress> {
     const c = await this.inspect(id);
     if (!c) {
-      yield failure(`Job ${id} has no container`);
+      yield saveFailure(`Job ${id} has no container`);
       return;
     }
-    const { repo, tag, registry } = parseImage(image);
-    yield { status: 'CommitStarted', details: { container: c.Id, image } };
-    try {
-      await this.container(id).commit({ repo, tag });
-    } catch (e) {
-      yield failure(`Commit failed: ${(e as Error).message}`);
-      return;
-    }
-    yield { status: 'CommitFinished' };
-    try {
-      const body = await this.docker.getImage(`${repo}:${tag}`).push({
-        authconfig: { ...auth, serveraddress: registry },
-      });
-      yield* ndjson<SaveProgress>(body);
-    } catch (e) {
-      yield failure(`Push failed: ${(e as Error).message}`);
-    }
+    yield* commitAndPush(this.docker, this.container(id), c.Id, image, auth);
   }
 
   async close(): Promise<void> {
     (this.events as unknown as { destroy?(): void } | undefined)?.destroy?.();
     this.listeners.clear();
     await this.relays?.closeAll();
-    await Promise.all(this.archiving.values());
+    await this.logFiles.settled();
   }
 
   /** Notifies listeners of the job's container events; copies the log when it dies. */
@@ -412,10 +418,14 @@ export class DockerDriver implements RuntimeDriver {
         for await (const e of ndjson<EngineEvent>(this.events!)) {
           const id = e.Actor?.Attributes?.[LABEL];
           if (!id) continue;
+          // A gang's worker: its container's own name (the job's label is the gang's id).
+          const key = e.Actor?.Attributes?.name?.slice(NAME_PREFIX.length) || id;
           if (e.Action === 'die') {
-            await this.relays?.close(id);
+            if (key === id) await this.relays?.close(id);
             // Not archived now, the log is archived by remove (or read from the engine).
-            await this.archive(id).catch(() => undefined);
+            await this.logFiles.archive(key).catch(() => undefined);
+            // A worker that failed stops the others.
+            if (key !== id) await this.observe(id).catch(() => undefined);
           }
           this.listeners.emit(id);
         }
@@ -425,54 +435,15 @@ export class DockerDriver implements RuntimeDriver {
     })();
   }
 
-  /**
-   * Copies the stopped container's log to the job's log file once (the file's `container` names
-   * the container it holds, a restarted job's next container appends).
-   */
-  private archive(id: string): Promise<void> {
-    const running = this.archiving.get(id);
-    if (running) return running;
-    const task = (async () => {
-      const c = await this.inspect(id);
-      if (!c || c.State.Running || (await this.archived(id)) === c.Id) return;
-      // Followed, the log of a stopped container streams and ends: a large log never sits in
-      // memory whole; it is appended in batches of about a megabyte.
-      const body = (await this.container(id).logs({
-        stdout: true,
-        stderr: true,
-        timestamps: true,
-        follow: true,
-      })) as NodeJS.ReadableStream;
-      const dir = this.jobDir(id);
-      await mkdir(dir, { recursive: true });
-      const file = new LogFile(dir);
-      let batch: Array<{ time: number; text: string }> = [];
-      let size = 0;
-      // Each entry (a frame; a line of a TTY's output) starts with its RFC 3339 time and a space.
-      for await (const entry of logEntries(body, c.Config.Tty)) {
-        const space = entry.indexOf(' ');
-        batch.push({ time: Date.parse(entry.slice(0, space)) || 0, text: entry.slice(space + 1) });
-        size += entry.length;
-        if (size > 1 << 20) {
-          await file.append(batch);
-          batch = [];
-          size = 0;
-        }
-      }
-      await file.append(batch);
-      await writeFile(join(dir, 'container'), c.Id);
-    })().finally(() => this.archiving.delete(id));
-    this.archiving.set(id, task);
-    return task;
+  /** The containers of the job: its workers' (a gang's record says how many), or its own. */
+  private async keysOf(id: string): Promise<string[]> {
+    const n = Number(await readFile(join(this.logFiles.dir(id), 'workers'), 'utf8').catch(() => 1));
+    return n > 1 ? workerKeys(id, n) : [id];
   }
 
-  private async archived(id: string): Promise<string | null> {
-    return readFile(join(this.jobDir(id), 'container'), 'utf8').catch(() => null);
-  }
-
-  private jobDir(id: string) {
-    if (!/^[\w.-]+$/.test(id)) throw new Error(`Bad job id ${id}`);
-    return join(this.opts.dataDir, 'jobs', id);
+  private async writeWorkers(id: string, workers: number) {
+    await mkdir(this.logFiles.dir(id), { recursive: true });
+    await writeFile(join(this.logFiles.dir(id), 'workers'), String(workers));
   }
 
   private container(id: string) {
@@ -483,8 +454,6 @@ export class DockerDriver implements RuntimeDriver {
     return (await this.container(id).inspect().catch(ignore(404))) ?? null;
   }
 }
-
-const failure = (message: string): SaveProgress => ({ error: message, errorDetail: { message } });
 
 interface EngineEvent {
   Action: string;

@@ -78,6 +78,41 @@ ${subnets.map((s) => `    ${daddr(s)}\n`).join('')}  }
 `;
 }
 
+/**
+ * The rules of a job's own network (a job of several workers, gang.ts): its containers reach each
+ * other on any port (also when br_netfilter hands the bridged packets to the IP hooks), and
+ * nothing enters the host from it (no socket of the host, on the network's gateway address or
+ * any other; only the answers of connections the host opened) or is routed into or out of it: no other job, of this network or another, reaches
+ * the workers there, and they reach no one else through it.
+ */
+export function gangIsolationRules(bridge: string): string {
+  const table = isolationTable(bridge);
+  const dev = JSON.stringify(bridge);
+  return `table inet ${table}
+delete table inet ${table}
+table inet ${table} {
+  chain input {
+    type filter hook input priority filter; policy accept;
+    iifname ${dev} ct state established,related accept
+    iifname ${dev} meta l4proto tcp reject with tcp reset
+    iifname ${dev} reject
+  }
+  chain forward {
+    type filter hook forward priority filter; policy accept;
+    iifname ${dev} oifname ${dev} accept
+    iifname ${dev} drop
+    oifname ${dev} drop
+  }
+}
+`;
+}
+
+/** Removes a bridge's rules (its network is gone); nothing to do when it had none. */
+export async function dropIsolation(bridge: string): Promise<void> {
+  const table = isolationTable(bridge);
+  await nft(`table inet ${table}\ndelete table inet ${table}\n`);
+}
+
 export async function nft(script: string): Promise<void> {
   try {
     await runCommand(NFT, ['-f', '-'], { input: script });

@@ -273,4 +273,82 @@ describe('kubernetes driver against an API server stand-in', () => {
       api.otherPods = [];
     }
   });
+
+  it('runs a job of several workers as a Pod each: one status, merged logs, summed stats', async () => {
+    const gang = fullSpec({
+      id: 'job-gang',
+      workers: 2,
+      mounts: [],
+      secretEnv: [],
+      registryAuth: undefined,
+    });
+    const [rank0, rank1] = ['orrery-job-gang', 'orrery-job-gang-w1'];
+    const before = api.requests.length;
+    await driver.start(gang);
+    const posts = api.requests.slice(before).filter((r) => r.method === 'POST');
+    expect(posts.map((r) => `${r.body!.kind} ${r.body!.metadata.name}`)).toEqual([
+      `NetworkPolicy ${rank0}`,
+      `Service ${rank0}`,
+      `Service ${rank0}-w`,
+      `Pod ${rank0}`,
+      `Pod ${rank1}`,
+    ]);
+    expect((await driver.list()).filter((id) => id === gang.id)).toEqual([gang.id]);
+    const startedAt = new Date('2026-01-01T00:00:00Z');
+    const running = {
+      phase: 'Running',
+      containerStatuses: [
+        { name: 'job', state: { running: { startedAt: startedAt.toISOString() } } },
+      ],
+    };
+    api.setStatus(rank0, running);
+    // Running once every worker runs.
+    expect(await driver.observe(gang.id)).toMatchObject({ state: 'starting' });
+    api.setStatus(rank1, running);
+    expect(await driver.observe(gang.id)).toEqual({ state: 'running', startedAt });
+
+    api.logs.set(
+      rank0,
+      '2026-01-01T00:00:01.000000000Z zero\n2026-01-01T00:00:03.000000000Z end\n',
+    );
+    api.logs.set(rank1, '2026-01-01T00:00:02.000000000Z one\n');
+    const log = async (worker?: number) =>
+      text(await driver.logs(gang.id, { follow: false, timestamps: false, worker }));
+    expect(await log()).toBe('zero\none\nend\n');
+    expect(await log(1)).toBe('one\n');
+    api.metrics.set(rank0, { cpu: '250m', memory: '1Gi' });
+    api.metrics.set(rank1, { cpu: '500m', memory: '1Gi' });
+    const abort = new AbortController();
+    for await (const sample of driver.stats(gang.id, abort.signal)) {
+      expect(sample).toMatchObject({ cpu: 0.75, memoryBytes: 2 * 2 ** 30 });
+      abort.abort();
+    }
+
+    // A worker fails: the others' Pods go, the job fails saying which.
+    api.setStatus(rank1, {
+      phase: 'Failed',
+      containerStatuses: [
+        {
+          name: 'job',
+          state: {
+            terminated: { exitCode: 3, reason: 'Error', finishedAt: new Date().toISOString() },
+          },
+        },
+      ],
+    });
+    await driver.observe(gang.id);
+    await expect.poll(() => api.store.get('pods')!.has(rank0)).toBe(false);
+    expect(await driver.observe(gang.id)).toMatchObject({
+      state: 'exited',
+      exitCode: 3,
+      message: 'Worker 1 of 2 exited with code 3; the other workers were stopped',
+    });
+    await driver.remove(gang.id);
+    for (const kind of ['pods', 'services', 'networkpolicies']) {
+      expect([...api.store.get(kind)!.keys()].filter((k) => k.startsWith(rank0))).toEqual([]);
+    }
+    // The logs stay, merged and each worker's.
+    expect(await log()).toBe('zero\none\nend\n');
+    expect(await log(0)).toBe('zero\nend\n');
+  });
 });

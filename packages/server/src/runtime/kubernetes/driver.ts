@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Watch, type V1Pod } from '@kubernetes/client-node';
@@ -16,6 +17,15 @@ import type {
   StatsSample,
 } from '../driver.js';
 import { LogArchive } from './archive.js';
+import { gangBroken, gangState, mergedLog, summedStats, workerKeys } from '../gang.js';
+import {
+  gangHttpServiceManifest,
+  gangNetworkPolicyManifest,
+  gangPodManifests,
+  gangServiceManifest,
+  gangServiceName,
+  workerPodName,
+} from './gang.js';
 import { apiMessage, ensure, gone, kubeClient, orNull, type KubeClient } from './client.js';
 import { PortForwards } from './forward.js';
 import {
@@ -55,7 +65,12 @@ export interface KubernetesDriverOptions {
  */
 export class KubernetesDriver implements RuntimeDriver {
   readonly name = 'kubernetes';
+  /** Jobs of several workers: a Pod each, found by each other through a headless Service. */
+  readonly gangs = true as const;
   private readonly listeners = new JobListeners();
+  /** Gangs whose Pods are being made, and gangs whose workers are being stopped. */
+  private readonly starting = new Set<string>();
+  private readonly stopping = new Set<string>();
   private readonly archive: LogArchive;
   private readonly forwards: PortForwards;
   private readonly manifests: ManifestOptions;
@@ -103,9 +118,21 @@ export class KubernetesDriver implements RuntimeDriver {
   }
 
   private pod(id: string): Promise<V1Pod | null> {
-    return orNull(
-      this.k.core.readNamespacedPod({ name: objectName(id), namespace: this.k.namespace }),
-    );
+    return this.podNamed(objectName(id));
+  }
+
+  private podNamed(name: string): Promise<V1Pod | null> {
+    return orNull(this.k.core.readNamespacedPod({ name, namespace: this.k.namespace }));
+  }
+
+  /**
+   * The job's workers: each one's key (its log's directory) and Pod. A gang's record, kept with
+   * its logs, says how many; a job of one is its own Pod.
+   */
+  private async workersOf(id: string): Promise<Array<{ key: string; pod: string }>> {
+    const n = Number(await readFile(join(this.archive.dir(id), 'workers'), 'utf8').catch(() => 1));
+    if (!(n > 1)) return [{ key: id, pod: objectName(id) }];
+    return workerKeys(id, n).map((key, rank) => ({ key, pod: workerPodName(id, rank) }));
   }
 
   async start(spec: JobSpec): Promise<void> {
@@ -117,13 +144,21 @@ export class KubernetesDriver implements RuntimeDriver {
     );
     // Every manifest is made before anything is created: a mount it cannot express fails here.
     const o = this.manifests;
-    const pod = podManifest(spec, o);
+    const gang = (spec.workers ?? 1) > 1;
+    const pods = gang ? gangPodManifests(spec, o) : [podManifest(spec, o)];
     const objects = {
       secret: secretManifest(spec, o, secretFiles),
       pull: pullSecretManifest(spec, o),
-      service: serviceManifest(spec, o),
-      policy: networkPolicyManifest(spec, o),
+      service: gang ? gangHttpServiceManifest(spec, o) : serviceManifest(spec, o),
+      policy: gang ? gangNetworkPolicyManifest(spec, o) : networkPolicyManifest(spec, o),
+      workers: gang ? gangServiceManifest(spec, o) : null,
     };
+    if (gang) {
+      // Kept after the job is removed, for its workers' logs.
+      await mkdir(this.archive.dir(spec.id), { recursive: true });
+      await writeFile(join(this.archive.dir(spec.id), 'workers'), String(spec.workers));
+      this.starting.add(spec.id);
+    }
     const namespace = this.k.namespace;
     try {
       for (const m of spec.mounts) {
@@ -137,43 +172,80 @@ export class KubernetesDriver implements RuntimeDriver {
       await this.k.networking.createNamespacedNetworkPolicy({ namespace, body: objects.policy });
       if (objects.service)
         await this.k.core.createNamespacedService({ namespace, body: objects.service });
-      await this.k.core.createNamespacedPod({ namespace, body: pod });
+      if (objects.workers)
+        await this.k.core.createNamespacedService({ namespace, body: objects.workers });
+      for (const body of pods) await this.k.core.createNamespacedPod({ namespace, body });
     } catch (e) {
       // Nothing of a job that could not start is left behind; the refusal is the error to report,
       // and objects a failed clean-up leaves are removed with the job.
       await this.removeObjects(spec.id).catch(() => undefined);
       throw new Error(`The Kubernetes API server refused the job: ${apiMessage(e)}`);
+    } finally {
+      this.starting.delete(spec.id);
     }
   }
 
+  /** Every worker's Pod deleted, together. */
   async kill(id: string): Promise<void> {
     await this.forwards.close(id);
-    const pod = await this.pod(id);
+    await Promise.all((await this.workersOf(id)).map((w) => this.killPod(w.key, w.pod)));
+  }
+
+  private async killPod(key: string, name: string): Promise<void> {
+    const pod = await this.podNamed(name);
     if (!pod) return;
     // The log is copied before the Pod is deleted, since its log goes with it; a kill proceeds
     // even when the copy fails (a Pod whose node is gone has no log to give).
-    await this.archive.copy(id, objectName(id), pod.metadata?.uid ?? '').catch(() => undefined);
+    await this.archive.copy(key, name, pod.metadata?.uid ?? '').catch(() => undefined);
     await gone(
       this.k.core.deleteNamespacedPod({
-        name: objectName(id),
+        name,
         namespace: this.k.namespace,
         gracePeriodSeconds: Math.ceil(this.manifests.killGraceMs / 1000),
       }),
     );
   }
 
+  /** A gang's is its workers' (runtime/gang.ts `gangState`); one that broke has the rest stopped. */
   async observe(id: string): Promise<ObservedState> {
-    const pod = await this.pod(id);
+    const workers = await this.workersOf(id);
+    const states = await Promise.all(workers.map((w) => this.observePod(w.key, w.pod)));
+    if (workers.length === 1) return states[0]!;
+    // While the Pods are being made, one not made yet is not lost.
+    if (!this.starting.has(id) && gangBroken(states)) void this.stopLive(id, states);
+    return gangState(states);
+  }
+
+  /**
+   * Deletes the Pods of a gang's workers that still run once one has failed (a gang is only
+   * useful whole); the failed one stays, with its exit code, until the job is removed.
+   */
+  private async stopLive(id: string, states: ObservedState[]) {
+    if (this.stopping.has(id)) return;
+    this.stopping.add(id);
+    try {
+      const live = (await this.workersOf(id)).filter(
+        (_, r) => states[r]?.state === 'running' || states[r]?.state === 'starting',
+      );
+      await Promise.all(live.map((w) => this.killPod(w.key, w.pod)));
+    } catch {
+      // The next observation tries again.
+    } finally {
+      this.stopping.delete(id);
+    }
+  }
+
+  private async observePod(key: string, name: string): Promise<ObservedState> {
+    const pod = await this.podNamed(name);
     if (!pod) return { state: 'missing' };
     if (pod.status?.phase !== 'Pending') {
       const seen = observedOf(pod);
-      if (seen.state === 'exited')
-        await this.archive.copy(id, objectName(id), pod.metadata?.uid ?? '');
+      if (seen.state === 'exited') await this.archive.copy(key, name, pod.metadata?.uid ?? '');
       return seen;
     }
     const events = await this.k.core.listNamespacedEvent({
       namespace: this.k.namespace,
-      fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${objectName(id)}`,
+      fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${name}`,
     });
     return observedOf(pod, events.items);
   }
@@ -183,38 +255,60 @@ export class KubernetesDriver implements RuntimeDriver {
   }
 
   async list(): Promise<string[]> {
-    return (await this.pods())
-      .map((p) => p.metadata?.labels?.[JOB_LABEL])
-      .filter((id) => !!id) as string[];
+    const ids = (await this.pods()).map((p) => p.metadata?.labels?.[JOB_LABEL]);
+    // A gang's Pods all carry its id.
+    return [...new Set(ids.filter((id) => !!id) as string[])];
   }
 
   async remove(id: string): Promise<void> {
     await this.forwards.close(id);
-    const pod = await this.pod(id);
-    // As in kill: the copy is tried, the removal happens regardless.
-    if (pod)
-      await this.archive.copy(id, objectName(id), pod.metadata?.uid ?? '').catch(() => undefined);
+    for (const w of await this.workersOf(id)) {
+      const pod = await this.podNamed(w.pod);
+      // As in kill: the copy is tried, the removal happens regardless.
+      if (pod)
+        await this.archive.copy(w.key, w.pod, pod.metadata?.uid ?? '').catch(() => undefined);
+    }
     await this.removeObjects(id);
   }
 
   private async removeObjects(id: string) {
     const namespace = this.k.namespace;
     const name = objectName(id);
-    await gone(this.k.core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }));
+    for (const w of await this.workersOf(id)) {
+      await gone(
+        this.k.core.deleteNamespacedPod({ name: w.pod, namespace, gracePeriodSeconds: 0 }),
+      );
+    }
+    await gone(this.k.core.deleteNamespacedService({ name: gangServiceName(id), namespace }));
     await gone(this.k.core.deleteNamespacedService({ name, namespace }));
     await gone(this.k.networking.deleteNamespacedNetworkPolicy({ name, namespace }));
     await gone(this.k.core.deleteNamespacedSecret({ name: secretName(id), namespace }));
     await gone(this.k.core.deleteNamespacedSecret({ name: pullSecretName(id), namespace }));
   }
 
+  /** A gang's log is its workers' merged (runtime/gang.ts `mergedLog`); `worker` picks one. */
   async logs(id: string, options: LogOptions): Promise<Readable> {
-    const file = this.archive.file(id);
-    const pod = await this.pod(id);
+    const workers = await this.workersOf(id);
+    if (workers.length === 1) return this.podLogs(id, objectName(id), options);
+    if (options.worker !== undefined) {
+      const w = workers[options.worker];
+      if (!w) throw new Error(`Job ${id} has ${workers.length} workers`);
+      return this.podLogs(w.key, w.pod, options);
+    }
+    const opened = workers.map(
+      (w) => (timestamps: boolean) => this.podLogs(w.key, w.pod, { ...options, timestamps }),
+    );
+    return mergedLog(opened, options);
+  }
+
+  private async podLogs(key: string, name: string, options: LogOptions): Promise<Readable> {
+    const file = this.archive.file(key);
+    const pod = await this.podNamed(name);
     const uid = pod?.metadata?.uid;
-    if (!pod || pod.status?.phase === 'Pending' || (await this.archive.archived(id)) === uid) {
+    if (!pod || pod.status?.phase === 'Pending' || (await this.archive.archived(key)) === uid) {
       return file.read(options);
     }
-    const live = await podLog(this.k, objectName(id), options);
+    const live = await podLog(this.k, name, options);
     // Earlier runs of the job (restarts) were archived when their Pod went.
     return Readable.from(
       (async function* () {
@@ -224,10 +318,23 @@ export class KubernetesDriver implements RuntimeDriver {
     );
   }
 
+  /** A gang's: its workers' Pods added up. */
+  stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+    return async function* (this: KubernetesDriver) {
+      const pods = (await this.workersOf(id)).map((w) => w.pod);
+      if (pods.length === 1) yield* this.podStats(pods[0]!, abort);
+      else
+        yield* summedStats(
+          pods.map((p) => (signal: AbortSignal) => this.podStats(p, signal)),
+          abort,
+        );
+    }.call(this);
+  }
+
   /** The metrics API's usage of the Pod (metrics-server refreshes it every 15 s or so). */
-  async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+  private async *podStats(name: string, abort: AbortSignal): AsyncIterable<StatsSample> {
     while (!abort.aborted) {
-      const pod = await this.pod(id);
+      const pod = await this.podNamed(name);
       if (pod?.status?.phase !== 'Running') return;
       const m = (await orNull(
         this.k.custom.getNamespacedCustomObject({
@@ -235,7 +342,7 @@ export class KubernetesDriver implements RuntimeDriver {
           version: 'v1beta1',
           namespace: this.k.namespace,
           plural: 'pods',
-          name: objectName(id),
+          name,
         }),
       )) as PodMetrics | null;
       if (m && !abort.aborted) {

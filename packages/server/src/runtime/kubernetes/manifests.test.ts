@@ -10,6 +10,12 @@ import {
   serviceManifest,
   type ManifestOptions,
 } from './manifests.js';
+import {
+  gangHttpServiceManifest,
+  gangPodManifests,
+  gangNetworkPolicyManifest,
+  gangServiceManifest,
+} from './gang.js';
 import { poolsOf } from './pools.js';
 import { observedOf } from './state.js';
 
@@ -262,5 +268,72 @@ describe('kubernetes Pod state and node pools', () => {
       model: 'A100',
       memory: 40960 * 2 ** 20,
     });
+  });
+
+  it('makes a job of several workers a Pod per rank and a headless Service', () => {
+    const spec = fullSpec({ workers: 4 });
+    const pods = gangPodManifests(spec, o);
+    const name = 'orrery-job-0b7e0d8a-3f7e-4a51-9a8e-1d2c3b4a5f60';
+    expect(pods.map((p) => p.metadata!.name)).toEqual([
+      name,
+      `${name}-w1`,
+      `${name}-w2`,
+      `${name}-w3`,
+    ]);
+    const single = podManifest(spec, o);
+    for (const [rank, pod] of pods.entries()) {
+      assertValidObject(wire(pod));
+      // Each is the job's Pod: its labels (the driver finds it by), preset, volumes, secrets.
+      expect(pod.metadata!.labels).toMatchObject({
+        'orrery.io/job': spec.id,
+        'orrery.io/worker': String(rank),
+      });
+      const c = pod.spec!.containers[0]!;
+      expect(c.resources).toEqual(single.spec!.containers[0]!.resources);
+      expect(pod.spec!.volumes).toEqual(single.spec!.volumes);
+      // Its host name in the workers' Service, which makes it resolvable.
+      expect(pod.spec).toMatchObject({ hostname: `worker-${rank}`, subdomain: `${name}-w` });
+      const env = Object.fromEntries(c.env!.map((e) => [e.name, e.value ?? e.valueFrom]));
+      expect(env).toMatchObject({
+        RANK: String(rank),
+        NODE_RANK: String(rank),
+        ORRERY_WORKER_RANK: String(rank),
+        WORLD_SIZE: '4',
+        MASTER_ADDR: `worker-0.${name}-w.orrery-jobs.svc`,
+        MASTER_PORT: '29500',
+        PLAIN: '1',
+        // Secrets stay in the job's one Secret.
+        TOKEN: { secretKeyRef: { name: `${name}-secrets`, key: 'env-TOKEN' } },
+      });
+      // Rank 0 alone serves the HTTP port.
+      expect(c.ports?.length ?? 0).toBe(rank === 0 ? 1 : 0);
+    }
+
+    const headless = gangServiceManifest(spec, o);
+    assertValidObject(wire(headless));
+    expect(headless.metadata!.name).toBe(`${name}-w`);
+    expect(headless.spec).toEqual({
+      clusterIP: 'None',
+      publishNotReadyAddresses: true,
+      selector: { 'orrery.io/job': spec.id },
+    });
+    // The HTTP port is rank 0's alone.
+    const http = gangHttpServiceManifest(spec, o)!;
+    assertValidObject(wire(http));
+    expect(http.spec!.selector).toEqual({
+      'orrery.io/job': spec.id,
+      'orrery.io/worker': '0',
+    });
+    // The workers reach each other on any port, besides who reaches a job of one.
+    const policy = wire(gangNetworkPolicyManifest(spec, o));
+    assertValidObject(policy);
+    expect(policy.spec.ingress).toEqual([
+      {
+        from: [
+          ...wire(networkPolicyManifest(spec, o)).spec.ingress[0].from,
+          { podSelector: { matchLabels: { 'orrery.io/job': spec.id } } },
+        ],
+      },
+    ]);
   });
 });

@@ -29,6 +29,11 @@ export interface TaskDef {
   preset: Field | null;
   lifeSpan: Field | null;
   name: Field | null;
+  /**
+   * Orrery's own key beside apolo-flow's: the task's job runs as this many workers
+   * (docs/flows.md). A file without it is what the client bakes too.
+   */
+  nodes: Field | null;
   matrix: MatrixAxis[];
   cache: { strategy: 'default' | 'none'; lifeSpan: Field | null };
   enable: Field | null;
@@ -61,6 +66,7 @@ const TASK_KEYS = [
   'preset',
   'life_span',
   'name',
+  'nodes',
   'strategy',
   'cache',
   'enable',
@@ -209,6 +215,7 @@ class Reader {
       preset: opt('preset'),
       lifeSpan: opt('life_span'),
       name: opt('name'),
+      nodes: opt('nodes'),
       matrix: this.strategy(k.get('strategy')),
       cache: this.cache(k.get('cache'), where),
       enable: opt('enable'),

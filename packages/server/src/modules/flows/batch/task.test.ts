@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateTask, parseBatch, parseLifeSpan, planBake, type NeedResult } from './index.js';
 import type { TaskStatus } from '@orrery/contract';
 import { ctx, refusal } from './test-support.js';
+import { cacheKey } from './cache-key.js';
 
 /** Task `t` (needing `a`, with `lines` added) evaluated after `a` ended as `result`. */
 function run(lines: string, result: TaskStatus = 'succeeded', params: Record<string, string> = {}) {
@@ -171,5 +172,28 @@ describe('empty values', () => {
     expect(refusal(() => evaluateTask(plan.tasks[0], ctx(), {})).message).toBe(
       'line 5: task `task-1`: `image` is empty',
     );
+  });
+});
+
+describe('workers', () => {
+  it('asks for the workers `nodes` says, a whole number from 1 to 1024, with expressions', () => {
+    expect(run('    cmd: x\n').nodes).toBeUndefined();
+    expect(run('    cmd: x\n    nodes: 4\n').nodes).toBe(4);
+    expect(
+      run('    cmd: x\n    nodes: ${{ params.where }}\n', 'succeeded', { where: '3' }).nodes,
+    ).toBe(3);
+    for (const bad of ['0', '1.5', '1025', 'two', '-1']) {
+      expect(refusal(() => run(`    cmd: x\n    nodes: "${bad}"\n`)).message).toBe(
+        `line 12: task \`t\`: \`nodes\` must be a whole number of workers from 1 to 1024, not "${bad}"`,
+      );
+    }
+  });
+
+  it('keeps the cache key of a task without `nodes`, and tells apart one with workers', () => {
+    const needs: Record<string, NeedResult> = {};
+    const one = run('    cmd: x\n');
+    const { nodes: _, ...without } = run('    cmd: x\n    nodes: 2\n');
+    expect(cacheKey(one, needs)).toBe(cacheKey(without, needs));
+    expect(cacheKey(run('    cmd: x\n    nodes: 2\n'), needs)).not.toBe(cacheKey(one, needs));
   });
 });

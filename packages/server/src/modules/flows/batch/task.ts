@@ -1,3 +1,4 @@
+import { MAX_JOB_NODES } from '@orrery/contract';
 import { BatchError, atLine } from './errors.js';
 import { evalTemplate, passed, toText, type Scope, type Value } from './evaluate-expr.js';
 import type { Field, TaskDef } from './parse.js';
@@ -33,6 +34,9 @@ export interface TaskRun {
   preset: string | null;
   lifeSpanSeconds: number | null;
   name: string | null;
+  /** The job's workers when the task asks for them (`nodes`); absent, one (and the cache key
+   * of a task without it is what it was before the key existed). */
+  nodes?: number;
   cache: { enabled: boolean; lifeSpanSeconds: number };
 }
 
@@ -49,6 +53,7 @@ export function evaluatedFields(def: TaskDef): Field[] {
     def.preset,
     def.lifeSpan,
     def.name,
+    def.nodes,
     def.cache.lifeSpan,
     def.enable,
   ];
@@ -121,11 +126,24 @@ export function evaluateTask(
     preset: optText(def.preset),
     lifeSpanSeconds: seconds(def.lifeSpan),
     name: optText(def.name),
+    ...(def.nodes ? { nodes: workersOf(text(def.nodes), def.nodes.line, where) } : {}),
     cache: {
       enabled: def.cache.strategy === 'default',
       lifeSpanSeconds: seconds(def.cache.lifeSpan) ?? DEFAULT_CACHE_SECONDS,
     },
   };
+}
+
+/** `nodes` evaluated: a whole number of workers the jobs API takes (1 to MAX_JOB_NODES). */
+function workersOf(v: string, line: number, where: string): number {
+  const n = /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 1 && n <= MAX_JOB_NODES)) {
+    throw new BatchError(
+      `${where}: \`nodes\` must be a whole number of workers from 1 to ${MAX_JOB_NODES}, not ${JSON.stringify(v)}`,
+      line,
+    );
+  }
+  return n;
 }
 
 function enableOf(

@@ -33,7 +33,7 @@ export const taskJobTags = (
  * `POST /api/v1/jobs?from_preset` of a task, as the `apolo-flow` client sends
  * it: the task's preset (the cluster's first when it names none), shared
  * memory, the job's config passed in, the evaluated command, env, volumes, name and life span,
- * and waiting for the jobs quota.
+ * and waiting for the jobs quota; and Orrery's `nodes`, the job's workers, when the task asks.
  * Checked by the jobs API's own schema, so that a task the API would refuse fails with its
  * message.
  */
@@ -73,6 +73,7 @@ export function taskJobRequest(
     })),
     tags,
     ...(run.name ? { name: run.name } : {}),
+    ...(run.nodes ? { nodes: run.nodes } : {}),
     ...(run.lifeSpanSeconds ? { max_run_time_minutes: Math.ceil(run.lifeSpanSeconds / 60) } : {}),
   });
   return { kind: 'preset', body };
