@@ -88,7 +88,6 @@ const ROUTES_CALLING_STORES = [
   'modules/assistant/model/routes.ts',
   'modules/buckets/routes-credentials.ts',
   'modules/buckets/routes.ts',
-  'modules/config/routes.ts',
   'modules/flows/engine/routes.ts',
   'modules/flows/routes-attempts.ts',
   'modules/flows/routes-bake-images.ts',
@@ -102,10 +101,7 @@ const ROUTES_CALLING_STORES = [
   'modules/jobs/routes-ingress.ts',
   'modules/jobs/routes-monitoring.ts',
   'modules/jobs/routes.ts',
-  'modules/people/routes.ts',
-  'modules/projects/routes.ts',
   'modules/s3/routes.ts',
-  'modules/tokens/routes-accounts.ts',
 ];
 
 /**

@@ -24,7 +24,7 @@ import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { visibleFrom } from '../clusters/visible.js';
 import { loadClusters } from '../clusters/store.js';
 import { configClusterWire } from '../clusters/wire.js';
-import { userInfo } from '../people/store.js';
+import { userInfo } from '../people/wire.js';
 import { adminClusters, clusterOrgsOf } from './store.js';
 import { adminOrgs } from '../orgs/store.js';
 

@@ -14,7 +14,7 @@ import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { brandingFor } from '../config/branding.js';
 import { requestPasswordReset } from '../accounts/service.js';
 import { insertUser, userByEmail, userByUsername, type UserRow } from '../users/store.js';
-import { userInfo } from '../people/store.js';
+import { userInfo } from '../people/wire.js';
 
 export const systemUserWire = (u: UserRow): SystemUserWire => {
   const info = userInfo(u);

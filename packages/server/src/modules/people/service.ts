@@ -19,7 +19,9 @@ import {
 } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { userByUsername } from '../users/store.js';
-import { orgUsers, projectUsers } from './store.js';
+import { clusterUsers, orgUsers, projectUsers, type ClusterUserRow } from './store.js';
+
+export { clusterUsers, orgUsers, projectUsers };
 
 export const ONLY_ADMINS = 'Only an organization admin may give or change the admin role';
 export const ONLY_PROJECT_ADMINS =
@@ -252,4 +254,26 @@ export async function setProjectUser(
     await db
       .insert(projectMembers)
       .values({ projectId: place.projectId, userId: user.id, role: p.role! });
+}
+
+/**
+ * A person as a user of a cluster within an organization: a member of the cluster, else a member
+ * of the organization, else (`inProject`: the caller asks about themselves and has a project
+ * there) the person alone, each working there as a user (docs/people.md). Null when none.
+ */
+export async function clusterUserOf(
+  db: Db,
+  cluster: string,
+  org: string,
+  username: string,
+  inProject: boolean,
+): Promise<ClusterUserRow | null> {
+  const row = (await clusterUsers(db, cluster, org)).find((u) => u.username === username);
+  if (row) return row;
+  const member = (await orgUsers(db, org)).find((u) => u.username === username);
+  if (member) return { ...member, role: 'user' };
+  const me = inProject ? await userByUsername(db, username) : null;
+  if (!me) return null;
+  const person = { userId: me.id, username: me.username, name: me.name, email: me.email };
+  return { ...person, createdAt: me.createdAt, role: 'user' };
 }

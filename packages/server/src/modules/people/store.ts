@@ -4,20 +4,6 @@ import { decimal } from '../../db/numeric.js';
 import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { clusterMembers, orgMembers, projectMembers, users } from '../../db/schema.js';
-import type { UserRow } from '../users/store.js';
-
-type InfoSource = Pick<UserRow, 'email' | 'name' | 'createdAt'>;
-
-/** `user_info` of the admin API: the full name is split once, at its first space. */
-export function userInfo(u: InfoSource) {
-  const [first, ...rest] = u.name.trim().split(/\s+/);
-  return {
-    email: u.email,
-    first_name: first || null,
-    last_name: rest.length ? rest.join(' ') : null,
-    created_at: u.createdAt.toISOString(),
-  };
-}
 
 const person = {
   userId: users.id,
@@ -38,15 +24,6 @@ export async function orgUsers(db: Db, org: string) {
 }
 export type OrgUserRow = Awaited<ReturnType<typeof orgUsers>>[number];
 
-export const orgUserWire = (org: string, r: OrgUserRow, withInfo: boolean) => ({
-  user_name: r.username,
-  org_name: org,
-  role: r.role,
-  // Spending is recorded by the billing area; until then nothing has been spent.
-  balance: { credits: r.credits, spent_credits: '0' },
-  ...(withInfo ? { user_info: userInfo(r) } : {}),
-});
-
 /** Members of a cluster who belong to the organization. */
 export async function clusterUsers(db: Db, cluster: string, org: string) {
   const rows = await db
@@ -62,19 +39,6 @@ export async function clusterUsers(db: Db, cluster: string, org: string) {
   return rows.map((r) => ({ ...r, role: r.role as ClusterRole }));
 }
 export type ClusterUserRow = Awaited<ReturnType<typeof clusterUsers>>[number];
-
-export const clusterUserWire = (
-  cluster: string,
-  org: string,
-  r: ClusterUserRow,
-  withInfo: boolean,
-) => ({
-  user_name: r.username,
-  cluster_name: cluster,
-  org_name: org,
-  role: r.role,
-  ...(withInfo ? { user_info: userInfo(r) } : {}),
-});
 
 /** The people of a project: its tokens' service accounts are listed with the tokens instead. */
 export async function projectUsers(db: Db, id: string) {
@@ -97,16 +61,3 @@ export async function projectUsers(db: Db, id: string) {
   return rows.map((r) => ({ ...r, role: r.role as ProjectRole }));
 }
 export type ProjectUserRow = Awaited<ReturnType<typeof projectUsers>>[number];
-
-export const projectUserWire = (
-  place: { cluster: string; org: string; project: string },
-  r: ProjectUserRow,
-  withInfo: boolean,
-) => ({
-  user_name: r.username,
-  project_name: place.project,
-  cluster_name: place.cluster,
-  org_name: place.org,
-  role: r.role,
-  ...(withInfo ? { user_info: userInfo(r) } : {}),
-});
