@@ -86,8 +86,6 @@ const ROUTES_CALLING_STORES = [
   'modules/admin/routes-reads.ts',
   'modules/admin/routes.ts',
   'modules/assistant/model/routes.ts',
-  'modules/buckets/routes-credentials.ts',
-  'modules/buckets/routes.ts',
   'modules/flows/engine/routes.ts',
   'modules/flows/routes-attempts.ts',
   'modules/flows/routes-bake-images.ts',
@@ -101,7 +99,6 @@ const ROUTES_CALLING_STORES = [
   'modules/jobs/routes-ingress.ts',
   'modules/jobs/routes-monitoring.ts',
   'modules/jobs/routes.ts',
-  'modules/s3/routes.ts',
 ];
 
 /**

@@ -5,21 +5,40 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.js';
 import { allows, type Grant } from '../../auth/permissions.js';
-import { bucketStoreOf, type S3Directory } from '../s3/routes.js';
+import type { S3Directory } from '../s3/routes.js';
+import { bucketStoreOf } from '../s3/service.js';
 import { S3_REGION, s3EndpointOf, s3SecretOf } from '../s3/keys.js';
 import type { ObjectStore, S3Settings } from '../../blob/s3-objects.js';
 import { projectExists } from '../projects/store.js';
 import { seal, unseal } from '../secrets/key.js';
 import { bucketUriOf } from './scope.js';
 import {
+  bucketByIdOrName,
   bucketsByIds,
+  bucketsIn,
   credentialsById,
+  credentialsByIdOrName,
+  credentialsIn,
   deleteBucketRow,
+  deleteCredentialsRow,
   insertBucket,
   insertCredentials,
   type BucketView,
   type ProjectPlace,
 } from './store.js';
+
+export { bucketsIn, credentialsByIdOrName, credentialsIn };
+
+/** A project's bucket by its id or name; 404 when there is none. */
+export async function bucketAt(db: BucketContext['db'], p: ProjectPlace, idOrName: string) {
+  const found = await bucketByIdOrName(db, p, idOrName);
+  if (!found) throw notFound(`Bucket ${idOrName} not found`);
+  return found;
+}
+
+/** Deletes persistent credentials: their keys stop working at once. */
+export const deleteCredentials = (db: BucketContext['db'], id: string) =>
+  deleteCredentialsRow(db, id);
 
 export interface BucketContext extends Pick<AppContext, 'db' | 'config'> {
   /** Key sealing the credentials of imported buckets (the secrets key). */
