@@ -85,7 +85,6 @@ const ROUTES_CALLING_STORES = [
   'modules/admin/routes-capacity.ts',
   'modules/admin/routes-reads.ts',
   'modules/admin/routes.ts',
-  'modules/assistant/model/routes.ts',
   'modules/flows/engine/routes.ts',
   'modules/flows/routes-attempts.ts',
   'modules/flows/routes-bake-images.ts',
