@@ -37,12 +37,6 @@ const QUERIES_OUTSIDE_STORES = [
   'auth/oidc/cookie-keys.ts',
   'auth/permissions.ts',
   'modules/accounts/service.ts',
-  'modules/admin/pools.ts',
-  'modules/admin/presets.ts',
-  'modules/admin/routes-reads.ts',
-  'modules/admin/routes-capacity.ts',
-  'modules/admin/routes.ts',
-  'modules/admin/users.ts',
   'modules/assistant/plans.ts',
   'modules/assistant/tools/facts.ts',
   'modules/assistant/tools/resolve.ts',
@@ -82,9 +76,6 @@ const QUERIES_OUTSIDE_STORES = [
  * before route files were named alike, out of this rule's sight.
  */
 const ROUTES_CALLING_STORES = [
-  'modules/admin/routes-capacity.ts',
-  'modules/admin/routes-reads.ts',
-  'modules/admin/routes.ts',
   'modules/flows/engine/routes.ts',
   'modules/jobs/routes-ingress-ticket.ts',
   'modules/jobs/routes-ingress.ts',
