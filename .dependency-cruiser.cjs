@@ -65,7 +65,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/jobs/ingress-auth.ts',
   'modules/jobs/resources.ts',
   'modules/jobs/scope.ts',
-  'modules/people/service.ts',
   'modules/permissions/service.ts',
   'modules/users/bootstrap.ts',
 ];

@@ -1,4 +1,3 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   clusterUri,
   orgUri,
@@ -10,16 +9,23 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import { allows, orgRoleOf } from '../../auth/permissions.js';
-import {
-  clusterMembers,
-  clusterOrgs,
-  orgMembers,
-  projectMembers,
-  projects,
-} from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { userByUsername } from '../users/store.js';
-import { clusterUsers, orgUsers, projectUsers, type ClusterUserRow } from './store.js';
+import { clusterLinked } from '../projects/store.js';
+import {
+  changeProjectMember,
+  clusterMemberRow,
+  clusterUsers,
+  deleteClusterMember,
+  deleteOrgMember,
+  insertOrgMember,
+  orgUsers,
+  projectUsers,
+  putClusterMember,
+  setOrgMemberCredits,
+  updateOrgMember,
+  type ClusterUserRow,
+} from './store.js';
 
 export { clusterUsers, orgUsers, projectUsers };
 
@@ -78,9 +84,7 @@ export async function addOrgUser(
     throw conflict(`User ${p.username} is already a member of ${org} organization`, 'user_name');
   }
   await guardAdminRole(db, caller, org, null, p.role);
-  await db
-    .insert(orgMembers)
-    .values({ orgName: org, userId: user.id, role: p.role, credits: p.credits });
+  await insertOrgMember(db, { org, userId: user.id, role: p.role, credits: p.credits });
 }
 
 export async function updateOrgUser(
@@ -92,10 +96,7 @@ export async function updateOrgUser(
 ) {
   const m = await memberOf(db, org, username);
   await guardAdminRole(db, caller, org, m.role, p.role);
-  await db
-    .update(orgMembers)
-    .set({ role: p.role, ...(p.credits !== undefined ? { credits: p.credits } : {}) })
-    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+  await updateOrgMember(db, org, m.user.id, p);
 }
 
 /**
@@ -109,10 +110,7 @@ export async function setOrgUserCredits(
   change: { credits: string | null } | { add: string },
 ) {
   const m = await memberOf(db, org, username);
-  await db
-    .update(orgMembers)
-    .set({ credits: 'add' in change ? sql`${orgMembers.credits} + ${change.add}` : change.credits })
-    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+  await setOrgMemberCredits(db, org, m.user.id, change);
 }
 
 /**
@@ -122,34 +120,7 @@ export async function setOrgUserCredits(
 export async function removeOrgUser(db: Db, caller: Principal, org: string, username: string) {
   const m = await memberOf(db, org, username);
   await guardAdminRole(db, caller, org, m.role, null);
-  const userId = m.user.id;
-  await db.transaction(async (tx) => {
-    await tx
-      .delete(orgMembers)
-      .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, userId)));
-    const inOrg = tx.select({ id: projects.id }).from(projects).where(eq(projects.orgName, org));
-    await tx
-      .delete(projectMembers)
-      .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, inOrg)));
-    const [linked, stillVia] = await Promise.all([
-      tx
-        .select({ cluster: clusterOrgs.clusterName })
-        .from(clusterOrgs)
-        .where(eq(clusterOrgs.orgName, org)),
-      tx
-        .select({ cluster: clusterOrgs.clusterName })
-        .from(clusterOrgs)
-        .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
-        .where(eq(orgMembers.userId, userId)),
-    ]);
-    const keep = new Set(stillVia.map((r) => r.cluster));
-    const drop = linked.map((r) => r.cluster).filter((c) => !keep.has(c));
-    if (drop.length) {
-      await tx
-        .delete(clusterMembers)
-        .where(and(eq(clusterMembers.userId, userId), inArray(clusterMembers.clusterName, drop)));
-    }
-  });
+  await deleteOrgMember(db, org, m.user.id);
 }
 
 /** A cluster's users are managed by its managers and by the organization's (tenant) managers. */
@@ -165,11 +136,8 @@ export async function assertClusterPeopleManager(
 }
 
 export async function assertClusterOfOrg(db: Db, cluster: string, org: string) {
-  const [link] = await db
-    .select()
-    .from(clusterOrgs)
-    .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
-  if (!link) throw notFound(`Cluster ${cluster} is not available to organization ${org}`);
+  if (!(await clusterLinked(db, cluster, org)))
+    throw notFound(`Cluster ${cluster} is not available to organization ${org}`);
 }
 
 export async function setClusterUser(
@@ -180,32 +148,19 @@ export async function setClusterUser(
   mode: 'add' | 'update',
 ) {
   const { user } = await memberOf(db, org, p.username);
-  const [existing] = await db
-    .select()
-    .from(clusterMembers)
-    .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)));
+  const existing = await clusterMemberRow(db, cluster, user.id);
   if (mode === 'add' && existing) {
     throw conflict(`User ${p.username} is already in ${cluster} cluster`, 'user_name');
   }
   if (mode === 'update' && !existing)
     throw notFound(`User ${p.username} is not in ${cluster} cluster`);
-  if (existing) {
-    await db
-      .update(clusterMembers)
-      .set({ role: p.role })
-      .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)));
-  } else {
-    await db.insert(clusterMembers).values({ clusterName: cluster, userId: user.id, role: p.role });
-  }
+  await putClusterMember(db, cluster, user.id, p.role, !!existing);
 }
 
 export async function removeClusterUser(db: Db, cluster: string, org: string, username: string) {
   const { user } = await memberOf(db, org, username);
-  const gone = await db
-    .delete(clusterMembers)
-    .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)))
-    .returning();
-  if (gone.length === 0) throw notFound(`User ${username} is not in ${cluster} cluster`);
+  if (!(await deleteClusterMember(db, cluster, user.id)))
+    throw notFound(`User ${username} is not in ${cluster} cluster`);
 }
 
 /** Why the caller may not change a project member of role `current`, or null if they may. */
@@ -244,16 +199,7 @@ export async function setProjectUser(
   if (mode !== 'add' && !existing) throw notFound(`User ${p.username} is not in this project`);
   const refused = await projectAdminRefusal(db, caller, place.org, members, existing?.role);
   if (refused) throw forbidden(refused);
-  const where = and(
-    eq(projectMembers.projectId, place.projectId),
-    eq(projectMembers.userId, user.id),
-  );
-  if (mode === 'remove') await db.delete(projectMembers).where(where);
-  else if (mode === 'update') await db.update(projectMembers).set({ role: p.role! }).where(where);
-  else
-    await db
-      .insert(projectMembers)
-      .values({ projectId: place.projectId, userId: user.id, role: p.role! });
+  await changeProjectMember(db, place.projectId, user.id, p.role, mode);
 }
 
 /**
