@@ -36,7 +36,6 @@ const QUERIES_OUTSIDE_STORES = [
   'auth/oidc/adapter.ts',
   'auth/oidc/cookie-keys.ts',
   'auth/permissions.ts',
-  'modules/accounts/service.ts',
   'modules/assistant/plans.ts',
   'modules/assistant/tools/facts.ts',
   'modules/assistant/tools/resolve.ts',
@@ -59,13 +58,11 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',
-  'modules/invites/service.ts',
   'modules/jobs/accounting.ts',
   'modules/jobs/admission.ts',
   'modules/jobs/ingress-auth.ts',
   'modules/jobs/resources.ts',
   'modules/jobs/scope.ts',
-  'modules/permissions/service.ts',
   'modules/users/bootstrap.ts',
 ];
 
