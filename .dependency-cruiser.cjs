@@ -30,12 +30,6 @@ const DATA_LAYER = [
  * usage and payments files are stores in all but name; the two `bootstrap.ts` seed a first start.
  */
 const QUERIES_OUTSIDE_STORES = [
-  'auth/access-cache.ts',
-  'auth/keys.ts',
-  'auth/memberships.ts',
-  'auth/oidc/adapter.ts',
-  'auth/oidc/cookie-keys.ts',
-  'auth/permissions.ts',
   'modules/assistant/plans.ts',
   'modules/assistant/tools/facts.ts',
   'modules/assistant/tools/resolve.ts',

@@ -4,13 +4,12 @@ import type { Db } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { changeBalance, setBalance } from '../billing/ledger.js';
 import { adminOrgs, orgExists } from '../orgs/store.js';
-import { loadClusters } from '../clusters/store.js';
+import { clusterNames, loadClusters } from '../clusters/store.js';
 import { applyOrgQuota, type OrgQuotaChange } from '../quotas/service.js';
 import {
   adminClusters,
   clusterByName,
   clusterMembersOf,
-  clusterNames,
   clusterOrgLink,
   clusterOrgsOf,
   deleteClusterOrg,

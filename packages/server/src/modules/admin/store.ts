@@ -116,9 +116,6 @@ export async function setDiskPrice(db: Db, cluster: string, creditsPerDayPerGb: 
   return row!.price;
 }
 
-export const clusterNames = async (db: Db) =>
-  (await db.select({ name: clusters.name }).from(clusters)).map((c) => c.name);
-
 /** The projects on a cluster (of one organization, when named), by organization and name. */
 export const projectsOnCluster = (db: Db, cluster: string, org?: string) =>
   db

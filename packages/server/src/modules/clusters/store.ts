@@ -106,7 +106,14 @@ export async function clusterTiesOf(db: Db, userId: string, userOrgs: string[], 
       .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
       .from(clusterMembers)
       .where(eq(clusterMembers.userId, userId)),
-    every ? db.select({ name: clusters.name }).from(clusters) : [],
+    every ? clusterNames(db) : [],
   ]);
-  return { links, direct, all: all.map((a) => a.name) };
+  return { links, direct, all };
 }
+
+export const clusterNames = async (db: Db) =>
+  (await db.select({ name: clusters.name }).from(clusters)).map((c) => c.name);
+
+/** Every organization's link to a cluster. */
+export const clusterLinks = (db: Db) =>
+  db.select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName }).from(clusterOrgs);
