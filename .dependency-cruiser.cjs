@@ -30,9 +30,6 @@ const DATA_LAYER = [
  * usage and payments files are stores in all but name; the two `bootstrap.ts` seed a first start.
  */
 const QUERIES_OUTSIDE_STORES = [
-  'modules/assistant/plans.ts',
-  'modules/assistant/tools/facts.ts',
-  'modules/assistant/tools/resolve.ts',
   'modules/billing/budgets.ts',
   'modules/billing/checkout.ts',
   'modules/billing/disk-sampler.ts',
@@ -48,7 +45,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/billing/storage-sampler.ts',
   'modules/billing/stripe.ts',
   'modules/billing/usage.ts',
-  'modules/clusters/bootstrap.ts',
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',
@@ -57,7 +53,6 @@ const QUERIES_OUTSIDE_STORES = [
   'modules/jobs/ingress-auth.ts',
   'modules/jobs/resources.ts',
   'modules/jobs/scope.ts',
-  'modules/users/bootstrap.ts',
 ];
 
 /**
