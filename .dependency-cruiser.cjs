@@ -30,21 +30,6 @@ const DATA_LAYER = [
  * usage and payments files are stores in all but name; the two `bootstrap.ts` seed a first start.
  */
 const QUERIES_OUTSIDE_STORES = [
-  'modules/billing/budgets.ts',
-  'modules/billing/checkout.ts',
-  'modules/billing/disk-sampler.ts',
-  'modules/billing/enforcement.ts',
-  'modules/billing/ledger-query.ts',
-  'modules/billing/ledger.ts',
-  'modules/billing/metering.ts',
-  'modules/billing/payments.ts',
-  'modules/billing/purchases.ts',
-  'modules/billing/reports-sampler.ts',
-  'modules/billing/routes-budgets.ts',
-  'modules/billing/routes-usage.ts',
-  'modules/billing/storage-sampler.ts',
-  'modules/billing/stripe.ts',
-  'modules/billing/usage.ts',
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ClusterRole, MemberRole, OrgBalancePatch } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
-import { changeBalance, setBalance } from '../billing/ledger.js';
+import { changeBalance, setBalance } from '../billing/store-ledger.js';
 import { adminOrgs, orgExists } from '../orgs/store.js';
 import { clusterNames, loadClusters } from '../clusters/store.js';
 import { applyOrgQuota, type OrgQuotaChange } from '../quotas/service.js';
