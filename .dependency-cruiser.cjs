@@ -25,9 +25,8 @@ const DATA_LAYER = [
 ];
 
 /**
- * Files outside stores that run queries themselves (drizzle-orm, db/schema.ts, a tables.ts).
- * Most are services whose queries belong in their module's store.ts; billing's ledger, metering,
- * usage and payments files are stores in all but name; the two `bootstrap.ts` seed a first start.
+ * Files outside stores that run queries themselves (drizzle-orm, db/schema.ts, a tables.ts):
+ * services of the jobs area and of the bake engine whose queries belong in their module's store.
  */
 const QUERIES_OUTSIDE_STORES = [
   'modules/flows/engine/bake.ts',
