@@ -25,55 +25,18 @@ const DATA_LAYER = [
 ];
 
 /**
- * Files outside stores that run queries themselves (drizzle-orm, db/schema.ts, a tables.ts).
- * Most are services whose queries belong in their module's store.ts; billing's ledger, metering,
- * usage and payments files are stores in all but name; the two `bootstrap.ts` seed a first start.
+ * Files outside stores that run queries themselves (drizzle-orm, db/schema.ts, a tables.ts):
+ * services of the jobs area and of the bake engine whose queries belong in their module's store.
  */
 const QUERIES_OUTSIDE_STORES = [
-  'auth/access-cache.ts',
-  'auth/keys.ts',
-  'auth/memberships.ts',
-  'auth/oidc/adapter.ts',
-  'auth/oidc/cookie-keys.ts',
-  'auth/permissions.ts',
-  'modules/accounts/service.ts',
-  'modules/admin/pools.ts',
-  'modules/admin/presets.ts',
-  'modules/admin/routes-reads.ts',
-  'modules/admin/routes-capacity.ts',
-  'modules/admin/routes.ts',
-  'modules/admin/users.ts',
-  'modules/assistant/plans.ts',
-  'modules/assistant/tools/facts.ts',
-  'modules/assistant/tools/resolve.ts',
-  'modules/billing/budgets.ts',
-  'modules/billing/checkout.ts',
-  'modules/billing/disk-sampler.ts',
-  'modules/billing/enforcement.ts',
-  'modules/billing/ledger-query.ts',
-  'modules/billing/ledger.ts',
-  'modules/billing/metering.ts',
-  'modules/billing/payments.ts',
-  'modules/billing/purchases.ts',
-  'modules/billing/reports-sampler.ts',
-  'modules/billing/routes-budgets.ts',
-  'modules/billing/routes-usage.ts',
-  'modules/billing/storage-sampler.ts',
-  'modules/billing/stripe.ts',
-  'modules/billing/usage.ts',
-  'modules/clusters/bootstrap.ts',
   'modules/flows/engine/bake.ts',
   'modules/flows/engine/queries.ts',
   'modules/flows/engine/start.ts',
-  'modules/invites/service.ts',
   'modules/jobs/accounting.ts',
   'modules/jobs/admission.ts',
   'modules/jobs/ingress-auth.ts',
   'modules/jobs/resources.ts',
   'modules/jobs/scope.ts',
-  'modules/people/service.ts',
-  'modules/permissions/service.ts',
-  'modules/users/bootstrap.ts',
 ];
 
 /**
@@ -82,30 +45,11 @@ const QUERIES_OUTSIDE_STORES = [
  * before route files were named alike, out of this rule's sight.
  */
 const ROUTES_CALLING_STORES = [
-  'modules/admin/routes-capacity.ts',
-  'modules/admin/routes-reads.ts',
-  'modules/admin/routes.ts',
-  'modules/assistant/model/routes.ts',
-  'modules/buckets/routes-credentials.ts',
-  'modules/buckets/routes.ts',
-  'modules/config/routes.ts',
   'modules/flows/engine/routes.ts',
-  'modules/flows/routes-attempts.ts',
-  'modules/flows/routes-bake-images.ts',
-  'modules/flows/routes-bakes.ts',
-  'modules/flows/routes-cache-entries.ts',
-  'modules/flows/routes-common.ts',
-  'modules/flows/routes-live-jobs.ts',
-  'modules/flows/routes-projects.ts',
-  'modules/flows/routes-tasks.ts',
   'modules/jobs/routes-ingress-ticket.ts',
   'modules/jobs/routes-ingress.ts',
   'modules/jobs/routes-monitoring.ts',
   'modules/jobs/routes.ts',
-  'modules/people/routes.ts',
-  'modules/projects/routes.ts',
-  'modules/s3/routes.ts',
-  'modules/tokens/routes-accounts.ts',
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import type { EpochSnapshot } from '../db/epoch-cache.js';
-import { clusterOrgs, clusters } from '../db/schema.js';
+import { clusterLinks, clusterNames } from '../modules/clusters/store.js';
 import { userByUsername, type UserRow } from '../modules/users/store.js';
 import { membershipsOf, type Memberships } from './memberships.js';
 import { grantsOf, type Grant } from './permissions.js';
@@ -31,13 +31,8 @@ export function accessOf(db: Db, snap: EpochSnapshot): AccessSnapshot {
       access(`g:${user.id}:${user.systemRole ?? ''}`, () => grantsOf(db, user, memberships)),
     clusters: () =>
       access('clusters', async () => {
-        const [names, links] = await Promise.all([
-          db.select({ name: clusters.name }).from(clusters),
-          db
-            .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
-            .from(clusterOrgs),
-        ]);
-        return { names: names.map((c) => c.name), links };
+        const [names, links] = await Promise.all([clusterNames(db), clusterLinks(db)]);
+        return { names, links };
       }),
   };
 }

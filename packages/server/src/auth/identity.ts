@@ -20,7 +20,7 @@ export async function registerIdentity(app: FastifyInstance, ctx: AppContext) {
       import('./oidc/forms.js'),
       import('./oidc/interactions.js'),
       import('./oidc/account-routes.js'),
-      import('./oidc/adapter.js'),
+      import('./oidc/store.js'),
     ]);
   const provider = await createProvider(ctx, app.log);
   const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log: app.log };

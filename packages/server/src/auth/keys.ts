@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Db } from '../db/client.js';
-import { signingKeys } from '../db/schema.js';
+import { insertSigningKey, signingKeyRows } from './store.js';
 
 const PRIVATE_PARTS = ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const;
 
@@ -10,14 +10,14 @@ const PRIVATE_PARTS = ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const;
  * `orrery token create` CLI sign and verify with the same keys. Created on first start.
  */
 export async function loadSigningKeys(db: Db): Promise<JWK[]> {
-  let rows = await db.select().from(signingKeys);
-  if (rows.length === 0) {
+  let keys = await signingKeyRows(db);
+  if (keys.length === 0) {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const jwk = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: 'RS256', use: 'sig' };
-    await db.insert(signingKeys).values({ kid: jwk.kid, jwk }).onConflictDoNothing();
-    rows = await db.select().from(signingKeys);
+    await insertSigningKey(db, jwk.kid, jwk);
+    keys = await signingKeyRows(db);
   }
-  return rows.map((r) => r.jwk as JWK);
+  return keys;
 }
 
 export const publicJwks = (keys: JWK[]): { keys: JWK[] } => ({

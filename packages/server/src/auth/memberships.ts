@@ -1,14 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import {
-  clusterMembers,
-  clusterOrgs,
-  orgMembers,
-  permissions,
-  projectMembers,
-  projects,
-} from '../db/schema.js';
-import { projectTokens } from '../modules/tokens/tables.js';
+import { membershipRows } from './store.js';
 
 /**
  * Everything that gives a user access, as stored: the rows the permission engine turns into
@@ -52,48 +43,10 @@ export const NO_MEMBERSHIPS: Memberships = {
 };
 
 export async function membershipsOf(db: Db, userId: string): Promise<Memberships> {
-  const [orgs, orgClusters, clusters, projectRoles, shares, tokens] = await Promise.all([
-    db
-      .select({ name: orgMembers.orgName, role: orgMembers.role })
-      .from(orgMembers)
-      .where(eq(orgMembers.userId, userId))
-      .orderBy(orgMembers.orgName),
-    db
-      .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
-      .from(clusterOrgs)
-      .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
-      .where(eq(orgMembers.userId, userId)),
-    db
-      .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
-      .from(clusterMembers)
-      .where(eq(clusterMembers.userId, userId)),
-    db
-      .select({
-        cluster: projects.clusterName,
-        org: projects.orgName,
-        name: projects.name,
-        role: projectMembers.role,
-      })
-      .from(projectMembers)
-      .innerJoin(projects, eq(projects.id, projectMembers.projectId))
-      .where(eq(projectMembers.userId, userId))
-      .orderBy(projects.clusterName, projects.orgName, projects.name),
-    db
-      .select({ uri: permissions.uri, action: permissions.action })
-      .from(permissions)
-      .where(eq(permissions.userId, userId)),
-    // The token row stays when the token is revoked, so the user stays a service account.
-    db
-      .select({
-        cluster: projects.clusterName,
-        org: projects.orgName,
-        project: projects.name,
-        role: projectTokens.role,
-      })
-      .from(projectTokens)
-      .innerJoin(projects, eq(projects.id, projectTokens.projectId))
-      .where(eq(projectTokens.userId, userId)),
-  ]);
+  const { orgs, orgClusters, clusters, projectRoles, shares, tokens } = await membershipRows(
+    db,
+    userId,
+  );
   const links = new Map(orgClusters.map((l) => [`${l.cluster}/${l.org}`, l]));
   for (const p of projectRoles)
     links.set(`${p.cluster}/${p.org}`, { cluster: p.cluster, org: p.org });

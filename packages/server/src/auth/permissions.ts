@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   actionOfRole,
   atLeast,
@@ -8,7 +7,7 @@ import {
   type Scheme,
 } from '@orrery/contract';
 import type { Db } from '../db/client.js';
-import { orgMembers } from '../db/schema.js';
+import { orgMemberRole } from './store.js';
 import {
   membershipsOf,
   NO_MEMBERSHIPS,
@@ -130,9 +129,5 @@ export async function grantsOf(
 
 /** Whether a user is a member of an organization, and with which role. */
 export async function orgRoleOf(db: Db, userId: string, org: string): Promise<string | null> {
-  const [row] = await db
-    .select({ role: orgMembers.role })
-    .from(orgMembers)
-    .where(and(eq(orgMembers.userId, userId), eq(orgMembers.orgName, org)));
-  return row?.role ?? null;
+  return orgMemberRole(db, userId, org);
 }

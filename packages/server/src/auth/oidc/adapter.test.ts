@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { oidcPayloads } from '../../db/schema.js';
-import { DrizzleAdapter, pruneExpired } from './adapter.js';
+import { DrizzleAdapter, pruneExpired } from './store.js';
 import { loadCookieKeys } from './cookie-keys.js';
 
 let s: TestServer;

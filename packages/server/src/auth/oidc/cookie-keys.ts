@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { oidcPayloads } from '../../db/schema.js';
+import { insertOwnPayload, ownPayload } from './store.js';
 
 /**
  * Keys that sign the provider's session and interaction cookies. They live in the database (one
@@ -13,19 +12,13 @@ const ID = 'current';
 
 export async function loadCookieKeys(db: Db): Promise<string[]> {
   const read = async () => {
-    const [row] = await db
-      .select({ payload: oidcPayloads.payload })
-      .from(oidcPayloads)
-      .where(and(eq(oidcPayloads.type, TYPE), eq(oidcPayloads.id, ID)));
-    return (row?.payload as { keys?: string[] } | undefined)?.keys;
+    const payload = await ownPayload(db, TYPE, ID);
+    return (payload as { keys?: string[] } | undefined)?.keys;
   };
   const existing = await read();
   if (existing?.length) return existing;
   // Two replicas starting together both try; the first insert wins and both read it back.
   const keys = [randomBytes(32).toString('base64url')];
-  await db
-    .insert(oidcPayloads)
-    .values({ type: TYPE, id: ID, payload: { keys } })
-    .onConflictDoNothing();
+  await insertOwnPayload(db, TYPE, ID, { keys });
   return (await read()) ?? keys;
 }

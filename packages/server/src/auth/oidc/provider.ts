@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Config } from '../../config.js';
 import { accountFinder, CLAIMS, tokenClaims } from './account.js';
-import { DrizzleAdapter } from './adapter.js';
+import { DrizzleAdapter } from './store.js';
 import { consoleClient, consoleOrigins, isFirstParty } from './clients.js';
 import { loadCookieKeys } from './cookie-keys.js';
 import { providerPages } from './provider-pages.js';

@@ -1,10 +1,8 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { ProfileUpdate } from '@orrery/contract';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Db } from '../../db/client.js';
-import { emailTokens, users } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
@@ -17,7 +15,13 @@ import {
   type UserRow,
 } from '../users/store.js';
 import { isServiceAccountUser } from '../tokens/store.js';
-import { consumeEmailToken, issueEmailToken, retireTokens, userOfToken } from './store.js';
+import {
+  consumeEmailToken,
+  issueEmailToken,
+  retireTokens,
+  tokensIssuedSince,
+  userOfToken,
+} from './store.js';
 import { resetMail, verificationMail } from './mails.js';
 import {
   MESSAGES,
@@ -146,19 +150,9 @@ export async function resendVerification(
 ): Promise<'sent' | 'verified' | { retryAfterMs: number }> {
   if (user.emailVerified) return 'verified';
   const since = new Date(Date.now() - RESEND_LIMIT.windowMs);
-  const recent = await deps.db
-    .select({ createdAt: emailTokens.createdAt })
-    .from(emailTokens)
-    .where(
-      and(
-        eq(emailTokens.userId, user.id),
-        eq(emailTokens.kind, 'verify'),
-        gt(emailTokens.createdAt, since),
-      ),
-    )
-    .orderBy(asc(emailTokens.createdAt));
+  const recent = await tokensIssuedSince(deps.db, user.id, 'verify', since);
   if (recent.length >= RESEND_LIMIT.mails) {
-    const frees = recent[recent.length - RESEND_LIMIT.mails].createdAt.getTime();
+    const frees = recent[recent.length - RESEND_LIMIT.mails].getTime();
     return { retryAfterMs: Math.max(1000, frees + RESEND_LIMIT.windowMs - Date.now()) };
   }
   await sendVerification(deps, user, title);
@@ -170,7 +164,7 @@ export async function verifyEmail(db: Db, token: string): Promise<UserRow | null
   const row = await userOfToken(db, token, 'verify');
   if (!row) return null;
   if (!row.usedAt) await consumeEmailToken(db, token, 'verify');
-  await db.update(users).set({ emailVerified: true }).where(eq(users.id, row.userId));
+  await updateUser(db, row.userId, { emailVerified: true });
   return userById(db, row.userId);
 }
 
@@ -204,10 +198,7 @@ export async function resetPassword(
   if (!(await resetTokenUsable(db, token))) return 'invalid';
   const userId = await consumeEmailToken(db, token, 'reset');
   if (!userId) return 'invalid';
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(password), emailVerified: true })
-    .where(eq(users.id, userId));
+  await updateUser(db, userId, { passwordHash: await hashPassword(password), emailVerified: true });
   await retireTokens(db, userId, 'reset');
   return 'ok';
 }

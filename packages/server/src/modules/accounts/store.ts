@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { emailTokens } from '../../db/schema.js';
 
@@ -64,4 +64,20 @@ export async function retireTokens(db: Db, userId: string, kind: EmailTokenKind)
     .where(
       and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)),
     );
+}
+
+/** When the links of a kind issued to a user since `since` were made, oldest first. */
+export async function tokensIssuedSince(db: Db, userId: string, kind: EmailTokenKind, since: Date) {
+  const rows = await db
+    .select({ createdAt: emailTokens.createdAt })
+    .from(emailTokens)
+    .where(
+      and(
+        eq(emailTokens.userId, userId),
+        eq(emailTokens.kind, kind),
+        gt(emailTokens.createdAt, since),
+      ),
+    )
+    .orderBy(asc(emailTokens.createdAt));
+  return rows.map((r) => r.createdAt);
 }

@@ -1,5 +1,4 @@
 import { cpus, totalmem } from 'node:os';
-import { and, eq } from 'drizzle-orm';
 import {
   ADMIN_TEXTS,
   GPU_VENDORS,
@@ -8,17 +7,16 @@ import {
   type NodePoolStatusWire,
 } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { nodePools, presets as presetsTable } from '../../db/schema.js';
 import { activeJobs, containerOf } from '../jobs/store.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { DEFAULT_CLUSTER } from '@orrery/contract';
 import type { LocalGpus } from '../../runtime/machine.js';
-import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
+import type { NodePoolRow } from '../clusters/store.js';
 import type { Config } from '../../config.js';
 import { readSlurmCapacity, type SlurmPool } from '../../runtime/slurm/capacity.js';
 import { slurmClient } from '../../runtime/slurm/connect.js';
 import { requireSlurmOptions } from '../../runtime/slurm/options.js';
-import { poolsOf } from './presets.js';
+import { poolByName, poolsOf, presetsOf, updatePool } from './store-capacity.js';
 
 export interface ResourceUsage {
   cpu: number;
@@ -40,7 +38,7 @@ export async function usedByJobs(
   const [pools, active, presets] = await Promise.all([
     poolsOf(db, clusterName),
     activeJobs(db, clusterName),
-    db.select().from(presetsTable).where(eq(presetsTable.clusterName, clusterName)),
+    presetsOf(db, clusterName),
   ]);
   const used = Object.fromEntries(pools.map((p) => [p.name, { ...ZERO }]));
   for (const j of active) {
@@ -194,8 +192,7 @@ export async function patchPool(
   name: string,
   p: { idle_size?: number; cpu_min_watts?: number; cpu_max_watts?: number },
 ) {
-  const where = and(eq(nodePools.clusterName, cluster), eq(nodePools.name, name));
-  const [pool] = await db.select().from(nodePools).where(where);
+  const pool = await poolByName(db, cluster, name);
   if (!pool) throw notFound(`Node pool ${name} not found`);
   const issues: { path: string; message: string }[] = [];
   const idle = p.idle_size === undefined ? null : idleSizeIssue(p.idle_size, pool);
@@ -204,15 +201,9 @@ export async function patchPool(
   const max = p.cpu_max_watts ?? pool.cpuMaxWatts;
   if (max < min) issues.push({ path: 'cpu_max_watts', message: ADMIN_TEXTS.wattsOrder });
   if (issues.length) throw new HttpError('validation', issues[0].message, issues);
-  const [updated] = await db
-    .update(nodePools)
-    .set({
-      ...(p.idle_size !== undefined ? { idleSize: p.idle_size } : {}),
-      cpuMinWatts: min,
-      cpuMaxWatts: max,
-    })
-    .where(where)
-    .returning();
-  invalidateCatalog(db);
-  return updated;
+  return updatePool(db, cluster, name, {
+    ...(p.idle_size !== undefined ? { idleSize: p.idle_size } : {}),
+    cpuMinWatts: min,
+    cpuMaxWatts: max,
+  });
 }

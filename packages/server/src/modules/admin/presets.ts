@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   ADMIN_TEXTS,
   GPU_VENDORS,
@@ -11,9 +10,17 @@ import {
   type PresetShape,
 } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { nodePools, presets } from '../../db/schema.js';
 import { conflict, HttpError, notFound } from '../../http/errors.js';
-import { invalidateCatalog, type NodePoolRow } from '../clusters/store.js';
+import { loadClusters, type NodePoolRow } from '../clusters/store.js';
+import { clusterByName } from './store.js';
+import {
+  deletePresetRow,
+  insertPreset,
+  poolsOf,
+  presetByName,
+  presetsOf,
+  updatePresetRow,
+} from './store-capacity.js';
 
 type PoolGpus = Partial<Record<GpuVendor, { count: number; model?: string; memory?: number }>>;
 
@@ -24,9 +31,6 @@ export const poolCapacity = (p: NodePoolRow): PoolCapacity => ({
   isPreemptible: p.isPreemptible,
   gpus: (p.gpus ?? {}) as PoolGpus,
 });
-
-export const poolsOf = (db: Db, cluster: string) =>
-  db.select().from(nodePools).where(eq(nodePools.clusterName, cluster));
 
 /**
  * Checks a preset against the cluster's node pools with the rules shared with the console, and
@@ -82,32 +86,41 @@ async function checkedPreset(db: Db, cluster: string, input: PresetInput) {
 }
 
 const taken = () => conflict(ADMIN_TEXTS.presetTaken, 'name');
-const one = (cluster: string, name: string) =>
-  and(eq(presets.clusterName, cluster), eq(presets.name, name));
 
+/** A cluster's presets, smallest first; 404 for an unknown cluster. */
+export async function clusterPresets(db: Db, cluster: string) {
+  await clusterByName(db, cluster);
+  return (await presetsOf(db, cluster)).sort((a, b) => a.cpu - b.cpu || a.memory - b.memory);
+}
+
+/** One preset of a cluster; 404 when there is none. */
+export async function presetOf(db: Db, cluster: string, name: string) {
+  const row = await presetByName(db, cluster, name);
+  if (!row) throw notFound(`Preset ${name} not found`);
+  return row;
+}
+
+/** A cluster with its pools and presets as a change leaves them. */
+export const loadedCluster = async (db: Db, cluster: string) =>
+  (await loadClusters(db, [cluster]))[0]!;
+
+/** Adds a preset to a cluster; 404 for an unknown cluster, 409 for a name it has. */
 export async function createPreset(db: Db, cluster: string, input: PresetInput) {
+  await clusterByName(db, cluster);
   const values = await checkedPreset(db, cluster, input);
-  const inserted = await db.insert(presets).values(values).onConflictDoNothing().returning();
-  if (inserted.length === 0) throw taken();
-  invalidateCatalog(db);
-  return inserted[0];
+  const inserted = await insertPreset(db, values);
+  if (!inserted) throw taken();
+  return inserted;
 }
 
 export async function updatePreset(db: Db, cluster: string, name: string, input: PresetInput) {
-  const [current] = await db.select().from(presets).where(one(cluster, name));
+  const current = await presetByName(db, cluster, name);
   if (!current) throw notFound(`Preset ${name} not found`);
   const values = await checkedPreset(db, cluster, input);
-  if (input.name !== name) {
-    const [clash] = await db.select().from(presets).where(one(cluster, input.name));
-    if (clash) throw taken();
-  }
-  const [updated] = await db.update(presets).set(values).where(one(cluster, name)).returning();
-  invalidateCatalog(db);
-  return updated;
+  if (input.name !== name && (await presetByName(db, cluster, input.name))) throw taken();
+  return updatePresetRow(db, cluster, name, values);
 }
 
 export async function deletePreset(db: Db, cluster: string, name: string) {
-  const gone = await db.delete(presets).where(one(cluster, name)).returning();
-  if (gone.length === 0) throw notFound(`Preset ${name} not found`);
-  invalidateCatalog(db);
+  if (!(await deletePresetRow(db, cluster, name))) throw notFound(`Preset ${name} not found`);
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ConfigCluster,
@@ -11,14 +10,18 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import type { LocalGpus } from '../../runtime/machine.js';
-import { presets } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
 import { ADMIN_API, errorResponses } from '../../http/route.js';
-import { loadClusters } from '../clusters/store.js';
 import { configClusterWire, poolWire, presetWire } from '../clusters/wire.js';
-import { createPreset, deletePreset, updatePreset } from './presets.js';
+import {
+  clusterPresets,
+  createPreset,
+  deletePreset,
+  loadedCluster,
+  presetOf,
+  updatePreset,
+} from './presets.js';
 import { patchPool, poolStatuses } from './pools.js';
-import { clusterByName } from './store.js';
+import { clusterByName } from './service.js';
 
 const tags = ['admin'];
 const system = { access: 'system' as const };
@@ -39,7 +42,7 @@ export const capacityRoutes =
     // A change answers the whole cluster, as Apolo's config service does: the official client
     // (`apolo admin add-resource-preset` and the like) reads its answer as one.
     const clusterAfter = async (name: string) =>
-      configClusterWire((await loadClusters(db, [name]))[0]!, ctx.config);
+      configClusterWire(await loadedCluster(db, name), ctx.config);
 
     app.get(
       presetsPath,
@@ -52,12 +55,7 @@ export const capacityRoutes =
         },
       },
       async (request) => {
-        await clusterByName(db, request.params.cluster);
-        const rows = await db
-          .select()
-          .from(presets)
-          .where(eq(presets.clusterName, request.params.cluster));
-        return rows.sort((a, b) => a.cpu - b.cpu || a.memory - b.memory).map(presetWire);
+        return (await clusterPresets(db, request.params.cluster)).map(presetWire);
       },
     );
 
@@ -69,12 +67,7 @@ export const capacityRoutes =
       },
       async (request) => {
         const { cluster, preset } = request.params;
-        const [row] = await db
-          .select()
-          .from(presets)
-          .where(and(eq(presets.clusterName, cluster), eq(presets.name, preset)));
-        if (!row) throw notFound(`Preset ${preset} not found`);
-        return presetWire(row);
+        return presetWire(await presetOf(db, cluster, preset));
       },
     );
 
@@ -90,7 +83,6 @@ export const capacityRoutes =
         },
       },
       async (request, reply) => {
-        await clusterByName(db, request.params.cluster);
         await createPreset(db, request.params.cluster, request.body);
         return reply.status(201).send(await clusterAfter(request.params.cluster));
       },

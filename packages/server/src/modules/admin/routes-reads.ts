@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -12,21 +11,24 @@ import {
   isManagerRole,
   orgUri,
   WithUserInfo,
-  type ClusterRole,
-  type MemberRole,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { clusterMembers, clusters, projects, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { authorize } from '../../http/access.js';
 import { ADMIN_API, errorResponses } from '../../http/route.js';
 import { visibleFrom } from '../clusters/visible.js';
-import { loadClusters } from '../clusters/store.js';
 import { configClusterWire } from '../clusters/wire.js';
-import { userInfo } from '../people/store.js';
-import { adminClusters, clusterOrgsOf } from './store.js';
-import { adminOrgs } from '../orgs/store.js';
+import { userInfo } from '../people/wire.js';
+import {
+  adminClusters,
+  adminOrgs,
+  adminProjects,
+  clusterMembers,
+  clusterNames,
+  clusterOrgLink,
+  loadClusters,
+} from './service.js';
 
 const tags = ['admin'];
 const user = { access: 'user' as const };
@@ -106,8 +108,7 @@ export const adminReadRoutes =
       },
       async (request) => {
         const scope = await scopeOf(request);
-        const rows = await db.select({ name: clusters.name }).from(clusters);
-        const names = rows.map((c) => c.name).filter((n) => seesCluster(scope, n));
+        const names = (await clusterNames(db)).filter((n) => seesCluster(scope, n));
         return (await loadClusters(db, names)).map((c) => configClusterWire(c, ctx.config));
       },
     );
@@ -129,9 +130,7 @@ export const adminReadRoutes =
         const m = await (await request.accessSnapshot()).memberships(requireUser(request));
         if (!m.projects.some((p) => p.cluster === cluster && p.org === org))
           await authorize(request, orgUri(org), 'read');
-        const found = (await clusterOrgsOf(db, cluster)).find((o) => o.org_name === org);
-        if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
-        return found;
+        return clusterOrgLink(db, cluster, org);
       },
     );
 
@@ -162,25 +161,9 @@ export const adminReadRoutes =
     const listProjects = async (request: FastifyRequest, cluster: string, org?: string) => {
       const scope = await scopeOf(request);
       if (!seesCluster(scope, cluster)) throw clusterMissing(cluster);
-      const rows = await db
-        .select()
-        .from(projects)
-        .where(
-          org
-            ? and(eq(projects.clusterName, cluster), eq(projects.orgName, org))
-            : eq(projects.clusterName, cluster),
-        )
-        .orderBy(projects.orgName, projects.name);
-      return rows
-        .filter((p) => !scope || scope.project({ cluster, org: p.orgName, name: p.name }))
-        .map((p) => ({
-          name: p.name,
-          cluster_name: p.clusterName,
-          org_name: p.orgName,
-          is_default: p.isDefault,
-          default_role: p.defaultRole as MemberRole,
-          has_virtual_kube: false,
-        }));
+      return (await adminProjects(db, cluster, org)).filter(
+        (p) => !scope || scope.project({ cluster, org: p.org_name, name: p.name }),
+      );
     };
 
     app.get(
@@ -226,28 +209,12 @@ export const adminReadRoutes =
         if (!seesCluster(scope, cluster)) throw clusterMissing(cluster);
         // A cluster's managers see its members; anyone else, only themselves.
         const seesAll = !scope || isManagerRole(scope.clusterRoles.get(cluster));
-        const rows = await db
-          .select({
-            username: users.username,
-            name: users.name,
-            email: users.email,
-            createdAt: users.createdAt,
-            role: clusterMembers.role,
-          })
-          .from(clusterMembers)
-          .innerJoin(users, eq(users.id, clusterMembers.userId))
-          .where(
-            and(
-              eq(clusterMembers.clusterName, cluster),
-              seesAll ? undefined : inArray(clusterMembers.userId, [scope.callerId]),
-            ),
-          )
-          .orderBy(asc(users.username));
+        const rows = await clusterMembers(db, cluster, seesAll ? undefined : scope.callerId);
         return rows.map((r) => ({
           user_name: r.username,
           cluster_name: cluster,
           org_name: null,
-          role: r.role as ClusterRole,
+          role: r.role,
           ...(request.query.with_user_info ? { user_info: userInfo(r) } : {}),
         }));
       },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AdminOrg,
@@ -21,14 +20,21 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
-import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { forbidden, invalid } from '../../http/errors.js';
 import { ADMIN_API, errorResponses } from '../../http/route.js';
-import { invalidateCatalog } from '../clusters/store.js';
-import { clusterByName, clusterOrgLink, clusterOrgsOf } from './store.js';
-import { adminOrgs } from '../orgs/store.js';
-import { changeBalance, setBalance } from '../billing/ledger.js';
-import { applyOrgQuota, changeOrgQuota } from '../quotas/service.js';
+import {
+  clusterByName,
+  clusterOrgLink,
+  clusterOrgsOf,
+  diskPrice,
+  linkOrg,
+  priceDisks,
+  priceStorageVolume,
+  setOrgBalance,
+  storageVolumes,
+  unlinkOrg,
+} from './service.js';
+import { changeOrgQuota } from '../quotas/service.js';
 import { authorize } from '../../http/access.js';
 import {
   createSystemUser,
@@ -156,27 +162,7 @@ export const adminRoutes =
       async (request, reply) => {
         const { cluster } = request.params;
         const b = request.body;
-        await clusterByName(db, cluster);
-        const [org] = await db
-          .select()
-          .from(organizations)
-          .where(eq(organizations.name, b.org_name));
-        if (!org) throw invalid('org_name', `Organization ${b.org_name} not found`);
-        await db.transaction(async (tx) => {
-          const inserted = await tx
-            .insert(clusterOrgs)
-            .values({ clusterName: cluster, orgName: b.org_name })
-            .onConflictDoNothing()
-            .returning();
-          if (inserted.length === 0) {
-            throw conflict(
-              `Organization ${b.org_name} is already linked to ${cluster}`,
-              'org_name',
-            );
-          }
-          await applyOrgQuota(tx, cluster, b.org_name, { quota: b.quota });
-        });
-        return reply.status(201).send(await clusterOrgLink(db, cluster, b.org_name));
+        return reply.status(201).send(await linkOrg(db, cluster, b.org_name, { quota: b.quota }));
       },
     );
 
@@ -209,19 +195,10 @@ export const adminRoutes =
       },
       async (request, reply) => {
         const { cluster, org } = request.params;
-        await clusterOrgLink(db, cluster, org);
-        await db
-          .delete(clusterOrgs)
-          .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+        await unlinkOrg(db, cluster, org);
         return reply.status(204).send(null);
       },
     );
-
-    const volumesOf = async (cluster: string) =>
-      (await clusterByName(db, cluster)).storageVolumes.map((v) => ({
-        name: v.name,
-        credits_per_hour_per_gb: v.creditsPerHourPerGb,
-      }));
 
     app.get(
       `${ADMIN_API}/clusters/:cluster/storage_volumes`,
@@ -233,7 +210,7 @@ export const adminRoutes =
           response: { 200: z.array(StorageVolume), ...errorResponses },
         },
       },
-      async (request) => volumesOf(request.params.cluster),
+      async (request) => storageVolumes(db, request.params.cluster),
     );
 
     app.patch(
@@ -249,21 +226,8 @@ export const adminRoutes =
       },
       async (request) => {
         const { cluster, volume } = request.params;
-        const row = await clusterByName(db, cluster);
-        if (!row.storageVolumes.some((v) => v.name === volume)) {
-          throw notFound(`Storage volume ${volume} not found`);
-        }
         const credits = request.body.credits_per_hour_per_gb;
-        await db
-          .update(clusters)
-          .set({
-            storageVolumes: row.storageVolumes.map((v) =>
-              v.name === volume ? { ...v, creditsPerHourPerGb: credits } : v,
-            ),
-          })
-          .where(eq(clusters.name, cluster));
-        invalidateCatalog(db);
-        return { name: volume, credits_per_hour_per_gb: credits };
+        return priceStorageVolume(db, cluster, volume, credits);
       },
     );
 
@@ -273,10 +237,7 @@ export const adminRoutes =
         config: system,
         schema: { tags, params: ClusterParams, response: { 200: DiskPrice, ...errorResponses } },
       },
-      async (request) => ({
-        credits_per_day_per_gb: (await clusterByName(db, request.params.cluster))
-          .diskCreditsPerDayPerGb,
-      }),
+      async (request) => diskPrice(db, request.params.cluster),
     );
 
     app.patch(
@@ -292,14 +253,7 @@ export const adminRoutes =
       },
       async (request) => {
         const { cluster } = request.params;
-        await clusterByName(db, cluster);
-        const [row] = await db
-          .update(clusters)
-          .set({ diskCreditsPerDayPerGb: request.body.credits_per_day_per_gb })
-          .where(eq(clusters.name, cluster))
-          .returning({ price: clusters.diskCreditsPerDayPerGb });
-        invalidateCatalog(db);
-        return { credits_per_day_per_gb: row!.price };
+        return priceDisks(db, cluster, request.body.credits_per_day_per_gb);
       },
     );
 
@@ -316,25 +270,7 @@ export const adminRoutes =
       },
       async (request) => {
         const { org } = request.params;
-        const b = request.body;
-        const [exists] = await db
-          .select({ name: organizations.name })
-          .from(organizations)
-          .where(eq(organizations.name, org));
-        if (!exists) throw notFound(`Organization ${org} not found`);
-        const who = { userId: requireUser(request).id, reference: 'administrator' };
-        await db.transaction((tx) =>
-          b.credits !== undefined
-            ? setBalance(tx, { org, credits: b.credits, ...who })
-            : // Adding to unlimited credits keeps them unlimited (changeBalance).
-              changeBalance(tx, {
-                org,
-                kind: 'grant',
-                credits: String(b.additional_credits),
-                ...who,
-              }),
-        );
-        return (await adminOrgs(db)).find((o) => o.name === org)!;
+        return setOrgBalance(db, org, request.body, requireUser(request).id);
       },
     );
   };

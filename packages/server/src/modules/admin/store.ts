@@ -1,8 +1,17 @@
-import { count, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { ClusterOrgWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterOrgs, clusters, organizations } from '../../db/schema.js';
+import type { Tx } from '../billing/metering.js';
+import {
+  clusterMembers,
+  clusterOrgs,
+  clusters,
+  organizations,
+  projects,
+  users,
+} from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
+import { invalidateCatalog } from '../clusters/store.js';
 import { decimal } from '../../db/numeric.js';
 import { orgQuotasOf } from '../quotas/store.js';
 import { quotaWire } from '../quotas/wire.js';
@@ -68,3 +77,73 @@ export async function clusterOrgLink(db: Db, cluster: string, org: string) {
   if (!found) throw notFound(`Organization ${org} is not linked to ${cluster} cluster`);
   return found;
 }
+
+/** Links an organization to a cluster; false when it already was. */
+export async function insertClusterOrg(tx: Tx, cluster: string, org: string) {
+  const inserted = await tx
+    .insert(clusterOrgs)
+    .values({ clusterName: cluster, orgName: org })
+    .onConflictDoNothing()
+    .returning();
+  return inserted.length > 0;
+}
+
+export const deleteClusterOrg = (db: Db, cluster: string, org: string) =>
+  db
+    .delete(clusterOrgs)
+    .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
+
+type ClusterRow = typeof clusters.$inferSelect;
+
+/** Sets a cluster's storage volumes; the cached catalog drops its copy. */
+export async function setStorageVolumes(
+  db: Db,
+  cluster: string,
+  volumes: ClusterRow['storageVolumes'],
+) {
+  await db.update(clusters).set({ storageVolumes: volumes }).where(eq(clusters.name, cluster));
+  invalidateCatalog(db);
+}
+
+/** Sets a cluster's disk price; answers it as stored. The cached catalog drops its copy. */
+export async function setDiskPrice(db: Db, cluster: string, creditsPerDayPerGb: string) {
+  const [row] = await db
+    .update(clusters)
+    .set({ diskCreditsPerDayPerGb: creditsPerDayPerGb })
+    .where(eq(clusters.name, cluster))
+    .returning({ price: clusters.diskCreditsPerDayPerGb });
+  invalidateCatalog(db);
+  return row!.price;
+}
+
+/** The projects on a cluster (of one organization, when named), by organization and name. */
+export const projectsOnCluster = (db: Db, cluster: string, org?: string) =>
+  db
+    .select()
+    .from(projects)
+    .where(
+      org
+        ? and(eq(projects.clusterName, cluster), eq(projects.orgName, org))
+        : eq(projects.clusterName, cluster),
+    )
+    .orderBy(projects.orgName, projects.name);
+
+/** A cluster's direct members (only `userId`, when given), by user name. */
+export const clusterMembersOf = (db: Db, cluster: string, userId?: string) =>
+  db
+    .select({
+      username: users.username,
+      name: users.name,
+      email: users.email,
+      createdAt: users.createdAt,
+      role: clusterMembers.role,
+    })
+    .from(clusterMembers)
+    .innerJoin(users, eq(users.id, clusterMembers.userId))
+    .where(
+      and(
+        eq(clusterMembers.clusterName, cluster),
+        userId === undefined ? undefined : eq(clusterMembers.userId, userId),
+      ),
+    )
+    .orderBy(asc(users.username));

@@ -1,4 +1,3 @@
-import { asc, eq, or, sql } from 'drizzle-orm';
 import {
   SEARCH_MAX,
   USERNAME,
@@ -9,12 +8,21 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
-import { orgMembers, users } from '../../db/schema.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { brandingFor } from '../config/branding.js';
 import { requestPasswordReset } from '../accounts/service.js';
-import { insertUser, userByEmail, userByUsername, type UserRow } from '../users/store.js';
-import { userInfo } from '../people/store.js';
+import {
+  allUsers,
+  deleteUser,
+  insertUser,
+  updateUser,
+  userByEmail,
+  userByUsername,
+  usersStartingWith,
+  type UserRow,
+} from '../users/store.js';
+import { orgsOfUser } from '../orgs/store.js';
+import { userInfo } from '../people/wire.js';
 
 export const systemUserWire = (u: UserRow): SystemUserWire => {
   const info = userInfo(u);
@@ -28,8 +36,7 @@ export const systemUserWire = (u: UserRow): SystemUserWire => {
   };
 };
 
-export const systemUsers = async (ctx: AppContext) =>
-  (await ctx.db.select().from(users).orderBy(asc(users.username))).map(systemUserWire);
+export const systemUsers = async (ctx: AppContext) => (await allUsers(ctx.db)).map(systemUserWire);
 
 /**
  * The invite dialog's user search: prefix of username, name or e-mail, at most SEARCH_MAX.
@@ -37,32 +44,15 @@ export const systemUsers = async (ctx: AppContext) =>
  */
 export async function lookupUsers(ctx: AppContext, caller: Principal, query: string) {
   if (caller.systemRole !== 'admin') {
-    const managed = await ctx.db
-      .select({ role: orgMembers.role })
-      .from(orgMembers)
-      .where(eq(orgMembers.userId, caller.id));
+    const managed = await orgsOfUser(ctx.db, caller.id);
     if (!managed.some((m) => m.role === 'manager' || m.role === 'admin')) throw forbidden();
   }
   const escaped = query
     .trim()
     .toLowerCase()
     .replace(/[\\%_]/g, '\\$&');
-  const q = `${escaped}%`;
   // Any word of the full name counts: "smi" finds "Zelda Smith".
-  const word = `% ${escaped}%`;
-  const rows = await ctx.db
-    .select()
-    .from(users)
-    .where(
-      or(
-        sql`lower(${users.username}) like ${q}`,
-        sql`lower(${users.name}) like ${q}`,
-        sql`lower(${users.name}) like ${word}`,
-        sql`lower(${users.email}) like ${q}`,
-      ),
-    )
-    .orderBy(asc(users.username))
-    .limit(SEARCH_MAX * 2);
+  const rows = await usersStartingWith(ctx.db, escaped, SEARCH_MAX * 2);
   return rows
     .filter((u) => matchesPrefix(query, u.username, u.name, u.email, ...u.name.split(/\s+/)))
     .slice(0, SEARCH_MAX)
@@ -120,15 +110,10 @@ export async function setSystemRole(
   role: 'admin' | 'user',
 ) {
   const user = await other(ctx, caller, name);
-  const [updated] = await ctx.db
-    .update(users)
-    .set({ systemRole: role === 'admin' ? 'admin' : null })
-    .where(eq(users.id, user.id))
-    .returning();
-  return updated;
+  return updateUser(ctx.db, user.id, { systemRole: role === 'admin' ? 'admin' : null });
 }
 
 export async function deleteSystemUser(ctx: AppContext, caller: Principal, name: string) {
   const user = await other(ctx, caller, name);
-  await ctx.db.delete(users).where(eq(users.id, user.id));
+  await deleteUser(ctx.db, user.id);
 }

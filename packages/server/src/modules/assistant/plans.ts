@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Plan } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { HttpError, conflict, notFound } from '../../http/errors.js';
-import { assistantPlans, type PlanRow } from './tables.js';
+import type { PlanRow } from './tables.js';
+import { deletePlansExpiredBefore, insertPlan, planById, takePlan } from './store-plans.js';
 
 /** How long a proposed plan may be confirmed. */
 export const PLAN_TTL_MS = 10 * 60_000;
@@ -35,29 +35,24 @@ const hashOf = (confirmation: string) => createHash('sha256').update(confirmatio
 export async function createPlan(db: Db, userId: string, spec: PlanSpec, now = new Date()) {
   const confirmation = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now.getTime() + PLAN_TTL_MS);
-  const [row] = await db
-    .insert(assistantPlans)
-    .values({
-      id: `plan-${randomUUID()}`,
-      userId,
-      title: spec.title,
-      method: spec.call.method,
-      path: spec.call.path,
-      body: spec.call.body ?? null,
-      cluster: spec.context.cluster,
-      org: spec.context.org,
-      project: spec.context.project,
-      creditsPerHour: spec.creditsPerHour,
-      resultUrl: spec.resultUrl,
-      doneMessage: spec.doneMessage,
-      confirmationHash: hashOf(confirmation),
-      expiresAt,
-    })
-    .returning();
+  const row = await insertPlan(db, {
+    id: `plan-${randomUUID()}`,
+    userId,
+    title: spec.title,
+    method: spec.call.method,
+    path: spec.call.path,
+    body: spec.call.body ?? null,
+    cluster: spec.context.cluster,
+    org: spec.context.org,
+    project: spec.context.project,
+    creditsPerHour: spec.creditsPerHour,
+    resultUrl: spec.resultUrl,
+    doneMessage: spec.doneMessage,
+    confirmationHash: hashOf(confirmation),
+    expiresAt,
+  });
   // Old plans go as new ones come: no timer, and any replica does it.
-  await db
-    .delete(assistantPlans)
-    .where(lt(assistantPlans.expiresAt, new Date(now.getTime() - KEEP_EXPIRED_MS)));
+  await deletePlansExpiredBefore(db, new Date(now.getTime() - KEEP_EXPIRED_MS));
   return planWire(row!, confirmation);
 }
 
@@ -90,23 +85,13 @@ export async function consumePlan(
   confirmation: string,
   now = new Date(),
 ): Promise<PlanRow> {
-  const [row] = await db.select().from(assistantPlans).where(eq(assistantPlans.id, id));
+  const row = await planById(db, id);
   if (!row || row.userId !== userId) throw notFound(PLAN_TEXTS.notFound(id));
   if (!sameHash(hashOf(confirmation), row.confirmationHash))
     throw new HttpError('forbidden', PLAN_TEXTS.wrongConfirmation);
   if (row.consumedAt) throw conflict(PLAN_TEXTS.used);
   if (row.expiresAt.getTime() <= now.getTime()) throw conflict(PLAN_TEXTS.expired);
-  const [taken] = await db
-    .update(assistantPlans)
-    .set({ consumedAt: now })
-    .where(
-      and(
-        eq(assistantPlans.id, id),
-        isNull(assistantPlans.consumedAt),
-        gt(assistantPlans.expiresAt, now),
-      ),
-    )
-    .returning();
+  const taken = await takePlan(db, id, now);
   if (!taken) throw conflict(PLAN_TEXTS.used);
   return taken;
 }

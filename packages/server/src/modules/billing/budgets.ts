@@ -1,4 +1,3 @@
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import {
   type Budget,
   budgetPercent,
@@ -8,14 +7,12 @@ import {
 } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Mail, Mailer } from '../../mail/mailer.js';
-import { orgMembers, usageRecords, users } from '../../db/schema.js';
 import { runEvery, type LoopHost } from './periodic.js';
-import { budgetAlerts, budgets } from './tables.js';
+import { budgetRows, insertBudgetAlerts, managerEmails, type BudgetRow } from './store-budgets.js';
+import { spendingRows } from './store-usage.js';
 
 /** How often every budget is compared with the month's usage. */
 export const BUDGET_CHECK_MS = 60_000;
-
-type BudgetRow = typeof budgets.$inferSelect;
 
 /** The UTC calendar month holding `now`: its `YYYY-MM` name and its bounds. */
 export function monthOf(now: Date) {
@@ -29,21 +26,7 @@ async function spending(db: Db, orgs: string[], now: Date) {
   const { from, until } = monthOf(now);
   const spent = new Map<string, number>();
   if (orgs.length === 0) return spent;
-  const rows = await db
-    .select({
-      org: usageRecords.orgName,
-      project: usageRecords.projectName,
-      credits: sql<string>`sum(${usageRecords.credits})`,
-    })
-    .from(usageRecords)
-    .where(
-      and(
-        inArray(usageRecords.orgName, orgs),
-        gte(usageRecords.startedAt, from),
-        lt(usageRecords.startedAt, until),
-      ),
-    )
-    .groupBy(usageRecords.orgName, usageRecords.projectName);
+  const rows = await spendingRows(db, orgs, from, until);
   for (const r of rows) {
     const credits = Number(r.credits);
     spent.set(`${r.org}/${r.project}`, (spent.get(`${r.org}/${r.project}`) ?? 0) + credits);
@@ -70,11 +53,7 @@ function wireOf(b: BudgetRow, spent: number, period: string): Budget {
 
 /** The budgets of some organizations (all when none named) against the month holding `now`. */
 export async function budgetsOf(db: Db, orgs?: string[], now = new Date()) {
-  const rows = await db
-    .select()
-    .from(budgets)
-    .where(orgs ? inArray(budgets.orgName, orgs) : undefined)
-    .orderBy(budgets.orgName, budgets.projectName);
+  const rows = await budgetRows(db, orgs);
   const spent = await spending(db, [...new Set(rows.map((r) => r.orgName))], now);
   const { period } = monthOf(now);
   return rows.map((r) => ({
@@ -114,16 +93,6 @@ export interface BudgetCheckDeps {
   publicUrl: string;
 }
 
-/** The e-mail addresses of an organization's managers and admins. */
-async function managersOf(db: Db, org: string) {
-  const rows = await db
-    .select({ email: users.email })
-    .from(orgMembers)
-    .innerJoin(users, eq(users.id, orgMembers.userId))
-    .where(and(eq(orgMembers.orgName, org), inArray(orgMembers.role, ['manager', 'admin'])));
-  return rows.map((r) => r.email);
-}
-
 /**
  * Compares every budget with the month's usage and, for a threshold newly crossed, records the
  * alert and mails the organization managers about the highest one. The alert row and the mails
@@ -138,14 +107,10 @@ export async function checkBudgets(deps: BudgetCheckDeps, now = new Date()) {
     const crossed = row.thresholds.filter((t) => wire.percent >= t);
     if (crossed.length === 0) continue;
     sent += await deps.db.transaction(async (tx) => {
-      const fresh = await tx
-        .insert(budgetAlerts)
-        .values(crossed.map((threshold) => ({ budgetId: row.id, period: wire.period, threshold })))
-        .onConflictDoNothing()
-        .returning({ threshold: budgetAlerts.threshold });
+      const fresh = await insertBudgetAlerts(tx, row.id, wire.period, crossed);
       if (fresh.length === 0) return 0;
-      const threshold = Math.max(...fresh.map((f) => f.threshold));
-      const to = await managersOf(tx as unknown as Db, row.orgName);
+      const threshold = Math.max(...fresh);
+      const to = await managerEmails(tx, row.orgName);
       const url = `${deps.publicUrl}/org-billing`;
       for (const address of to) {
         await deps.mailer.send(budgetMail({ to: address, budget: wire, threshold, url }));

@@ -1,9 +1,14 @@
-import { and, eq } from 'drizzle-orm';
 import { PAYMENTS_TEXTS, type TestCheckout } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { conflict } from '../../http/errors.js';
 import { creditPurchase, returnUrl } from './purchases.js';
-import { testCheckouts } from './tables.js';
+import {
+  closeTestCheckout,
+  insertTestCheckout,
+  testCheckoutById,
+  testCheckoutStatus,
+  type CheckoutRow,
+} from './store-payments.js';
 import type { CheckoutRequest } from './stripe.js';
 
 /**
@@ -12,30 +17,24 @@ import type { CheckoutRequest } from './stripe.js';
  * session.
  */
 
-type Row = typeof testCheckouts.$inferSelect;
+type Row = CheckoutRow;
 
 export async function createTestCheckout(
   db: Db,
   publicUrl: string,
   r: CheckoutRequest,
 ): Promise<string> {
-  const [row] = await db
-    .insert(testCheckouts)
-    .values({
-      orgName: r.org,
-      credits: r.credits,
-      successUrl: r.successUrl,
-      cancelUrl: r.cancelUrl,
-      userId: r.userId,
-    })
-    .returning({ id: testCheckouts.id });
-  return `${publicUrl}/billing/checkout/${row.id}`;
+  const id = await insertTestCheckout(db, {
+    orgName: r.org,
+    credits: r.credits,
+    successUrl: r.successUrl,
+    cancelUrl: r.cancelUrl,
+    userId: r.userId,
+  });
+  return `${publicUrl}/billing/checkout/${id}`;
 }
 
-export async function findTestCheckout(db: Db, id: string): Promise<Row | undefined> {
-  const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, id));
-  return row;
-}
+export const findTestCheckout = (db: Db, id: string) => testCheckoutById(db, id);
 
 export const checkoutWire = (r: Row): TestCheckout => ({
   id: r.id,
@@ -53,11 +52,7 @@ export const checkoutWire = (r: Row): TestCheckout => ({
  */
 export async function payTestCheckout(db: Db, row: Row, userId: string): Promise<string> {
   return db.transaction(async (tx) => {
-    const [opened] = await tx
-      .update(testCheckouts)
-      .set({ status: 'paid' })
-      .where(and(eq(testCheckouts.id, row.id), eq(testCheckouts.status, 'open')))
-      .returning();
+    const opened = await closeTestCheckout(tx, row.id, 'paid');
     if (opened) {
       await creditPurchase(tx, {
         sessionId: row.id,
@@ -67,7 +62,7 @@ export async function payTestCheckout(db: Db, row: Row, userId: string): Promise
         userId,
       });
     } else {
-      const now = await statusOf(tx, row.id);
+      const now = await testCheckoutStatus(tx, row.id);
       if (now !== 'paid') throw conflict(PAYMENTS_TEXTS.checkoutClosed(now));
     }
     return returnUrl(row.successUrl, { credits: row.credits });
@@ -75,21 +70,9 @@ export async function payTestCheckout(db: Db, row: Row, userId: string): Promise
 }
 
 export async function cancelTestCheckout(db: Db, row: Row): Promise<string> {
-  const [cancelled] = await db
-    .update(testCheckouts)
-    .set({ status: 'cancelled' })
-    .where(and(eq(testCheckouts.id, row.id), eq(testCheckouts.status, 'open')))
-    .returning();
-  if (!cancelled && (await statusOf(db, row.id)) === 'paid') {
+  const cancelled = await closeTestCheckout(db, row.id, 'cancelled');
+  if (!cancelled && (await testCheckoutStatus(db, row.id)) === 'paid') {
     throw conflict(PAYMENTS_TEXTS.checkoutClosed('paid'));
   }
   return returnUrl(row.cancelUrl, 'failure');
-}
-
-async function statusOf(tx: Pick<Db, 'select'>, id: string) {
-  const [r] = await tx
-    .select({ status: testCheckouts.status })
-    .from(testCheckouts)
-    .where(eq(testCheckouts.id, id));
-  return r?.status ?? 'gone';
 }

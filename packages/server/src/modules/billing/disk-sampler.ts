@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { diskUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusters, disks } from '../../db/schema.js';
+import { readyDisksPriced } from './store-samples.js';
 import { accrue } from './metering.js';
 import { runEvery, type LoopHost } from './periodic.js';
 import { samplePeriod, STORAGE_CHECK_MS, STORAGE_PERIOD_MS } from './storage-sampler.js';
@@ -24,11 +23,7 @@ export const diskCreditsPerDay = (bytes: number, creditsPerDayPerGb: string | nu
  */
 export async function sampleDisks(db: Db, now = new Date()) {
   const { from, until, done } = await samplePeriod(db, 'disks', now);
-  const priced = await db
-    .select({ disk: disks, price: clusters.diskCreditsPerDayPerGb })
-    .from(disks)
-    .innerJoin(clusters, eq(clusters.name, disks.clusterName))
-    .where(eq(disks.status, 'Ready'));
+  const priced = await readyDisksPriced(db);
   let charged = 0;
   for (const { disk: d, price } of priced) {
     const uri = diskUri(d.clusterName, d.orgName, d.projectName, d.id);

@@ -1,7 +1,5 @@
-import { and, eq, inArray, lte, notInArray, or } from 'drizzle-orm';
-import { FINAL_JOB_STATUSES } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { jobs, orgMembers, organizations } from '../../db/schema.js';
+import { broke, handedOverJobsOf } from './store-enforcement.js';
 
 /**
  * Work of an organization (or of a user in it) whose balance reached 0 is stopped within this
@@ -21,38 +19,14 @@ export interface Exhausted {
  * scheduling instead.
  */
 export async function exhaustedJobs(db: Db): Promise<Exhausted[]> {
-  const [orgs, members] = await Promise.all([
-    db
-      .select({ name: organizations.name })
-      .from(organizations)
-      .where(lte(organizations.credits, '0')),
-    db
-      .select({ org: orgMembers.orgName, userId: orgMembers.userId })
-      .from(orgMembers)
-      .where(lte(orgMembers.credits, '0')),
-  ]);
+  const { orgs, members } = await broke(db);
   if (orgs.length === 0 && members.length === 0) return [];
-  const rows = await db
-    .select({ id: jobs.id, org: jobs.orgName, ownerId: jobs.ownerId, owner: jobs.owner })
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.materialized, true),
-        notInArray(jobs.status, [...FINAL_JOB_STATUSES]),
-        or(
-          orgs.length
-            ? inArray(
-                jobs.orgName,
-                orgs.map((o) => o.name),
-              )
-            : undefined,
-          ...members.map((m) => and(eq(jobs.orgName, m.org), eq(jobs.ownerId, m.userId))),
-        ),
-      ),
-    );
-  const broke = new Set(orgs.map((o) => o.name));
+  const rows = await handedOverJobsOf(db, orgs, members);
+  const brokeOrgs = new Set(orgs);
   return rows.map((j) => ({
     jobId: j.id,
-    who: broke.has(j.org) ? `organization ${j.org}` : `user ${j.owner} in organization ${j.org}`,
+    who: brokeOrgs.has(j.org)
+      ? `organization ${j.org}`
+      : `user ${j.owner} in organization ${j.org}`,
   }));
 }

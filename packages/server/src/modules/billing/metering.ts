@@ -1,7 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { orgMembers, usageRecords } from '../../db/schema.js';
-import { changeBalance } from './ledger.js';
+import { changeBalance, takeMemberCredits } from './store-ledger.js';
+import { insertUsageRecord } from './store-usage.js';
 
 /** A database or a transaction of it: a charge joins the caller's transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -39,24 +38,20 @@ export const decimal = (n: number) => (Math.round(n * 10_000) / 10_000).toFixed(
  */
 export async function accrue(tx: Tx, u: Usage): Promise<boolean> {
   const amount = decimal(u.credits);
-  const [row] = await tx
-    .insert(usageRecords)
-    .values({
-      category: u.category,
-      clusterName: u.cluster,
-      orgName: u.org,
-      projectName: u.project,
-      userId: u.userId,
-      resourceUri: u.resourceUri,
-      resourceId: u.resourceId,
-      presetName: u.presetName ?? null,
-      startedAt: u.from,
-      endedAt: u.until,
-      credits: amount,
-    })
-    .onConflictDoNothing({ target: [usageRecords.resourceUri, usageRecords.startedAt] })
-    .returning({ id: usageRecords.id });
-  if (!row) return false;
+  const fresh = await insertUsageRecord(tx, {
+    category: u.category,
+    clusterName: u.cluster,
+    orgName: u.org,
+    projectName: u.project,
+    userId: u.userId,
+    resourceUri: u.resourceUri,
+    resourceId: u.resourceId,
+    presetName: u.presetName ?? null,
+    startedAt: u.from,
+    endedAt: u.until,
+    credits: amount,
+  });
+  if (!fresh) return false;
   if (Number(amount) === 0) return true;
   await changeBalance(tx, {
     org: u.org,
@@ -65,17 +60,6 @@ export async function accrue(tx: Tx, u: Usage): Promise<boolean> {
     userId: u.userId,
     reference: u.resourceUri,
   });
-  if (u.userId) {
-    await tx
-      .update(orgMembers)
-      .set({ credits: sql`${orgMembers.credits} - ${amount}::numeric` })
-      .where(
-        and(
-          eq(orgMembers.orgName, u.org),
-          eq(orgMembers.userId, u.userId),
-          sql`${orgMembers.credits} is not null`,
-        ),
-      );
-  }
+  if (u.userId) await takeMemberCredits(tx, u.org, u.userId, amount);
   return true;
 }

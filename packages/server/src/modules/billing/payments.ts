@@ -1,10 +1,9 @@
 import type Stripe from 'stripe';
-import { eq } from 'drizzle-orm';
 import { CENTS_PER_CREDIT, PAYMENTS_TEXTS, type BuyCredits } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
-import { organizations } from '../../db/schema.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { createTestCheckout } from './checkout.js';
+import { orgCredits } from './store-ledger.js';
 import { createStripeCheckout, stripeClient } from './stripe.js';
 
 /** Where buying credits goes, by ORRERY_PAYMENTS (config.ts `paymentsOf`). */
@@ -31,10 +30,7 @@ export function paymentsOf(ctx: AppContext) {
       if (payments.mode === 'off') throw conflict(PAYMENTS_TEXTS.off);
       checkReturnUrls(b);
       // Paid credits would vanish into an unlimited balance (the console offers no buy there).
-      const [org] = await ctx.db
-        .select({ credits: organizations.credits })
-        .from(organizations)
-        .where(eq(organizations.name, b.org_name));
+      const org = await orgCredits(ctx.db, b.org_name);
       if (!org) throw notFound(`Organization ${b.org_name} not found`);
       if (org.credits === null) throw conflict(PAYMENTS_TEXTS.unlimited(b.org_name));
       const request = {

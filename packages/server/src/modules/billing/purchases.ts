@@ -1,6 +1,6 @@
 import { BUY_CREDITS_STATUS, CENTS_PER_CREDIT } from '@orrery/contract';
-import { changeBalance } from './ledger.js';
-import { purchases } from './tables.js';
+import { changeBalance } from './store-ledger.js';
+import { insertPurchase } from './store-payments.js';
 
 type Tx = Parameters<typeof changeBalance>[0];
 
@@ -19,19 +19,15 @@ export interface Purchase {
  * Returns false when the session was already credited (a replay, a second event type).
  */
 export async function creditPurchase(tx: Tx, p: Purchase): Promise<boolean> {
-  const fresh = await tx
-    .insert(purchases)
-    .values({
-      sessionId: p.sessionId,
-      orgName: p.org,
-      credits: p.credits,
-      amountInCents: p.credits * CENTS_PER_CREDIT,
-      provider: p.provider,
-      userId: p.userId ?? null,
-    })
-    .onConflictDoNothing()
-    .returning({ sessionId: purchases.sessionId });
-  if (!fresh.length) return false;
+  const fresh = await insertPurchase(tx, {
+    sessionId: p.sessionId,
+    orgName: p.org,
+    credits: p.credits,
+    amountInCents: p.credits * CENTS_PER_CREDIT,
+    provider: p.provider,
+    userId: p.userId ?? null,
+  });
+  if (!fresh) return false;
   await changeBalance(tx, {
     org: p.org,
     kind: 'purchase',

@@ -1,9 +1,8 @@
-import { and, asc, eq, gte, lt, sql, type AnyColumn } from 'drizzle-orm';
 import type { NodePoolStatusWire, PoolSamplesQuery, PoolUtilisation } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusters } from '../../db/schema.js';
+import { clusterNames } from '../clusters/store.js';
 import { runEvery, type LoopHost } from './periodic.js';
-import { poolSamples } from './tables.js';
+import { insertPoolSamples, poolSampleRows } from './store-samples.js';
 
 /** Each node pool's use is recorded once per five minutes. */
 export const POOL_SAMPLE_MS = 5 * 60_000;
@@ -27,27 +26,23 @@ export type PoolsOf = (cluster: string) => Promise<NodePoolStatusWire[]>;
 export async function samplePools(db: Db, poolsOf: PoolsOf, now = new Date()) {
   const at = new Date(Math.floor(now.getTime() / POOL_SAMPLE_MS) * POOL_SAMPLE_MS);
   let written = 0;
-  for (const { name } of await db.select({ name: clusters.name }).from(clusters)) {
+  for (const name of await clusterNames(db)) {
     const pools = await poolsOf(name);
     if (!pools.length) continue;
-    const rows = await db
-      .insert(poolSamples)
-      .values(
-        pools.map((p) => ({
-          clusterName: name,
-          poolName: p.name,
-          sampledAt: at,
-          cpuUsed: p.used.cpu,
-          cpuTotal: p.capacity.cpu,
-          memoryUsed: Math.round(p.used.memory),
-          memoryTotal: Math.round(p.capacity.memory),
-          gpuUsed: gpus(p.used),
-          gpuTotal: gpus(p.capacity),
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ pool: poolSamples.poolName });
-    written += rows.length;
+    written += await insertPoolSamples(
+      db,
+      pools.map((p) => ({
+        clusterName: name,
+        poolName: p.name,
+        sampledAt: at,
+        cpuUsed: p.used.cpu,
+        cpuTotal: p.capacity.cpu,
+        memoryUsed: Math.round(p.used.memory),
+        memoryTotal: Math.round(p.capacity.memory),
+        gpuUsed: gpus(p.used),
+        gpuTotal: gpus(p.capacity),
+      })),
+    );
   }
   return written;
 }
@@ -61,33 +56,7 @@ export function stepOf(start: Date, end: Date) {
 /** A cluster's pools over a period, averaged per step (UTC, from the Unix epoch). */
 export async function poolUtilisation(db: Db, q: PoolSamplesQuery): Promise<PoolUtilisation> {
   const step = stepOf(q.start_date, q.end_date);
-  const s = poolSamples;
-  // Inlined (a number computed here, never input): a bound parameter would differ between the
-  // select, the group by and the order by, and PostgreSQL would not see them as one expression.
-  const every = sql.raw(`interval '${step / 1000} seconds'`);
-  const bin = sql`date_bin(${every}, ${s.sampledAt}, timestamptz '1970-01-01 00:00:00+00')`;
-  const avg = (c: AnyColumn) => sql<number>`avg(${c})::float8`;
-  const rows = await db
-    .select({
-      pool: s.poolName,
-      at: sql<string>`to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-      cpu_used: avg(s.cpuUsed),
-      cpu_total: avg(s.cpuTotal),
-      memory_used: avg(s.memoryUsed),
-      memory_total: avg(s.memoryTotal),
-      gpu_used: avg(s.gpuUsed),
-      gpu_total: avg(s.gpuTotal),
-    })
-    .from(s)
-    .where(
-      and(
-        eq(s.clusterName, q.cluster_name),
-        gte(s.sampledAt, q.start_date),
-        lt(s.sampledAt, q.end_date),
-      ),
-    )
-    .groupBy(s.poolName, bin)
-    .orderBy(asc(s.poolName), asc(bin));
+  const rows = await poolSampleRows(db, q.cluster_name, q.start_date, q.end_date, step / 1000);
   const pools = new Map<string, PoolUtilisation['pools'][number]>();
   for (const { pool, ...sample } of rows) {
     const p = pools.get(pool) ?? { pool_name: pool, samples: [] };

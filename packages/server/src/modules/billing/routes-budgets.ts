@@ -1,16 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BUDGET_TEXTS, Budget, Budgets, PutBudget, orgUri, projectUri } from '@orrery/contract';
+import { Budget, Budgets, PutBudget, orgUri, projectUri } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { allows } from '../../auth/permissions.js';
-import { projects } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { budgetsOf } from './budgets.js';
 import { BILLING_API } from './routes-payments.js';
-import { budgets } from './tables.js';
+import { projectClusters, removeBudget, setBudget } from './service.js';
 
 const tags = ['billing'];
 const OrgParams = z.object({ org: z.string().min(1) });
@@ -24,18 +21,6 @@ const managesOrg = {
     action: 'manage' as const,
   },
 };
-
-/** The clusters holding a project of that name in the organization (a budget spans them). */
-async function clustersOf(ctx: AppContext, org: string, project: string) {
-  const rows = await ctx.db
-    .select({ cluster: projects.clusterName })
-    .from(projects)
-    .where(and(eq(projects.orgName, org), eq(projects.name, project)));
-  return rows.map((r) => r.cluster);
-}
-
-const scope = (p: Params) =>
-  and(eq(budgets.orgName, p.org), eq(budgets.projectName, p.project ?? ''));
 
 /** Budgets of an organization and its projects; the banner's view of those crossed. */
 export const budgetRoutes =
@@ -69,7 +54,7 @@ export const budgetRoutes =
           const project = b.wire.project_name;
           if (manager) visible.push(b.wire);
           else if (project) {
-            const clusters = await clustersOf(ctx, org, project);
+            const clusters = await projectClusters(ctx.db, org, project);
             if (clusters.some((c) => allows(grants, projectUri(c, org, project), 'read'))) {
               visible.push(b.wire);
             }
@@ -82,28 +67,10 @@ export const budgetRoutes =
     const put = async (
       request: FastifyRequest<{ Params: Params; Body: z.output<typeof PutBudget> }>,
     ) => {
-      const p = request.params;
-      if (p.project && (await clustersOf(ctx, p.org, p.project)).length === 0) {
-        throw notFound(BUDGET_TEXTS.projectUnknown(p.org, p.project));
-      }
-      const { credits, thresholds } = request.body;
-      const values = { credits: String(credits), thresholds };
-      await ctx.db
-        .insert(budgets)
-        .values({ orgName: p.org, projectName: p.project ?? '', ...values })
-        .onConflictDoUpdate({
-          target: [budgets.orgName, budgets.projectName],
-          set: { ...values, updatedAt: sql`now()` },
-        });
-      const all = await budgetsOf(ctx.db, [p.org]);
-      return all.find((b) => b.wire.project_name === (p.project ?? null))!.wire;
+      return setBudget(ctx.db, request.params, request.body);
     };
     const del = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
-      const gone = await ctx.db
-        .delete(budgets)
-        .where(scope(request.params))
-        .returning({ id: budgets.id });
-      if (gone.length === 0) throw notFound('No such budget');
+      await removeBudget(ctx.db, request.params);
       await reply.status(204).send(null);
     };
     for (const [path, params] of [

@@ -20,7 +20,7 @@ import { authorize } from '../../http/access.js';
 import { HttpError, conflict, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { cancelTestCheckout, checkoutWire, findTestCheckout, payTestCheckout } from './checkout.js';
-import { ledgerPage } from './ledger-query.js';
+import { ledgerPage } from './service.js';
 import { paymentsOf } from './payments.js';
 import { handleStripeEvent } from './stripe.js';
 

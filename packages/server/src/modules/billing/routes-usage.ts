@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,13 +13,12 @@ import {
 import type { AppContext } from '../../context.js';
 import { allows } from '../../auth/permissions.js';
 import { requireUser } from '../../auth/principal.js';
-import { orgMembers } from '../../db/schema.js';
 import { authorize } from '../../http/access.js';
 import { forbidden } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { toCsv } from './csv.js';
 import { authorizeUsage } from './reports-access.js';
-import { creditsUsage, topResources, usageOf } from './usage.js';
+import { creditsUsage, memberOrgNames, topResources, usageOf } from './service.js';
 
 const tags = ['billing'];
 
@@ -54,11 +52,8 @@ async function managedOrgs(ctx: AppContext, request: FastifyRequest) {
   const caller = requireUser(request);
   if (caller.systemRole === 'admin') return undefined;
   const grants = await request.grants();
-  const mine = await ctx.db
-    .select({ name: orgMembers.orgName })
-    .from(orgMembers)
-    .where(eq(orgMembers.userId, caller.id));
-  const managed = mine.map((o) => o.name).filter((o) => allows(grants, orgUri(o), 'manage'));
+  const mine = await memberOrgNames(ctx.db, caller.id);
+  const managed = mine.filter((o) => allows(grants, orgUri(o), 'manage'));
   if (managed.length === 0) throw forbidden('Only organization managers can read credits usage');
   return managed;
 }

@@ -1,8 +1,7 @@
-import { and, eq } from 'drizzle-orm';
 import { storageUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { BlobBackend } from '../../blob/backend.js';
-import { clusters, projects, usageRecords } from '../../db/schema.js';
+import { allProjectPlaces, chargedUris, volumesByCluster, type Volume } from './store-samples.js';
 import { accrue } from './metering.js';
 import { runEvery, type LoopHost } from './periodic.js';
 
@@ -11,8 +10,6 @@ export const STORAGE_PERIOD_MS = 3_600_000;
 /** How often the sampler looks for projects not yet charged for the current period. */
 export const STORAGE_CHECK_MS = 60_000;
 const BYTES_PER_GB = 1000 ** 3;
-
-type Volume = (typeof clusters.$inferSelect)['storageVolumes'][number];
 
 /** The volume holding a project's files, as Apolo matches it: /org/project, /org, the default. */
 export function volumeOf(volumes: Volume[], org: string, project: string): Volume | undefined {
@@ -30,11 +27,7 @@ export function volumeOf(volumes: Volume[], org: string, project: string): Volum
 export async function samplePeriod(db: Db, category: string, now: Date) {
   const from = new Date(Math.floor(now.getTime() / STORAGE_PERIOD_MS) * STORAGE_PERIOD_MS);
   const until = new Date(from.getTime() + STORAGE_PERIOD_MS);
-  const charged = await db
-    .select({ uri: usageRecords.resourceUri })
-    .from(usageRecords)
-    .where(and(eq(usageRecords.category, category), eq(usageRecords.startedAt, from)));
-  return { from, until, done: new Set(charged.map((r) => r.uri)) };
+  return { from, until, done: await chargedUris(db, category, from) };
 }
 
 /**
@@ -45,14 +38,8 @@ export async function samplePeriod(db: Db, category: string, now: Date) {
  */
 export async function sampleStorage(db: Db, files: BlobBackend, now = new Date()) {
   const { from, until, done } = await samplePeriod(db, 'storage', now);
-  const volumes = new Map(
-    (await db.select({ name: clusters.name, volumes: clusters.storageVolumes }).from(clusters)).map(
-      (c) => [c.name, c.volumes],
-    ),
-  );
-  const all = await db
-    .select({ cluster: projects.clusterName, org: projects.orgName, project: projects.name })
-    .from(projects);
+  const volumes = await volumesByCluster(db);
+  const all = await allProjectPlaces(db);
   let charged = 0;
   for (const p of all) {
     const uri = storageUri(p.cluster, p.org, p.project);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { eq } from 'drizzle-orm';
 import { CENTS_PER_CREDIT, PAYMENTS_TEXTS } from '@orrery/contract';
 import type { Payments } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { organizations, users } from '../../db/schema.js';
+import { orgExists } from '../orgs/store.js';
+import { userById } from '../users/store.js';
 import { HttpError } from '../../http/errors.js';
 import { creditPurchase, returnUrl } from './purchases.js';
-import { stripeEvents } from './tables.js';
+import { insertStripeEvent } from './store-payments.js';
 
 type StripeSettings = NonNullable<Payments['stripe']>;
 
@@ -101,12 +101,7 @@ export async function handleStripeEvent(
   warn: (msg: string) => void,
 ): Promise<EventOutcome> {
   return db.transaction(async (tx) => {
-    const fresh = await tx
-      .insert(stripeEvents)
-      .values({ id: event.id, type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: stripeEvents.id });
-    if (!fresh.length) return 'duplicate';
+    if (!(await insertStripeEvent(tx, event.id, event.type))) return 'duplicate';
     if (!PAID_EVENTS.has(event.type)) return 'ignored';
     const session = event.data.object as Stripe.Checkout.Session;
     if (session.payment_status !== 'paid') return 'ignored';
@@ -122,19 +117,13 @@ export async function handleStripeEvent(
       );
       return 'ignored';
     }
-    const [known] = await tx
-      .select({ name: organizations.name })
-      .from(organizations)
-      .where(eq(organizations.name, org));
-    if (!known) {
+    if (!(await orgExists(tx, org))) {
       warn(`Stripe session ${session.id}: organization ${org} no longer exists; not credited`);
       return 'ignored';
     }
     // The buyer, unless their account was removed since.
     const buyerId = session.metadata?.user_id ?? '';
-    const [buyer] = UUID.test(buyerId)
-      ? await tx.select({ id: users.id }).from(users).where(eq(users.id, buyerId))
-      : [];
+    const buyer = UUID.test(buyerId) ? await userById(tx, buyerId) : null;
     const credited = await creditPurchase(tx, {
       sessionId: session.id,
       org,

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer, type TestUser } from '../../test/harn
 import { addProject, call, joinOrg, submitJob, tenancy } from '../../test/fixtures.js';
 import { DATE_FORMAT_MESSAGE } from '@orrery/contract';
 import { csvField, toCsv } from './csv.js';
-import { addCredits } from './usage.js';
+import { addCredits } from './store-usage.js';
 
 const NOV = 'start_date=2026-11-01T00:00:00&end_date=2026-12-31T00:00:00';
 const usage = (query: string) => `/apis/billing/v1/usage?org_name=acme&${NOV}&${query}`;

@@ -11,14 +11,15 @@ import { requireUser } from '../../auth/principal.js';
 import { allows } from '../../auth/permissions.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
+import type { ProjectPlace } from './store.js';
 import {
   bucketsIn,
+  createCredentials,
   credentialsByIdOrName,
   credentialsIn,
-  deleteCredentialsRow,
-  type ProjectPlace,
-} from './store.js';
-import { createCredentials, type BucketContext } from './service.js';
+  deleteCredentials,
+  type BucketContext,
+} from './service.js';
 import { bucketUriOf, credentialsWire } from './wire.js';
 import { sendList } from '../../http/ndjson.js';
 import { BUCKETS_BASE as BASE, fromQuery, placeOf, placeOfQuery, projectBlobs } from './scope.js';
@@ -136,7 +137,7 @@ export function credentialRoutes(app: FastifyInstance, bc: BucketContext) {
           'Only their owner or a writer of the project’s buckets may delete credentials',
         );
       }
-      await deleteCredentialsRow(bc.db, found.id);
+      await deleteCredentials(bc.db, found.id);
       return reply.status(204).send(null);
     },
   );

@@ -24,7 +24,7 @@ import { inlineFileHeaders } from '../storage/content-type.js';
 import { rangeOf } from '../storage/ops-read.js';
 import { clientOf, deleteUnder, providerCredentials, sdk } from './service.js';
 import { EmbeddedObjects } from '../s3/console.js';
-import { bucketStoreOf } from '../s3/routes.js';
+import { bucketStoreOf } from '../s3/service.js';
 import { S3Error } from '../s3/xml.js';
 import type { BucketContext } from './service.js';
 import type { BucketView } from './store.js';

@@ -11,11 +11,16 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { loadSecretsKey } from '../secrets/key.js';
-import { bucketByIdOrName, bucketsIn } from './store.js';
-import { createBucket, deleteBucket, importBucket, type BucketContext } from './service.js';
+import {
+  bucketAt,
+  bucketsIn,
+  createBucket,
+  deleteBucket,
+  importBucket,
+  type BucketContext,
+} from './service.js';
 import { bucketWire } from './wire.js';
 import { sendList } from '../../http/ndjson.js';
 import { credentialRoutes } from './routes-credentials.js';
@@ -45,11 +50,8 @@ export const bucketRoutes =
       config: ctx.config,
       sealKey: loadSecretsKey({ configured: ctx.config.secretsKey, dataDir: ctx.config.dataDir }),
     };
-    const one = async (q: z.infer<typeof BucketScopeQuery>, idOrName: string) => {
-      const found = await bucketByIdOrName(ctx.db, placeOfQuery(q), idOrName);
-      if (!found) throw notFound(`Bucket ${idOrName} not found`);
-      return found;
-    };
+    const one = (q: z.infer<typeof BucketScopeQuery>, idOrName: string) =>
+      bucketAt(ctx.db, placeOfQuery(q), idOrName);
 
     app.get(
       `${BASE}/buckets`,

@@ -5,21 +5,40 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpError, conflict, forbidden, notFound } from '../../http/errors.js';
 import { allows, type Grant } from '../../auth/permissions.js';
-import { bucketStoreOf, type S3Directory } from '../s3/routes.js';
+import type { S3Directory } from '../s3/routes.js';
+import { bucketStoreOf } from '../s3/service.js';
 import { S3_REGION, s3EndpointOf, s3SecretOf } from '../s3/keys.js';
 import type { ObjectStore, S3Settings } from '../../blob/s3-objects.js';
-import { projectExists } from '../projects/store.js';
+import { projectIdAt } from '../projects/service.js';
 import { seal, unseal } from '../secrets/key.js';
 import { bucketUriOf } from './scope.js';
 import {
+  bucketByIdOrName,
   bucketsByIds,
+  bucketsIn,
   credentialsById,
+  credentialsByIdOrName,
+  credentialsIn,
   deleteBucketRow,
+  deleteCredentialsRow,
   insertBucket,
   insertCredentials,
   type BucketView,
   type ProjectPlace,
 } from './store.js';
+
+export { bucketsIn, credentialsByIdOrName, credentialsIn };
+
+/** A project's bucket by its id or name; 404 when there is none. */
+export async function bucketAt(db: BucketContext['db'], p: ProjectPlace, idOrName: string) {
+  const found = await bucketByIdOrName(db, p, idOrName);
+  if (!found) throw notFound(`Bucket ${idOrName} not found`);
+  return found;
+}
+
+/** Deletes persistent credentials: their keys stop working at once. */
+export const deleteCredentials = (db: BucketContext['db'], id: string) =>
+  deleteCredentialsRow(db, id);
 
 export interface BucketContext extends Pick<AppContext, 'db' | 'config'> {
   /** Key sealing the credentials of imported buckets (the secrets key). */
@@ -52,10 +71,31 @@ export function providerBucketName(p: ProjectPlace, name: string | null) {
   return `${base}-${randomBytes(4).toString('hex')}`;
 }
 
-async function requireProject(ctx: BucketContext, p: ProjectPlace) {
-  if (!(await projectExists(ctx.db, p.cluster, p.org, p.project))) {
-    throw notFound('Project not found');
-  }
+type BucketFields = Omit<
+  Parameters<typeof insertBucket>[1],
+  'id' | 'clusterName' | 'orgName' | 'projectName' | 'ownerId'
+>;
+
+/** Records a bucket of the project under a new id; 404 without the project, 409 for a taken name. */
+async function recordBucket(
+  ctx: BucketContext,
+  caller: Principal,
+  p: ProjectPlace,
+  fields: (id: string) => BucketFields,
+) {
+  await projectIdAt(ctx.db, p);
+  const id = `bucket-${randomUUID()}`;
+  const f = fields(id);
+  const row = await insertBucket(ctx.db, {
+    id,
+    clusterName: p.cluster,
+    orgName: p.org,
+    projectName: p.project,
+    ownerId: caller.id,
+    ...f,
+  });
+  if (!row) throw conflict(bucketTaken(f.name ?? id), 'name');
+  return row;
 }
 
 /** Records the bucket, then creates it at the provider (the record goes if that fails). */
@@ -66,19 +106,11 @@ export async function createBucket(
   name: string | null,
 ) {
   const s3 = ctx.config.s3;
-  await requireProject(ctx, p);
-  const id = `bucket-${randomUUID()}`;
-  const row = await insertBucket(ctx.db, {
-    id,
-    clusterName: p.cluster,
-    orgName: p.org,
-    projectName: p.project,
+  const row = await recordBucket(ctx, caller, p, () => ({
     name,
     provider: providerOf(s3),
     providerBucketName: providerBucketName(p, name),
-    ownerId: caller.id,
-  });
-  if (!row) throw conflict(bucketTaken(name ?? id), 'name');
+  }));
   try {
     if (!s3) await bucketStoreOf(ctx.config.dataDir).create(row.providerBucketName);
     else {
@@ -86,7 +118,7 @@ export async function createBucket(
       await (await clientOf(s3)).send(new CreateBucketCommand({ Bucket: row.providerBucketName }));
     }
   } catch (e) {
-    await deleteBucketRow(ctx.db, id);
+    await deleteBucketRow(ctx.db, row.id);
     throw e;
   }
   return row;
@@ -99,22 +131,13 @@ export async function importBucket(
   p: ProjectPlace,
   b: { name: string; provider: BucketProvider; bucket: string; credentials: object },
 ) {
-  await requireProject(ctx, p);
-  const id = `bucket-${randomUUID()}`;
-  const row = await insertBucket(ctx.db, {
-    id,
-    clusterName: p.cluster,
-    orgName: p.org,
-    projectName: p.project,
+  return recordBucket(ctx, caller, p, (id) => ({
     name: b.name,
     provider: b.provider,
     providerBucketName: b.bucket,
     imported: true,
     sealedCredentials: seal(ctx.sealKey, Buffer.from(JSON.stringify(b.credentials)), id),
-    ownerId: caller.id,
-  });
-  if (!row) throw conflict(bucketTaken(b.name), 'name');
-  return row;
+  }));
 }
 
 /**
@@ -226,7 +249,7 @@ export async function createCredentials(
   p: ProjectPlace,
   c: { name: string | null; bucketIds: string[]; readOnly: boolean },
 ) {
-  await requireProject(ctx, p);
+  await projectIdAt(ctx.db, p);
   const ids = [...new Set(c.bucketIds)];
   const found = (await bucketsByIds(ctx.db, ids)).filter(
     (b) =>

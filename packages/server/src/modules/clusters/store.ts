@@ -5,6 +5,7 @@ import { clusterMembers, clusterOrgs, clusters, nodePools, presets } from '../..
 export type ClusterRow = typeof clusters.$inferSelect;
 export type NodePoolRow = typeof nodePools.$inferSelect;
 export type PresetRow = typeof presets.$inferSelect;
+export type PresetInsert = typeof presets.$inferInsert;
 
 interface CatalogEntry {
   cluster: ClusterRow;
@@ -106,7 +107,29 @@ export async function clusterTiesOf(db: Db, userId: string, userOrgs: string[], 
       .select({ name: clusterMembers.clusterName, role: clusterMembers.role })
       .from(clusterMembers)
       .where(eq(clusterMembers.userId, userId)),
-    every ? db.select({ name: clusters.name }).from(clusters) : [],
+    every ? clusterNames(db) : [],
   ]);
-  return { links, direct, all: all.map((a) => a.name) };
+  return { links, direct, all };
+}
+
+export const clusterNames = async (db: Db) =>
+  (await db.select({ name: clusters.name }).from(clusters)).map((c) => c.name);
+
+/** Every organization's link to a cluster. */
+export const clusterLinks = (db: Db) =>
+  db.select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName }).from(clusterOrgs);
+
+/** Adds a cluster with its node pools and presets, all or nothing. */
+export async function insertCluster(
+  db: Db,
+  cluster: typeof clusters.$inferInsert,
+  pools: (typeof nodePools.$inferInsert)[],
+  presetRows: PresetInsert[],
+) {
+  await db.transaction(async (tx) => {
+    await tx.insert(clusters).values(cluster);
+    if (pools.length) await tx.insert(nodePools).values(pools);
+    if (presetRows.length) await tx.insert(presets).values(presetRows);
+  });
+  invalidateCatalog(db);
 }

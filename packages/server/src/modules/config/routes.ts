@@ -8,10 +8,9 @@ import {
 import type { AppContext } from '../../context.js';
 import { ADMIN_API } from '../../http/route.js';
 import { oidcEndpoints } from '../../auth/endpoints.js';
-import { visibleFrom } from '../clusters/visible.js';
-import { loadClusters } from '../clusters/store.js';
 import { clusterWire } from '../clusters/wire.js';
 import { brandingFor } from './branding.js';
+import { configClusters } from './service.js';
 
 /** `GET /api/v1/config`: the Apolo CLI's entry point and the console's first call. */
 export const configRoutes =
@@ -53,13 +52,7 @@ export const configRoutes =
         const m = await access.memberships(user);
         const admin = user.systemRole === 'admin';
         const every = admin ? await access.clusters() : null;
-        const visible = visibleFrom(m, every?.names ?? []);
-        const loaded = await loadClusters(
-          ctx.db,
-          visible.map((c) => c.name),
-          // Only the caller's own organizations are listed, unless the caller is an admin.
-          every?.links ?? m.orgClusters,
-        );
+        const loaded = await configClusters(ctx.db, m, every);
         // Only the caller's own organizations are named, and those of their projects.
         const mine = admin
           ? null

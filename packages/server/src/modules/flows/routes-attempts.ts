@@ -10,7 +10,7 @@ import {
   attemptWithProject,
   insertAttempt,
   replaceAttempt,
-} from './store.js';
+} from './service.js';
 import { attemptWire } from './wire.js';
 import { bakeListRoute, checked, checkedBake, Id, key, unlessTaken } from './routes-common.js';
 

@@ -10,7 +10,7 @@ import {
   bakeImageWithProject,
   insertBakeImage,
   patchBakeImage,
-} from './store-records.js';
+} from './service.js';
 import { bakeImageWire } from './wire.js';
 import {
   bakeListRoute,

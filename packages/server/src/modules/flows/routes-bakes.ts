@@ -15,8 +15,8 @@ import {
   insertConfigFile,
   lastAttempts,
   projectById,
-  type BakeRow,
-} from './store.js';
+} from './service.js';
+import type { BakeRow } from './store.js';
 import { bakeWire, configFileWire } from './wire.js';
 import {
   checked,

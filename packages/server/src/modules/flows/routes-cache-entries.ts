@@ -10,7 +10,7 @@ import {
   deleteCacheEntries,
   projectById,
   upsertCacheEntry,
-} from './store.js';
+} from './service.js';
 import { cacheEntryWire } from './wire.js';
 import { checked, flowOf, Empty, Id, indexed, key } from './routes-common.js';
 

@@ -9,13 +9,8 @@ import { sendList } from '../../http/ndjson.js';
 import { errorResponses } from '../../http/route.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Db } from '../../db/client.js';
-import {
-  bakeWithProject,
-  placeOfProject,
-  projectById,
-  type FlowPlace,
-  type FlowProjectRow,
-} from './store.js';
+import { bakeWithProject, placeOfProject, projectById } from './service.js';
+import type { FlowPlace, FlowProjectRow } from './store.js';
 
 /**
  * What every flow route shares: the permission check on the flow a request names (directly or

@@ -4,15 +4,15 @@ import { FLOW_API, LiveJob, LiveJobCreate } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { projectById } from './store.js';
 import {
   insertLiveJob,
   liveJobById,
   liveJobByYamlId,
   liveJobsOf,
+  projectById,
   upsertLiveJob,
-  type LiveJobValues,
-} from './store-records.js';
+} from './service.js';
+import type { LiveJobValues } from './store-records.js';
 import { liveJobWire } from './wire.js';
 import { checked, flowOf, Id, key, sendReadable, unlessTaken } from './routes-common.js';
 

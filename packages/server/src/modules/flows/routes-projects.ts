@@ -4,18 +4,16 @@ import { FLOW_API, FlowProject, FlowProjectCreate } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { allows } from '../../auth/permissions.js';
-import { conflict } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import {
-  deleteProject,
-  engineBakeActive,
+  deleteFlow,
   insertProject,
   placeOfProject,
   projectById,
   projectByName,
   projectsMatching,
-  type FlowPlace,
-} from './store.js';
+} from './service.js';
+import type { FlowPlace } from './store.js';
 import { projectWire } from './wire.js';
 import {
   checked,
@@ -160,10 +158,7 @@ export const projectRoutes =
       async (request, reply) => {
         const { id } = request.params;
         const { project } = await checked(request, await flowOf(ctx.db, id), 'write', `Flow ${id}`);
-        // Its bakes, attempts and tasks go with it: the engine would drive a bake that is gone.
-        if (await engineBakeActive(ctx.db, project.id))
-          throw conflict('Cancel the running bake first');
-        await deleteProject(ctx.db, project.id);
+        await deleteFlow(ctx.db, project.id);
         return reply.status(204).send(null);
       },
     );

@@ -8,11 +8,11 @@ import {
   attemptWithProject,
   insertTask,
   replaceTask,
-  tasksOf,
   taskByYamlId,
+  tasksOf,
   taskWithProject,
-  type TaskValues,
-} from './store.js';
+} from './service.js';
+import type { TaskValues } from './store.js';
 import { taskWire } from './wire.js';
 import { checked, Id, indexed, key, sendReadable, unlessTaken, wireDate } from './routes-common.js';
 

@@ -1,19 +1,21 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { orgUri, type OrgRole } from '@orrery/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { orgRoleOf } from '../../auth/permissions.js';
 import { authorize } from '../../http/access.js';
-import { invites, orgMembers } from '../../db/schema.js';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors.js';
 import { brandingFor } from '../config/branding.js';
 import { userByEmail } from '../users/store.js';
 import { inviteMail } from './mails.js';
 import { inviteProof } from './proof.js';
 import {
+  acceptInviteRow,
   deleteInvite,
+  insertInvite,
   inviteById,
+  pendingInvites,
+  updateInvite,
   invitesOf as invitesOfOrg,
   invitesTo as invitesToAddress,
   type InviteRow,
@@ -88,29 +90,17 @@ export async function createInvite(
   if (existing && (await orgRoleOf(db, existing.id, p.org))) {
     throw conflict(`User ${p.email} is already a member of ${p.org} organization`, 'email');
   }
-  const open = await db
-    .select()
-    .from(invites)
-    .where(
-      and(
-        eq(invites.orgName, p.org),
-        eq(sql`lower(${invites.email})`, p.email.toLowerCase()),
-        eq(invites.status, 'pending'),
-      ),
-    );
+  const open = await pendingInvites(db, p.org, p.email);
   if (open.some((r) => statusOf(r) === 'pending')) {
     throw conflict(`User ${p.email} is already invited to ${p.org} organization`, 'email');
   }
-  const [row] = await db
-    .insert(invites)
-    .values({
-      orgName: p.org,
-      email: p.email,
-      role: p.role,
-      invitedBy: caller.id,
-      expiresAt: expiry(ctx),
-    })
-    .returning();
+  const row = await insertInvite(db, {
+    orgName: p.org,
+    email: p.email,
+    role: p.role,
+    invitedBy: caller.id,
+    expiresAt: expiry(ctx),
+  });
   await sendInvite(ctx, request, row, p.origin);
   return row;
 }
@@ -147,11 +137,7 @@ export async function resendInvite(
   origin: string | undefined,
 ) {
   if (row.status === 'accepted') throw conflict('This invitation was already accepted');
-  const [updated] = await ctx.db
-    .update(invites)
-    .set({ status: 'pending', expiresAt: expiry(ctx) })
-    .where(eq(invites.id, row.id))
-    .returning();
+  const updated = await updateInvite(ctx.db, row.id, { status: 'pending', expiresAt: expiry(ctx) });
   await sendInvite(ctx, request, updated, origin);
   return updated;
 }
@@ -170,29 +156,13 @@ export async function acceptInvite(ctx: AppContext, caller: Principal, id: strin
   const row = await ownInvite(ctx, caller, id);
   if (!caller.emailVerified) throw forbidden(VERIFY_BEFORE_ACCEPT);
   assertPending(row);
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .insert(orgMembers)
-      .values({ orgName: row.orgName, userId: caller.id, role: row.role })
-      .onConflictDoNothing();
-    const [updated] = await tx
-      .update(invites)
-      .set({ status: 'accepted' })
-      .where(eq(invites.id, row.id))
-      .returning();
-    return updated;
-  });
+  return acceptInviteRow(ctx.db, row, caller.id);
 }
 
 export async function declineInvite(ctx: AppContext, caller: Principal, id: string) {
   const row = await ownInvite(ctx, caller, id);
   assertPending(row);
-  const [updated] = await ctx.db
-    .update(invites)
-    .set({ status: 'declined' })
-    .where(eq(invites.id, row.id))
-    .returning();
-  return updated;
+  return updateInvite(ctx.db, row.id, { status: 'declined' });
 }
 
 /** The invitations sent to an address (the caller's incoming ones). */

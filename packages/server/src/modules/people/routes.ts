@@ -21,11 +21,14 @@ import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { authorize } from '../../http/access.js';
-import { userByUsername } from '../users/store.js';
 import { ADMIN_API, errorResponses } from '../../http/route.js';
 import {
   addOrgUser,
   assertClusterOfOrg,
+  clusterUserOf,
+  clusterUsers,
+  orgUsers,
+  projectUsers,
   assertClusterPeopleManager,
   removeClusterUser,
   removeOrgUser,
@@ -34,15 +37,8 @@ import {
   setProjectUser,
   updateOrgUser,
 } from './service.js';
-import {
-  clusterUsers,
-  clusterUserWire,
-  orgUsers,
-  orgUserWire,
-  projectUsers,
-  projectUserWire,
-} from './store.js';
-import { projectId } from '../projects/store.js';
+import { clusterUserWire, orgUserWire, projectUserWire } from './wire.js';
+import { projectIdAt } from '../projects/service.js';
 
 const OrgParams = z.object({ org: z.string().min(1) });
 const OrgUserParams = OrgParams.extend({ user: z.string().min(1) });
@@ -309,22 +305,12 @@ export const peopleRoutes =
         const inProject = !!m?.projects.some((p) => p.cluster === cluster && p.org === org);
         if (self && !inProject && !m!.orgs.some((o) => o.name === org)) throw missing;
         await assertClusterOfOrg(db, cluster, org);
-        const row = (await clusterUsers(db, cluster, org)).find((u) => u.username === user);
-        if (row) return clusterUserWire(cluster, org, row, withInfo);
         // A member of an organization on the cluster, or of one of its projects there, works
         // there as a user without a cluster membership of their own (docs/people.md): the same
         // role the config gives them.
-        const member = (await orgUsers(db, org)).find((u) => u.username === user);
-        if (member) return clusterUserWire(cluster, org, { ...member, role: 'user' }, withInfo);
-        const me = inProject ? await userByUsername(db, user) : null;
-        if (!me) throw missing;
-        const person = { userId: me.id, username: me.username, name: me.name, email: me.email };
-        return clusterUserWire(
-          cluster,
-          org,
-          { ...person, createdAt: me.createdAt, role: 'user' },
-          withInfo,
-        );
+        const row = await clusterUserOf(db, cluster, org, user, inProject);
+        if (!row) throw missing;
+        return clusterUserWire(cluster, org, row, withInfo);
       },
     );
 
@@ -369,11 +355,7 @@ export const peopleRoutes =
       },
     );
 
-    const projectOf = async (p: { cluster: string; org: string; project: string }) => {
-      const id = await projectId(db, p.cluster, p.org, p.project);
-      if (!id) throw notFound('Project not found');
-      return id;
-    };
+    const projectOf = (p: { cluster: string; org: string; project: string }) => projectIdAt(db, p);
     const projectUser = async (
       place: { cluster: string; org: string; project: string },
       username: string,

@@ -1,4 +1,3 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   clusterUri,
   orgUri,
@@ -10,16 +9,25 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import { allows, orgRoleOf } from '../../auth/permissions.js';
-import {
-  clusterMembers,
-  clusterOrgs,
-  orgMembers,
-  projectMembers,
-  projects,
-} from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { userByUsername } from '../users/store.js';
-import { orgUsers, projectUsers } from './store.js';
+import { clusterLinked } from '../projects/store.js';
+import {
+  changeProjectMember,
+  clusterMemberRow,
+  clusterUsers,
+  deleteClusterMember,
+  deleteOrgMember,
+  insertOrgMember,
+  orgUsers,
+  projectUsers,
+  putClusterMember,
+  setOrgMemberCredits,
+  updateOrgMember,
+  type ClusterUserRow,
+} from './store.js';
+
+export { clusterUsers, orgUsers, projectUsers };
 
 export const ONLY_ADMINS = 'Only an organization admin may give or change the admin role';
 export const ONLY_PROJECT_ADMINS =
@@ -76,9 +84,7 @@ export async function addOrgUser(
     throw conflict(`User ${p.username} is already a member of ${org} organization`, 'user_name');
   }
   await guardAdminRole(db, caller, org, null, p.role);
-  await db
-    .insert(orgMembers)
-    .values({ orgName: org, userId: user.id, role: p.role, credits: p.credits });
+  await insertOrgMember(db, { org, userId: user.id, role: p.role, credits: p.credits });
 }
 
 export async function updateOrgUser(
@@ -90,10 +96,7 @@ export async function updateOrgUser(
 ) {
   const m = await memberOf(db, org, username);
   await guardAdminRole(db, caller, org, m.role, p.role);
-  await db
-    .update(orgMembers)
-    .set({ role: p.role, ...(p.credits !== undefined ? { credits: p.credits } : {}) })
-    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+  await updateOrgMember(db, org, m.user.id, p);
 }
 
 /**
@@ -107,10 +110,7 @@ export async function setOrgUserCredits(
   change: { credits: string | null } | { add: string },
 ) {
   const m = await memberOf(db, org, username);
-  await db
-    .update(orgMembers)
-    .set({ credits: 'add' in change ? sql`${orgMembers.credits} + ${change.add}` : change.credits })
-    .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, m.user.id)));
+  await setOrgMemberCredits(db, org, m.user.id, change);
 }
 
 /**
@@ -120,34 +120,7 @@ export async function setOrgUserCredits(
 export async function removeOrgUser(db: Db, caller: Principal, org: string, username: string) {
   const m = await memberOf(db, org, username);
   await guardAdminRole(db, caller, org, m.role, null);
-  const userId = m.user.id;
-  await db.transaction(async (tx) => {
-    await tx
-      .delete(orgMembers)
-      .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, userId)));
-    const inOrg = tx.select({ id: projects.id }).from(projects).where(eq(projects.orgName, org));
-    await tx
-      .delete(projectMembers)
-      .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, inOrg)));
-    const [linked, stillVia] = await Promise.all([
-      tx
-        .select({ cluster: clusterOrgs.clusterName })
-        .from(clusterOrgs)
-        .where(eq(clusterOrgs.orgName, org)),
-      tx
-        .select({ cluster: clusterOrgs.clusterName })
-        .from(clusterOrgs)
-        .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
-        .where(eq(orgMembers.userId, userId)),
-    ]);
-    const keep = new Set(stillVia.map((r) => r.cluster));
-    const drop = linked.map((r) => r.cluster).filter((c) => !keep.has(c));
-    if (drop.length) {
-      await tx
-        .delete(clusterMembers)
-        .where(and(eq(clusterMembers.userId, userId), inArray(clusterMembers.clusterName, drop)));
-    }
-  });
+  await deleteOrgMember(db, org, m.user.id);
 }
 
 /** A cluster's users are managed by its managers and by the organization's (tenant) managers. */
@@ -163,11 +136,8 @@ export async function assertClusterPeopleManager(
 }
 
 export async function assertClusterOfOrg(db: Db, cluster: string, org: string) {
-  const [link] = await db
-    .select()
-    .from(clusterOrgs)
-    .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
-  if (!link) throw notFound(`Cluster ${cluster} is not available to organization ${org}`);
+  if (!(await clusterLinked(db, cluster, org)))
+    throw notFound(`Cluster ${cluster} is not available to organization ${org}`);
 }
 
 export async function setClusterUser(
@@ -178,32 +148,19 @@ export async function setClusterUser(
   mode: 'add' | 'update',
 ) {
   const { user } = await memberOf(db, org, p.username);
-  const [existing] = await db
-    .select()
-    .from(clusterMembers)
-    .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)));
+  const existing = await clusterMemberRow(db, cluster, user.id);
   if (mode === 'add' && existing) {
     throw conflict(`User ${p.username} is already in ${cluster} cluster`, 'user_name');
   }
   if (mode === 'update' && !existing)
     throw notFound(`User ${p.username} is not in ${cluster} cluster`);
-  if (existing) {
-    await db
-      .update(clusterMembers)
-      .set({ role: p.role })
-      .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)));
-  } else {
-    await db.insert(clusterMembers).values({ clusterName: cluster, userId: user.id, role: p.role });
-  }
+  await putClusterMember(db, cluster, user.id, p.role, !!existing);
 }
 
 export async function removeClusterUser(db: Db, cluster: string, org: string, username: string) {
   const { user } = await memberOf(db, org, username);
-  const gone = await db
-    .delete(clusterMembers)
-    .where(and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, user.id)))
-    .returning();
-  if (gone.length === 0) throw notFound(`User ${username} is not in ${cluster} cluster`);
+  if (!(await deleteClusterMember(db, cluster, user.id)))
+    throw notFound(`User ${username} is not in ${cluster} cluster`);
 }
 
 /** Why the caller may not change a project member of role `current`, or null if they may. */
@@ -242,14 +199,27 @@ export async function setProjectUser(
   if (mode !== 'add' && !existing) throw notFound(`User ${p.username} is not in this project`);
   const refused = await projectAdminRefusal(db, caller, place.org, members, existing?.role);
   if (refused) throw forbidden(refused);
-  const where = and(
-    eq(projectMembers.projectId, place.projectId),
-    eq(projectMembers.userId, user.id),
-  );
-  if (mode === 'remove') await db.delete(projectMembers).where(where);
-  else if (mode === 'update') await db.update(projectMembers).set({ role: p.role! }).where(where);
-  else
-    await db
-      .insert(projectMembers)
-      .values({ projectId: place.projectId, userId: user.id, role: p.role! });
+  await changeProjectMember(db, place.projectId, user.id, p.role, mode);
+}
+
+/**
+ * A person as a user of a cluster within an organization: a member of the cluster, else a member
+ * of the organization, else (`inProject`: the caller asks about themselves and has a project
+ * there) the person alone, each working there as a user (docs/people.md). Null when none.
+ */
+export async function clusterUserOf(
+  db: Db,
+  cluster: string,
+  org: string,
+  username: string,
+  inProject: boolean,
+): Promise<ClusterUserRow | null> {
+  const row = (await clusterUsers(db, cluster, org)).find((u) => u.username === username);
+  if (row) return row;
+  const member = (await orgUsers(db, org)).find((u) => u.username === username);
+  if (member) return { ...member, role: 'user' };
+  const me = inProject ? await userByUsername(db, username) : null;
+  if (!me) return null;
+  const person = { userId: me.id, username: me.username, name: me.name, email: me.email };
+  return { ...person, createdAt: me.createdAt, role: 'user' };
 }

@@ -1,23 +1,16 @@
-import { and, asc, eq, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { projectTokens } from '../tokens/tables.js';
 import { decimal } from '../../db/numeric.js';
-import type { ClusterRole, OrgRole, ProjectRole } from '@orrery/contract';
+import type { ClusterRole, MemberRole, OrgRole, ProjectRole } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterMembers, orgMembers, projectMembers, users } from '../../db/schema.js';
-import type { UserRow } from '../users/store.js';
-
-type InfoSource = Pick<UserRow, 'email' | 'name' | 'createdAt'>;
-
-/** `user_info` of the admin API: the full name is split once, at its first space. */
-export function userInfo(u: InfoSource) {
-  const [first, ...rest] = u.name.trim().split(/\s+/);
-  return {
-    email: u.email,
-    first_name: first || null,
-    last_name: rest.length ? rest.join(' ') : null,
-    created_at: u.createdAt.toISOString(),
-  };
-}
+import {
+  clusterMembers,
+  clusterOrgs,
+  orgMembers,
+  projectMembers,
+  projects,
+  users,
+} from '../../db/schema.js';
 
 const person = {
   userId: users.id,
@@ -38,15 +31,6 @@ export async function orgUsers(db: Db, org: string) {
 }
 export type OrgUserRow = Awaited<ReturnType<typeof orgUsers>>[number];
 
-export const orgUserWire = (org: string, r: OrgUserRow, withInfo: boolean) => ({
-  user_name: r.username,
-  org_name: org,
-  role: r.role,
-  // Spending is recorded by the billing area; until then nothing has been spent.
-  balance: { credits: r.credits, spent_credits: '0' },
-  ...(withInfo ? { user_info: userInfo(r) } : {}),
-});
-
 /** Members of a cluster who belong to the organization. */
 export async function clusterUsers(db: Db, cluster: string, org: string) {
   const rows = await db
@@ -62,19 +46,6 @@ export async function clusterUsers(db: Db, cluster: string, org: string) {
   return rows.map((r) => ({ ...r, role: r.role as ClusterRole }));
 }
 export type ClusterUserRow = Awaited<ReturnType<typeof clusterUsers>>[number];
-
-export const clusterUserWire = (
-  cluster: string,
-  org: string,
-  r: ClusterUserRow,
-  withInfo: boolean,
-) => ({
-  user_name: r.username,
-  cluster_name: cluster,
-  org_name: org,
-  role: r.role,
-  ...(withInfo ? { user_info: userInfo(r) } : {}),
-});
 
 /** The people of a project: its tokens' service accounts are listed with the tokens instead. */
 export async function projectUsers(db: Db, id: string) {
@@ -98,15 +69,117 @@ export async function projectUsers(db: Db, id: string) {
 }
 export type ProjectUserRow = Awaited<ReturnType<typeof projectUsers>>[number];
 
-export const projectUserWire = (
-  place: { cluster: string; org: string; project: string },
-  r: ProjectUserRow,
-  withInfo: boolean,
-) => ({
-  user_name: r.username,
-  project_name: place.project,
-  cluster_name: place.cluster,
-  org_name: place.org,
-  role: r.role,
-  ...(withInfo ? { user_info: userInfo(r) } : {}),
-});
+// ---- changes ----
+
+const orgMember = (org: string, userId: string) =>
+  and(eq(orgMembers.orgName, org), eq(orgMembers.userId, userId));
+
+export async function insertOrgMember(
+  db: Db,
+  m: { org: string; userId: string; role: OrgRole; credits: string | null },
+) {
+  await db
+    .insert(orgMembers)
+    .values({ orgName: m.org, userId: m.userId, role: m.role, credits: m.credits });
+}
+
+/** Changes a member's role, and their credits limit when given (null: unlimited). */
+export async function updateOrgMember(
+  db: Db,
+  org: string,
+  userId: string,
+  p: { role: OrgRole; credits?: string | null },
+) {
+  await db
+    .update(orgMembers)
+    .set({ role: p.role, ...(p.credits !== undefined ? { credits: p.credits } : {}) })
+    .where(orgMember(org, userId));
+}
+
+/** Sets a member's credits limit (null: unlimited), or adds to it (unlimited stays unlimited). */
+export async function setOrgMemberCredits(
+  db: Db,
+  org: string,
+  userId: string,
+  change: { credits: string | null } | { add: string },
+) {
+  await db
+    .update(orgMembers)
+    .set({ credits: 'add' in change ? sql`${orgMembers.credits} + ${change.add}` : change.credits })
+    .where(orgMember(org, userId));
+}
+
+/**
+ * Takes a person out of an organization, out of its projects, and out of the clusters they
+ * reached through it alone, in one transaction.
+ */
+export async function deleteOrgMember(db: Db, org: string, userId: string) {
+  await db.transaction(async (tx) => {
+    await tx.delete(orgMembers).where(orgMember(org, userId));
+    const inOrg = tx.select({ id: projects.id }).from(projects).where(eq(projects.orgName, org));
+    await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, inOrg)));
+    const [linked, stillVia] = await Promise.all([
+      tx
+        .select({ cluster: clusterOrgs.clusterName })
+        .from(clusterOrgs)
+        .where(eq(clusterOrgs.orgName, org)),
+      tx
+        .select({ cluster: clusterOrgs.clusterName })
+        .from(clusterOrgs)
+        .innerJoin(orgMembers, eq(orgMembers.orgName, clusterOrgs.orgName))
+        .where(eq(orgMembers.userId, userId)),
+    ]);
+    const keep = new Set(stillVia.map((r) => r.cluster));
+    const drop = linked.map((r) => r.cluster).filter((c) => !keep.has(c));
+    if (drop.length) {
+      await tx
+        .delete(clusterMembers)
+        .where(and(eq(clusterMembers.userId, userId), inArray(clusterMembers.clusterName, drop)));
+    }
+  });
+}
+
+const clusterMember = (cluster: string, userId: string) =>
+  and(eq(clusterMembers.clusterName, cluster), eq(clusterMembers.userId, userId));
+
+export async function clusterMemberRow(db: Db, cluster: string, userId: string) {
+  const [row] = await db.select().from(clusterMembers).where(clusterMember(cluster, userId));
+  return row;
+}
+
+/** Gives a person a role on a cluster: a new membership, or a change of the one they have. */
+export async function putClusterMember(
+  db: Db,
+  cluster: string,
+  userId: string,
+  role: ClusterRole,
+  exists: boolean,
+) {
+  if (exists) {
+    await db.update(clusterMembers).set({ role }).where(clusterMember(cluster, userId));
+  } else {
+    await db.insert(clusterMembers).values({ clusterName: cluster, userId, role });
+  }
+}
+
+/** Ends a cluster membership; false when there was none. */
+export async function deleteClusterMember(db: Db, cluster: string, userId: string) {
+  const gone = await db.delete(clusterMembers).where(clusterMember(cluster, userId)).returning();
+  return gone.length > 0;
+}
+
+/** Adds, changes or ends a project membership. */
+export async function changeProjectMember(
+  db: Db,
+  projectId: string,
+  userId: string,
+  role: MemberRole | null,
+  mode: 'add' | 'update' | 'remove',
+) {
+  const where = and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId));
+  if (mode === 'remove') await db.delete(projectMembers).where(where);
+  else if (mode === 'update') await db.update(projectMembers).set({ role: role! }).where(where);
+  else await db.insert(projectMembers).values({ projectId, userId, role: role! });
+}

@@ -1,11 +1,12 @@
-import { and, eq, like, or } from 'drizzle-orm';
 import { parseUri, type Action, type PermissionWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { permissions, users } from '../../db/schema.js';
 import { grantsOf, type Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { userByUsername } from '../users/store.js';
+import { deletePermission, putPermissions, sharesBy, sharesOn } from './store.js';
+
+export { sharesBy, sharesOn };
 
 /** Grants written back as URIs, the way the Apolo CLI lists them. */
 export function grantUris(grants: Grant[]): PermissionWire[] {
@@ -41,51 +42,10 @@ export async function share(
   username: string,
   list: { uri: string; action: Action }[],
 ) {
-  const userId = await userIdOf(db, username);
-  await db.transaction(async (tx) => {
-    for (const p of list) {
-      await tx
-        .insert(permissions)
-        .values({ userId, uri: p.uri, action: p.action, grantedBy: granter.id })
-        .onConflictDoUpdate({
-          target: [permissions.userId, permissions.uri],
-          set: { action: p.action },
-        });
-    }
-  });
+  await putPermissions(db, await userIdOf(db, username), granter.id, list);
 }
 
 /** Takes back the named user's grant on `uri`. */
 export async function revoke(db: Db, username: string, uri: string) {
-  const userId = await userIdOf(db, username);
-  await db.delete(permissions).where(and(eq(permissions.userId, userId), eq(permissions.uri, uri)));
-}
-
-/** Shares given on the URI (or below it). */
-export async function sharesOn(db: Db, uri: string) {
-  return db
-    .select({ user: users.username, uri: permissions.uri, action: permissions.action })
-    .from(permissions)
-    .innerJoin(users, eq(users.id, permissions.userId))
-    .where(
-      or(eq(permissions.uri, uri), like(permissions.uri, `${uri.replace(/[%_\\]/g, '\\$&')}/%`)),
-    );
-}
-
-/**
- * Shares a user gave (`apolo acl ls --shared`): every grant they wrote for someone else, of one
- * scheme (`storage`, `image`...) or of all.
- */
-export async function sharesBy(db: Db, granterId: string, scheme?: string) {
-  return db
-    .select({ user: users.username, uri: permissions.uri, action: permissions.action })
-    .from(permissions)
-    .innerJoin(users, eq(users.id, permissions.userId))
-    .where(
-      and(
-        eq(permissions.grantedBy, granterId),
-        scheme ? like(permissions.uri, `${scheme.replace(/[%_\\]/g, '\\$&')}://%`) : undefined,
-      ),
-    )
-    .orderBy(permissions.uri, users.username);
+  await deletePermission(db, await userIdOf(db, username), uri);
 }

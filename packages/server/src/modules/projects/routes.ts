@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   Exists,
-  isManagerRole,
   PageQuery,
   paged,
   pageOf,
@@ -14,11 +13,9 @@ import {
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
-import { orgRoleOf } from '../../auth/permissions.js';
-import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { projectByPath, projectExists, projectsIn, projectWire } from './store.js';
-import { assertProjectPlace, createProject } from './service.js';
+import { createProject, projectAt, projectNameTaken, projectsVisibleTo } from './service.js';
+import { projectWire } from './wire.js';
 
 const InOrg = z.object({ cluster: z.string().min(1), org: z.string().min(1) });
 const OneProject = InOrg.extend({ project: z.string().min(1) });
@@ -39,15 +36,14 @@ export const projectRoutes =
       async (request, reply) => {
         const caller = requireUser(request);
         const b = request.body;
-        await createProject(ctx.db, caller, {
+        const created = await createProject(ctx.db, caller, {
           name: b.name,
           orgName: b.org_name,
           clusterName: b.cluster_name,
           isDefault: b.is_default,
           defaultRole: b.default_role,
         });
-        const created = await projectByPath(ctx.db, b.cluster_name, b.org_name, b.name, caller.id);
-        return reply.status(201).send(projectWire(created!));
+        return reply.status(201).send(projectWire(created));
       },
     );
 
@@ -63,8 +59,8 @@ export const projectRoutes =
       },
       async (request) => {
         const q = request.query;
-        await assertProjectPlace(ctx.db, requireUser(request), q.cluster_name, q.org_name);
-        return { exists: await projectExists(ctx.db, q.cluster_name, q.org_name, q.name) };
+        const place = { cluster: q.cluster_name, org: q.org_name, name: q.name };
+        return { exists: await projectNameTaken(ctx.db, requireUser(request), place) };
       },
     );
 
@@ -84,11 +80,7 @@ export const projectRoutes =
       async (request) => {
         const caller = requireUser(request);
         const { cluster, org } = request.params;
-        const all = await projectsIn(ctx.db, cluster, org, caller.id);
-        // Organization managers see every project of the organization; others see their own.
-        const seesAll =
-          caller.systemRole === 'admin' || isManagerRole(await orgRoleOf(ctx.db, caller.id, org));
-        const visible = seesAll ? all : all.filter((p) => p.role !== null);
+        const visible = await projectsVisibleTo(ctx.db, caller, cluster, org);
         const { page, size } = request.query;
         return pageOf(
           visible.slice((page - 1) * size, page * size).map(projectWire),
@@ -117,10 +109,7 @@ export const projectRoutes =
         },
       },
       async (request) => {
-        const { cluster, org, project } = request.params;
-        const found = await projectByPath(ctx.db, cluster, org, project, requireUser(request).id);
-        if (!found) throw notFound('Project not found');
-        return projectWire(found);
+        return projectWire(await projectAt(ctx.db, requireUser(request), request.params));
       },
     );
   };

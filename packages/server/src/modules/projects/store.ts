@@ -74,15 +74,6 @@ export async function projectExists(db: Db, cluster: string, org: string, name: 
   return !!row;
 }
 
-export const projectWire = (p: ProjectView) => ({
-  name: p.name,
-  org_name: p.orgName,
-  cluster_name: p.clusterName,
-  role: p.role,
-  is_default: p.isDefault,
-  default_role: p.defaultRole,
-});
-
 /** A project's id by its place, or null when there is none. */
 export async function projectId(db: Db, cluster: string, org: string, project: string) {
   const [row] = await db

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -7,7 +6,7 @@ import { allows } from '../../auth/permissions.js';
 import { principalOf } from '../../auth/principal-hook.js';
 import { loadSecretsKey } from '../secrets/key.js';
 import { S3_PATH, s3SecretOf } from './keys.js';
-import { BucketStore } from './store.js';
+import { bucketStoreOf } from './service.js';
 import { Multipart } from './multipart.js';
 import { verify, type Signer } from './sigv4.js';
 import { S3Error, errorDocument } from './xml.js';
@@ -53,8 +52,6 @@ export interface S3Request {
   query: URLSearchParams;
   body: Readable;
 }
-
-export const bucketStoreOf = (dataDir: string) => new BucketStore(join(dataDir, 'buckets'));
 
 const accessKeyOf = (request: FastifyRequest) => {
   const auth = request.headers.authorization;

@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { MemberRole, ServiceAccountWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { projects, users } from '../../db/schema.js';
 import { projectTokens } from './tables.js';
-
-/** A name for an account created without one (`name: null`), valid as a token name. */
-export const accountName = () => `sa-${randomBytes(4).toString('hex')}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,17 +28,6 @@ export interface AccountRow {
   project: string;
   createdAt: Date;
 }
-
-export const accountWire = (r: AccountRow): ServiceAccountWire => ({
-  id: r.id,
-  owner: r.owner,
-  name: r.name,
-  default_cluster: r.cluster,
-  default_org: r.org,
-  default_project: r.project,
-  role: r.role as MemberRole,
-  created_at: r.createdAt.toISOString(),
-});
 
 /**
  * The service accounts a user made: their project tokens that are not revoked (Apolo deletes an

@@ -6,28 +6,26 @@ import {
   ServiceAccount,
   ServiceAccountCreate,
   ServiceAccountCreated,
-  TOKEN_MAX_DAYS,
   projectUri,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { requireUser } from '../../auth/principal.js';
 import { allows } from '../../auth/permissions.js';
 import { authorize } from '../../http/access.js';
-import { conflict, invalid, notFound } from '../../http/errors.js';
+import { invalid, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
-import { projectId } from '../projects/store.js';
-import { createToken, revokeToken } from './store.js';
+import type { AccountRow } from './accounts-store.js';
+import { accountWire } from './accounts-wire.js';
 import {
-  accountName,
-  accountWire,
+  accountProjectId,
   accountsOf,
+  createAccount,
   projectsNamed,
-  type AccountRow,
-} from './accounts-store.js';
+  revokeAccount,
+} from './service.js';
 
 const PATH = '/api/v1/service_accounts';
 const IdOrName = z.object({ id_or_name: z.string().min(1).max(100) });
-const DAY_MS = 86_400_000;
 const tags = ['tokens'];
 /** The signed-in user; the project each call touches is checked in the handler, by the engine. */
 const config = { access: 'user' as const };
@@ -67,9 +65,7 @@ export const serviceAccountRoutes =
         'manage',
         SERVICE_ACCOUNT_TEXTS.projectNotFound,
       );
-      // An organization admin may manage a project that does not exist (yet).
-      const id = await projectId(db, cluster, org, project);
-      if (!id) throw notFound(SERVICE_ACCOUNT_TEXTS.projectNotFound);
+      const id = await accountProjectId(db, { cluster, org, project });
       return { id, cluster, org, project };
     }
 
@@ -104,29 +100,14 @@ export const serviceAccountRoutes =
       async (request, reply) => {
         const user = requireUser(request);
         const where = await projectOf(request, request.body);
-        const name = request.body.name ?? accountName();
-        // The name finds the account in GET and DELETE, so it is unique among the owner's.
-        if ((await accountsOf(db, user.id, name)).length > 0) {
-          throw conflict(SERVICE_ACCOUNT_TEXTS.nameTaken, 'name');
-        }
-        const created = await createToken(db, {
-          projectId: where.id,
-          name,
-          role: 'manager',
-          expiresAt: new Date(Date.now() + TOKEN_MAX_DAYS * DAY_MS),
-          createdBy: user.id,
-          issuer: ctx.config.publicUrl,
-        });
-        const account = accountWire({
-          ...where,
-          projectId: where.id,
-          id: created.id,
-          name,
-          role: created.role,
-          owner: user.username,
-          createdAt: new Date(created.created_at),
-        });
-        return reply.status(201).send({ ...account, token: created.token });
+        const created = await createAccount(
+          db,
+          user,
+          where,
+          request.body.name,
+          ctx.config.publicUrl,
+        );
+        return reply.status(201).send(created);
       },
     );
 
@@ -151,7 +132,7 @@ export const serviceAccountRoutes =
       },
       async (request, reply) => {
         const row = await accountOf(request, request.params.id_or_name);
-        await revokeToken(db, row.projectId, row.id);
+        await revokeAccount(db, row);
         return reply.status(204).send(null);
       },
     );

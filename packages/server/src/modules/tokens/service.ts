@@ -1,8 +1,17 @@
-import { TOKEN_MAX_DAYS, TOKEN_TEXTS, type MemberRole } from '@orrery/contract';
+import {
+  SERVICE_ACCOUNT_TEXTS,
+  TOKEN_MAX_DAYS,
+  TOKEN_TEXTS,
+  type MemberRole,
+} from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { invalid, notFound } from '../../http/errors.js';
-import { projectId } from '../projects/store.js';
+import { conflict, invalid } from '../../http/errors.js';
+import { projectIdAt } from '../projects/service.js';
 import { createToken, listTokens, revokeToken } from './store.js';
+import { accountsOf, projectsNamed } from './accounts-store.js';
+import { accountName, accountWire } from './accounts-wire.js';
+
+export { accountsOf, projectsNamed };
 
 const DAY_MS = 86_400_000;
 
@@ -25,11 +34,7 @@ export interface TokenPlace {
 }
 
 /** The project's id; 404 when there is no such project. */
-async function idOf(db: Db, p: TokenPlace) {
-  const id = await projectId(db, p.cluster, p.org, p.project);
-  if (!id) throw notFound('Project not found');
-  return id;
-}
+const idOf = (db: Db, p: TokenPlace) => projectIdAt(db, p);
 
 /** The tokens of a project (docs/tokens.md). */
 export const projectTokens = async (db: Db, p: TokenPlace) => listTokens(db, await idOf(db, p));
@@ -47,3 +52,50 @@ export async function createProjectToken(
 /** Revokes one token of the project. */
 export const revokeProjectToken = async (db: Db, p: TokenPlace, id: string) =>
   revokeToken(db, await idOf(db, p), id);
+
+/**
+ * The project a service account is made in; 404 when there is none (an organization admin may
+ * manage a project that does not exist yet).
+ */
+export const accountProjectId = (db: Db, p: TokenPlace) =>
+  projectIdAt(db, p, SERVICE_ACCOUNT_TEXTS.projectNotFound);
+
+/**
+ * A new service account of its owner in a project: a manager token lasting TOKEN_MAX_DAYS, named
+ * `name` or a made-up name; the name is unique among the owner's accounts, since it finds the
+ * account in GET and DELETE. Answers the account with its token, shown once.
+ */
+export async function createAccount(
+  db: Db,
+  owner: { id: string; username: string },
+  where: TokenPlace & { id: string },
+  name: string | null | undefined,
+  issuer: string,
+) {
+  const named = name ?? accountName();
+  if ((await accountsOf(db, owner.id, named)).length > 0) {
+    throw conflict(SERVICE_ACCOUNT_TEXTS.nameTaken, 'name');
+  }
+  const created = await createToken(db, {
+    projectId: where.id,
+    name: named,
+    role: 'manager',
+    expiresAt: new Date(Date.now() + TOKEN_MAX_DAYS * DAY_MS),
+    createdBy: owner.id,
+    issuer,
+  });
+  const account = accountWire({
+    ...where,
+    projectId: where.id,
+    id: created.id,
+    name: named,
+    role: created.role,
+    owner: owner.username,
+    createdAt: new Date(created.created_at),
+  });
+  return { ...account, token: created.token };
+}
+
+/** Revokes a service account's token. */
+export const revokeAccount = (db: Db, a: { projectId: string; id: string }) =>
+  revokeToken(db, a.projectId, a.id);

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { normalizeName } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
 import { generatePassword, hashPassword } from '../../auth/passwords.js';
-import { userByEmail } from './store.js';
+import { insertUser, updateUser, userByEmail, userByUsername } from './store.js';
 
 /** A free username from an e-mail's local part: `ada.l@x` → `ada-l`, then `ada-l-2`, ... */
 export async function freeUsername(db: Db, email: string): Promise<string> {
@@ -11,11 +9,7 @@ export async function freeUsername(db: Db, email: string): Promise<string> {
   if (base.length < 3) base = `${base}user`.slice(0, 36);
   for (let i = 1; ; i++) {
     const candidate = i === 1 ? base : `${base}-${i}`;
-    const [taken] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.username, candidate));
-    if (!taken) return candidate;
+    if (!(await userByUsername(db, candidate))) return candidate;
   }
 }
 
@@ -31,13 +25,13 @@ export async function bootstrapAdmin(
   const existing = await userByEmail(db, email);
   if (existing) {
     if (existing.systemRole !== 'admin') {
-      await db.update(users).set({ systemRole: 'admin' }).where(eq(users.id, existing.id));
+      await updateUser(db, existing.id, { systemRole: 'admin' });
     }
     return { created: false, username: existing.username };
   }
   const generated = password ? undefined : generatePassword();
   const username = await freeUsername(db, email);
-  await db.insert(users).values({
+  await insertUser(db, {
     username,
     name: 'Administrator',
     email,

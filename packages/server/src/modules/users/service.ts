@@ -4,7 +4,8 @@ import type { Principal } from '../../auth/principal.js';
 import { notFound } from '../../http/errors.js';
 import { orgsOfUser } from '../orgs/store.js';
 import { orgWire } from '../orgs/wire.js';
-import { projectsOfUser, projectWire } from '../projects/store.js';
+import { projectsOfUser } from '../projects/store.js';
+import { projectWire } from '../projects/wire.js';
 import { visibleClusters } from '../clusters/visible.js';
 import { userByUsername, type UserRow } from './store.js';
 

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 
@@ -35,4 +35,32 @@ export async function updateUser(
 ): Promise<UserRow> {
   const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
   return row;
+}
+
+export const allUsers = (db: Db) => db.select().from(users).orderBy(asc(users.username));
+
+/**
+ * Users whose name, any word of their full name, or e-mail starts with `prefix` (lower case,
+ * `like` wildcards escaped), by user name, at most `limit`.
+ */
+export function usersStartingWith(db: Db, prefix: string, limit: number) {
+  const q = `${prefix}%`;
+  const word = `% ${prefix}%`;
+  return db
+    .select()
+    .from(users)
+    .where(
+      or(
+        sql`lower(${users.username}) like ${q}`,
+        sql`lower(${users.name}) like ${q}`,
+        sql`lower(${users.name}) like ${word}`,
+        sql`lower(${users.email}) like ${q}`,
+      ),
+    )
+    .orderBy(asc(users.username))
+    .limit(limit);
+}
+
+export async function deleteUser(db: Db, id: string) {
+  await db.delete(users).where(eq(users.id, id));
 }

@@ -5,19 +5,13 @@ import {
   CopilotModelChoice,
   CopilotModelChoices,
   CopilotModelSetting,
-  isFinalAppState,
   orgUri,
-  projectUri,
-  type AppState,
 } from '@orrery/contract';
 import { allows } from '../../../auth/permissions.js';
 import { requireUser } from '../../../auth/principal.js';
 import type { AppContext } from '../../../context.js';
-import { invalid } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
-import { instanceById } from '../../apps/store.js';
-import { LLM_TEMPLATE } from './choice.js';
-import { chooseApp, chosenApp, llmAppsOf } from './store.js';
+import { chooseModelApp, chosenApp, modelChoices } from './service.js';
 
 const PATH = '/api/v1/copilot/orgs/:org/model';
 const Params = z.object({ org: z.string().min(1).max(100) });
@@ -66,20 +60,15 @@ export const modelSettingRoutes =
         },
       },
       async (request) => {
-        const grants = await request.grants();
-        const rows = await llmAppsOf(ctx.db, request.params.org, LLM_TEMPLATE);
+        const rows = await modelChoices(ctx.db, request.params.org, await request.grants());
         return {
-          items: rows
-            .filter((r) =>
-              allows(grants, projectUri(r.clusterName, r.orgName, r.projectName), 'read'),
-            )
-            .map((r) => ({
-              id: r.id,
-              display_name: r.displayName,
-              cluster_name: r.clusterName,
-              project_name: r.projectName,
-              state: r.state,
-            })),
+          items: rows.map((r) => ({
+            id: r.id,
+            display_name: r.displayName,
+            cluster_name: r.clusterName,
+            project_name: r.projectName,
+            state: r.state,
+          })),
         };
       },
     );
@@ -98,33 +87,8 @@ export const modelSettingRoutes =
       async (request) => {
         const { org } = request.params;
         const id = request.body.app_instance_id;
-        if (id) {
-          const row = await instanceById(ctx.db, id);
-          const readable =
-            row &&
-            row.orgName === org &&
-            allows(
-              await request.grants(),
-              projectUri(row.clusterName, row.orgName, row.projectName),
-              'read',
-            );
-          if (!readable) {
-            throw invalid(
-              'app_instance_id',
-              `No app instance ${id} in organization ${org} that you can read`,
-            );
-          }
-          if (row.templateName !== LLM_TEMPLATE) {
-            throw invalid(
-              'app_instance_id',
-              `${row.displayName} is a ${row.templateName} app: choose an ${LLM_TEMPLATE} app`,
-            );
-          }
-          if (isFinalAppState(row.state as AppState)) {
-            throw invalid('app_instance_id', `${row.displayName} is ${row.state}`);
-          }
-        }
-        await chooseApp(ctx.db, org, id, requireUser(request).id);
+        const grants = await request.grants();
+        await chooseModelApp(ctx.db, org, id, grants, requireUser(request).id);
         return settingOf(request, org);
       },
     );

@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline';
-import { and, eq } from 'drizzle-orm';
 import { formatMemory, type JobScheduling } from '@orrery/contract';
 import type { Db } from '../../../db/client.js';
-import { orgMembers } from '../../../db/schema.js';
+import { memberCredits } from './store.js';
 import type { RuntimeDriver } from '../../../runtime/driver.js';
 import type { Catalogue } from '../../apps/catalogue.js';
 import { endpointOf } from '../../apps/outputs.js';
@@ -82,12 +81,9 @@ export async function creditsFact(d: FactDeps, asker: Asker): Promise<Fact> {
     };
   const lines: string[] = [];
   for (const o of orgs) {
-    const [mine] = await d.db
-      .select({ credits: orgMembers.credits })
-      .from(orgMembers)
-      .where(and(eq(orgMembers.orgName, o.name), eq(orgMembers.userId, asker.principal.id)));
+    const mine = await memberCredits(d.db, o.name, asker.principal.id);
     lines.push(
-      `Organization ${o.name} has ${credits(o.credits)} left; your own limit in it: ${credits(mine?.credits ?? null)}.`,
+      `Organization ${o.name} has ${credits(o.credits)} left; your own limit in it: ${credits(mine)}.`,
     );
   }
   return {

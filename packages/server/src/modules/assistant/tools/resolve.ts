@@ -1,13 +1,12 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
 import { jobUri, projectUri, DEFAULT_CLUSTER } from '@orrery/contract';
 import { allows } from '../../../auth/permissions.js';
 import type { Db } from '../../../db/client.js';
 import { notFound } from '../../../http/errors.js';
-import { appInstances } from '../../apps/tables.js';
 import { instanceById, type InstanceRow } from '../../apps/store.js';
 import { readableJobs } from '../../jobs/scope.js';
 import { jobById, jobByIdOrName, type JobRow, type ProjectPlace } from '../../jobs/store.js';
 import type { Asker, Place } from '../types.js';
+import { appNamed } from './store.js';
 
 const jobPage = (id: string) => `/jobs/${encodeURIComponent(id)}`;
 
@@ -70,20 +69,7 @@ export async function readableApp(db: Db, asker: Asker, idOrName: string): Promi
   const here = placeOf(asker);
   let row = await instanceById(db, idOrName);
   if (!row && here) {
-    [row] = await db
-      .select()
-      .from(appInstances)
-      .where(
-        and(
-          eq(appInstances.clusterName, here.cluster),
-          eq(appInstances.orgName, here.org),
-          eq(appInstances.projectName, here.project),
-          eq(appInstances.name, idOrName),
-          ne(appInstances.state, 'uninstalled'),
-        ),
-      )
-      .orderBy(desc(appInstances.createdAt))
-      .limit(1);
+    row = await appNamed(db, here, idOrName);
   }
   if (
     !row ||

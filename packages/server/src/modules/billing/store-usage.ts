@@ -161,3 +161,38 @@ export async function creditsUsage(db: Db, q: CreditsUsageRequest, orgs?: string
     .groupBy(r.category, r.orgName, r.projectName, users.username, r.resourceId)
     .orderBy(asc(r.orgName), asc(r.projectName), asc(r.category), asc(r.resourceId));
 }
+
+/**
+ * Records one period of a resource's usage, unless that period (the same resource and start) is
+ * already recorded: false then, and nothing changes.
+ */
+export async function insertUsageRecord(
+  tx: Pick<Db, 'insert'>,
+  values: typeof usageRecords.$inferInsert,
+): Promise<boolean> {
+  const [row] = await tx
+    .insert(usageRecords)
+    .values(values)
+    .onConflictDoNothing({ target: [usageRecords.resourceUri, usageRecords.startedAt] })
+    .returning({ id: usageRecords.id });
+  return !!row;
+}
+
+/** Credits used from `from` until `until` by each organization and project of `orgs`. */
+export function spendingRows(db: Db, orgs: string[], from: Date, until: Date) {
+  return db
+    .select({
+      org: usageRecords.orgName,
+      project: usageRecords.projectName,
+      credits: sql<string>`sum(${usageRecords.credits})`,
+    })
+    .from(usageRecords)
+    .where(
+      and(
+        inArray(usageRecords.orgName, orgs),
+        gte(usageRecords.startedAt, from),
+        lt(usageRecords.startedAt, until),
+      ),
+    )
+    .groupBy(usageRecords.orgName, usageRecords.projectName);
+}

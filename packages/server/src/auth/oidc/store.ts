@@ -81,3 +81,20 @@ export class DrizzleAdapter implements Adapter {
 export async function pruneExpired(db: Db): Promise<void> {
   await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, new Date()));
 }
+
+/**
+ * A payload kept under a type no provider model uses (so no migration is needed), such as the
+ * cookie keys (cookie-keys.ts); undefined when there is none.
+ */
+export async function ownPayload(db: Db, type: string, id: string): Promise<unknown> {
+  const [row] = await db
+    .select({ payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, type), eq(oidcPayloads.id, id)));
+  return row?.payload;
+}
+
+/** Stores such a payload unless one is there already: the first writer wins. */
+export async function insertOwnPayload(db: Db, type: string, id: string, payload: object) {
+  await db.insert(oidcPayloads).values({ type, id, payload }).onConflictDoNothing();
+}
