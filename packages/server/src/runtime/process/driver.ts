@@ -267,6 +267,7 @@ export class ProcessDriver implements RuntimeDriver {
         network,
         fds,
         kill,
+        hold: plan?.hold,
       });
       void watchStart(dir, () => this.listeners.emit(notify));
       return { settled };

@@ -89,6 +89,15 @@ describe.skipIf(missing.length > 0)(`Jobs of several workers on the process runt
     expect(uids.size).toBe(3);
   });
 
+  it('starts every worker even when the first one ends at once', async () => {
+    // Rank 0's network namespace is the one the others join: it must outlive a quick command.
+    const id = await run(gang('echo "worker $RANK"', 3));
+    const done = await until(driver, id, 'exited', 30_000);
+    const log = await logOf(driver, id);
+    expect(done, log).toMatchObject({ exitCode: 0 });
+    expect(log.trim().split('\n').sort()).toEqual(['worker 0', 'worker 1', 'worker 2']);
+  });
+
   it("keeps the gang's network to itself: another job does not reach its rendezvous port", async () => {
     const listener = `/usr/bin/python3 -c "
 import os, socket

@@ -32,6 +32,8 @@ export interface WorkerPlan {
   peers: string[];
   /** The gang's directory (its hostfile and agent socket), bound into the worker's sandbox. */
   gangDir: string;
+  /** What the worker's command waits for beside its sandbox (rank 0: every worker joined). */
+  hold?: Promise<void>;
 }
 
 /** What the gang needs of the driver's single-job machinery. */
@@ -183,13 +185,19 @@ export class Gangs {
       env: { ...spec.env, ...mpi, ...gangEnv(rank, workers, rendezvous) },
     });
     const plan = { gang: spec.id, output, peers, gangDir: run };
+    // Rank 0's command starts once every worker has joined its network namespace: one that
+    // ended at once would take the namespace with it, and the others could not join.
+    let joined!: () => void;
+    const hold = new Promise<void>((resolve) => (joined = resolve));
     try {
       await this.agents.open(run, spec.id, this.target(spec.id, record));
-      const first = await this.host.launch(worker(0), { ...plan, rank: 0 });
+      const first = await this.host.launch(worker(0), { ...plan, rank: 0, hold });
       await first.settled;
       const pid = this.host.sandboxed ? await this.sandboxOf(spec.id) : undefined;
-      const launch = (rank: number) =>
-        this.host.launch(worker(rank), { ...plan, rank, joinNetOf: pid });
+      const launch = async (rank: number) => {
+        const w = await this.host.launch(worker(rank), { ...plan, rank, joinNetOf: pid });
+        await w.settled;
+      };
       const ranks = [...Array(workers - 1).keys()].map((i) => i + 1);
       // Side by side, but one after another with GPUs: each worker takes the lowest ones the
       // workers launched before it left free.
@@ -202,6 +210,8 @@ export class Gangs {
       await this.kill(spec.id);
       await this.agents.close(spec.id, run);
       throw e;
+    } finally {
+      joined();
     }
   }
 

@@ -204,12 +204,18 @@ export interface Settling {
   fds: { info: Readable; block: Readable; exit: Readable };
   /** Stops the job whose network could not be made. */
   kill(): Promise<void>;
+  /**
+   * The command waits for this too (a gang's rank 0 until every worker has joined its network:
+   * a command that ended at once would take the namespace the others join with it).
+   */
+  hold?: Promise<void>;
 }
 
 /**
- * The job's command waits on bwrap's block fd until its network is up. A job whose network
- * cannot be made is killed, and `failure` says why (observe reports it). Resolves once the
- * command is let go (or the job stopped).
+ * The job's command waits on bwrap's block fd until its network is up (and `hold` has resolved).
+ * A job whose network cannot be made is killed, and `failure` says why (observe reports it).
+ * Resolves once the network is up (or the job stopped); the command is let go then, or once
+ * `hold` resolves.
  */
 export async function settle(s: Settling): Promise<void> {
   try {
@@ -235,9 +241,13 @@ export async function settle(s: Settling): Promise<void> {
     await s.kill().catch(() => undefined);
   } finally {
     // Without a pid (bwrap failed), or after the network is up: the command starts now.
-    (s.fds.block as unknown as NodeJS.WritableStream).end('1');
-    s.fds.info.destroy();
-    s.fds.exit.destroy();
+    const release = () => {
+      (s.fds.block as unknown as NodeJS.WritableStream).end('1');
+      s.fds.info.destroy();
+      s.fds.exit.destroy();
+    };
+    if (s.hold) void s.hold.then(release, release);
+    else release();
   }
 }
 
