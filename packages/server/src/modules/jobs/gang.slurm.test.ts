@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, jobReaches, tenancy } from '../../test/fixtures.js';
 import { RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import { setupBlock } from '../../test/slurm-cluster.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 const conf = process.env.ORRERY_TEST_SLURM_CONF;
@@ -116,10 +117,29 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     // Each worker's own output.
     expect(await log(id, '?worker=1')).toBe(`${lines[1]}\n`);
     expect(await log(id, '?worker=0')).toBe(`${lines[0]}\n`);
-    // Each on a node of its own, with that node's address.
-    const dir = join(shared, 'jobs', id);
-    expect(readFileSync(join(dir, 'w0', 'hosts'), 'utf8')).toContain(`${addresses[0]} ${id}.w0`);
-    expect(readFileSync(join(dir, 'w1', 'hosts'), 'utf8')).toContain(`${addresses[1]} ${id}.w1`);
+  }, 300_000);
+
+  it("lets the workers reach each other under the node rule of docs/operations.md", async () => {
+    const ports = [...readFileSync(conf!, 'utf8').matchAll(/^NodeName=\S+ .*Port=(\d+)/gm)];
+    execFileSync('sh', [
+      '-ec',
+      setupBlock('the node rule', {
+        user,
+        node: addresses.join(','),
+        cluster: addresses.join(','),
+        slurm: ports.map((m) => m[1]).join(','),
+      }),
+    ]);
+    try {
+      const id = await submit(RUN_PROG, { nodes: 2, env: { PROG: RANK_EXCHANGE } });
+      expect((await until(id, 'succeeded')).history.exit_code).toBe(0);
+      expect((await log(id)).trim().split('\n').sort()).toEqual([
+        expect.stringMatching(/^rank 0 of 2 heard ranks 1 /),
+        expect.stringMatching(/^rank 1 of 2 heard rank 0 /),
+      ]);
+    } finally {
+      execFileSync('nft', ['delete', 'table', 'inet', 'orrery-slurm'], { stdio: 'ignore' });
+    }
   }, 300_000);
 
   it('fails the job when a worker fails, with the reason, having stopped the other', async () => {
@@ -141,7 +161,11 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
   it('kills both workers when the job is killed: cancelled', async () => {
     const id = await submit(`echo "up $RANK"; exec ${LISTEN}`, { nodes: 2 });
     await until(id, 'running');
-    await expect.poll(() => log(id), { timeout: 30_000 }).toMatch(/up [01]\n.*up [01]\n/s);
+    // The merged output file (the log route would follow a running job's log).
+    const out = join(shared, 'jobs', id, 'out.log');
+    await expect
+      .poll(() => (existsSync(out) ? readFileSync(out, 'utf8') : ''), { timeout: 30_000 })
+      .toMatch(/up [01]\n.*up [01]\n/s);
     expect((await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)).status).toBe(204);
     await until(id, 'cancelled');
     expect((await log(id)).split('\n').sort()).toEqual(['', 'up 0', 'up 1']);

@@ -385,11 +385,14 @@ export class SlurmDriver implements RuntimeDriver {
     }
     const { startedAt: _allocated, ...ended } = seen;
     const gang = (await this.record(id))?.workers;
-    const failed = gang && ended.exitCode !== 0 ? await gangExit(this.dir(id), gang) : null;
+    // A gang's first failed worker, unless Slurm says why (its memory, its time limit).
+    const failed = gang && !ended.reason ? await gangExit(this.dir(id), gang) : null;
+    const own = failed && failed.code < 128 ? { exitCode: failed.code } : {};
     return {
       ...ended,
+      ...own,
       ...(started ? { startedAt: started } : {}),
-      ...(failed?.message && !ended.reason ? { message: failed.message } : {}),
+      ...(failed?.message ? { message: failed.message } : {}),
     };
   }
 
