@@ -161,7 +161,7 @@ export class SlurmDriver implements RuntimeDriver {
     const slurmId = await this.client.submit({
       name: `${JOB_PREFIX}${spec.id}`,
       script,
-      output: join(dir, 'out.log'),
+      output: join(dir, gang ? GANG_FILES.batchLog : 'out.log'),
       workdir: dir,
       cpus,
       nodes: gang ? workers : undefined,

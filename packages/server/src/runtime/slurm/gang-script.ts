@@ -37,6 +37,8 @@ export const GANG_FILES = {
   masterListening: 'master.listening',
   /** srun's own messages (a task's exit, the step's end), kept off the job's log. */
   srunLog: 'srun.log',
+  /** The batch script's own output (sbatch's --output): Slurm's messages, not the workers'. */
+  batchLog: 'batch.log',
   /** The worker script, which every task runs. */
   worker: 'worker.sh',
 } as const;
@@ -106,7 +108,9 @@ export function gangBatchScript(p: GangPlan): string {
     'address_of "$SLURMD_NODENAME" master',
     'export ORRERY_GANG_MASTER="$master"',
     `rm -f ${GANG_FILES.masterPort} ${GANG_FILES.masterListening}`,
-    `srun --kill-on-bad-exit=1 --ntasks-per-node=1 --cpus-per-task=${p.cpus} /bin/sh ${GANG_FILES.worker} 2>>${GANG_FILES.srunLog}`,
+    // The workers' output, merged by srun, is the job's log; Slurm's own messages (a cancel's)
+    // go to the batch script's output, `batch.log`.
+    `srun --kill-on-bad-exit=1 --ntasks-per-node=1 --cpus-per-task=${p.cpus} /bin/sh ${GANG_FILES.worker} >>out.log 2>>${GANG_FILES.srunLog}`,
     'finish $?',
     '',
   ].join('\n');
