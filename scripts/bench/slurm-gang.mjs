@@ -88,7 +88,8 @@ const range = (times) => `${ms(Math.min(...times))}–${ms(Math.max(...times))}`
 export async function benchSlurmGang() {
   const cluster = await startSlurm();
   if (!cluster) throw new Error('Slurm is not installed, or this is not root');
-  const scontrol = (args) => execFileSync('scontrol', args, { env: { ...process.env, ...cluster.env } });
+  const scontrol = (args) =>
+    execFileSync('scontrol', args, { env: { ...process.env, ...cluster.env } });
   const net = `198.18.${1 + Math.floor(Math.random() * 254)}`;
   const addresses = cluster.nodes.map((_, i) => `${net}.${i + 1}`);
   let driver;

@@ -119,7 +119,7 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     expect(await log(id, '?worker=0')).toBe(`${lines[0]}\n`);
   }, 300_000);
 
-  it("lets the workers reach each other under the node rule of docs/operations.md", async () => {
+  it('lets the workers reach each other under the node rule of docs/operations.md', async () => {
     const ports = [...readFileSync(conf!, 'utf8').matchAll(/^NodeName=\S+ .*Port=(\d+)/gm)];
     execFileSync('sh', [
       '-ec',

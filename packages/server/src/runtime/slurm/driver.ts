@@ -1,21 +1,10 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import {
-  chmod,
-  chown,
-  copyFile,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { chmod, chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JOB_REASONS } from '@orrery/contract';
 import type {
-  JobMount,
   JobSpec,
   LogOptions,
   ObservedState,
@@ -29,7 +18,6 @@ import { LogFile } from '../log-file.js';
 import { readNumber } from '../process/exit.js';
 import { writeEtc } from '../process/identity.js';
 import { bwrapArgs } from '../process/sandbox.js';
-import { shareVolume } from '../process/volumes.js';
 import { SlurmUnreachable, type SlurmClient, type SlurmJob, type SlurmNode } from './client.js';
 import { slurmClient } from './connect.js';
 import { passwdIds, type SlurmOptions } from './options.js';
@@ -42,7 +30,8 @@ import {
   gangWorkerScript,
   workerDir,
 } from './gang-script.js';
-import { WORKER_STATE, gangExit, gangStarted } from './gang.js';
+import { gangExit, gangStarted, gangState } from './gang.js';
+import { slurmMounts } from './volumes.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
 import { slurmNodes } from './nodes.js';
 import { statsFromFile } from './stats.js';
@@ -119,7 +108,7 @@ export class SlurmDriver implements RuntimeDriver {
     const own = gang ? [...Array(workers).keys()].map((r) => join(dir, workerDir(r))) : [dir];
     await rm(dir, { recursive: true, force: true });
     for (const d of own) await mkdir(join(d, 'tmp'), { recursive: true });
-    const mounts = await this.mounts(spec, dir);
+    const mounts = await slurmMounts(spec, dir, this.options.sharedDir, this.ids);
     // pasta answers DNS at the node's resolver address: the node's resolv.conf stays.
     const etcDir = writeEtc(dir, this.ids.uid, false);
     const perWorker = join(dir, workerDir(0)).replace(/0$/, RANK_PLACEHOLDER);
@@ -281,11 +270,7 @@ export class SlurmDriver implements RuntimeDriver {
       ],
       ...Object.values(JOB_FILES),
     ];
-    const workers = (await this.record(id))?.workers ?? 0;
-    for (let r = 0; r < workers; r++) {
-      state.push(...WORKER_STATE.map((f) => join(workerDir(r), f)));
-    }
-    if (workers) state.push(...Object.values(GANG_FILES));
+    state.push(...gangState((await this.record(id))?.workers ?? 0));
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
     this.records.delete(id);
     this.last.delete(id);
@@ -338,30 +323,6 @@ export class SlurmDriver implements RuntimeDriver {
     clearInterval(this.timer);
     for (const id of this.exitWatches.keys()) this.unwatch(id);
     this.listeners.clear();
-  }
-
-  /**
-   * The job's volumes as the nodes see them: storage and disks must lie in the shared directory
-   * (the server's data directory under it); a secret file is copied into the job's directory.
-   * Each is made reachable by the service user as the process runtime does for its jobs' uids.
-   */
-  private async mounts(spec: JobSpec, dir: string): Promise<JobMount[]> {
-    const out: JobMount[] = [];
-    for (const [i, m] of spec.mounts.entries()) {
-      let mount = m;
-      if (m.source?.kind === 'secret') {
-        await mkdir(join(dir, 'secrets'), { recursive: true });
-        mount = { ...m, hostPath: join(dir, 'secrets', String(i)) };
-        await copyFile(m.hostPath, mount.hostPath);
-      } else if (relative(this.options.sharedDir, m.hostPath).startsWith('..')) {
-        throw new Error(
-          `The volume at ${m.dstPath} is not on the shared directory the Slurm nodes see (ORRERY_SLURM_SHARED_DIR): put the server's data directory (ORRERY_DATA_DIR) under it`,
-        );
-      }
-      await shareVolume(mount, dir, this.ids);
-      out.push(mount);
-    }
-    return out;
   }
 
   /**

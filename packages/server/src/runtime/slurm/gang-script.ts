@@ -121,10 +121,7 @@ export function gangWorkerScript(p: GangPlan): string {
   const f = JOB_FILES;
   const { first, count, block, tries } = GANG_PORTS;
   // The sandbox's paths and host name name the worker: its rank comes in as a shell variable.
-  const sandbox = p.sandbox
-    .map(quote)
-    .join(' ')
-    .replaceAll(RANK, `'"$rank"'`);
+  const sandbox = p.sandbox.map(quote).join(' ').replaceAll(RANK, `'"$rank"'`);
   const command = `. /tmp/${WORKER_ENV} && exec /bin/sh -c "$0"`;
   return [
     '#!/bin/sh',

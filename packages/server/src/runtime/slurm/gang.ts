@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readNumber } from '../process/exit.js';
-import { workerDir } from './gang-script.js';
+import { GANG_FILES, workerDir } from './gang-script.js';
 import { JOB_FILES } from './script.js';
 
 /**
@@ -10,7 +10,7 @@ import { JOB_FILES } from './script.js';
  */
 
 /** What remove() takes from each worker's directory: all but its log. */
-export const WORKER_STATE = [
+const WORKER_STATE = [
   'tmp',
   'hosts',
   'sandbox.json',
@@ -24,6 +24,13 @@ export const WORKER_STATE = [
 ];
 
 const ranks = (workers: number) => [...Array(workers).keys()];
+
+/** What remove() takes of a gang of `workers` (none: not a gang): all but the workers' logs. */
+export function gangState(workers: number): string[] {
+  if (!workers) return [];
+  const own = ranks(workers).flatMap((r) => WORKER_STATE.map((f) => join(workerDir(r), f)));
+  return [...own, ...Object.values(GANG_FILES)];
+}
 
 /** When the last worker's command started, once every worker's has; null before. */
 export async function gangStarted(dir: string, workers: number): Promise<Date | null> {
