@@ -3,7 +3,7 @@
 // (scripts/slurm.mjs), through Orrery's slurm driver (the commands API; each worker in its
 // sandbox with its own network and block of ports) and through a bare `sbatch -N 2` of the same
 // command under `srun`. Each worker's command is the same: print a line, then worker 0 listens on
-// MASTER_PORT (the driver starts the other workers once it does). The two paths take turns,
+// MASTER_PORT for a second (the driver starts the other workers once it listens). The two paths take turns,
 // BENCH_SLURM_RUNS rounds, each submit at a random moment of Slurm's one-second tick. The nodes get
 // an address each on loopback for the run (a worker's network has its node's address).
 import { execFileSync } from 'node:child_process';
@@ -15,8 +15,9 @@ import { median, ms, row } from './report.mjs';
 
 const runs = Number(process.env.BENCH_SLURM_RUNS ?? 10);
 const dist = '../../packages/server/dist/runtime/slurm';
+// Listens for a second, then ends: each round's jobs end by themselves before the next.
 const LISTEN =
-  "/usr/bin/python3 -c \"import os, socket; s = socket.create_server(('', int(os.environ.get('MASTER_PORT', '0')))); s.accept()\"";
+  "/usr/bin/python3 -c \"import os, socket, time; s = socket.create_server(('', int(os.environ.get('MASTER_PORT', '0')))); time.sleep(1)\"";
 const COMMAND = `echo "up $SLURM_PROCID"; [ "\${RANK:-$SLURM_PROCID}" = 0 ] && exec ${LISTEN}; true`;
 
 /** Resolves once each of `paths` holds a whole line. */
@@ -48,7 +49,12 @@ async function bareOnce(cluster, i) {
   ).trim();
   await lines([`${out}.0`, `${out}.1`]);
   const t = performance.now() - t0;
-  execFileSync('scancel', [id], { env: { ...process.env, ...cluster.env } });
+  const left = () =>
+    execFileSync('squeue', ['-h', '-j', id, '-t', 'PD,R,CG'], {
+      env: { ...process.env, ...cluster.env },
+      encoding: 'utf8',
+    }).trim();
+  while (left()) await sleep(100);
   return t;
 }
 
@@ -76,7 +82,7 @@ async function orreryDriver(cluster) {
     });
     await lines([0, 1].map((r) => join(shared, 'jobs', id, `w${r}`, 'out.log')));
     const t = performance.now() - t0;
-    await driver.kill(id);
+    while (!['exited', 'missing'].includes((await driver.observe(id)).state)) await sleep(100);
     await driver.remove(id);
     return t;
   };

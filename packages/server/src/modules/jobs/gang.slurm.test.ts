@@ -142,6 +142,12 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     }
   }, 300_000);
 
+  it('starts the other workers once rank 0 has exited, when it never listened', async () => {
+    const id = await submit('echo "worker $RANK"', { nodes: 2 });
+    expect((await until(id, 'succeeded')).history.exit_code).toBe(0);
+    expect((await log(id)).split('\n').sort()).toEqual(['', 'worker 0', 'worker 1']);
+  }, 300_000);
+
   it('fails the job when a worker fails, with the reason, having stopped the other', async () => {
     const id = await submit(
       `if [ "$RANK" = 1 ]; then echo one; exit 3; fi; echo zero; exec ${LISTEN}`,

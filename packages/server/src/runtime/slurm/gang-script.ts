@@ -185,7 +185,8 @@ export function gangWorkerScript(p: GangPlan): string {
     // pasta accepts a connection on the node before it knows whether the worker listens, and
     // closes it when not: a peer too early would see a broken connection, not a refused one, and
     // PyTorch's store gives up on it. The others start once rank 0 listens on its port.
-    `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
+    // Or once rank 0 has exited without listening (a job that needs no rendezvous).
+    `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${workerDir(0)}/${f.exit} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
     'fi',
     `{ ${gangEnvLines(p.workers).join('; ')}; } 2>/dev/null`,
     `export -p | grep -E '^export (${Object.keys(gangEnv(0, 1, { address: '', port: 0 })).join('|')})=' > tmp/${WORKER_ENV}`,
