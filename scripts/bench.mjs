@@ -3,7 +3,8 @@
 //
 // Sizes come from the environment so a run on a shared machine can stay short:
 //   BENCH_ONLY=startup,throughput,soak,console,graph,storage,jobs,flows,sandbox,apps,docker,list,
-//              billing,assistant-knowledge,assistant,assistant-model,replicas,slurm,scheduler,gang
+//              billing,assistant-knowledge,assistant,assistant-model,replicas,slurm,slurm-gang,
+//              scheduler,gang
 //              sections (default all)
 //   BENCH_APP_RUNS (5)  starts of each built-in app template on the process runtime
 //   BENCH_FILE_MB (1024)  BENCH_LIST_ENTRIES (100000)  BENCH_JOBS (100)  BENCH_CONCURRENT (50)
@@ -14,7 +15,8 @@
 //   BENCH_LOG_ROUNDS (3)  downloads of the log and of its bare Node http baseline, alternated
 //   BENCH_SCHED_JOBS (10000)  BENCH_SCHED_PROJECTS (100)  the scheduler's admission pass
 //   BENCH_GANG_RUNS (5)  submits of each size (1, 2 and 4 workers) on the process runtime
-//   BENCH_SLURM_RUNS (10)  submits per path on the private Slurm cluster (scripts/slurm.mjs)
+//   BENCH_SLURM_RUNS (10)  submits per path on the private Slurm cluster (scripts/slurm.mjs),
+//              and rounds of the gang of two (slurm-gang)
 //   BENCH_REPLICA_KILLS (5)  jobs killed through one replica and watched on the other
 //   BENCH_LOAD_SECONDS (5)   BENCH_SOAK_SECONDS (600)   BENCH_SOAK_RATE (200 requests/s)
 //   BENCH_KNOWLEDGE_BUILDS (5)  BENCH_KNOWLEDGE_ROUNDS (20)  index builds, passes over the questions
@@ -141,6 +143,10 @@ try {
   await section('slurm', 'Slurm runtime', async () => {
     const { benchSlurm } = await import('./bench/slurm.mjs');
     await benchSlurm();
+  });
+  await section('slurm-gang', 'Slurm runtime, a job of two workers', async () => {
+    const { benchSlurmGang } = await import('./bench/slurm-gang.mjs');
+    await benchSlurmGang();
   });
   await section('list', 'Jobs list on PostgreSQL', async () => {
     const { benchJobsListPostgres } = await import('./bench/jobs-list.mjs');

@@ -60,8 +60,12 @@ export interface Submission {
   /** Absolute; the job's stdout and stderr, merged. */
   output: string;
   workdir: string;
+  /** Per node (a gang's worker). */
   cpus: number;
+  /** Per node. */
   memoryMb: number;
+  /** A gang's workers: this many nodes, one task on each; absent, one. */
+  nodes?: number;
   /** e.g. `gpu:fake:1`. */
   gres?: string;
   partition?: string;

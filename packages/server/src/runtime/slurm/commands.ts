@@ -29,6 +29,7 @@ export class CommandsClient implements SlurmClient {
     // slurmd loads the service user's login environment at each launch, which a nologin user
     // without a home fails, logging an error and sometimes taking a second longer.
     args.push('--export=ALL', '--kill-on-invalid-dep=yes', '--no-requeue');
+    if (s.nodes) args.push(`--nodes=${s.nodes}`, '--ntasks-per-node=1');
     if (s.gres) args.push(`--gres=${s.gres}`);
     if (s.partition) args.push(`--partition=${s.partition}`);
     if (s.timeMinutes) args.push(`--time=${s.timeMinutes}`);

@@ -1,21 +1,10 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import {
-  chmod,
-  chown,
-  copyFile,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { chmod, chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JOB_REASONS } from '@orrery/contract';
 import type {
-  JobMount,
   JobSpec,
   LogOptions,
   ObservedState,
@@ -29,11 +18,20 @@ import { LogFile } from '../log-file.js';
 import { readNumber } from '../process/exit.js';
 import { writeEtc } from '../process/identity.js';
 import { bwrapArgs } from '../process/sandbox.js';
-import { shareVolume } from '../process/volumes.js';
 import { SlurmUnreachable, type SlurmClient, type SlurmJob, type SlurmNode } from './client.js';
 import { slurmClient } from './connect.js';
 import { passwdIds, type SlurmOptions } from './options.js';
 import { JOB_FILES, KILL_SIGNAL, batchScript } from './script.js';
+import {
+  GANG_FILES,
+  RANK_PLACEHOLDER,
+  WORKER_LOG,
+  gangBatchScript,
+  gangWorkerScript,
+  workerDir,
+} from './gang-script.js';
+import { gangExit, gangStarted, gangState } from './gang.js';
+import { slurmMounts } from './volumes.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
 import { slurmNodes } from './nodes.js';
 import { statsFromFile } from './stats.js';
@@ -50,6 +48,8 @@ interface JobRecord {
   slurmId: number;
   memory: number;
   httpPort?: number;
+  /** A job of several workers (gang-script.ts): one node each. */
+  workers?: number;
 }
 
 /**
@@ -61,6 +61,8 @@ interface JobRecord {
  */
 export class SlurmDriver implements RuntimeDriver {
   readonly name = 'slurm' as const;
+  /** One allocation of N nodes, a worker on each (gang-script.ts). */
+  readonly gangs = true as const;
   private readonly listeners = new JobListeners();
   private readonly records = new Map<string, JobRecord>();
   /** The last state seen of each job: what observe says while slurmctld does not answer. */
@@ -100,53 +102,69 @@ export class SlurmDriver implements RuntimeDriver {
     const command = shellCommand(spec);
     if (!command)
       throw new Error('The slurm runtime runs a command on the nodes: the job has none');
+    const workers = spec.workers ?? 1;
+    const gang = workers > 1;
+    // A gang's workers each have a directory of their own (gang-script.ts).
+    const own = gang ? [...Array(workers).keys()].map((r) => join(dir, workerDir(r))) : [dir];
     await rm(dir, { recursive: true, force: true });
-    await mkdir(join(dir, 'tmp'), { recursive: true });
-    const mounts = await this.mounts(spec, dir);
+    for (const d of own) await mkdir(join(d, 'tmp'), { recursive: true });
+    const mounts = await slurmMounts(spec, dir, this.options.sharedDir, this.ids);
     // pasta answers DNS at the node's resolver address: the node's resolv.conf stays.
     const etcDir = writeEtc(dir, this.ids.uid, false);
+    const perWorker = join(dir, workerDir(0)).replace(/0$/, RANK_PLACEHOLDER);
     const sandbox = bwrapArgs({
       etcDir,
-      tmpDir: join(dir, 'tmp'),
+      tmpDir: join(gang ? perWorker : dir, 'tmp'),
       mounts,
       workingDir: spec.workingDir ?? '/tmp',
-      hostname: spec.id,
+      hostname: gang ? `${spec.id}.w${RANK_PLACEHOLDER}` : spec.id,
       gpus: [],
       network: false,
+      // A worker's network namespace is made around bwrap (gang-script.ts).
+      joinsNetwork: gang,
       batch: { gpus: !!spec.limits.gpu },
     });
+    if (gang) {
+      const ids = ['--uid', String(this.ids.uid), '--gid', String(this.ids.gid)];
+      sandbox.push('--ro-bind', join(perWorker, 'hosts'), '/etc/hosts', ...ids);
+    }
     const pools = spec.placement?.pools ?? [];
     // Asked once: the forward's addresses and the partitions come from the same list.
-    const nodes = spec.httpPort || pools.length > 0 ? await this.client.nodes() : [];
-    const nodeAddresses = spec.httpPort
-      ? Object.fromEntries(nodes.map((n) => [n.name, n.address]))
-      : {};
-    const script = batchScript({
-      spec: { ...spec, mounts },
-      jobDir: dir,
-      command,
-      sandbox,
-      nodeAddresses,
-    });
+    const nodes = spec.httpPort || gang || pools.length > 0 ? await this.client.nodes() : [];
+    const nodeAddresses =
+      spec.httpPort || gang ? Object.fromEntries(nodes.map((n) => [n.name, n.address])) : {};
+    const cpus = Math.max(1, Math.ceil(spec.limits.cpu));
+    const plan = { spec: { ...spec, mounts }, jobDir: dir, command, sandbox, nodeAddresses };
+    const gangPlan = { ...plan, workers, cpus, ...this.ids };
+    const script = gang ? gangBatchScript(gangPlan) : batchScript(plan);
     await writeFile(join(dir, 'job.sh'), script, { mode: 0o600 });
-    // slurmstepd opens out.log as the service user, and the script writes `exit` beside it.
-    for (const d of [dir, join(dir, 'tmp'), join(dir, 'job.sh')]) {
-      await chown(d, this.ids.uid, this.ids.gid);
+    const files = [dir, join(dir, 'job.sh'), ...own.flatMap((d) => [d, join(d, 'tmp')])];
+    if (gang) {
+      await writeFile(join(dir, GANG_FILES.worker), gangWorkerScript(gangPlan), { mode: 0o600 });
+      files.push(join(dir, GANG_FILES.worker));
     }
-    await chmod(join(dir, 'tmp'), 0o700);
+    // slurmstepd opens out.log as the service user, and the script writes `exit` beside it.
+    for (const d of new Set(files)) await chown(d, this.ids.uid, this.ids.gid);
+    for (const d of own) await chmod(join(d, 'tmp'), 0o700);
     const gpu = spec.limits.gpu;
     const slurmId = await this.client.submit({
       name: `${JOB_PREFIX}${spec.id}`,
       script,
-      output: join(dir, 'out.log'),
+      output: join(dir, gang ? GANG_FILES.batchLog : 'out.log'),
       workdir: dir,
-      cpus: Math.max(1, Math.ceil(spec.limits.cpu)),
+      cpus,
+      nodes: gang ? workers : undefined,
       memoryMb: Math.max(1, Math.ceil(spec.limits.memory / 2 ** 20)),
       gres: gpu ? ['gpu', gpu.model, gpu.count].filter(Boolean).join(':') : undefined,
       partition: partitionOf(pools, nodes),
       timeMinutes: spec.placement?.maxRunTimeMinutes,
     });
-    const record: JobRecord = { slurmId, memory: spec.limits.memory, httpPort: spec.httpPort };
+    const record: JobRecord = {
+      slurmId,
+      memory: spec.limits.memory,
+      httpPort: spec.httpPort,
+      ...(gang ? { workers } : {}),
+    };
     await writeFile(join(dir, 'job.json'), JSON.stringify(record));
     this.records.set(spec.id, record);
     this.watched.add(spec.id);
@@ -252,26 +270,31 @@ export class SlurmDriver implements RuntimeDriver {
       ],
       ...Object.values(JOB_FILES),
     ];
+    state.push(...gangState((await this.record(id))?.workers ?? 0));
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
     this.records.delete(id);
     this.last.delete(id);
     this.unwatch(id);
   }
 
+  /** A gang's log is its workers' merged (srun's output); `worker` picks one worker's own. */
   async logs(id: string, options: LogOptions): Promise<Readable> {
-    return this.logFile(id).readJob(options, () => this.observe(id));
+    return this.logFile(id, options.worker).readJob(options, () => this.observe(id));
   }
 
   async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
     const rec = await this.record(id);
     const job = rec && (await this.client.job(rec.slurmId).catch(() => null));
     if (!rec || !job || job.state !== 'RUNNING') return;
-    yield* statsFromFile(join(this.dir(id), JOB_FILES.stats), abort);
+    // A gang's: its rank 0's node.
+    const at = rec.workers ? join(this.dir(id), workerDir(0)) : this.dir(id);
+    yield* statsFromFile(join(at, JOB_FILES.stats), abort);
   }
 
   async endpoint(id: string): Promise<{ host: string; port: number } | null> {
     const rec = await this.record(id);
-    if (!rec?.httpPort) return null;
+    // A gang's workers forward their blocks of ports, not the HTTP port (gang-script.ts).
+    if (!rec?.httpPort || rec.workers) return null;
     const job = await this.client.job(rec.slurmId).catch(() => null);
     if (!job || job.state !== 'RUNNING') return null;
     // The script forwards a free port of the node and says when the job listens (script.ts).
@@ -303,30 +326,6 @@ export class SlurmDriver implements RuntimeDriver {
   }
 
   /**
-   * The job's volumes as the nodes see them: storage and disks must lie in the shared directory
-   * (the server's data directory under it); a secret file is copied into the job's directory.
-   * Each is made reachable by the service user as the process runtime does for its jobs' uids.
-   */
-  private async mounts(spec: JobSpec, dir: string): Promise<JobMount[]> {
-    const out: JobMount[] = [];
-    for (const [i, m] of spec.mounts.entries()) {
-      let mount = m;
-      if (m.source?.kind === 'secret') {
-        await mkdir(join(dir, 'secrets'), { recursive: true });
-        mount = { ...m, hostPath: join(dir, 'secrets', String(i)) };
-        await copyFile(m.hostPath, mount.hostPath);
-      } else if (relative(this.options.sharedDir, m.hostPath).startsWith('..')) {
-        throw new Error(
-          `The volume at ${m.dstPath} is not on the shared directory the Slurm nodes see (ORRERY_SLURM_SHARED_DIR): put the server's data directory (ORRERY_DATA_DIR) under it`,
-        );
-      }
-      await shareVolume(mount, dir, this.ids);
-      out.push(mount);
-    }
-    return out;
-  }
-
-  /**
    * Running means the job's command started, not that Slurm allocated its nodes: the batch script
    * still has the sandbox and its network to set up, and a kill then would find no command to
    * signal. The script's `started` marks the moment (script.ts). Its `exit` ends the job as soon
@@ -336,29 +335,49 @@ export class SlurmDriver implements RuntimeDriver {
    */
   private async fromCommand(id: string, seen: ObservedState): Promise<ObservedState> {
     if (seen.state !== 'running' && seen.state !== 'exited') return seen;
-    const started = await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null);
+    const started = await this.startedAt(id);
     if (seen.state === 'running') {
       return (
         (await this.commandExit(id)) ??
         (started
-          ? { state: 'running', startedAt: started.mtime }
+          ? { state: 'running', startedAt: started }
           : { state: 'starting', reason: JOB_REASONS.containerCreating })
       );
     }
     const { startedAt: _allocated, ...ended } = seen;
-    return started ? { ...ended, startedAt: started.mtime } : ended;
+    const gang = (await this.record(id))?.workers;
+    // A gang's first failed worker, unless Slurm says why (its memory, its time limit).
+    const failed = gang && !ended.reason ? await gangExit(this.dir(id), gang) : null;
+    const own = failed && failed.code < 128 ? { exitCode: failed.code } : {};
+    return {
+      ...ended,
+      ...own,
+      ...(started ? { startedAt: started } : {}),
+      ...(failed?.message ? { message: failed.message } : {}),
+    };
+  }
+
+  /** When the command started: a gang's once every worker's has (its last worker's start). */
+  private async startedAt(id: string): Promise<Date | null> {
+    const workers = (await this.record(id))?.workers;
+    if (workers) return gangStarted(this.dir(id), workers);
+    return (await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null))?.mtime ?? null;
   }
 
   /** The command's own exit, when it exited by itself (not by a signal: Slurm says why then). */
   private async commandExit(id: string): Promise<ObservedState | null> {
-    const started = await stat(join(this.dir(id), JOB_FILES.started)).catch(() => null);
+    const started = await this.startedAt(id);
+    const workers = (await this.record(id))?.workers;
     const exit = started && (await readNumber(join(this.dir(id), JOB_FILES.exit)));
-    if (!started || !exit || exit.value >= 128) return null;
+    const gang = exit && workers ? await gangExit(this.dir(id), workers) : null;
+    const code = gang?.code ?? exit?.value;
+    if (!started || !exit || code === undefined || code >= 128) return null;
     return {
       state: 'exited',
-      exitCode: exit.value,
-      startedAt: started.mtime,
-      finishedAt: exit.mtime,
+      exitCode: code,
+      startedAt: started,
+      finishedAt: gang?.at ?? exit.mtime,
+      ...(gang?.message ? { message: gang.message } : {}),
     };
   }
 
@@ -394,7 +413,14 @@ export class SlurmDriver implements RuntimeDriver {
   private async exitFile(id: string): Promise<ObservedState> {
     const exit = await readNumber(join(this.dir(id), JOB_FILES.exit));
     if (!exit) return { state: 'missing' };
-    return { state: 'exited', exitCode: exit.value, finishedAt: exit.mtime };
+    const workers = (await this.record(id))?.workers;
+    const gang = workers ? await gangExit(this.dir(id), workers) : null;
+    return {
+      state: 'exited',
+      exitCode: gang?.code ?? exit.value,
+      finishedAt: gang?.at ?? exit.mtime,
+      ...(gang?.message ? { message: gang.message } : {}),
+    };
   }
 
   private async record(id: string): Promise<JobRecord | null> {
@@ -424,6 +450,8 @@ export class SlurmDriver implements RuntimeDriver {
     if (!s) return;
     const finished = s.state === 'exited' || s.state === 'missing';
     await this.logFile(id).stamp(finished);
+    const workers = (await this.record(id))?.workers ?? 0;
+    for (let r = 0; r < workers; r++) await this.logFile(id, r).stamp(finished);
     if (finished) this.unwatch(id);
     if (s.state !== before) this.listeners.emit(id);
   }
@@ -433,9 +461,17 @@ export class SlurmDriver implements RuntimeDriver {
     return join(this.options.sharedDir, 'jobs', id);
   }
 
-  private logFile(id: string): LogFile {
-    let f = this.logFiles.get(id);
-    if (!f) this.logFiles.set(id, (f = new LogFile(this.dir(id), 'out.log')));
+  /** The job's log, or one worker's own (`worker`, its rank) of a gang. */
+  private logFile(id: string, worker?: number): LogFile {
+    const key = worker === undefined ? id : `${id}/${worker}`;
+    let f = this.logFiles.get(key);
+    if (!f) {
+      f =
+        worker === undefined
+          ? new LogFile(this.dir(id), 'out.log')
+          : new LogFile(join(this.dir(id), workerDir(worker)), WORKER_LOG);
+      this.logFiles.set(key, f);
+    }
     return f;
   }
 }

@@ -142,6 +142,41 @@ describe('Slurm nodes as the scheduler counts them', () => {
     expect(n2).toEqual({ name: 'n2', pool: 'cpu', cpu: 0, memory: 1200 * MB, gpus: { nvidia: 0 } });
   });
 
+  it('gives back a job of several workers on each of its nodes: its share of CPUs, its memory there', () => {
+    // Orrery's gang of two holding both nodes whole (2 CPUs and 1000 MB on each).
+    const gang = {
+      ...SQUEUE.jobs[1],
+      job_id: 9,
+      cpus: 4,
+      gres_detail: [],
+      job_resources: {
+        nodes: 'n[1-2]',
+        allocated_cores: 4,
+        allocated_hosts: 2,
+        allocated_nodes: ['n1', 'n2'].map((nodename) => ({
+          nodename,
+          sockets: { '0': core, '1': core },
+          cpus_used: 0,
+          memory_used: 0,
+          memory_allocated: 1000,
+        })),
+      },
+    };
+    const nodes = nodesOf({
+      nodes: SINFO.nodes.map((n) => ({
+        ...n,
+        alloc_cpus: 2,
+        alloc_memory: 1000,
+        gres_used: 'gpu:0',
+      })),
+    });
+    expect(slurmNodes(nodes, jobsOf({ jobs: [gang] }), ours)).toEqual([
+      { name: 'n1', pool: 'cpu', cpu: 2, memory: 2000 * MB },
+      { name: 'n2', pool: 'cpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 } },
+      { name: 'n2', pool: 'gpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 } },
+    ]);
+  });
+
   it('leaves out nodes that are down or drained, and a finished Orrery job gives nothing back', () => {
     const nodes = nodesOf({
       nodes: [

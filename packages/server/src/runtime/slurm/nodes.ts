@@ -16,19 +16,21 @@ interface Held {
 }
 
 /**
- * What Orrery's own jobs hold on each node. Each is one batch step on one node, so the job's
- * CPUs and its first node's memory and GRES are all on that node.
+ * What Orrery's own jobs hold on each node: a job on one node holds its CPUs there; a gang's
+ * workers (one a node, each the same) hold an equal share of the job's CPUs on each. Memory and
+ * GRES are per node.
  */
 function heldByOurs(jobs: SlurmJob[], ours: (j: SlurmJob) => boolean): Map<string, Held> {
   const held = new Map<string, Held>();
   for (const j of jobs) {
-    const at = j.allocated[0];
-    if (!ours(j) || !HOLDING.has(j.state) || !at || j.allocated.length !== 1) continue;
-    const h = held.get(at.node) ?? { cpu: 0, memoryMb: 0, gpu: 0 };
-    h.cpu += j.cpus;
-    h.memoryMb += at.memoryMb;
-    h.gpu += gpusOf(j.gres[0])?.count ?? 0;
-    held.set(at.node, h);
+    if (!ours(j) || !HOLDING.has(j.state) || j.allocated.length === 0) continue;
+    for (const [i, at] of j.allocated.entries()) {
+      const h = held.get(at.node) ?? { cpu: 0, memoryMb: 0, gpu: 0 };
+      h.cpu += j.cpus / j.allocated.length;
+      h.memoryMb += at.memoryMb;
+      h.gpu += gpusOf(j.gres[i])?.count ?? 0;
+      held.set(at.node, h);
+    }
   }
   return held;
 }

@@ -33,6 +33,9 @@ export class RestClient implements SlurmClient {
       cpus_per_task: s.cpus,
       memory_per_node: s.memoryMb,
       kill_on_invalid_dependency: true,
+      ...(s.nodes
+        ? { minimum_nodes: s.nodes, maximum_nodes: s.nodes, tasks: s.nodes, tasks_per_node: 1 }
+        : {}),
       requeue: false,
       ...(s.gres ? { gres: s.gres } : {}),
       ...(s.partition ? { partition: s.partition } : {}),

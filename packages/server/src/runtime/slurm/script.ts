@@ -6,9 +6,9 @@ import { BWRAP } from '../process/sandbox.js';
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export const PASTA = '/usr/bin/pasta';
-const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** Restores the SIGTERM the script ignores, for the job's own command. */
-const SHELL = '/usr/bin/env --default-signal=TERM,INT,QUIT /bin/sh -c';
+export const SHELL = '/usr/bin/env --default-signal=TERM,INT,QUIT /bin/sh -c';
 /** Host ports tried for the job's HTTP port: a busy one makes pasta fail, and the next is tried. */
 const FORWARD_PORTS = { first: 30000, count: 30000, tries: 10 };
 
@@ -57,17 +57,7 @@ export interface BatchPlan {
  * gets SIGTERM back.
  */
 export function batchScript(p: BatchPlan): string {
-  // As on the process runtime: Orrery's app programs where the sandbox shows them, and the
-  // HTTP port as PORT.
-  const env = Object.entries({
-    PATH,
-    HOME: '/tmp',
-    ...appRuntimeEnv(true),
-    ...p.spec.env,
-    ...(p.spec.httpPort ? { PORT: String(p.spec.httpPort) } : {}),
-  })
-    .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
-    .map(([k, v]) => `export ${k}=${quote(v)}`);
+  const env = envLines(p.spec);
   const f = JOB_FILES;
   return [
     '#!/bin/sh',
@@ -127,6 +117,22 @@ export function batchScript(p: BatchPlan): string {
   ].join('\n');
 }
 
+/**
+ * The job's environment as `export` lines: as on the process runtime, Orrery's app programs where
+ * the sandbox shows them, and the HTTP port as PORT.
+ */
+export function envLines(spec: JobSpec): string[] {
+  return Object.entries({
+    PATH,
+    HOME: '/tmp',
+    ...appRuntimeEnv(true),
+    ...spec.env,
+    ...(spec.httpPort ? { PORT: String(spec.httpPort) } : {}),
+  })
+    .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+    .map(([k, v]) => `export ${k}=${quote(v)}`);
+}
+
 /** Tries free ports of the node's address for the HTTP port, then watches for the job to listen. */
 function forward(p: BatchPlan): string[] {
   const port = p.spec.httpPort!;
@@ -167,7 +173,7 @@ function forward(p: BatchPlan): string[] {
  * Debian's slurmd makes them) or v2 (`memory.current`, `cpu.stat`); the job's level is the
  * batch step's parent.
  */
-function sampler(): string[] {
+export function sampler(): string[] {
   const f = JOB_FILES;
   return [
     '(',

@@ -1,0 +1,179 @@
+import { execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { call, jobReaches, tenancy } from '../../test/fixtures.js';
+import { RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import { setupBlock } from '../../test/slurm-cluster.js';
+
+const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
+const conf = process.env.ORRERY_TEST_SLURM_CONF;
+const user = process.env.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm';
+
+/** Listens on MASTER_PORT for ten minutes: what lets a gang's other workers start (rank 0 listens). */
+const LISTEN = `/usr/bin/python3 -c "import os, socket, time; s = socket.create_server(('', int(os.environ['MASTER_PORT']))); time.sleep(600)"`;
+
+const slurm = (cmd: string, args: string[]) =>
+  String(execFileSync(cmd, args, { env: { ...process.env, SLURM_CONF: conf } }));
+
+/**
+ * Jobs of several workers on the slurm runtime (docs/jobs.md "Distributed jobs"), through the
+ * API, on the test cluster's two nodes. Both nodes are this machine: for the test each gets an
+ * address of its own (on loopback, as NodeAddr), as two machines would have, since a worker's
+ * network has its node's address and a worker reaching its own address reaches itself.
+ * Preset `cpu-large` takes a whole node: one worker per node, as Slurm places them.
+ */
+describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
+  let s: TestServer;
+  let owner: TestUser;
+  let shared: string;
+  const created: string[] = [];
+  const nodes = conf
+    ? [...readFileSync(conf, 'utf8').matchAll(/^NodeName=(\S+)/gm)].map((m) => m[1])
+    : [];
+  const net = `198.18.${randomInt(1, 255)}`;
+  const addresses = nodes.map((_, i) => `${net}.${i + 1}`);
+
+  const submit = async (command: string, extra: Record<string, unknown> = {}) => {
+    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+      ...SCOPE,
+      preset_name: 'cpu-large',
+      image: 'ubuntu',
+      command,
+      ...extra,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    created.push(r.body.id as string);
+    return r.body.id as string;
+  };
+  const until = (id: string, status: string) => jobReaches(s, owner, id, status, 180_000);
+  const log = async (id: string, query = '') =>
+    (
+      await s.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${id}/log${query}`,
+        headers: owner.headers,
+      })
+    ).body;
+
+  beforeAll(async () => {
+    for (const [i, node] of nodes.entries()) {
+      execFileSync('ip', ['addr', 'replace', `${addresses[i]}/32`, 'dev', 'lo']);
+      slurm('scontrol', ['update', `nodename=${node}`, `nodeaddr=${addresses[i]}`]);
+    }
+    shared = mkdtempSync(join(process.env.ORRERY_TEST_SLURM_SHARED ?? tmpdir(), 'gang-'));
+    chmodSync(shared, 0o755);
+    s = await startTestServer(
+      {
+        ORRERY_RUNTIME: 'slurm',
+        ORRERY_SLURM_CONF: conf!,
+        ORRERY_SLURM_USER: user,
+        ORRERY_SLURM_SHARED_DIR: shared,
+        ORRERY_KILL_GRACE_SECONDS: '2',
+      },
+      { persistent: true },
+    );
+    ({ owner } = await tenancy(s));
+  }, 300_000);
+  afterAll(async () => {
+    for (const id of created) await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner).catch(() => 0);
+    await s?.stop();
+    rmSync(shared, { recursive: true, force: true });
+    for (const [i, node] of nodes.entries()) {
+      slurm('scontrol', ['update', `nodename=${node}`, 'nodeaddr=127.0.0.1']);
+      execFileSync('ip', ['addr', 'del', `${addresses[i]}/32`, 'dev', 'lo']);
+    }
+  });
+
+  it('offers workers and refuses a gang larger than the cluster', async () => {
+    const info = await call(s, 'GET', '/api/v1/jobs/runtime', owner);
+    expect(info.body).toMatchObject({ name: 'slurm' });
+    expect(info.body.workers_refusal).toBeUndefined();
+    const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
+      ...SCOPE,
+      preset_name: 'cpu-large',
+      image: 'ubuntu',
+      command: 'true',
+      nodes: 3,
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(
+      /^The job can never start: its 3 workers each need .*, and the nodes it may use hold at most 2 of them at once$/,
+    );
+  });
+
+  it('runs two workers, one a node, that find each other by the addresses in their environment', async () => {
+    const id = await submit(RUN_PROG, { nodes: 2, env: { PROG: RANK_EXCHANGE } });
+    const done = await until(id, 'succeeded');
+    expect(done.history.exit_code).toBe(0);
+    const lines = (await log(id)).trim().split('\n').sort();
+    expect(lines).toEqual([
+      expect.stringMatching(/^rank 0 of 2 heard ranks 1 uid \d+$/),
+      expect.stringMatching(/^rank 1 of 2 heard rank 0 uid \d+$/),
+    ]);
+    // Each worker's own output.
+    expect(await log(id, '?worker=1')).toBe(`${lines[1]}\n`);
+    expect(await log(id, '?worker=0')).toBe(`${lines[0]}\n`);
+  }, 300_000);
+
+  it('lets the workers reach each other under the node rule of docs/operations.md', async () => {
+    const ports = [...readFileSync(conf!, 'utf8').matchAll(/^NodeName=\S+ .*Port=(\d+)/gm)];
+    execFileSync('sh', [
+      '-ec',
+      setupBlock('the node rule', {
+        user,
+        node: addresses.join(','),
+        cluster: addresses.join(','),
+        slurm: ports.map((m) => m[1]).join(','),
+      }),
+    ]);
+    try {
+      const id = await submit(RUN_PROG, { nodes: 2, env: { PROG: RANK_EXCHANGE } });
+      expect((await until(id, 'succeeded')).history.exit_code).toBe(0);
+      expect((await log(id)).trim().split('\n').sort()).toEqual([
+        expect.stringMatching(/^rank 0 of 2 heard ranks 1 /),
+        expect.stringMatching(/^rank 1 of 2 heard rank 0 /),
+      ]);
+    } finally {
+      execFileSync('nft', ['delete', 'table', 'inet', 'orrery-slurm'], { stdio: 'ignore' });
+    }
+  }, 300_000);
+
+  it('starts the other workers once rank 0 has exited, when it never listened', async () => {
+    const id = await submit('echo "worker $RANK"', { nodes: 2 });
+    expect((await until(id, 'succeeded')).history.exit_code).toBe(0);
+    expect((await log(id)).split('\n').sort()).toEqual(['', 'worker 0', 'worker 1']);
+  }, 300_000);
+
+  it('fails the job when a worker fails, with the reason, having stopped the other', async () => {
+    const id = await submit(
+      `if [ "$RANK" = 1 ]; then echo one; exit 3; fi; echo zero; exec ${LISTEN}`,
+      { nodes: 2 },
+    );
+    const done = await until(id, 'failed');
+    expect(done.history).toMatchObject({
+      exit_code: 3,
+      description: 'Worker 1 of 2 exited with code 3; the other workers were stopped',
+    });
+    expect(await log(id, '?worker=1')).toBe('one\n');
+    expect(await log(id, '?worker=0')).toBe('zero\n');
+    // Nothing of the job is left in Slurm.
+    expect(slurm('squeue', ['-h', '-n', `orrery-${id}`, '-t', 'R,CG'])).toBe('');
+  }, 300_000);
+
+  it('kills both workers when the job is killed: cancelled', async () => {
+    const id = await submit(`echo "up $RANK"; exec ${LISTEN}`, { nodes: 2 });
+    await until(id, 'running');
+    // The merged output file (the log route would follow a running job's log).
+    const out = join(shared, 'jobs', id, 'out.log');
+    await expect
+      .poll(() => (existsSync(out) ? readFileSync(out, 'utf8') : ''), { timeout: 30_000 })
+      .toMatch(/up [01]\n.*up [01]\n/s);
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)).status).toBe(204);
+    await until(id, 'cancelled');
+    expect((await log(id)).split('\n').sort()).toEqual(['', 'up 0', 'up 1']);
+  }, 300_000);
+});

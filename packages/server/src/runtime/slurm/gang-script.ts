@@ -1,0 +1,217 @@
+import { gangEnv } from '../driver.js';
+import { BWRAP } from '../process/sandbox.js';
+import {
+  JOB_FILES,
+  KILL_SIGNAL,
+  PASTA,
+  SHELL,
+  envLines,
+  quote,
+  sampler,
+  type BatchPlan,
+} from './script.js';
+
+/**
+ * A job of several workers on Slurm (docs/jobs.md "Distributed jobs"): one allocation of N nodes,
+ * one task per node. The batch script runs on the allocation's first node and starts the workers
+ * with `srun --kill-on-bad-exit=1` (a worker that fails stops the others); each task runs the
+ * worker script, which makes the worker's sandbox as a single job's batch script does, in a
+ * directory of its own, `w<rank>/` (rank: SLURM_PROCID).
+ *
+ * The workers reach each other through their pasta networks: each worker's network namespace has
+ * its node's address (`-a`, the NodeAddr), pasta forwards a block of GANG_PORTS from that address
+ * into it, and the namespace's ephemeral ports are that block (less its first port, the worker's
+ * rendezvous port): a port a worker binds without naming one (gloo's, Open MPI's) is reachable by
+ * the others at its node's address. The namespace is made by `unshare --map-root-user` around
+ * bwrap, so that the script, root in it, may set its `ip_local_port_range`.
+ */
+
+/** The ports a worker's block is taken from, in blocks of `block`; `tries` blocks at most. */
+export const GANG_PORTS = { first: 20000, count: 10000, block: 100, tries: 10 } as const;
+
+/** What the worker script writes in the job's directory beside each worker's own. */
+export const GANG_FILES = {
+  /** The master's rendezvous port (the first of rank 0's block), written once its network is up. */
+  masterPort: 'master.port',
+  /** Made once rank 0 listens on its rendezvous port: the other workers' commands start then. */
+  masterListening: 'master.listening',
+  /** srun's own messages (a task's exit, the step's end), kept off the job's log. */
+  srunLog: 'srun.log',
+  /** The batch script's own output (sbatch's --output): Slurm's messages, not the workers'. */
+  batchLog: 'batch.log',
+  /** The worker script, which every task runs. */
+  worker: 'worker.sh',
+} as const;
+
+/** Each worker's own output in its directory, beside its `exit`, `started` and `stats`. */
+export const WORKER_LOG = 'out.log';
+/** The file in the worker's /tmp that sets its rendezvous variables before its command runs. */
+const WORKER_ENV = '.orrery-worker.env';
+
+export const workerDir = (rank: number) => `w${rank}`;
+
+export interface GangPlan extends BatchPlan {
+  workers: number;
+  /** CPUs of each worker: srun of Slurm 22.05 no longer takes the job's --cpus-per-task. */
+  cpus: number;
+  /** The service user's ids, which the sandbox keeps inside its nested user namespace. */
+  uid: number;
+  gid: number;
+}
+
+const RANK = '@ORRERY_RANK@';
+
+/** Values of gangEnv that stand for the worker's rank, the master's address and its port. */
+const MARKS = { rank: 2_000_000_001, port: 2_000_000_002, address: '@ORRERY_MASTER@' };
+
+/** gangEnv's variables as shell lines, with the rank, address and port from shell variables. */
+function gangEnvLines(workers: number): string[] {
+  const env = gangEnv(MARKS.rank, workers, { address: MARKS.address, port: MARKS.port });
+  const shell: Record<string, string> = {
+    [String(MARKS.rank)]: '$rank',
+    [String(MARKS.port)]: '$port',
+    [MARKS.address]: '$master',
+  };
+  return Object.entries(env).map(([k, v]) => `export ${k}="${shell[v] ?? v}"`);
+}
+
+/** A function that sets `$2` to the address of node `$1` (its NodeAddr, resolved to IPv4). */
+function addressOf(nodeAddresses: Record<string, string>): string[] {
+  return [
+    'address_of() {',
+    '  case "$1" in',
+    ...Object.entries(nodeAddresses).map(([n, a]) => `    ${quote(n)}) a=${quote(a)} ;;`),
+    '    *) a=$1 ;;',
+    '  esac',
+    '  case "$a" in',
+    '    *[!0-9.]*) a=$(getent ahostsv4 "$a" | sed -n \'1s/ .*//p\') ;;',
+    '  esac',
+    '  eval "$2=\\$a"',
+    '}',
+  ];
+}
+
+/** The batch script: the master's address, then every worker through srun. */
+export function gangBatchScript(p: GangPlan): string {
+  const f = JOB_FILES;
+  return [
+    '#!/bin/sh',
+    `# Orrery job ${p.spec.id}: ${p.workers} workers, submitted by the server's slurm runtime.`,
+    "trap '' TERM",
+    // srun passes the kill's second stage on to the workers, whose scripts kill their sandboxes.
+    `trap '' ${KILL_SIGNAL}`,
+    `cd ${quote(p.jobDir)} || exit 125`,
+    `finish() { echo $1 > ${f.exit}.tmp && mv ${f.exit}.tmp ${f.exit}; exit $1; }`,
+    `[ -e ${f.killed} ] && finish 143`,
+    ...addressOf(p.nodeAddresses),
+    // The batch script runs on the allocation's first node, where rank 0 runs.
+    'address_of "$SLURMD_NODENAME" master',
+    'export ORRERY_GANG_MASTER="$master"',
+    `rm -f ${GANG_FILES.masterPort} ${GANG_FILES.masterListening}`,
+    // The workers' output, merged by srun, is the job's log; Slurm's own messages (a cancel's)
+    // go to the batch script's output, `batch.log`.
+    `srun --kill-on-bad-exit=1 --ntasks-per-node=1 --cpus-per-task=${p.cpus} /bin/sh ${GANG_FILES.worker} >>out.log 2>>${GANG_FILES.srunLog}`,
+    'finish $?',
+    '',
+  ].join('\n');
+}
+
+/** The worker script, run by each task on its node. */
+export function gangWorkerScript(p: GangPlan): string {
+  const f = JOB_FILES;
+  const { first, count, block, tries } = GANG_PORTS;
+  // The sandbox's paths and host name name the worker: its rank comes in as a shell variable.
+  const sandbox = p.sandbox.map(quote).join(' ').replaceAll(RANK, `'"$rank"'`);
+  const command = `. /tmp/${WORKER_ENV} && exec /bin/sh -c "$0"`;
+  return [
+    '#!/bin/sh',
+    "trap '' TERM",
+    // The worker's own messages go with its output (srun's stderr is srun.log).
+    'exec 2>&1',
+    'rank=$SLURM_PROCID',
+    `cd ${quote(p.jobDir)}/w$rank || exit 125`,
+    `finish() { echo $1 > ${f.exit}.tmp && mv ${f.exit}.tmp ${f.exit}; exit $1; }`,
+    'pid=; sandbox=',
+    `stop() { kill -KILL $pid $sandbox 2>/dev/null; [ -s pasta.pid ] && kill -KILL $(cat pasta.pid) 2>/dev/null; finish 137; }`,
+    `trap stop ${KILL_SIGNAL}`,
+    `[ -e ../${f.killed} ] && finish 143`,
+    `for tool in ${BWRAP} ${PASTA} /usr/bin/unshare /usr/bin/nsenter; do`,
+    '  [ -x $tool ] && continue',
+    `  echo "orrery: this node has no $tool, which the job's sandbox needs" >&2`,
+    '  finish 125',
+    'done',
+    ...envLines(p.spec),
+    ...addressOf(p.nodeAddresses),
+    'address_of "$SLURMD_NODENAME" self',
+    'master=$ORRERY_GANG_MASTER',
+    // The worker's host name is its own address in its sandbox: what gloo and Open MPI advertise.
+    `printf '127.0.0.1 localhost\\n%s %s\\n' "$self" ${quote(`${p.spec.id}.w`)}$rank > hosts`,
+    `rm -f sandbox.json release pasta.pid output ${WORKER_LOG}`,
+    'failed=',
+    'abort() { echo "orrery: $1 (see net.log)" >&2; failed=125; kill -KILL $pid $sandbox 2>/dev/null; }',
+    'mkfifo release output && exec 5<>release || finish 125',
+    // The worker's output goes to its own log and on to srun, which merges the workers'.
+    `tee -a ${WORKER_LOG} < output &`,
+    'tee=$!',
+    `/usr/bin/unshare --user --map-root-user --net ${BWRAP} ${sandbox} -- ${SHELL} ${quote(command)} ${quote(p.command)} 3>sandbox.json 4<&5 5<&- >output 2>&1 &`,
+    'sandbox=$!',
+    'until grep -qs child-pid sandbox.json; do',
+    '  kill -0 $sandbox 2>/dev/null || break',
+    '  sleep 0.02',
+    'done',
+    `pid=$(sed -n 's/.*"child-pid": *\\([0-9]*\\).*/\\1/p' sandbox.json)`,
+    // pasta and the script join the namespaces of unshare's process (bwrap's, outside its own).
+    'ns="--userns /proc/$sandbox/ns/user --netns /proc/$sandbox/ns/net"',
+    'port=',
+    'if [ -n "$pid" ]; then',
+    `  for try in ${[...Array(tries).keys()].map((i) => i + 1).join(' ')}; do`,
+    `    lo=$(( ($(od -An -N2 -tu2 /dev/urandom) % ${count / block}) * ${block} + ${first} ))`,
+    `    hi=$(( lo + ${block - 1} ))`,
+    `    if ${PASTA} --config-net --no-map-gw -T none -U none -u none -a "$self" -t "$self/$lo-$hi" -P pasta.pid -l net.log -q $ns; then port=$lo; break; fi`,
+    '  done',
+    '  if [ -z "$port" ]; then',
+    "    abort 'pasta could not give the worker its network'",
+    '  elif ! /usr/bin/nsenter --preserve-credentials --user=/proc/$sandbox/ns/user --net=/proc/$sandbox/ns/net \\',
+    '      sh -c "echo $((port + 1)) $hi > /proc/sys/net/ipv4/ip_local_port_range"; then',
+    "    abort 'the worker could not have its ports'",
+    '  fi',
+    'fi',
+    // Rank 0's rendezvous port, for every worker's MASTER_PORT.
+    'if [ "$rank" = 0 ]; then',
+    `  echo "$port" > ../${GANG_FILES.masterPort}.tmp && mv ../${GANG_FILES.masterPort}.tmp ../${GANG_FILES.masterPort}`,
+    'else',
+    `  until [ -s ../${GANG_FILES.masterPort} ] || [ -e ../${f.killed} ]; do sleep 0.02; done`,
+    `  port=$(cat ../${GANG_FILES.masterPort} 2>/dev/null)`,
+    // pasta accepts a connection on the node before it knows whether the worker listens, and
+    // closes it when not: a peer too early would see a broken connection, not a refused one, and
+    // PyTorch's store gives up on it. The others start once rank 0 listens on its port.
+    // Or once rank 0 has exited without listening (a job that needs no rendezvous).
+    `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${workerDir(0)}/${f.exit} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
+    'fi',
+    `{ ${gangEnvLines(p.workers).join('; ')}; } 2>/dev/null`,
+    `export -p | grep -E '^export (${Object.keys(gangEnv(0, 1, { address: '', port: 0 })).join('|')})=' > tmp/${WORKER_ENV}`,
+    `if [ -e ../${f.killed} ] || [ -z "$port" ]; then kill -KILL $pid $sandbox 2>/dev/null; failed=\${failed:-143}; fi`,
+    `[ -z "$failed" ] && : > ${f.started}`,
+    'echo >&5; exec 5>&-',
+    'if [ "$rank" = 0 ] && [ -n "$port" ]; then',
+    '  hex=$(printf %04X $port)',
+    '  (while kill -0 $sandbox 2>/dev/null; do',
+    `    if grep -qs ":$hex [0-9A-F:]* 0A " /proc/$pid/net/tcp /proc/$pid/net/tcp6; then`,
+    `      : > ../${GANG_FILES.masterListening}; break`,
+    '    fi',
+    '    sleep 0.05',
+    '  done) &',
+    'fi',
+    ...sampler(),
+    'wait $sandbox',
+    'code=$?',
+    '[ -n "$failed" ] && code=$failed',
+    '[ -s pasta.pid ] && kill $(cat pasta.pid) 2>/dev/null',
+    'wait $tee',
+    'finish $code',
+    '',
+  ].join('\n');
+}
+
+/** The rank placeholder of the sandbox's per-worker paths and host name (gangWorkerScript). */
+export const RANK_PLACEHOLDER = RANK;

@@ -1,0 +1,71 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readNumber } from '../process/exit.js';
+import { GANG_FILES, workerDir } from './gang-script.js';
+import { JOB_FILES } from './script.js';
+
+/**
+ * A gang's state from its workers' files (gang-script.ts): each worker's `started` and `exit` in
+ * its directory `w<rank>/` of the job's.
+ */
+
+/** What remove() takes from each worker's directory: all but its log. */
+const WORKER_STATE = [
+  'tmp',
+  'hosts',
+  'sandbox.json',
+  'release',
+  'output',
+  'pasta.pid',
+  'net.log',
+  JOB_FILES.exit,
+  JOB_FILES.started,
+  JOB_FILES.stats,
+];
+
+const ranks = (workers: number) => [...Array(workers).keys()];
+
+/** What remove() takes of a gang of `workers` (none: not a gang): all but the workers' logs. */
+export function gangState(workers: number): string[] {
+  if (!workers) return [];
+  const own = ranks(workers).flatMap((r) => WORKER_STATE.map((f) => join(workerDir(r), f)));
+  return [...own, ...Object.values(GANG_FILES)];
+}
+
+/** When the last worker's command started, once every worker's has; null before. */
+export async function gangStarted(dir: string, workers: number): Promise<Date | null> {
+  const starts = await Promise.all(
+    ranks(workers).map((r) => stat(join(dir, workerDir(r), JOB_FILES.started)).catch(() => null)),
+  );
+  if (starts.some((s) => !s)) return null;
+  return new Date(Math.max(...starts.map((s) => s!.mtime.getTime())));
+}
+
+/**
+ * How the gang ended, once its batch script has (its `exit`, read by the caller): the first worker
+ * that failed, with its code and why the others stopped, or 0 when every worker exited with 0.
+ * A worker that wrote no exit was stopped with the step (srun's kill-on-bad-exit).
+ */
+export async function gangExit(
+  dir: string,
+  workers: number,
+): Promise<{ code: number; at?: Date; message?: string } | null> {
+  const exits = await Promise.all(
+    ranks(workers).map((r) => readNumber(join(dir, workerDir(r), JOB_FILES.exit))),
+  );
+  const failures = exits
+    .flatMap((e, rank) => (e && e.value !== 0 ? [{ rank, code: e.value, at: e.mtime }] : []))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  const first = failures[0];
+  if (first) {
+    return {
+      code: first.code,
+      at: new Date(Math.max(...exits.map((e) => e?.mtime.getTime() ?? 0))),
+      message: `Worker ${first.rank} of ${workers} exited with code ${first.code}; the other workers were stopped`,
+    };
+  }
+  if (exits.every((e) => e?.value === 0)) {
+    return { code: 0, at: new Date(Math.max(...exits.map((e) => e!.mtime.getTime()))) };
+  }
+  return null;
+}
