@@ -175,6 +175,11 @@ export interface NodeCapacity {
   cpu: number;
   memory: number;
   gpus?: Partial<Record<'nvidia' | 'amd' | 'intel', number>>;
+  /**
+   * At most this many workers of one job on the node (Slurm starts one per node of the job's
+   * allocation); absent: as many as fit.
+   */
+  workersPerJob?: number;
 }
 
 export interface ExecOptions {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import { mayUse, neverFits, type WaitReason } from '../scheduler/decide.js';
-import { workersFitting } from '../scheduler/place.js';
+import { perJobOn, workersFitting } from '../scheduler/place.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { creditsLeft, type CreditsLeft } from './accounting.js';
 import { requestsOf, schedNodes, type JobQueue } from './queue.js';
@@ -157,6 +157,7 @@ export async function refuseNeverFitting(
       requests,
       workers,
       largest.map((n) => n.capacity),
+      largest.map(perJobOn),
     );
     throw new HttpError(
       'validation',

@@ -39,7 +39,12 @@ export function schedNode(n: NodeCapacity): SchedNode {
   const capacity: Resources = { cpu: n.cpu, memory: n.memory };
   for (const [vendor, count] of Object.entries(n.gpus ?? {}))
     if (count) capacity[`${vendor as 'nvidia'}_gpu`] = count;
-  return { name: n.name, pool: n.pool, capacity };
+  return {
+    name: n.name,
+    pool: n.pool,
+    capacity,
+    ...(n.workersPerJob ? { workersPerJob: n.workersPerJob } : {}),
+  };
 }
 
 /**

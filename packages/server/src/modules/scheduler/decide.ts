@@ -13,7 +13,7 @@ import {
 } from './resources.js';
 import { weightsOf, type Quota } from './weights.js';
 import { byShare, queueOrder, shapeOf, type Entry, type Queue } from './order.js';
-import { nodesOf, placeWorkers, workersFitting, workersOf } from './place.js';
+import { nodesOf, perJobOn, placeWorkers, workersFitting, workersOf } from './place.js';
 import { mayGiveWay, preemptionPlan, type Standing } from './preempt.js';
 import { reservation } from './reserve.js';
 
@@ -30,6 +30,8 @@ export interface SchedNode {
   /** Every pool the node is in, where more than one (a Slurm node in two partitions). */
   pools?: string[];
   capacity: Resources;
+  /** At most this many workers of one job here (the runtime's rule); absent: as many as fit. */
+  workersPerJob?: number;
 }
 
 /** Whether a job limited to `pools` (none: any) may use the node. */
@@ -465,7 +467,8 @@ class Pass {
       for (const r of shortOf(job.requests, this.free.get(n.name)!)) short.add(r);
     const workers = workersOf(job);
     const frees = nodes.map((n) => this.free.get(n.name)!);
-    const fitting = workers > 1 ? workersFitting(job.requests, workers, frees) : 0;
+    const fitting =
+      workers > 1 ? workersFitting(job.requests, workers, frees, nodes.map(perJobOn)) : 0;
     const gang = workers > 1 ? { workers, fitting } : {};
     return { kind: 'capacity', short: RESOURCES.filter((r) => short.has(r)), free, ...gang };
   }

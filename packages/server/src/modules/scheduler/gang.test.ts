@@ -48,6 +48,20 @@ describe('gang admission', () => {
     expect(d.admit[0].nodes).toEqual(['n1', 'n1', 'n1', 'n1']);
   });
 
+  it('puts one worker on each node where the runtime says so (Slurm: a worker per node)', () => {
+    const one = (n: SchedNode): SchedNode => ({ ...n, workersPerJob: 1 });
+    const nodes = [one(GPU_NODE('n1')), one(GPU_NODE('n2'))];
+    const d = decide(base({ nodes, waiting: [job('g', 1, 1, 2)] }));
+    expect(d.admit[0].nodes).toEqual(['n1', 'n2']);
+    // With n2 taken, both workers would fit on n1, but only one may go there: the gang waits.
+    const busy: RunningJob = { ...job('busy', 0, 4), node: 'n2', startedAt: 0 };
+    const waits = decide(base({ nodes, running: [busy], waiting: [job('g', 1, 1, 2)] }));
+    expect(waits.admit).toEqual([]);
+    expect(waits.waiting.get('g')!.reasons[0]).toMatchObject({ workers: 2, fitting: 1 });
+    // And a gang of three can never start on two such nodes.
+    expect(neverFits(job('g3', 1, 1, 3).requests, undefined, nodes, 3)).toBe(true);
+  });
+
   it('keeps a gang that does not fit waiting whole, holding nothing, and says so', () => {
     // One GPU taken on n2: three 4-GPU workers never fit now, two of them would.
     const busy: RunningJob = { ...job('busy', 0, 1), node: 'n2', startedAt: 0 };

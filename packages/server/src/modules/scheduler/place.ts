@@ -6,6 +6,8 @@ import { dominantShare, fits, subtract, type Resources } from './resources.js';
 export const workersOf = (j: JobBase) => j.workers ?? 1;
 /** Each of a running job's workers' node, in rank order. */
 export const nodesOf = (j: RunningJob) => j.nodes ?? [j.node];
+/** How many workers of one job a node may hold beside what fits (the runtime's rule). */
+export const perJobOn = (n: SchedNode) => n.workersPerJob ?? Infinity;
 
 /**
  * A node for each of `workers` workers asking for `requests`, each the one it fits tightest
@@ -21,11 +23,12 @@ export function placeWorkers(
 ): string[] | null {
   const free = new Map(nodes.map((n) => [n.name, freeOf(n)]));
   const placed: string[] = [];
+  const count = (n: SchedNode) => placed.filter((p) => p === n.name).length;
   for (let w = 0; w < workers; w++) {
     let best: { node: string; left: number } | undefined;
     for (const n of nodes) {
       const f = free.get(n.name)!;
-      if (!fits(requests, f)) continue;
+      if (!fits(requests, f) || count(n) >= perJobOn(n)) continue;
       const left = dominantShare(subtract(f, requests), n.capacity);
       if (!best || left < best.left) best = { node: n.name, left };
     }
@@ -36,11 +39,20 @@ export function placeWorkers(
   return placed;
 }
 
-/** How many of a gang's workers fit now, at most `workers` (for its wait reason). */
-export function workersFitting(requests: Resources, workers: number, free: Resources[]) {
+/**
+ * How many of a gang's workers fit now, at most `workers` (for its wait reason), on nodes with
+ * `free` each, and at most `most[i]` on the i-th (perJobOn; absent: as many as fit).
+ */
+export function workersFitting(
+  requests: Resources,
+  workers: number,
+  free: Resources[],
+  most: number[] = [],
+) {
   let n = 0;
-  for (let f of free) {
-    while (n < workers && fits(requests, f)) {
+  for (const [i, start] of free.entries()) {
+    let f = start;
+    for (let here = 0; n < workers && here < (most[i] ?? Infinity) && fits(requests, f); here++) {
       f = subtract(f, requests);
       n++;
     }

@@ -1,6 +1,6 @@
 import type { RunningJob, SchedNode, WaitingJob } from './decide.js';
 import { add, fits, scale, subtract, type Resources } from './resources.js';
-import { nodesOf, placeWorkers, workersFitting, workersOf } from './place.js';
+import { nodesOf, perJobOn, placeWorkers, workersFitting, workersOf } from './place.js';
 
 /**
  * Preemption (decide.ts, docs/scheduling.md): which running jobs may give way to a waiting one,
@@ -83,8 +83,11 @@ export function preemptionPlan(
   for (const list of on.values())
     list.sort((a, b) => a.priority - b.priority || b.startedAt - a.startedAt);
 
-  const fitOn = (f: Resources) => workersFitting(job.requests, workers, [f]);
-  const fitting = () => workersFitting(job.requests, workers, [...free.values()]);
+  const most = new Map(usable.map((n) => [n.name, perJobOn(n)]));
+  const fitOn = (f: Resources, node: string) =>
+    workersFitting(job.requests, workers, [f], [most.get(node)!]);
+  const fitting = () =>
+    workersFitting(job.requests, workers, [...free.values()], [...most.values()]);
   const release = (v: RunningJob, sign: 1 | -1) => {
     for (const node of nodesOf(v)) {
       const f = free.get(node);
@@ -98,15 +101,15 @@ export function preemptionPlan(
       const list = on.get(node);
       if (!list) continue;
       let f = free.get(node)!;
-      const before = fitOn(f);
+      const before = fitOn(f, node);
       const victims: RunningJob[] = [];
       for (const v of list) {
         if (chosen.has(v)) continue;
         victims.push(v);
         f = add(f, scale(v.requests, nodesOf(v).filter((x) => x === node).length));
-        if (fitOn(f) > before) break;
+        if (fitOn(f, node) > before) break;
       }
-      if (!victims.length || fitOn(f) <= before) continue;
+      if (!victims.length || fitOn(f, node) <= before) continue;
       // Fewest victims, then the lowest priorities, then the least time run.
       const cost = victims.reduce((c, v) => c + 1 + v.priority / 10, 0);
       const started = Math.min(...victims.map((v) => v.startedAt));

@@ -1,6 +1,6 @@
 import type { SchedNode, WaitingJob } from './decide.js';
 import { RESOURCES, fits, type Resources } from './resources.js';
-import { workersFitting, workersOf } from './place.js';
+import { perJobOn, workersFitting, workersOf } from './place.js';
 
 /**
  * No starvation (decide.ts, docs/scheduling.md): the nodes a job that waited too long keeps for
@@ -23,8 +23,8 @@ export function reservation(
       const free = freeOf(n);
       return {
         node: n.name,
-        now: workersFitting(job.requests, workers, [free]),
-        room: workersFitting(job.requests, workers, [n.capacity]),
+        now: workersFitting(job.requests, workers, [free], [perJobOn(n)]),
+        room: workersFitting(job.requests, workers, [n.capacity], [perJobOn(n)]),
         closeness: Math.min(...asked.map((r) => (free[r] ?? 0) / job.requests[r]!)),
       };
     })

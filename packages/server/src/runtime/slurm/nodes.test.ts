@@ -125,10 +125,10 @@ describe('Slurm nodes as the scheduler counts them', () => {
   it('offers each node once per partition, less what jobs that are not Orrery’s hold', () => {
     expect(slurmNodes(nodesOf(SINFO), jobsOf(SQUEUE), ours)).toEqual([
       // `waits` holds both CPUs of n1: only memory is left there.
-      { name: 'n1', pool: 'cpu', cpu: 0, memory: 1900 * MB },
+      { name: 'n1', pool: 'cpu', cpu: 0, memory: 1900 * MB, workersPerJob: 1 },
       // Orrery's own job is given back: only `other`'s CPU, 300 MB and GPU are gone from n2.
-      { name: 'n2', pool: 'cpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 1 } },
-      { name: 'n2', pool: 'gpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 1 } },
+      { name: 'n2', pool: 'cpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 1 }, workersPerJob: 1 },
+      { name: 'n2', pool: 'gpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 1 }, workersPerJob: 1 },
     ]);
   });
 
@@ -139,7 +139,14 @@ describe('Slurm nodes as the scheduler counts them', () => {
       ),
     });
     const n2 = slurmNodes(nodesOf(SINFO), jobs, ours).find((n) => n.name === 'n2');
-    expect(n2).toEqual({ name: 'n2', pool: 'cpu', cpu: 0, memory: 1200 * MB, gpus: { nvidia: 0 } });
+    expect(n2).toEqual({
+      name: 'n2',
+      pool: 'cpu',
+      cpu: 0,
+      memory: 1200 * MB,
+      gpus: { nvidia: 0 },
+      workersPerJob: 1,
+    });
   });
 
   it('gives back a job of several workers on each of its nodes: its share of CPUs, its memory there', () => {
@@ -171,9 +178,9 @@ describe('Slurm nodes as the scheduler counts them', () => {
       })),
     });
     expect(slurmNodes(nodes, jobsOf({ jobs: [gang] }), ours)).toEqual([
-      { name: 'n1', pool: 'cpu', cpu: 2, memory: 2000 * MB },
-      { name: 'n2', pool: 'cpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 } },
-      { name: 'n2', pool: 'gpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 } },
+      { name: 'n1', pool: 'cpu', cpu: 2, memory: 2000 * MB, workersPerJob: 1 },
+      { name: 'n2', pool: 'cpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 }, workersPerJob: 1 },
+      { name: 'n2', pool: 'gpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 }, workersPerJob: 1 },
     ]);
   });
 
@@ -196,8 +203,8 @@ describe('Slurm nodes as the scheduler counts them', () => {
       ],
     });
     expect(slurmNodes(nodes, jobs, ours)).toEqual([
-      { name: 'n3', pool: 'cpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 0 } },
-      { name: 'n3', pool: 'gpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 0 } },
+      { name: 'n3', pool: 'cpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 0 }, workersPerJob: 1 },
+      { name: 'n3', pool: 'gpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 0 }, workersPerJob: 1 },
     ]);
   });
 });

@@ -67,6 +67,8 @@ export function slurmNodes(
         cpu: Math.max(0, n.cpus - others.cpu),
         memory: Math.max(0, n.memory - others.memory),
         ...(n.gpus ? { gpus: { nvidia: gpus } } : {}),
+        // A job of several workers is one allocation of that many nodes, a worker on each.
+        workersPerJob: 1,
       });
     }
   }
