@@ -46,9 +46,9 @@ describe.skipIf(slurmApis.length === 0).each(slurmApis)('slurm nodes() ($api)', 
     const nodes = await driver.nodes();
     const [n1, n2] = [...new Set(nodes.map((n) => n.name))].sort();
     expect(nodes).toEqual([
-      { name: n1, pool: 'cpu', cpu: 2, memory: 2000 * MB },
-      { name: n2, pool: 'cpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 } },
-      { name: n2, pool: 'gpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 } },
+      { name: n1, pool: 'cpu', cpu: 2, memory: 2000 * MB, workersPerJob: 1 },
+      { name: n2, pool: 'cpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 }, workersPerJob: 1 },
+      { name: n2, pool: 'gpu', cpu: 2, memory: 2000 * MB, gpus: { nvidia: 2 }, workersPerJob: 1 },
     ]);
   });
 
@@ -71,8 +71,22 @@ describe.skipIf(slurmApis.length === 0).each(slurmApis)('slurm nodes() ($api)', 
       const gpuNode = nodes.find((n) => n.pool === 'gpu')!;
       // n2 has 2 CPUs, 2000 MB, 2 GPUs; the other job holds 1 CPU, 300 MB and a GPU.
       expect(nodes.filter((n) => n.name === gpuNode.name)).toEqual([
-        { name: gpuNode.name, pool: 'cpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 1 } },
-        { name: gpuNode.name, pool: 'gpu', cpu: 1, memory: 1700 * MB, gpus: { nvidia: 1 } },
+        {
+          name: gpuNode.name,
+          pool: 'cpu',
+          cpu: 1,
+          memory: 1700 * MB,
+          gpus: { nvidia: 1 },
+          workersPerJob: 1,
+        },
+        {
+          name: gpuNode.name,
+          pool: 'gpu',
+          cpu: 1,
+          memory: 1700 * MB,
+          gpus: { nvidia: 1 },
+          workersPerJob: 1,
+        },
       ]);
       expect(nodes.find((n) => n.name !== gpuNode.name)).toMatchObject({ cpu: 2 });
     } finally {
