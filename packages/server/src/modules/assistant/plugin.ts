@@ -70,12 +70,14 @@ export const assistantModule =
     const log = (kb: KnowledgeBase) =>
       app.log.info({ knowledge: kb.stats }, 'assistant knowledge indexed');
     let knowledge: KnowledgeBase;
+    let warm: (() => void) | undefined;
     if (opts.knowledge) log((knowledge = opts.knowledge));
     else {
+      // Built when someone first opens the assistant, not at start: building it right after
+      // listening held the first requests (readiness among them) for about 0.4 s.
       const lazy = lazyKnowledge(log);
       knowledge = lazy;
-      // Built once the server listens, off the path to ready; a question before that builds it.
-      app.addHook('onListen', async () => void setImmediate(() => lazy.warm()));
+      warm = () => lazy.warm();
     }
     const tools = createTools({
       db: ctx.db,
@@ -96,6 +98,7 @@ export const assistantModule =
         ctx,
         answererFor: answererPicker(embedded, modelAnswerer, app.log),
         limiter: new RateLimiter(ctx.db, ctx.config.assistantQuestionsPerMinute, COPILOT_WINDOW_MS),
+        onOpen: warm,
       }),
     );
     await app.register(planRoutes(ctx));

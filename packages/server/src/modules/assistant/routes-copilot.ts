@@ -30,6 +30,8 @@ export interface SocketDeps {
   ctx: AppContext;
   answererFor(asker: Asker): Promise<Answerer>;
   limiter: RateLimiter;
+  /** Told of each socket opened, before its first question (the knowledge is built then). */
+  onOpen?: () => void;
 }
 
 /** What a client sent, as a query, or the text of the `error` that answers it. */
@@ -94,6 +96,8 @@ export const copilotSocket =
       },
       (socket, request) => {
         const principal = requireUser(request);
+        // After this turn: the socket's open is answered first.
+        if (deps.onOpen) setImmediate(deps.onOpen);
         const key = (request.query as { key?: string }).key;
         const heldKey = key ? `${principal.id}:${key}` : null;
         const send = (m: CopilotServerMessage) => {
