@@ -4,8 +4,9 @@ import type { ObservedState, StatsSample } from './driver.js';
 
 /**
  * What the runtimes that run a job of several workers as several things of their own (docker's
- * containers, kubernetes' Pods) make of them as one job (docs/jobs.md "Distributed jobs"): its
- * state, its merged log and its summed stats. The process runtime keeps its own (process/gang.ts).
+ * containers, kubernetes' Pods, the process runtime's sandboxes) make of them as one job
+ * (docs/jobs.md "Distributed jobs"): its state, and for the container runtimes its merged log and
+ * its summed stats (the process runtime's workers write one log).
  */
 
 /** Worker `rank`'s key: the job's own id for rank 0, and what its log's directory is named. */
@@ -22,11 +23,13 @@ export const rendezvousPort = (httpPort?: number) =>
 /**
  * The gang's state from its workers' (in rank order): starting until every worker runs, running
  * while any does, and once all have ended, failed with the first failure (its exit code, reason
- * and worker) or succeeded. A worker whose container is gone while others remain was lost.
+ * and worker) or succeeded. A worker whose container is gone while others remain was lost,
+ * unless `young`: a worker not there yet just after the start is starting.
  */
-export function gangState(states: ObservedState[]): ObservedState {
+export function gangState(states: ObservedState[], young = false): ObservedState {
   const workers = states.length;
-  const live = (s: ObservedState) => s.state === 'running' || s.state === 'starting';
+  const live = (s: ObservedState) =>
+    s.state === 'running' || s.state === 'starting' || (young && s.state === 'missing');
   const begun = (s: ObservedState) =>
     s.state === 'running' || s.state === 'exited' ? s.startedAt : undefined;
   const latest = (dates: (Date | undefined)[]) =>

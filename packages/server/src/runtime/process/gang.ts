@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { gangEnv, type ExecSession, type JobSpec, type ObservedState } from '../driver.js';
+import { gangState, rendezvousPort } from '../gang.js';
 import { freePort } from '../../net/ports.js';
 import { readNumber } from './exit.js';
 import { DEFAULT_PATH } from './record.js';
@@ -60,8 +61,6 @@ interface GangRecord {
   token?: string;
 }
 
-/** The rendezvous port of PyTorch's examples, free in a network namespace made for the job. */
-const RENDEZVOUS_PORT = 29500;
 /** A worker that has not appeared this long after the gang's start is lost, not starting. */
 const START_GRACE_MS = 10_000;
 
@@ -164,8 +163,7 @@ export class Gangs {
     await writeFile(join(dir, 'workers'), String(workers));
     // Sandboxed, the network is the job's own; otherwise it is the host's, where a free one is
     // found.
-    const fixed = spec.httpPort === RENDEZVOUS_PORT ? RENDEZVOUS_PORT + 1 : RENDEZVOUS_PORT;
-    const port = this.host.sandboxed ? fixed : await freePort();
+    const port = this.host.sandboxed ? rendezvousPort(spec.httpPort) : await freePort();
     const rendezvous = { address: '127.0.0.1', port };
     const output = join(dir, 'output');
     const peers = [...Array(workers).keys()].map((r) => workerId(spec.id, r));
@@ -251,50 +249,12 @@ export class Gangs {
     throw new Error(`Worker 0 could not start${failure ? `: ${failure}` : ''}`);
   }
 
-  /**
-   * The gang's state: starting until every worker runs, running while any does, and once all
-   * have ended, failed with the first failure (its exit code, reason and worker) or succeeded.
-   */
+  /** The gang's state (runtime/gang.ts `gangState`), a worker not yet there at first starting. */
   async observe(id: string): Promise<ObservedState> {
     const g = await this.record(id);
     if (!g) return { state: 'missing' };
     const states = await Promise.all((await this.members(id)).map((w) => this.host.observeOne(w)));
-    const young = Date.now() - g.createdAt < START_GRACE_MS;
-    const live = (s: ObservedState) => s.state === 'running' || s.state === 'starting';
-    const begun = (s: ObservedState) =>
-      s.state === 'running' ? s.startedAt : s.state === 'exited' ? s.startedAt : undefined;
-    const latest = (dates: (Date | undefined)[]) =>
-      new Date(Math.max(...dates.map((d) => d?.getTime() ?? 0)));
-    if (states.some(live) || (young && states.some((s) => s.state === 'missing'))) {
-      const started = states.map(begun);
-      // Running once every worker has run (the ones left may be stopping after a failure).
-      return started.every(Boolean)
-        ? { state: 'running', startedAt: latest(started) }
-        : { state: 'starting' };
-    }
-    const ended = states.flatMap((s, rank) => (s.state === 'exited' ? [{ s, rank }] : []));
-    if (ended.length === 0) return { state: 'missing' };
-    const finishedAt = latest(ended.map((e) => e.s.finishedAt));
-    const startedAt = states.every(begun) ? latest(states.map(begun)) : undefined;
-    const failures = ended
-      .filter((e) => e.s.exitCode !== 0)
-      .sort((a, b) => a.s.finishedAt.getTime() - b.s.finishedAt.getTime());
-    const lost = states.findIndex((s) => s.state === 'missing');
-    if (failures.length === 0 && lost < 0) {
-      return { state: 'exited', exitCode: 0, finishedAt, ...(startedAt ? { startedAt } : {}) };
-    }
-    const first = failures[0];
-    const why = first
-      ? `Worker ${first.rank} of ${g.workers} exited with code ${first.s.exitCode}${first.s.message ? ` (${first.s.message})` : ''}`
-      : `Worker ${lost} of ${g.workers} was lost`;
-    return {
-      state: 'exited',
-      exitCode: first?.s.exitCode ?? 1,
-      finishedAt,
-      ...(startedAt ? { startedAt } : {}),
-      ...(first?.s.reason ? { reason: first.s.reason } : {}),
-      message: `${why}; the other workers were stopped`,
-    };
+    return gangState(states, Date.now() - g.createdAt < START_GRACE_MS);
   }
 
   /**
