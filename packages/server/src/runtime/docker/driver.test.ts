@@ -15,22 +15,15 @@ import type { JobSpec, ObservedState, SaveProgress } from '../driver.js';
 import { createDriver } from '../select.js';
 import { listening } from '../../net/ports.js';
 
-const IMAGE = 'busybox:orrery';
-let n = 0;
+import { spec as jobSpec } from '../../test/process-jobs.js';
 
-function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
-  return {
-    id: `job-${++n}-${Date.now().toString(36)}`,
+const IMAGE = 'busybox:orrery';
+const spec = (command: string, extra: Partial<JobSpec> = {}) =>
+  jobSpec(command, {
     image: IMAGE,
-    command,
-    env: {},
-    mounts: [],
     limits: { cpu: 0.5, memory: 128 * 2 ** 20, shm: false },
-    tty: false,
-    privileged: false,
     ...extra,
-  };
-}
+  });
 
 /**
  * Real containers on a dockerd of the test's own (Debian's docker.io on a private socket, no

@@ -14,22 +14,15 @@ import { mergedLog } from '../gang.js';
 import { listening } from '../../net/ports.js';
 import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 
-const IMAGE = 'busybox:orrery';
-let n = 0;
+import { spec as jobSpec } from '../../test/process-jobs.js';
 
-function spec(command: string, extra: Partial<JobSpec> = {}): JobSpec {
-  return {
-    id: `gang-${++n}-${Date.now().toString(36)}`,
+const IMAGE = 'busybox:orrery';
+const spec = (command: string, extra: Partial<JobSpec> = {}) =>
+  jobSpec(command, {
     image: IMAGE,
-    command,
-    env: {},
-    mounts: [],
     limits: { cpu: 0.5, memory: 128 * 2 ** 20, shm: false },
-    tty: false,
-    privileged: false,
     ...extra,
-  };
-}
+  });
 
 /**
  * Jobs of several workers (docs/jobs.md "Distributed jobs") as containers on a dockerd of the
