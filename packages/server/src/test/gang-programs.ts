@@ -36,11 +36,14 @@ else:
 /**
  * RANK_EXCHANGE in busybox's shell, for images without Python (the docker runtime's tests): rank 0 listens on
  * MASTER_PORT and answers `0`; every other rank connects to MASTER_ADDR:MASTER_PORT (retrying
- * until rank 0 listens) and says its rank. Each prints what it heard.
+ * until rank 0 listens) and says its rank. Each prints what it heard. Rank 0 then answers again
+ * until no one has asked for 3 s: a rank whose answer was lost (rank 0 slower to answer than the
+ * asker's 2 s wait, as under load) asks again, where it once waited for ever.
  */
 export const RANK_EXCHANGE_BUSYBOX = `
 if [ "$RANK" = 0 ]; then
-  heard=$(echo 0 | nc -l -p "$MASTER_PORT")
+  until [ -n "$heard" ]; do heard=$(echo 0 | nc -l -p "$MASTER_PORT"); done
+  while echo 0 | nc -l -w 3 -p "$MASTER_PORT" >/dev/null 2>&1; do :; done
   echo "rank 0 of $WORLD_SIZE heard rank $heard"
 else
   until heard=$(echo "$RANK" | nc -w 2 "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null) && [ -n "$heard" ]; do
