@@ -1,6 +1,5 @@
 import { Box, Drawer, Stack } from '@mantine/core';
-import { useElementSize, useMediaQuery, useMergedRef } from '@mantine/hooks';
-import { useToastsAbove } from '../../app/toasts/useToastsAbove';
+import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { DetailsTable } from '../../ui/DetailsTable';
 import type { ReactNode } from 'react';
 import type { FileStatus } from '../../api/storage';
@@ -31,12 +30,10 @@ export function BesideFileDrawer({ open, children }: { open: boolean; children: 
 /**
  * The selected item's action bar and the uploads, docked at the bottom of the window (left of the
  * open drawer), however short the listing: below a short one they floated mid-page. A spacer of
- * the dock's height keeps the end of a long listing clear of it. The toasts rise above it.
+ * the dock's height keeps the end of a long listing clear of it.
  */
 export function BottomDock({ drawerOpen, children }: { drawerOpen: boolean; children: ReactNode }) {
-  const { ref: sized, height } = useElementSize();
-  // The toasts rise above the dock and the 16 px below it.
-  const ref = useMergedRef(sized, useToastsAbove<HTMLDivElement>(16));
+  const { ref, height } = useElementSize();
   // From `md` the page keeps the drawer's width free (BesideFileDrawer); below, the drawer covers it.
   const beside = useMediaQuery('(min-width: 62em)') && drawerOpen;
   const gap = 'var(--mantine-spacing-md)';
