@@ -14,7 +14,7 @@ const conf = process.env.ORRERY_TEST_SLURM_CONF;
 const user = process.env.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm';
 
 /** Listens on MASTER_PORT for ten minutes: what lets a gang's other workers start (rank 0 listens). */
-const LISTEN = `/usr/bin/python3 -c "import os, socket, time; s = socket.create_server(('', int(os.environ['MASTER_PORT']))); time.sleep(600)"`;
+const LISTEN = `/usr/bin/python3 -c "import os, signal, socket; s = socket.create_server(('', int(os.environ['MASTER_PORT']))); signal.pause()"`;
 
 const slurm = (cmd: string, args: string[]) =>
   String(execFileSync(cmd, args, { env: { ...process.env, SLURM_CONF: conf } }));

@@ -173,7 +173,7 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
 
   it('execs into a chosen worker and streams its own stats; a rank the job lacks is a 400', async () => {
     // Worker 1 holds 64 MiB more than worker 0.
-    const hold = `/usr/bin/python3 -c "import time; b = b'x' * (64 << 20); time.sleep(600)"`;
+    const hold = `/usr/bin/python3 -c "import signal; b = b'x' * (64 << 20); signal.pause()"`;
     const id = await submit(`if [ "$RANK" = 1 ]; then exec ${hold}; fi; exec sleep 600`, {
       nodes: 2,
     });

@@ -14,7 +14,7 @@ import { mergedLog } from '../gang.js';
 import { listening } from '../../net/ports.js';
 import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 
-import { spec as jobSpec } from '../../test/process-jobs.js';
+import { spec as jobSpec, until as untilState } from '../../test/process-jobs.js';
 
 const IMAGE = 'busybox:orrery';
 const spec = (command: string, extra: Partial<JobSpec> = {}) =>
@@ -35,14 +35,8 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
   const network = `orrery-gang-test-${process.pid}`;
   const subnet = `10.${150 + (process.pid % 50)}.${process.pid % 250}.0/24`;
 
-  const until = async <T extends ObservedState['state']>(id: string, state: T) => {
-    for (let i = 0; ; i++) {
-      const s = await driver.observe(id);
-      if (s.state === state) return s as Extract<ObservedState, { state: T }>;
-      if (i > 800) throw new Error(`${id} is ${JSON.stringify(s)}, not ${state}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  const until = <T extends ObservedState['state']>(id: string, state: T) =>
+    untilState(driver, id, state, 20_000);
   const inspect = (name: string) => JSON.parse(dockerd.docker(['inspect', name]))[0];
   const networks = () => dockerd.docker(['network', 'ls', '--format', '{{.Name}}']).split('\n');
   const log = async (id: string, worker?: number) =>
@@ -232,11 +226,14 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
       );
     try {
       // The peer answers on its alias, whatever it listens on.
-      let peer = await get('worker-1', 8080);
-      for (let i = 0; !peer.includes('served') && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        peer = await get('worker-1', 8080);
-      }
+      const peer = await vi.waitFor(
+        async () => {
+          const answer = await get('worker-1', 8080);
+          expect(answer).toContain('served');
+          return answer;
+        },
+        { timeout: 5_000, interval: 50 },
+      );
       expect(peer).toMatch(/^HTTP\/1\.[01] 200 OK\r\n[^]*\r\n\r\nserved\n$/);
       // Each serves: the host reaches them, the prober does not.
       for (const target of [otherJobAddress, otherGangAddress]) {
