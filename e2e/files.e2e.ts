@@ -259,6 +259,9 @@ describe('files page', () => {
 
     await page.getByRole('button', { name: 'Folder inner', exact: true }).dblclick();
     await page.waitForURL((u) => u.searchParams.get('path') === 'inner');
+    // The address changes before the folder's view renders: until then the file input is the
+    // root's, and a file set there would go to the root.
+    await page.getByText('This folder is empty').waitFor();
     await page.locator('input[type=file]').setInputFiles({
       name: 'inner.txt',
       mimeType: 'text/plain',
