@@ -259,8 +259,8 @@ describe('files page', () => {
 
     await page.getByRole('button', { name: 'Folder inner', exact: true }).dblclick();
     await page.waitForURL((u) => u.searchParams.get('path') === 'inner');
-    // The address changes before the folder's view renders: until then the file input is the
-    // root's, and a file set there would go to the root.
+    // The inner folder's own view, listed, before the file is set (a change that lands while a
+    // folder's first listing loads is api/refresh.test.ts's case).
     await page.getByText('This folder is empty').waitFor();
     await page.locator('input[type=file]').setInputFiles({
       name: 'inner.txt',

@@ -8,6 +8,7 @@ import type {
 } from '@orrery/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, buildUrl, request } from './client';
+import { refreshAfterChange } from './refresh';
 import { putFile, type UploadOptions } from './upload';
 
 /** Buckets and persistent credentials; the console always names the cluster. */
@@ -178,6 +179,6 @@ export function useObjectsMutation<V>(
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => client.invalidateQueries({ queryKey: bucketKeys.objects(p, bucket) }),
+    onSuccess: () => refreshAfterChange(client, bucketKeys.objects(p, bucket)),
   });
 }

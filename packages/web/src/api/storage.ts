@@ -1,6 +1,7 @@
 import type { Action, FileStatus as FileStatusWire, ProjectPlace } from '@orrery/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { API, buildUrl, request } from './client';
+import { refreshAfterChange } from './refresh';
 import { putFile, type UploadOptions } from './upload';
 
 /**
@@ -102,7 +103,7 @@ export function useStorageMutation<V>(p: ProjectPlace, fn: (v: V) => Promise<unk
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => client.invalidateQueries({ queryKey: storageKeys.all(p) }),
+    onSuccess: () => refreshAfterChange(client, storageKeys.all(p)),
   });
 }
 

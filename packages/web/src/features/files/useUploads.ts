@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { refreshAfterChange } from '../../api/refresh';
 import { messageOf } from '../../ui/errors';
 import { FILE_TEXTS } from './texts';
 
@@ -89,7 +90,7 @@ export function useUploads(upload: Uploader, refresh: QueryKey) {
           .then(() => {
             patch(id, { status: 'done', loaded: file.size });
             clearLater(id);
-            return client.invalidateQueries({ queryKey: latest.current.refresh });
+            return refreshAfterChange(client, latest.current.refresh);
           })
           .catch((error: unknown) => {
             if (error instanceof DOMException && error.name === 'AbortError') {
