@@ -279,22 +279,20 @@ export class DockerDriver implements RuntimeDriver {
   async logs(id: string, options: LogOptions): Promise<Readable> {
     const keys = await this.keysOf(id);
     if (keys.length === 1) return this.logFiles.read(id, options);
-    if (options.worker !== undefined) {
-      const key = keys[options.worker];
-      if (!key) throw new Error(`Job ${id} has ${keys.length} workers`);
-      return this.logFiles.read(key, options);
-    }
+    if (options.worker !== undefined)
+      return this.logFiles.read(await this.workerOf(id, options.worker), options);
     const opened = keys.map(
       (k) => (timestamps: boolean) => this.logFiles.read(k, { ...options, timestamps }),
     );
     return mergedLog(opened, options);
   }
 
-  /** A gang's: its workers' added up. */
-  stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+  /** A gang's: its workers' added up, or one's (`worker`). */
+  stats(id: string, abort: AbortSignal, worker?: number): AsyncIterable<StatsSample> {
     return async function* (this: DockerDriver) {
       const keys = await this.keysOf(id);
       if (keys.length === 1) yield* this.statsOne(id, abort);
+      else if (worker !== undefined) yield* this.statsOne(await this.workerOf(id, worker), abort);
       else
         yield* summedStats(
           keys.map((k) => (signal: AbortSignal) => this.statsOne(k, signal)),
@@ -383,8 +381,9 @@ export class DockerDriver implements RuntimeDriver {
     );
   }
 
-  exec(id: string, options: ExecOptions): Promise<ExecSession> {
-    return containerExec(this.container(id), options);
+  /** In the container of the worker asked for (rank 0's without one). */
+  async exec(id: string, options: ExecOptions): Promise<ExecSession> {
+    return containerExec(this.container(await this.workerOf(id, options.worker)), options);
   }
 
   /** Commit then push (exec.ts `commitAndPush`). */
@@ -439,6 +438,14 @@ export class DockerDriver implements RuntimeDriver {
   private async keysOf(id: string): Promise<string[]> {
     const n = Number(await readFile(join(this.logFiles.dir(id), 'workers'), 'utf8').catch(() => 1));
     return n > 1 ? workerKeys(id, n) : [id];
+  }
+
+  /** The container of worker `rank` (from 0; absent: 0) of the job. */
+  private async workerOf(id: string, rank = 0): Promise<string> {
+    const keys = await this.keysOf(id);
+    const key = keys[rank];
+    if (!key) throw new Error(`Job ${id} has ${keys.length} worker(s), numbered from 0`);
+    return key;
   }
 
   private async writeWorkers(id: string, workers: number) {

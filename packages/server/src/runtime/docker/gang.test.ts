@@ -17,6 +17,8 @@ import { RANK_EXCHANGE_BUSYBOX } from '../../test/gang-programs.js';
 import { spec as jobSpec, until as untilState } from '../../test/process-jobs.js';
 
 const IMAGE = 'busybox:orrery';
+/** Blocks until the job is stopped: the fifo never gets a writer, and no timer ends it. */
+const WAIT = 'mkfifo /tmp/wait && read _ < /tmp/wait';
 const spec = (command: string, extra: Partial<JobSpec> = {}) =>
   jobSpec(command, {
     image: IMAGE,
@@ -59,12 +61,13 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Runs `sh -c` in the job's rank 0: its output. */
-  const sh = async (id: string, script: string) => {
+  /** Runs `sh -c` in the job's rank 0, or the worker named: its output. */
+  const sh = async (id: string, script: string, worker?: number) => {
     const session = await driver.exec(id, {
       command: ['sh', '-c', script],
       tty: false,
       stdin: false,
+      worker,
     });
     const [out, err] = await Promise.all([text(session.stdout), text(session.stderr!)]);
     await session.exitCode;
@@ -112,7 +115,7 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
   });
 
   it('fails the job when a worker fails, having stopped the others; kill stops them all', async () => {
-    const s = spec('if [ "$RANK" = 1 ]; then echo failing; exit 3; fi; exec sleep 600', {
+    const s = spec(`if [ "$RANK" = 1 ]; then echo failing; exit 3; fi; ${WAIT}`, {
       workers: 3,
     });
     await driver.start(s);
@@ -125,7 +128,7 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
     }
     expect(await log(s.id, 1)).toBe('failing\n');
 
-    const killed = spec('exec sleep 600', { workers: 2 });
+    const killed = spec(WAIT, { workers: 2 });
     await driver.start(killed);
     await until(killed.id, 'running');
     const [free] = await driver.capacity();
@@ -142,7 +145,7 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
 
   it('serves the job’s HTTP port from worker 0, published on 127.0.0.1', async () => {
     const s = spec(
-      'if [ "$RANK" = 0 ]; then echo "worker $RANK" > /tmp/index.html && exec httpd -f -p 8080 -h /tmp; fi; exec sleep 600',
+      `if [ "$RANK" = 0 ]; then echo "worker $RANK" > /tmp/index.html && exec httpd -f -p 8080 -h /tmp; fi; ${WAIT}`,
       { workers: 2, httpPort: 8080 },
     );
     await driver.start(s);
@@ -161,26 +164,29 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
     await driver.remove(s.id);
   });
 
+  const MB = 2 ** 20;
+  /** A shell that holds a string of 24 MB until the job is stopped (`sh -c` is not replaced). */
+  const HOLD = `x=$(head -c 25165824 /dev/zero | tr "\\0" a); ${WAIT}; echo "\${#x}"`;
+  /** The first sample of the job (or of one worker) with at least `atLeast` bytes in use. */
+  const sample = async (id: string, worker?: number, atLeast = 24 * MB) => {
+    const abort = new AbortController();
+    for await (const x of driver.stats(id, abort.signal, worker)) {
+      if (x.memoryBytes < atLeast) continue;
+      abort.abort();
+      return x;
+    }
+    throw new Error(`no stats for ${id}`);
+  };
+
   it('adds up the workers’ stats', async () => {
-    // Each worker's shell holds a string of 24 MB (and is not replaced by `sleep`).
-    const hold = 'x=$(head -c 25165824 /dev/zero | tr "\\0" a); sleep 600; echo "${#x}"';
-    const s = spec(hold, { workers: 2 });
-    const one = spec(hold);
+    // Each worker's shell holds the string.
+    const s = spec(HOLD, { workers: 2 });
+    const one = spec(HOLD);
     await driver.start(s);
     await driver.start(one);
     await until(s.id, 'running');
     await until(one.id, 'running');
-    const MB = 2 ** 20;
     // Once the string is made.
-    const sample = async (id: string) => {
-      const abort = new AbortController();
-      for await (const x of driver.stats(id, abort.signal)) {
-        if (x.memoryBytes < 24 * MB) continue;
-        abort.abort();
-        return x;
-      }
-      throw new Error(`no stats for ${id}`);
-    };
     const single = await sample(one.id);
     expect(single.memoryBytes).toBeLessThan(40 * MB);
     const gang = await vi.waitFor(
@@ -195,9 +201,26 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
     await Promise.all([driver.remove(s.id), driver.remove(one.id)]);
   });
 
+  it('execs into the worker asked for, and streams that worker’s own stats', async () => {
+    // Worker 1 alone holds the string.
+    const s = spec(`if [ "$RANK" = 1 ]; then ${HOLD}; fi; ${WAIT}`, { workers: 2 });
+    await driver.start(s);
+    await until(s.id, 'running');
+    const whoami = 'echo "$(hostname) $RANK"';
+    expect(await sh(s.id, whoami, 1)).toBe(`${s.id}-w1 1\n`);
+    expect(await sh(s.id, whoami, 0)).toBe(`${s.id} 0\n`);
+    expect(await sh(s.id, whoami)).toBe(`${s.id} 0\n`);
+    // Worker 1's string is in its own stats and in the sum, not in worker 0's.
+    expect((await sample(s.id, 1)).memoryBytes).toBeLessThan(40 * MB);
+    const zero = await sample(s.id, 0, 1);
+    expect(zero.memoryBytes).toBeLessThan(8 * MB);
+    expect((await sample(s.id)).memoryBytes).toBeLessThan(48 * MB);
+    await driver.remove(s.id);
+  });
+
   it('lets the workers reach each other on any port, and nothing of other jobs or the host', async () => {
     const serve = 'echo served > /tmp/index.html && exec httpd -f -p 8080 -h /tmp';
-    const gangCommand = `if [ "$RANK" = 1 ]; then ${serve}; fi; exec sleep 600`;
+    const gangCommand = `if [ "$RANK" = 1 ]; then ${serve}; fi; ${WAIT}`;
     const prober = spec(gangCommand, { workers: 2 });
     const otherGang = spec(gangCommand, { workers: 2 });
     const otherJob = spec(serve);

@@ -8,11 +8,12 @@ import { bridgeOf, dropIsolation, gangIsolationRules, nft } from './isolation.js
 /**
  * A job of several workers on the docker runtime (docs/jobs.md "Distributed jobs"): one container
  * per rank, all labelled with the job's id (so listing, capacity and events see the job), rank 0's
- * container named as a job of one is (exec, the HTTP port, relays and save reach it), rank r's
- * after the job and its rank (`workerKey`). The workers share a network made for the job
- * (`gangNetwork`, internal: no way out of it but to each other), where each is known by its alias
- * `worker-<rank>`; they join the server's network too, as any job's container does, for the way
- * out and the project's relays, under that network's isolation rules (isolation.ts).
+ * container named as a job of one is (the HTTP port, relays and save reach it), rank r's after
+ * the job and its rank (`workerKey`); exec and stats reach the rank asked for. The workers share a
+ * network made for the job (`gangNetwork`, internal: no way out of it but to each other), where
+ * each is known by its alias `worker-<rank>`; they join the server's network too, as any job's
+ * container does, for the way out and the project's relays, under that network's isolation rules
+ * (isolation.ts).
  */
 
 /** The number of workers of a gang's containers (absent on a job of one). */

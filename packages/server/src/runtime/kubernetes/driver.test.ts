@@ -274,7 +274,7 @@ describe('kubernetes driver against an API server stand-in', () => {
     }
   });
 
-  it('runs a job of several workers as a Pod each: one status, merged logs, summed stats', async () => {
+  it('runs a job of several workers as a Pod each: one status, merged logs, summed stats, exec and attach into a chosen worker', async () => {
     const gang = fullSpec({
       id: 'job-gang',
       workers: 2,
@@ -317,12 +317,48 @@ describe('kubernetes driver against an API server stand-in', () => {
     expect(await log()).toBe('zero\none\nend\n');
     expect(await log(1)).toBe('one\n');
     api.metrics.set(rank0, { cpu: '250m', memory: '1Gi' });
-    api.metrics.set(rank1, { cpu: '500m', memory: '1Gi' });
-    const abort = new AbortController();
-    for await (const sample of driver.stats(gang.id, abort.signal)) {
-      expect(sample).toMatchObject({ cpu: 0.75, memoryBytes: 2 * 2 ** 30 });
-      abort.abort();
-    }
+    api.metrics.set(rank1, { cpu: '500m', memory: '3Gi' });
+    const firstSample = async (worker?: number) => {
+      const abort = new AbortController();
+      for await (const sample of driver.stats(gang.id, abort.signal, worker)) {
+        abort.abort();
+        return sample;
+      }
+    };
+    // The workers' added up, or one worker's own.
+    expect(await firstSample()).toMatchObject({ cpu: 0.75, memoryBytes: 4 * 2 ** 30 });
+    expect(await firstSample(1)).toMatchObject({ cpu: 0.5, memoryBytes: 3 * 2 ** 30 });
+    expect(await firstSample(0)).toMatchObject({ cpu: 0.25, memoryBytes: 2 ** 30 });
+
+    // Exec and attach reach the Pod of the worker asked for, rank 0's without one.
+    const streamedTo = () => {
+      const ws = api.requests.filter((r) => r.method === 'WS');
+      return ws.map((r) => r.path.split('/').slice(-2).join(' '));
+    };
+    const exec = async (worker?: number) => {
+      const run = await driver.exec(gang.id, {
+        command: ['hostname'],
+        tty: false,
+        stdin: false,
+        worker,
+      });
+      expect(await text(run.stdout)).toBe('hostname\n');
+      return run.exitCode;
+    };
+    expect(await exec(1)).toBe(0);
+    expect(streamedTo().at(-1)).toBe(`${rank1} exec`);
+    expect(await exec()).toBe(0);
+    expect(streamedTo().at(-1)).toBe(`${rank0} exec`);
+    const attached = await driver.attach(gang.id, {
+      command: [],
+      tty: true,
+      stdin: true,
+      worker: 1,
+    });
+    expect(streamedTo().at(-1)).toBe(`${rank1} attach`);
+    const echoed = text(attached.stdout);
+    attached.stdin!.write('to worker 1\x04');
+    expect(await echoed).toBe('to worker 1\x04');
 
     // A worker fails: the others' Pods go, the job fails saying which.
     api.setStatus(rank1, {
@@ -336,6 +372,8 @@ describe('kubernetes driver against an API server stand-in', () => {
         },
       ],
     });
+    // The session attached to worker 1 ends with its exit code.
+    expect(await attached.exitCode).toBe(3);
     await driver.observe(gang.id);
     await expect.poll(() => api.store.get('pods')!.has(rank0)).toBe(false);
     expect(await driver.observe(gang.id)).toMatchObject({

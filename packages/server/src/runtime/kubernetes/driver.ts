@@ -291,8 +291,7 @@ export class KubernetesDriver implements RuntimeDriver {
     const workers = await this.workersOf(id);
     if (workers.length === 1) return this.podLogs(id, objectName(id), options);
     if (options.worker !== undefined) {
-      const w = workers[options.worker];
-      if (!w) throw new Error(`Job ${id} has ${workers.length} workers`);
+      const w = await this.worker(id, options.worker);
       return this.podLogs(w.key, w.pod, options);
     }
     const opened = workers.map(
@@ -318,11 +317,13 @@ export class KubernetesDriver implements RuntimeDriver {
     );
   }
 
-  /** A gang's: its workers' Pods added up. */
-  stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+  /** A gang's: its workers' Pods added up, or one's (`worker`). */
+  stats(id: string, abort: AbortSignal, worker?: number): AsyncIterable<StatsSample> {
     return async function* (this: KubernetesDriver) {
       const pods = (await this.workersOf(id)).map((w) => w.pod);
       if (pods.length === 1) yield* this.podStats(pods[0]!, abort);
+      else if (worker !== undefined)
+        yield* this.podStats((await this.worker(id, worker)).pod, abort);
       else
         yield* summedStats(
           pods.map((p) => (signal: AbortSignal) => this.podStats(p, signal)),
@@ -405,19 +406,34 @@ export class KubernetesDriver implements RuntimeDriver {
     );
   }
 
+  /** In the Pod of the worker asked for (rank 0's without one). */
   async exec(id: string, options: ExecOptions): Promise<ExecSession> {
-    return execSession(this.k, objectName(id), options);
+    return execSession(this.k, (await this.worker(id, options.worker)).pod, options);
   }
 
+  /**
+   * To the Pod of the worker asked for; the exit code once it closes is the job's, or that
+   * worker's own when one was named (its Pod ends before the job may).
+   */
   async attach(id: string, options: ExecOptions): Promise<ExecSession> {
-    return attachSession(this.k, objectName(id), options, async () => {
+    const { key, pod } = await this.worker(id, options.worker);
+    return attachSession(this.k, pod, options, async () => {
       for (;;) {
-        const seen = await this.observe(id);
+        const seen =
+          options.worker === undefined ? await this.observe(id) : await this.observePod(key, pod);
         if (seen.state === 'exited') return seen.exitCode;
         if (seen.state === 'missing') return 137;
         await sleep(500);
       }
     });
+  }
+
+  /** Worker `rank` (from 0; absent: 0) of the job: its key and Pod. */
+  private async worker(id: string, rank = 0): Promise<{ key: string; pod: string }> {
+    const workers = await this.workersOf(id);
+    const w = workers[rank];
+    if (!w) throw new Error(`Job ${id} has ${workers.length} worker(s), numbered from 0`);
+    return w;
   }
 
   async close(): Promise<void> {

@@ -14,8 +14,9 @@ import { JOB_LABEL, objectName } from './names.js';
  * indexed set of Pods, one per rank, made together, and a headless Service through which the
  * workers resolve each other (`worker-<rank>.<service>.<namespace>.svc`: each Pod's host name in
  * the Service's subdomain). The driver follows them as one job, as the docker runtime does its
- * containers: rank 0's Pod is the job's own (`orrery-<id>`: exec, attach, the HTTP port), rank
- * r's `orrery-<id>-w<r>`, all labelled with the job's id and their rank.
+ * containers: rank 0's Pod is the job's own (`orrery-<id>`: the HTTP port), rank r's
+ * `orrery-<id>-w<r>`, all labelled with the job's id and their rank; exec, attach and stats
+ * reach the rank asked for.
  */
 
 /** The label of a worker's Pod that says its rank. */
