@@ -1,3 +1,5 @@
+import { TransactionRollbackError } from 'drizzle-orm';
+
 /**
  * The unique index a statement violated (PostgreSQL 23505), however the driver wrapped the error
  * (drizzle nests the driver's error as `cause`); null for any other error.
@@ -11,3 +13,6 @@ export function uniqueViolation(e: unknown): { constraint?: string } | null {
 }
 
 export const isUniqueViolation = (e: unknown) => uniqueViolation(e) !== null;
+
+/** A transaction ended on purpose by `tx.rollback()`, not by a failure. */
+export const isRollback = (e: unknown) => e instanceof TransactionRollbackError;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { emailTokens } from '../../db/schema.js';
 
@@ -16,7 +16,7 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('bas
 /** A random 32-byte token for a mailed link; returns the token to put in the link. */
 export async function issueEmailToken(db: Db, userId: string, kind: EmailTokenKind) {
   const token = randomBytes(32).toString('base64url');
-  await db.insert(emailTokens).values({
+  await insertOneTimeToken(db, {
     tokenHash: hashOf(token),
     userId,
     kind,
@@ -25,9 +25,24 @@ export async function issueEmailToken(db: Db, userId: string, kind: EmailTokenKi
   return token;
 }
 
-const live = (token: string, kind: EmailTokenKind) =>
+/**
+ * Records a one-time token by its hash, under a kind of its own: mailed links here, and other
+ * modules' one-time values hashed their own way (the jobs' ingress tickets).
+ */
+export async function insertOneTimeToken(db: Db, values: typeof emailTokens.$inferInsert) {
+  await db.insert(emailTokens).values(values);
+}
+
+/** Drops the expired tokens of a kind: of no use to anyone once past their time. */
+export async function deleteExpiredTokens(db: Db, kind: string) {
+  await db
+    .delete(emailTokens)
+    .where(and(eq(emailTokens.kind, kind), lt(emailTokens.expiresAt, new Date())));
+}
+
+const live = (tokenHash: string, kind: string) =>
   and(
-    eq(emailTokens.tokenHash, hashOf(token)),
+    eq(emailTokens.tokenHash, tokenHash),
     eq(emailTokens.kind, kind),
     gt(emailTokens.expiresAt, new Date()),
   );
@@ -38,7 +53,7 @@ export async function userOfToken(db: Db, token: string, kind: EmailTokenKind) {
   const [row] = await db
     .select({ userId: emailTokens.userId, usedAt: emailTokens.usedAt })
     .from(emailTokens)
-    .where(live(token, kind));
+    .where(live(hashOf(token), kind));
   return row ?? null;
 }
 
@@ -48,10 +63,15 @@ export async function userOfToken(db: Db, token: string, kind: EmailTokenKind) {
  */
 export async function consumeEmailToken(db: Db, token: string, kind: EmailTokenKind) {
   if (!token) return null;
+  return consumeOneTimeToken(db, hashOf(token), kind);
+}
+
+/** `consumeEmailToken` for a token hashed by its module: the user, once, or null. */
+export async function consumeOneTimeToken(db: Db, tokenHash: string, kind: string) {
   const [row] = await db
     .update(emailTokens)
     .set({ usedAt: new Date() })
-    .where(and(live(token, kind), isNull(emailTokens.usedAt)))
+    .where(and(live(tokenHash, kind), isNull(emailTokens.usedAt)))
     .returning({ userId: emailTokens.userId });
   return row?.userId ?? null;
 }

@@ -7,7 +7,8 @@ import {
   type NodePoolStatusWire,
 } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { activeJobs, containerOf } from '../jobs/store.js';
+import { activeJobs } from '../jobs/store.js';
+import { containerOf } from '../jobs/container.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { DEFAULT_CLUSTER } from '@orrery/contract';
 import type { LocalGpus } from '../../runtime/machine.js';

@@ -14,10 +14,10 @@ import {
   clusterOrgsOf,
   deleteClusterOrg,
   insertClusterOrg,
-  projectsOnCluster,
   setDiskPrice,
   setStorageVolumes,
 } from './store.js';
+import { projectsOnCluster } from '../projects/store.js';
 
 export {
   adminClusters,

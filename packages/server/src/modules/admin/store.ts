@@ -2,14 +2,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { ClusterOrgWire } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { Tx } from '../billing/metering.js';
-import {
-  clusterMembers,
-  clusterOrgs,
-  clusters,
-  organizations,
-  projects,
-  users,
-} from '../../db/schema.js';
+import { clusterMembers, clusterOrgs, clusters, organizations, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { invalidateCatalog } from '../clusters/store.js';
 import { decimal } from '../../db/numeric.js';
@@ -115,18 +108,6 @@ export async function setDiskPrice(db: Db, cluster: string, creditsPerDayPerGb: 
   invalidateCatalog(db);
   return row!.price;
 }
-
-/** The projects on a cluster (of one organization, when named), by organization and name. */
-export const projectsOnCluster = (db: Db, cluster: string, org?: string) =>
-  db
-    .select()
-    .from(projects)
-    .where(
-      org
-        ? and(eq(projects.clusterName, cluster), eq(projects.orgName, org))
-        : eq(projects.clusterName, cluster),
-    )
-    .orderBy(projects.orgName, projects.name);
 
 /** A cluster's direct members (only `userId`, when given), by user name. */
 export const clusterMembersOf = (db: Db, cluster: string, userId?: string) =>

@@ -1,4 +1,5 @@
-import { containerOf, type JobRow } from '../jobs/store.js';
+import { type JobRow } from '../jobs/store.js';
+import { containerOf } from '../jobs/container.js';
 import type { Config } from '../../config.js';
 import { jobOrigin } from '../jobs/ingress-host.js';
 import type { AppEndpoint, AppJob } from './runner.js';

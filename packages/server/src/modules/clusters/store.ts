@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { clusterMembers, clusterOrgs, clusters, nodePools, presets } from '../../db/schema.js';
 
@@ -89,6 +89,16 @@ export async function presetPoolMap(db: Db): Promise<Map<string, string[]>> {
     .select({ cluster: presets.clusterName, name: presets.name, pools: presets.resourcePoolNames })
     .from(presets);
   return new Map(rows.map((r) => [`${r.cluster}/${r.name}`, r.pools ?? []]));
+}
+
+/** The node pools a job's preset names (a cluster runtime schedules it onto one of them). */
+export async function presetPools(db: Db, cluster: string, preset: string | null) {
+  if (!preset) return [];
+  const [row] = await db
+    .select({ pools: presets.resourcePoolNames })
+    .from(presets)
+    .where(and(eq(presets.clusterName, cluster), eq(presets.name, preset)));
+  return row?.pools ?? [];
 }
 
 /**

@@ -1,8 +1,10 @@
-import { TransactionRollbackError, and, count, eq, isNull, notInArray, sql } from 'drizzle-orm';
-import { FINAL_JOB_STATUSES, jobUri } from '@orrery/contract';
+import { jobUri } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
-import { clusterOrgs, jobs, orgMembers, organizations, users } from '../../db/schema.js';
-import type { JobRow } from './store.js';
+import { isRollback } from '../../db/errors.js';
+import { orgCredits } from '../billing/store-ledger.js';
+import { orgLink } from '../quotas/store.js';
+import { activeJobCount, type JobRow } from './store.js';
+import { claimCharge, memberCredits } from './store-accounting.js';
 import { accrue, decimal } from '../billing/metering.js';
 
 /**
@@ -20,19 +22,12 @@ export async function creditsLeft(
   org: string,
   userId: string | null,
 ): Promise<CreditsLeft> {
-  const [o] = await db
-    .select({ credits: organizations.credits })
-    .from(organizations)
-    .where(eq(organizations.name, org));
+  const o = await orgCredits(db, org);
   if (o && o.credits !== null && Number(o.credits) <= 0) {
     return { ok: false, who: `organization ${org}` };
   }
   if (userId) {
-    const [m] = await db
-      .select({ credits: orgMembers.credits, username: users.username })
-      .from(orgMembers)
-      .innerJoin(users, eq(users.id, orgMembers.userId))
-      .where(and(eq(orgMembers.orgName, org), eq(orgMembers.userId, userId)));
+    const m = await memberCredits(db, org, userId);
     if (m && m.credits !== null && Number(m.credits) <= 0) {
       return { ok: false, who: `user ${m.username} in organization ${org}` };
     }
@@ -42,25 +37,9 @@ export async function creditsLeft(
 
 /** The organization's `totalRunningJobs` quota on a cluster and how much of it is taken. */
 export async function jobsQuota(db: Db, cluster: string, org: string, except?: string) {
-  const [link] = await db
-    .select({ quota: clusterOrgs.quotaTotalRunningJobs })
-    .from(clusterOrgs)
-    .where(and(eq(clusterOrgs.clusterName, cluster), eq(clusterOrgs.orgName, org)));
-  const quota = link?.quota ?? null;
+  const quota = (await orgLink(db, cluster, org))?.quotaTotalRunningJobs ?? null;
   if (quota === null) return { exhausted: false, quota: null, used: 0 };
-  const [row] = await db
-    .select({ used: count() })
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.clusterName, cluster),
-        eq(jobs.orgName, org),
-        eq(jobs.materialized, true),
-        notInArray(jobs.status, [...FINAL_JOB_STATUSES]),
-        except ? sql`${jobs.id} <> ${except}` : undefined,
-      ),
-    );
-  const used = Number(row?.used ?? 0);
+  const used = await activeJobCount(db, cluster, org, except);
   return { exhausted: used >= quota, quota, used };
 }
 
@@ -111,17 +90,7 @@ export async function charge(
   };
   return db
     .transaction(async (tx) => {
-      const [claimed] = await tx
-        .update(jobs)
-        .set({ billedUntil: until, totalPrice: sql`${jobs.totalPrice} + ${amount}::numeric` })
-        .where(
-          and(
-            eq(jobs.id, job.id),
-            job.billedUntil ? eq(jobs.billedUntil, job.billedUntil) : isNull(jobs.billedUntil),
-          ),
-        )
-        .returning({ id: jobs.id });
-      if (!claimed) return 0;
+      if (!(await claimCharge(tx, job, until, amount))) return 0;
       const charged = await accrue(tx, {
         ...subject,
         cluster: job.clusterName,
@@ -139,7 +108,7 @@ export async function charge(
       return credits;
     })
     .catch((e: unknown) => {
-      if (e instanceof TransactionRollbackError) return 0;
+      if (isRollback(e)) return 0;
       throw e;
     });
 }

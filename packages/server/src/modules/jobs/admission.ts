@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, notInArray } from 'drizzle-orm';
 import {
   DEFAULT_MAX_RUN_TIME_MINUTES,
-  FINAL_JOB_STATUSES,
   JOB_TEXTS,
   type JobContainer,
   type JobCreate,
@@ -14,19 +12,13 @@ import type { Grant } from '../../auth/permissions.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
-import { jobs } from '../../db/schema.js';
 import { HttpError, conflict, invalid, notFound } from '../../http/errors.js';
 import { loadClusters, type PresetRow } from '../clusters/store.js';
 import { projectExists } from '../projects/store.js';
 import { creditsLeft, jobsQuota } from './accounting.js';
 import { presetGpu, resourcesGpu, resourcesOf } from './resources.js';
-import {
-  containerOf,
-  type JobInsert,
-  type JobRow,
-  type ProjectPlace,
-  type StoredContainer,
-} from './store.js';
+import { liveJobNamed, type JobInsert, type JobRow, type ProjectPlace } from './store.js';
+import { containerOf, type StoredContainer } from './container.js';
 import { interactiveOf } from './wire.js';
 import { checkVolumeAccess, diskIdsOf, normalizeUris } from './volumes.js';
 
@@ -150,18 +142,7 @@ function refuseUnsupported(runtime: Pick<RuntimeDriver, 'jobRefusals'>, c: Store
 async function refusals(ctx: AppContext, caller: Principal, place: ProjectPlace, req: NewJob) {
   const b = req.body;
   if (b.name) {
-    const [taken] = await ctx.db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.clusterName, place.cluster),
-          eq(jobs.orgName, place.org),
-          eq(jobs.projectName, place.project),
-          eq(jobs.name, b.name),
-          notInArray(jobs.status, [...FINAL_JOB_STATUSES]),
-        ),
-      );
+    const taken = await liveJobNamed(ctx.db, place, b.name);
     if (taken)
       throw conflict(`A job named ${b.name} is already pending or running (${taken.id})`, 'name');
   }

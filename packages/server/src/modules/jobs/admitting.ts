@@ -8,7 +8,8 @@ import { perJobOn, workersFitting } from '../scheduler/place.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { creditsLeft, type CreditsLeft } from './accounting.js';
 import { requestsOf, schedNodes, type JobQueue } from './queue.js';
-import { containerOf, lastTransitionAt, workersOf, type JobRow, type Transition } from './store.js';
+import { lastTransitionAt, type JobRow, type Transition } from './store.js';
+import { containerOf, workersOf } from './container.js';
 
 /** A job that keeps failing waits at most this long between starts. */
 const RESTART_BACKOFF_MAX_S = 300;

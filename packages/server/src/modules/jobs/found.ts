@@ -3,7 +3,8 @@ import { jobUri, type Action } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { authorized } from '../../http/access.js';
 import { readableJobs } from './scope.js';
-import { jobById, jobByIdOrName, type JobRow } from './store.js';
+import { jobById, jobByIdOrName, jobByIngressName, type JobRow } from './store.js';
+import { isIngressNameKey } from './wire.js';
 
 /**
  * The job a path names, if the caller may `action` it; 404 when they may not read it. A name is
@@ -21,3 +22,10 @@ export async function jobFor(
   const uriOf = (j: JobRow) => jobUri(j.clusterName, j.orgName, j.projectName, j.id);
   return authorized(request, found, uriOf, action, `Job ${idOrName} not found`);
 }
+
+/** The job a job host's key names: its id, or the name key of its address by name. */
+export const jobOfKey = (db: Db, key: string) =>
+  isIngressNameKey(key) ? jobByIngressName(db, key) : jobById(db, key);
+
+/** The job as it is now, or as it was when it is gone. */
+export const jobAgain = async (db: Db, j: JobRow) => (await jobById(db, j.id)) ?? j;

@@ -1,7 +1,8 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { emailTokens } from '../../db/schema.js';
+import { principalOf } from '../../auth/principal-hook.js';
+import { consumeOneTimeToken, deleteExpiredTokens, insertOneTimeToken } from '../accounts/store.js';
+import { userById } from '../users/store.js';
 
 /**
  * How a browser gets into a job's host without the user's API token ever leaving the console:
@@ -26,16 +27,13 @@ const ticketHash = (ticket: string, key: string) =>
 /** A ticket for `key` (a job id or name key) on behalf of `userId`. */
 export async function issueTicket(db: Db, userId: string, key: string, ttlMs = TICKET_TTL_MS) {
   const ticket = randomBytes(32).toString('base64url');
-  const now = new Date();
   // Spent and expired tickets are of no use to anyone: drop them as new ones are made.
-  await db
-    .delete(emailTokens)
-    .where(and(eq(emailTokens.kind, TICKET_KIND), lt(emailTokens.expiresAt, now)));
-  await db.insert(emailTokens).values({
+  await deleteExpiredTokens(db, TICKET_KIND);
+  await insertOneTimeToken(db, {
     tokenHash: ticketHash(ticket, key),
     userId,
     kind: TICKET_KIND,
-    expiresAt: new Date(now.getTime() + ttlMs),
+    expiresAt: new Date(Date.now() + ttlMs),
   });
   return ticket;
 }
@@ -46,19 +44,13 @@ export async function issueTicket(db: Db, userId: string, key: string, ttlMs = T
  */
 export async function consumeTicket(db: Db, ticket: string, key: string) {
   if (!ticket || ticket.length > 200) return null;
-  const [row] = await db
-    .update(emailTokens)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(emailTokens.tokenHash, ticketHash(ticket, key)),
-        eq(emailTokens.kind, TICKET_KIND),
-        gt(emailTokens.expiresAt, new Date()),
-        isNull(emailTokens.usedAt),
-      ),
-    )
-    .returning({ userId: emailTokens.userId });
-  return row?.userId ?? null;
+  return consumeOneTimeToken(db, ticketHash(ticket, key), TICKET_KIND);
+}
+
+/** The user a ticket or a job host's cookie names, as a caller; null when they are gone. */
+export async function callerOf(db: Db, userId: string | null) {
+  const user = userId ? await userById(db, userId) : null;
+  return user ? principalOf(user) : null;
 }
 
 /** The cookie's signing key, derived from the secrets key so every replica shares it. */

@@ -14,7 +14,8 @@ import { placeWorkers } from '../scheduler/place.js';
 import { clusterQuotas } from '../quotas/store.js';
 import { presetPoolMap } from '../clusters/store.js';
 import { limitsOf } from './resources.js';
-import { containerOf, workersOf, type JobRow } from './store.js';
+import { type JobRow } from './store.js';
+import { containerOf, workersOf } from './container.js';
 
 /**
  * What the scheduler's pure core (modules/scheduler) is given from the jobs of this runtime, and

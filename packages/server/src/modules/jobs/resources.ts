@@ -1,6 +1,3 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { presets } from '../../db/schema.js';
 import { GPU_VENDORS, type JobContainer } from '@orrery/contract';
 import type { JobLimits } from '../../runtime/driver.js';
 import type { PresetRow } from '../clusters/store.js';
@@ -42,14 +39,4 @@ export function resourcesOf(
 export function limitsOf(c: JobContainer): JobLimits {
   const r = c.resources;
   return { cpu: r.cpu, memory: r.memory, shm: r.shm, gpu: resourcesGpu(r) };
-}
-
-/** The node pools a job's preset names (a cluster runtime schedules it onto one of them). */
-export async function presetPools(db: Db, cluster: string, preset: string | null) {
-  if (!preset) return [];
-  const [row] = await db
-    .select({ pools: presets.resourcePoolNames })
-    .from(presets)
-    .where(and(eq(presets.clusterName, cluster), eq(presets.name, preset)));
-  return row?.pools ?? [];
 }

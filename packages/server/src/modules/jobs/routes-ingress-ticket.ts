@@ -9,7 +9,8 @@ import { HttpError, notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { TICKET_PARAM, issueTicket } from './ingress-auth.js';
 import { jobUrl } from './ingress-host.js';
-import { containerOf, jobById, jobByIngressName } from './store.js';
+import { jobOfKey } from './found.js';
+import { containerOf } from './container.js';
 import { interactiveOf, isIngressNameKey } from './wire.js';
 
 const OneJob = z.object({ job: z.string().min(1) });
@@ -40,9 +41,7 @@ export const ingressTicketRoutes =
         const caller = requireUser(request);
         // A job id, or the name key of its address by name (`{name}--{project}--{org}`).
         const key = request.params.job;
-        const j = isIngressNameKey(key)
-          ? await jobByIngressName(ctx.db, key)
-          : await jobById(ctx.db, key);
+        const j = await jobOfKey(ctx.db, key);
         const missing = `Job ${key} not found`;
         if (!j) throw notFound(missing);
         const uri = jobUri(j.clusterName, j.orgName, j.projectName, j.id);

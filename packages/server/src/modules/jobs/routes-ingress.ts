@@ -3,15 +3,14 @@ import replyFrom from '@fastify/reply-from';
 import { WebSocket, type RawData } from 'ws';
 import { jobUri } from '@orrery/contract';
 import { allows, grantsOf } from '../../auth/permissions.js';
-import { principalOf } from '../../auth/principal-hook.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { sameOrigin } from '../../http/origin.js';
 import { sendPaced } from '../../http/ws-stream.js';
-import { userById } from '../users/store.js';
 import {
   COOKIE_TTL_S,
   TICKET_PARAM,
+  callerOf,
   consumeTicket,
   cookieName,
   signCredential,
@@ -19,7 +18,9 @@ import {
   verifyCredential,
 } from './ingress-auth.js';
 import { HOST_ROUTE, hostKeyOf, requestedPath } from './ingress-host.js';
-import { containerOf, jobById, jobByIngressName, type JobRow } from './store.js';
+import type { JobRow } from './store.js';
+import { jobOfKey } from './found.js';
+import { containerOf } from './container.js';
 import type { JobsService } from './service.js';
 import { interactiveOf, isIngressNameKey } from './wire.js';
 
@@ -71,8 +72,7 @@ export async function registerIngress(
   const secure = ctx.config.publicUrl.startsWith('https:');
   const COOKIE = cookieName(secure);
 
-  const jobOf = (key: string) =>
-    key ? (isIngressNameKey(key) ? jobByIngressName(ctx.db, key) : jobById(ctx.db, key)) : null;
+  const jobOf = (key: string) => (key ? jobOfKey(ctx.db, key) : null);
 
   /**
    * Null when `principal` may open the job, else why not: anonymous callers are asked to sign in
@@ -109,15 +109,10 @@ export async function registerIngress(
   const bearerCaller = (request: FastifyRequest) =>
     /^Bearer\s+\S/i.test(request.headers.authorization ?? '') ? request.principal : null;
 
-  const userOf = async (id: string | null) => {
-    const user = id ? await userById(ctx.db, id) : null;
-    return user ? principalOf(user) : null;
-  };
-
   /** The caller of a job host's cookie for `key`, if it holds a valid one. */
   const cookieCaller = async (request: FastifyRequest, key: string) => {
     for (const value of splitCookies(request.headers.cookie, COOKIE).mine) {
-      const principal = await userOf(verifyCredential(cookieKey, value, key));
+      const principal = await callerOf(ctx.db, verifyCredential(cookieKey, value, key));
       if (principal) return principal;
     }
     return null;
@@ -170,7 +165,7 @@ export async function registerIngress(
           'This link has expired or was used: open the job from the console again',
         );
       }
-      const denied = await denial(j, key, await userOf(userId));
+      const denied = await denial(j, key, await callerOf(ctx.db, userId));
       if (denied) return denied;
       // The ticket leaves the address bar: what stays is a cookie of this host alone.
       url.searchParams.delete(TICKET_PARAM);

@@ -15,7 +15,6 @@ import {
   type Action,
   type JobStatus,
   type JobTopSample,
-  DEFAULT_CLUSTER,
 } from '@orrery/contract';
 import type { AppContext } from '../../context.js';
 import { bearerOf, requireUser } from '../../auth/principal.js';
@@ -24,10 +23,11 @@ import { errorResponses } from '../../http/route.js';
 import { channelFrame, pipeToSocket, writePaced } from '../../http/ws-stream.js';
 import type { ExecSession } from '../../runtime/driver.js';
 import { ndjsonStream } from '../../http/ndjson.js';
-import { loadClusters } from '../clusters/store.js';
-import { containerOf, jobById, updateJob, workersOf, type JobRow } from './store.js';
+import type { JobRow } from './store.js';
+import { containerOf, workersOf } from './container.js';
 import type { JobsService } from './service.js';
-import { jobFor as findJob } from './found.js';
+import { jobAgain, jobFor as findJob } from './found.js';
+import { markLogsRemoved, presetCapacity } from './service-monitoring.js';
 import { workersRefusal } from './admitting.js';
 import type { MetricsHistory } from './metrics-history.js';
 
@@ -125,26 +125,7 @@ export const monitoringRoutes =
         config: { access: 'user-or-token' },
         schema: { tags: ['monitoring'], response: { 200: JobCapacity, ...errorResponses } },
       },
-      async () => {
-        // How many more jobs of each preset fit now (apolo config show).
-        const pools = await driver.capacity();
-        const [cluster] = await loadClusters(ctx.db, [DEFAULT_CLUSTER]);
-        const out: Record<string, number> = {};
-        for (const p of cluster?.presets ?? []) {
-          out[p.name] = pools.reduce(
-            (n, pool) =>
-              n +
-              Math.floor(
-                Math.min(
-                  pool.availableCpu / p.cpu,
-                  p.memory > 0 ? pool.availableMemory / p.memory : Infinity,
-                ),
-              ),
-            0,
-          );
-        }
-        return out;
-      },
+      async () => presetCapacity(ctx.db, driver),
     );
 
     app.get(
@@ -212,7 +193,7 @@ export const monitoringRoutes =
       },
       async (request, reply) => {
         const j = await jobFor(request, request.params.job, 'write');
-        await updateJob(ctx.db, j.id, { logsRemoved: true });
+        await markLogsRemoved(ctx.db, j);
         return reply.status(204).send(null);
       },
     );
@@ -389,7 +370,7 @@ export const monitoringRoutes =
           watch.close();
         });
         try {
-          j = (await jobById(ctx.db, j.id)) ?? j;
+          j = await jobAgain(ctx.db, j);
           if (driver.attach && j.status === 'running') {
             // The job's own stdin and output (the kubernetes runtime keeps them open).
             const early: Buffer[] = [];
@@ -409,7 +390,7 @@ export const monitoringRoutes =
             // Events (of any replica) wake it at once; the recheck only bounds the wait for
             // one lost with a connection (ORRERY_JOB_STATUS_RECHECK).
             await watch.next(ctx.config.jobStatusRecheckSeconds * 1000);
-            j = (await jobById(ctx.db, j.id)) ?? j;
+            j = await jobAgain(ctx.db, j);
           }
           if (!open) return;
           const exit = JSON.stringify({

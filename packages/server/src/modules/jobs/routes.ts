@@ -8,7 +8,6 @@ import {
   JobList,
   JobListQuery,
   JobMaxRunTime,
-  flowJobsTag,
   jobUri,
   type Action,
   DEFAULT_CLUSTER,
@@ -21,9 +20,8 @@ import { authorize } from '../../http/access.js';
 import { validationOf } from '../../http/errors.js';
 import { errorResponses } from '../../http/route.js';
 import { sendList } from '../../http/ndjson.js';
-import { historyOf, jobById, listJobs, unfinishedJobs, type JobRow } from './store.js';
-import { clusterQueue } from './queue-view.js';
-import { readableJobs } from './scope.js';
+import type { JobRow, historyOf } from './store.js';
+import { clusterQueueNow, jobsPage } from './service-list.js';
 import { jobFor as findJob } from './found.js';
 import type { JobsService } from './service.js';
 import { jobWires } from './wire.js';
@@ -96,31 +94,7 @@ export const jobRoutes =
         reply: FastifyReply,
       ) => {
         const q = request.query;
-        const page = async () => {
-          const readable = await readableJobs(ctx.db, await request.grants());
-          const after = q.cursor ? await jobById(ctx.db, q.cursor) : undefined;
-          const rows = await listJobs(ctx.db, {
-            readable,
-            place: { cluster: q.cluster_name, org: q.org_name, projects: q.project_name },
-            statuses: q.status,
-            name: q.name,
-            owners: q.owner,
-            tags: q.flow_name ? [...q.tag, flowJobsTag(q.flow_name)] : q.tag,
-            since: q.since ? new Date(q.since) : undefined,
-            until: q.until ? new Date(q.until) : undefined,
-            q: q.q,
-            reverse: q.reverse ?? false,
-            limit: q.limit ?? 10_000,
-            after: after ?? undefined,
-            materialized: q.materialized,
-            logsRemoved: q.logs_removed,
-          });
-          const history = await historyOf(
-            ctx.db,
-            rows.map((r) => r.id),
-          );
-          return { rows, history };
-        };
+        const page = async () => jobsPage(ctx.db, await request.grants(), q);
         // Pages (the console's) are shared by the caller's requests until a job changes (the
         // `jobs` epoch) or the caller's access does; the wire is made per request (run times).
         const snap = await request.accessSnapshot();
@@ -170,7 +144,7 @@ export const jobRoutes =
       },
       async (request) => {
         await authorize(request, clusterUri(request.params.cluster), 'manage');
-        return clusterQueue(jobs.queue, request.params.cluster, await unfinishedJobs(ctx.db));
+        return clusterQueueNow(ctx.db, jobs.queue, request.params.cluster);
       },
     );
 

@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { Grant } from '../../auth/permissions.js';
 import type { Db } from '../../db/client.js';
-import { projects } from '../../db/schema.js';
+import { projectsOnCluster } from '../projects/store.js';
 import type { ProjectPlace } from './store.js';
 
 /**
@@ -22,11 +21,8 @@ export async function readableJobs(db: Db, grants: Grant[]) {
     } else if (project !== undefined) {
       add({ cluster: cluster!, org: org!, project });
     } else if (g.scheme === 'job' && cluster !== undefined) {
-      const rows = await db
-        .select({ cluster: projects.clusterName, org: projects.orgName, project: projects.name })
-        .from(projects)
-        .where(and(eq(projects.clusterName, cluster), org ? eq(projects.orgName, org) : undefined));
-      rows.forEach(add);
+      const rows = await projectsOnCluster(db, cluster, org);
+      for (const p of rows) add({ cluster: p.clusterName, org: p.orgName, project: p.name });
     }
   }
   return { all: false, places: [...places.values()], ids };

@@ -22,7 +22,6 @@ import { JobQueue } from './queue.js';
 import { jobSpecOf } from './starter.js';
 import {
   activeJobs,
-  containerOf,
   insertJob,
   jobById,
   transition,
@@ -31,6 +30,7 @@ import {
   type JobRow,
   type Transition,
 } from './store.js';
+import { containerOf } from './container.js';
 import type { VolumeDeps } from './volumes.js';
 import { whileLeading } from '../../db/advisory-locks.js';
 import { JobWatches } from './watches.js';

@@ -1,8 +1,10 @@
 import type { AppContext } from '../../context.js';
 import type { JobSpec } from '../../runtime/driver.js';
 import { ownerToken, passedConfig } from './owner-token.js';
-import { limitsOf, presetPools } from './resources.js';
-import { containerOf, workersOf, type JobRow } from './store.js';
+import { presetPools } from '../clusters/store.js';
+import { limitsOf } from './resources.js';
+import { type JobRow } from './store.js';
+import { containerOf, workersOf } from './container.js';
 import { resolveMounts, type VolumeDeps } from './volumes.js';
 
 /**

@@ -2,6 +2,7 @@ import type { ResourcePlace } from '@orrery/contract';
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   gt,
@@ -15,26 +16,13 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { FINAL_JOB_STATUSES, type JobContainer, type JobStatus } from '@orrery/contract';
+import { FINAL_JOB_STATUSES, type JobStatus } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { jobs, jobStatuses } from '../../db/schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobInsert = typeof jobs.$inferInsert;
 export type JobStatusRow = typeof jobStatuses.$inferSelect;
-/**
- * The stored container: the job JSON's, and the volumes (by dst_path) the job's uid owns on the
- * process runtime (driver.ts JobMount.owned), which only the apps service asks for and the job
- * JSON never shows.
- */
-export type StoredContainer = JobContainer & {
-  owned_volumes?: string[];
-  /** The job's workers when more than one (the wire's `nodes`; docs/jobs.md "Distributed jobs"). */
-  workers?: number;
-};
-export const containerOf = (j: JobRow) => j.container as StoredContainer;
-/** How many workers the job runs: 1 unless it asked for a gang. */
-export const workersOf = (j: JobRow) => containerOf(j).workers ?? 1;
 
 /** Where the resource lives (the contract's one shape for it). */
 export type ProjectPlace = ResourcePlace;
@@ -103,6 +91,27 @@ export async function jobByIngressName(db: Db, key: string) {
     .limit(50);
   const final = new Set<string>(FINAL_JOB_STATUSES);
   return rows.find((r) => !final.has(r.status)) ?? rows[0] ?? null;
+}
+
+/** The pending or running job of that name in the project, if any (live names are unique). */
+export async function liveJobNamed(db: Db, place: ProjectPlace, name: string) {
+  const [row] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(inPlace(place), eq(jobs.name, name), notInArray(jobs.status, [...FINAL_JOB_STATUSES])),
+    );
+  return row ?? null;
+}
+
+/** The first job carrying `tag` (a tag that names one job, as the bake engine's do). */
+export async function jobTagged(db: Db, tag: string) {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(sql`${jobs.tags} @> ${JSON.stringify([tag])}::jsonb`)
+    .limit(1);
+  return row ?? null;
 }
 
 export const inPlace = (p: ProjectPlace) =>
@@ -262,14 +271,30 @@ export async function listJobs(db: Db, f: ListFilter) {
 }
 
 /** Jobs holding resources now: handed to the runtime and not finished. */
+const holding = (cluster?: string) =>
+  and(
+    eq(jobs.materialized, true),
+    notInArray(jobs.status, [...FINAL_JOB_STATUSES]),
+    cluster ? eq(jobs.clusterName, cluster) : undefined,
+  );
+
 export const activeJobs = (db: Db, cluster?: string) =>
-  db
-    .select()
+  db.select().from(jobs).where(holding(cluster));
+
+/**
+ * How many of an organization's jobs hold resources on a cluster (its `totalRunningJobs` quota
+ * counts them), leaving out `except` (the job being admitted).
+ */
+export async function activeJobCount(db: Db, cluster: string, org: string, except?: string) {
+  const [row] = await db
+    .select({ used: count() })
     .from(jobs)
     .where(
       and(
-        eq(jobs.materialized, true),
-        notInArray(jobs.status, [...FINAL_JOB_STATUSES]),
-        cluster ? eq(jobs.clusterName, cluster) : undefined,
+        holding(cluster),
+        eq(jobs.orgName, org),
+        except ? sql`${jobs.id} <> ${except}` : undefined,
       ),
     );
+  return Number(row?.used ?? 0);
+}

@@ -10,7 +10,8 @@ import type { JobMount } from '../../runtime/driver.js';
 import { diskByIdOrName } from '../disks/store.js';
 import { diskStorage, diskVolumePath, markDiskUsed } from '../disks/service.js';
 import { readSecret } from '../secrets/service.js';
-import type { ProjectPlace, StoredContainer } from './store.js';
+import type { ProjectPlace } from './store.js';
+import type { StoredContainer } from './container.js';
 
 /**
  * Volume and secret URIs of a job. The CLI sends full URIs (`storage://C/O/P/path`); the SDK's

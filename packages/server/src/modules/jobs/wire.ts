@@ -3,7 +3,8 @@ import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { jobUrl } from './ingress-host.js';
 import type { JobsService } from './service.js';
-import { containerOf, historyOf, type JobRow, type JobStatusRow } from './store.js';
+import { historyOf, type JobRow, type JobStatusRow } from './store.js';
+import { containerOf } from './container.js';
 
 const iso = (d: Date) => d.toISOString();
 const opt = <T>(v: T | null | undefined) => (v === null ? undefined : v);

@@ -145,3 +145,15 @@ export async function insertProject(db: Db, p: NewProject, creatorId: string): P
     throw e;
   }
 }
+
+/** The projects on a cluster (of one organization, when named), by organization and name. */
+export const projectsOnCluster = (db: Db, cluster: string, org?: string) =>
+  db
+    .select()
+    .from(projects)
+    .where(
+      org
+        ? and(eq(projects.clusterName, cluster), eq(projects.orgName, org))
+        : eq(projects.clusterName, cluster),
+    )
+    .orderBy(projects.orgName, projects.name);

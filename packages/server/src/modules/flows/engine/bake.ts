@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { principalOf } from '../../../auth/principal-hook.js';
 import { jobUri, DEFAULT_CLUSTER } from '@orrery/contract';
 import { allows, grantsOf } from '../../../auth/permissions.js';
 import { forbidden } from '../../../http/errors.js';
-import { users } from '../../../db/schema.js';
+import { userById } from '../../users/store.js';
 import type { Db } from '../../../db/client.js';
 import type { NewJob } from '../../jobs/service.js';
 import {
@@ -81,9 +80,7 @@ export async function runAsCreator(
   req: NewJob & { kind: 'preset' },
 ) {
   const db = deps.ctx.db;
-  const [user] = bake.creatorId
-    ? await db.select().from(users).where(eq(users.id, bake.creatorId))
-    : [];
+  const user = bake.creatorId ? await userById(db, bake.creatorId) : null;
   if (!user) throw new Error('The user who started this bake no longer exists');
   const principal = principalOf(user);
   const grants = await grantsOf(db, principal);

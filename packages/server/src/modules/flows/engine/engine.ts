@@ -1,5 +1,5 @@
 import type { AttemptRow } from '../store.js';
-import { settleAttempt, attemptsToDrive } from './queries.js';
+import { settleAttempt, attemptsToDrive } from './store.js';
 import { AttemptLocks } from './lock.js';
 import { loadBake, type LoadedBake } from './bake.js';
 import { bakeLimitsOf } from './start.js';

@@ -3,7 +3,14 @@ import type { NewJob } from '../../jobs/service.js';
 import type { TaskRun } from '../batch/index.js';
 import type { FlowProjectRow } from '../store.js';
 import type { LoadedBake } from './bake.js';
-import { taskTag } from './queries.js';
+import type { Db } from '../../../db/client.js';
+import { jobTagged } from '../../jobs/store.js';
+
+/** What the engine adds to a job of a task so that a resumed engine finds it (see `jobOfTask`). */
+export const taskTag = (taskId: string) => `flow_task:${taskId}`;
+
+/** The job created for a task record, whether or not its id reached the record. */
+export const jobOfTask = (db: Db, taskId: string) => jobTagged(db, taskTag(taskId));
 
 /**
  * The batch flow's id as the client reads it: the file's `id`, else its name with `-` made `_`

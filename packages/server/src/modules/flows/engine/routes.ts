@@ -9,7 +9,8 @@ import { authorize } from '../../../http/access.js';
 import { notFound } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/route.js';
 import { checkBakeSize, parseBatch } from '../batch/index.js';
-import { bakeById, projectById, placeOfProject, type FlowPlace } from '../store.js';
+import { bakeWithProject, placeOfProject } from '../service.js';
+import type { FlowPlace } from '../store.js';
 import type { BakeEngine } from './engine.js';
 import { batchNameOf, readBatch } from './source.js';
 import { bakeLimitsOf, batchRefusal, restartBake, startBake } from './start.js';
@@ -99,9 +100,9 @@ export const engineRoutes =
       },
       async (request, reply) => {
         const caller = requireUser(request);
-        const bake = await bakeById(ctx.db, request.params.id);
-        const flow = bake && (await projectById(ctx.db, bake.projectId));
-        if (!bake || !flow) throw notFound(`Bake ${request.params.id} not found`);
+        const found = await bakeWithProject(ctx.db, request.params.id);
+        if (!found) throw notFound(`Bake ${request.params.id} not found`);
+        const { bake, project: flow } = found;
         await authorize(request, flowUri(placeOfProject(flow)), 'write');
         const attempt = await restartBake(ctx.db, caller, bake, limits);
         engine.kick();

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   KILLABLE_RESULTS,
   MAX_TAG_LENGTH,
@@ -31,8 +30,8 @@ import {
   type BakeRow,
   type FlowPlace,
 } from '../store.js';
-import { flowBakes } from '../tables.js';
 import { flowContext, loadBake } from './bake.js';
+import { setBakeCreator } from './store.js';
 
 /** The executor id of attempts Orrery's engine drives (the client sets its own). */
 export const ENGINE_EXECUTOR = 'orrery-engine';
@@ -181,9 +180,7 @@ export async function restartBake(db: Db, caller: Principal, bake: BakeRow, limi
   try {
     return await db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      if (!bake.creatorId) {
-        await tx.update(flowBakes).set({ creatorId: caller.id }).where(eq(flowBakes.id, bake.id));
-      }
+      if (!bake.creatorId) await setBakeCreator(tx, bake.id, caller.id);
       const attempt = await insertAttempt(tx, {
         bakeId: bake.id,
         number: last.number + 1,

@@ -27,8 +27,8 @@ import {
 } from '../store.js';
 import type { StatusItem } from '../tables.js';
 import { runAsCreator, type LoadedBake } from './bake.js';
-import { taskJobRequest, taskJobTags } from './jobs.js';
-import { jobOfTask, settleAttempt } from './queries.js';
+import { jobOfTask, taskJobRequest, taskJobTags } from './jobs.js';
+import { settleAttempt } from './store.js';
 
 export interface StepDeps {
   ctx: AppContext;

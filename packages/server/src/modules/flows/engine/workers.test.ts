@@ -10,7 +10,7 @@ import { standInKubeconfig } from '../../../test/kube-fixtures.js';
 import { RANK_EXCHANGE, RUN_PROG } from '../../../test/gang-programs.js';
 import { BWRAP } from '../../../runtime/process/sandbox.js';
 import { attemptReaches, jobsOfBake, started, tasksById } from '../../../test/flow-bakes.js';
-import { workersOf } from '../../jobs/store.js';
+import { workersOf } from '../../jobs/container.js';
 import { eventually } from '../../../test/app-instance.js';
 
 /** A task of two workers that find each other, then each says its rank as an output. */

@@ -14,7 +14,7 @@ import {
 import { call, jobEnded, submitJob, tenancy } from '../../../../test/fixtures.js';
 import { injectAt } from '../../../../test/ingress.js';
 import { startTestServer, type TestServer, type TestUser } from '../../../../test/harness.js';
-import { containerOf } from '../../../jobs/store.js';
+import { containerOf } from '../../../jobs/container.js';
 import { jobsOfInstance, roleTag } from '../../store.js';
 import { JUPYTER_LAB_IMAGE } from './apps.js';
 import { DIFY_VERSION } from './dify.js';

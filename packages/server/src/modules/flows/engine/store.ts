@@ -1,11 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { FINAL_TASK_STATUSES, type TaskStatus } from '@orrery/contract';
 import type { Db } from '../../../db/client.js';
-import { jobs } from '../../../db/schema.js';
-import { flowAttempts, flowTasks } from '../tables.js';
+import { flowAttempts, flowBakes, flowTasks } from '../tables.js';
 
-/** What the engine adds to a job of a task so that a resumed engine finds it (see `jobOfTask`). */
-export const taskTag = (taskId: string) => `flow_task:${taskId}`;
+// The engine's own reads and writes of the flow records, beside the flow API's (../store.ts).
 
 const ACTIVE: TaskStatus[] = ['pending', 'running'];
 
@@ -45,12 +43,7 @@ export async function settleAttempt(db: Db, attemptId: string, result: TaskStatu
   return row;
 }
 
-/** The job created for a task record, whether or not its id reached the record. */
-export async function jobOfTask(db: Db, taskId: string) {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(sql`${jobs.tags} @> ${JSON.stringify([taskTag(taskId)])}::jsonb`)
-    .limit(1);
-  return row ?? null;
+/** Who the engine runs a bake's tasks as from now on (a bake the CLI recorded has no creator). */
+export async function setBakeCreator(db: Db, bakeId: string, creatorId: string) {
+  await db.update(flowBakes).set({ creatorId }).where(eq(flowBakes.id, bakeId));
 }
