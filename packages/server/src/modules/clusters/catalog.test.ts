@@ -12,13 +12,15 @@ describe('cluster catalog', () => {
   afterAll(() => s.stop());
 
   const presetCpu = async () =>
-    (await loadClusters(s.ctx.db, ['default']))[0].presets.find((p) => p.name === 'cpu-small')!.cpu;
+    (await loadClusters(s.ctx.clusterCatalog, ['default']))[0].presets.find(
+      (p) => p.name === 'cpu-small',
+    )!.cpu;
 
   it('serves a change made elsewhere after its TTL, and at once after an invalidation', async () => {
     const before = await presetCpu();
     await s.ctx.db.update(presets).set({ cpu: 0.25 }).where(eq(presets.name, 'cpu-small'));
     expect(await presetCpu()).toBe(before);
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
     expect(await presetCpu()).toBe(0.25);
 
     await s.ctx.db.update(presets).set({ cpu: 0.3 }).where(eq(presets.name, 'cpu-small'));
@@ -32,8 +34,8 @@ describe('cluster catalog', () => {
   });
 
   it('returns only the clusters asked for, with no unknown names', async () => {
-    expect((await loadClusters(s.ctx.db, ['nope', 'default'])).map((c) => c.cluster.name)).toEqual([
-      'default',
-    ]);
+    expect(
+      (await loadClusters(s.ctx.clusterCatalog, ['nope', 'default'])).map((c) => c.cluster.name),
+    ).toEqual(['default']);
   });
 });

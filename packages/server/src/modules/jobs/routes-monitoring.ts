@@ -128,7 +128,7 @@ export const monitoringRoutes =
       async () => {
         // How many more jobs of each preset fit now (apolo config show).
         const pools = await driver.capacity();
-        const [cluster] = await loadClusters(ctx.db, [DEFAULT_CLUSTER]);
+        const [cluster] = await loadClusters(ctx.clusterCatalog, [DEFAULT_CLUSTER]);
         const out: Record<string, number> = {};
         for (const p of cluster?.presets ?? []) {
           out[p.name] = pools.reduce(
