@@ -11,8 +11,8 @@ describe('cluster catalog', () => {
   });
   afterAll(() => s.stop());
 
-  const presetCpu = async () =>
-    (await loadClusters(s.ctx.clusterCatalog, ['default']))[0].presets.find(
+  const presetCpu = async (on: TestServer = s) =>
+    (await loadClusters(on.ctx.clusterCatalog, ['default']))[0].presets.find(
       (p) => p.name === 'cpu-small',
     )!.cpu;
 
@@ -30,6 +30,20 @@ describe('cluster catalog', () => {
       expect(await presetCpu()).toBe(0.3);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('is each server’s own: a change on one server is not served by another', async () => {
+    const other = await startTestServer();
+    try {
+      const theirs = await presetCpu(other);
+      expect(theirs).not.toBe(0.375);
+      await s.ctx.db.update(presets).set({ cpu: 0.375 }).where(eq(presets.name, 'cpu-small'));
+      invalidateCatalog(s.ctx.clusterCatalog);
+      expect(await presetCpu()).toBe(0.375);
+      expect(await presetCpu(other)).toBe(theirs);
+    } finally {
+      await other.stop();
     }
   });
 
