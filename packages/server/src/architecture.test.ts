@@ -34,12 +34,6 @@ const MODULE_STATE_KEPT: Record<string, string> = {
     'the docs knowledge base by directory: read from the repository, the same for any server',
   'modules/buckets/service.ts: clients':
     "S3 clients keyed by a server's own settings object: servers never share one",
-  'modules/clusters/store.ts: catalogs':
-    "the preset catalog cached by a server's database handle: servers never share one; " +
-    'to move into an object app.ts makes once the stores take one',
-  'modules/disks/volume.ts: measured':
-    "a disk directory's measured bytes, kept for seconds, keyed by disk id (unique to a " +
-    "server's database); to move into the server's DiskHolders",
   'runtime/process/volumes.ts: searchable':
     'host directories already made searchable by the jobs group: a fact of the host, true for ' +
     'every server in the process',

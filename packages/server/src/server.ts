@@ -8,6 +8,7 @@ import { createTokenVerifier } from './auth/verify.js';
 import { withProjectTokens } from './modules/tokens/verify.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrapCluster } from './modules/clusters/bootstrap.js';
+import { clusterCatalog } from './modules/clusters/store.js';
 import { bootstrapAdmin } from './modules/users/bootstrap.js';
 import { buildApp, type App, type BuildOptions } from './app.js';
 import type { AppContext } from './context.js';
@@ -84,7 +85,15 @@ export async function createServer(
       outboxDir: join(config.dataDir, 'outbox'),
       log,
     });
-    const ctx: AppContext = { config, database, db: database.db, keys, verifier, mailer };
+    const ctx: AppContext = {
+      config,
+      database,
+      db: database.db,
+      keys,
+      verifier,
+      mailer,
+      clusterCatalog: clusterCatalog(database.db),
+    };
     const app = await buildApp(ctx, opts);
     let closed = false;
     return {

@@ -149,7 +149,7 @@ describe('admin area', () => {
       resource_pool_names: ['gpu-pool'],
       nvidia_gpu: { count: 1, model: 'A100', memory: 40 * GB },
     });
-    const [lab] = await loadClusters(s.ctx.db, ['lab']);
+    const [lab] = await loadClusters(s.ctx.clusterCatalog, ['lab']);
     expect(lab.presets.map((p) => p.name)).toContain('gpu-1');
 
     const dup = await post({ name: 'gpu-1', cpu: 4, memory: 16 * GB, preemptible_node: true });

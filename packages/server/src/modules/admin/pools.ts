@@ -12,7 +12,7 @@ import { containerOf } from '../jobs/container.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { DEFAULT_CLUSTER } from '@orrery/contract';
 import type { LocalGpus } from '../../runtime/machine.js';
-import type { NodePoolRow } from '../clusters/store.js';
+import type { ClusterCatalog, NodePoolRow } from '../clusters/store.js';
 import type { Config } from '../../config.js';
 import { readSlurmCapacity, type SlurmPool } from '../../runtime/slurm/capacity.js';
 import { slurmClient } from '../../runtime/slurm/connect.js';
@@ -189,6 +189,7 @@ export async function poolStatuses(
 /** Node pool edit: idle size and CPU watts; min and max stay as the provider set them. */
 export async function patchPool(
   db: Db,
+  catalog: ClusterCatalog,
   cluster: string,
   name: string,
   p: { idle_size?: number; cpu_min_watts?: number; cpu_max_watts?: number },
@@ -202,7 +203,7 @@ export async function patchPool(
   const max = p.cpu_max_watts ?? pool.cpuMaxWatts;
   if (max < min) issues.push({ path: 'cpu_max_watts', message: ADMIN_TEXTS.wattsOrder });
   if (issues.length) throw new HttpError('validation', issues[0].message, issues);
-  return updatePool(db, cluster, name, {
+  return updatePool(db, catalog, cluster, name, {
     ...(p.idle_size !== undefined ? { idleSize: p.idle_size } : {}),
     cpuMinWatts: min,
     cpuMaxWatts: max,

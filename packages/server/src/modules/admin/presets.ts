@@ -11,7 +11,7 @@ import {
 } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import { conflict, HttpError, notFound } from '../../http/errors.js';
-import { loadClusters, type NodePoolRow } from '../clusters/store.js';
+import { loadClusters, type ClusterCatalog, type NodePoolRow } from '../clusters/store.js';
 import { clusterByName } from './store.js';
 import {
   deletePresetRow,
@@ -101,26 +101,38 @@ export async function presetOf(db: Db, cluster: string, name: string) {
 }
 
 /** A cluster with its pools and presets as a change leaves them. */
-export const loadedCluster = async (db: Db, cluster: string) =>
-  (await loadClusters(db, [cluster]))[0]!;
+export const loadedCluster = async (catalog: ClusterCatalog, cluster: string) =>
+  (await loadClusters(catalog, [cluster]))[0]!;
 
 /** Adds a preset to a cluster; 404 for an unknown cluster, 409 for a name it has. */
-export async function createPreset(db: Db, cluster: string, input: PresetInput) {
+export async function createPreset(
+  db: Db,
+  catalog: ClusterCatalog,
+  cluster: string,
+  input: PresetInput,
+) {
   await clusterByName(db, cluster);
   const values = await checkedPreset(db, cluster, input);
-  const inserted = await insertPreset(db, values);
+  const inserted = await insertPreset(db, catalog, values);
   if (!inserted) throw taken();
   return inserted;
 }
 
-export async function updatePreset(db: Db, cluster: string, name: string, input: PresetInput) {
+export async function updatePreset(
+  db: Db,
+  catalog: ClusterCatalog,
+  cluster: string,
+  name: string,
+  input: PresetInput,
+) {
   const current = await presetByName(db, cluster, name);
   if (!current) throw notFound(`Preset ${name} not found`);
   const values = await checkedPreset(db, cluster, input);
   if (input.name !== name && (await presetByName(db, cluster, input.name))) throw taken();
-  return updatePresetRow(db, cluster, name, values);
+  return updatePresetRow(db, catalog, cluster, name, values);
 }
 
-export async function deletePreset(db: Db, cluster: string, name: string) {
-  if (!(await deletePresetRow(db, cluster, name))) throw notFound(`Preset ${name} not found`);
+export async function deletePreset(db: Db, catalog: ClusterCatalog, cluster: string, name: string) {
+  if (!(await deletePresetRow(db, catalog, cluster, name)))
+    throw notFound(`Preset ${name} not found`);
 }

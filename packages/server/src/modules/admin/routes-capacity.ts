@@ -42,7 +42,7 @@ export const capacityRoutes =
     // A change answers the whole cluster, as Apolo's config service does: the official client
     // (`apolo admin add-resource-preset` and the like) reads its answer as one.
     const clusterAfter = async (name: string) =>
-      configClusterWire(await loadedCluster(db, name), ctx.config);
+      configClusterWire(await loadedCluster(ctx.clusterCatalog, name), ctx.config);
 
     app.get(
       presetsPath,
@@ -83,7 +83,7 @@ export const capacityRoutes =
         },
       },
       async (request, reply) => {
-        await createPreset(db, request.params.cluster, request.body);
+        await createPreset(db, ctx.clusterCatalog, request.params.cluster, request.body);
         return reply.status(201).send(await clusterAfter(request.params.cluster));
       },
     );
@@ -101,7 +101,7 @@ export const capacityRoutes =
       },
       async (request) => {
         const { cluster, preset } = request.params;
-        await updatePreset(db, cluster, preset, request.body);
+        await updatePreset(db, ctx.clusterCatalog, cluster, preset, request.body);
         return clusterAfter(cluster);
       },
     );
@@ -113,7 +113,7 @@ export const capacityRoutes =
         schema: { tags, params: PresetParams, response: { 200: ConfigCluster, ...errorResponses } },
       },
       async (request) => {
-        await deletePreset(db, request.params.cluster, request.params.preset);
+        await deletePreset(db, ctx.clusterCatalog, request.params.cluster, request.params.preset);
         return clusterAfter(request.params.cluster);
       },
     );
@@ -147,7 +147,7 @@ export const capacityRoutes =
       },
       async (request) => {
         const { cluster, pool } = request.params;
-        return poolWire(await patchPool(db, cluster, pool, request.body));
+        return poolWire(await patchPool(db, ctx.clusterCatalog, cluster, pool, request.body));
       },
     );
   };

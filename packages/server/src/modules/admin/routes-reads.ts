@@ -109,7 +109,9 @@ export const adminReadRoutes =
       async (request) => {
         const scope = await scopeOf(request);
         const names = (await clusterNames(db)).filter((n) => seesCluster(scope, n));
-        return (await loadClusters(db, names)).map((c) => configClusterWire(c, ctx.config));
+        return (await loadClusters(ctx.clusterCatalog, names)).map((c) =>
+          configClusterWire(c, ctx.config),
+        );
       },
     );
 

@@ -227,7 +227,7 @@ export const adminRoutes =
       async (request) => {
         const { cluster, volume } = request.params;
         const credits = request.body.credits_per_hour_per_gb;
-        return priceStorageVolume(db, cluster, volume, credits);
+        return priceStorageVolume(db, ctx.clusterCatalog, cluster, volume, credits);
       },
     );
 
@@ -253,7 +253,7 @@ export const adminRoutes =
       },
       async (request) => {
         const { cluster } = request.params;
-        return priceDisks(db, cluster, request.body.credits_per_day_per_gb);
+        return priceDisks(db, ctx.clusterCatalog, cluster, request.body.credits_per_day_per_gb);
       },
     );
 

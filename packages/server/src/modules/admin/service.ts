@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { changeBalance, setBalance } from '../billing/store-ledger.js';
 import { adminOrgs, orgExists } from '../orgs/store.js';
-import { clusterNames, loadClusters } from '../clusters/store.js';
+import { clusterNames, loadClusters, type ClusterCatalog } from '../clusters/store.js';
 import { applyOrgQuota, type OrgQuotaChange } from '../quotas/service.js';
 import {
   adminClusters,
@@ -56,13 +56,20 @@ export const storageVolumes = async (db: Db, cluster: string) =>
   }));
 
 /** Prices one storage volume of a cluster; 404 for an unknown cluster or volume. */
-export async function priceStorageVolume(db: Db, cluster: string, volume: string, credits: string) {
+export async function priceStorageVolume(
+  db: Db,
+  catalog: ClusterCatalog,
+  cluster: string,
+  volume: string,
+  credits: string,
+) {
   const row = await clusterByName(db, cluster);
   if (!row.storageVolumes.some((v) => v.name === volume)) {
     throw notFound(`Storage volume ${volume} not found`);
   }
   await setStorageVolumes(
     db,
+    catalog,
     cluster,
     row.storageVolumes.map((v) => (v.name === volume ? { ...v, creditsPerHourPerGb: credits } : v)),
   );
@@ -75,9 +82,14 @@ export const diskPrice = async (db: Db, cluster: string) => ({
 });
 
 /** Sets a cluster's disk price; 404 for an unknown cluster. */
-export async function priceDisks(db: Db, cluster: string, creditsPerDayPerGb: string) {
+export async function priceDisks(
+  db: Db,
+  catalog: ClusterCatalog,
+  cluster: string,
+  creditsPerDayPerGb: string,
+) {
   await clusterByName(db, cluster);
-  return { credits_per_day_per_gb: await setDiskPrice(db, cluster, creditsPerDayPerGb) };
+  return { credits_per_day_per_gb: await setDiskPrice(db, catalog, cluster, creditsPerDayPerGb) };
 }
 
 /**

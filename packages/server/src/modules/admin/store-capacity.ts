@@ -1,10 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { nodePools, presets } from '../../db/schema.js';
-import { invalidateCatalog, type NodePoolRow, type PresetRow } from '../clusters/store.js';
+import {
+  invalidateCatalog,
+  type ClusterCatalog,
+  type NodePoolRow,
+  type PresetRow,
+} from '../clusters/store.js';
 
 // What a cluster offers jobs, its node pools and presets, as system administrators edit them.
-// Every change drops the cached catalog (clusters/store.ts), which answers `GET /config`.
+// Every change drops the server's cached catalog (clusters/store.ts), which answers `GET /config`.
 
 export const poolsOf = (db: Db, cluster: string) =>
   db.select().from(nodePools).where(eq(nodePools.clusterName, cluster));
@@ -19,6 +24,7 @@ export async function poolByName(db: Db, cluster: string, name: string) {
 
 export async function updatePool(
   db: Db,
+  catalog: ClusterCatalog,
   cluster: string,
   name: string,
   values: Partial<Pick<NodePoolRow, 'idleSize' | 'cpuMinWatts' | 'cpuMaxWatts'>>,
@@ -28,7 +34,7 @@ export async function updatePool(
     .set(values)
     .where(onePool(cluster, name))
     .returning();
-  invalidateCatalog(db);
+  invalidateCatalog(catalog);
   return updated;
 }
 
@@ -48,14 +54,19 @@ export async function presetByName(
 }
 
 /** Adds a preset; undefined when the cluster has one of that name. */
-export async function insertPreset(db: Db, values: typeof presets.$inferInsert) {
+export async function insertPreset(
+  db: Db,
+  catalog: ClusterCatalog,
+  values: typeof presets.$inferInsert,
+) {
   const [inserted] = await db.insert(presets).values(values).onConflictDoNothing().returning();
-  invalidateCatalog(db);
+  invalidateCatalog(catalog);
   return inserted;
 }
 
 export async function updatePresetRow(
   db: Db,
+  catalog: ClusterCatalog,
   cluster: string,
   name: string,
   values: typeof presets.$inferInsert,
@@ -65,13 +76,18 @@ export async function updatePresetRow(
     .set(values)
     .where(onePreset(cluster, name))
     .returning();
-  invalidateCatalog(db);
+  invalidateCatalog(catalog);
   return updated;
 }
 
 /** Deletes a preset; false when there was none. */
-export async function deletePresetRow(db: Db, cluster: string, name: string) {
+export async function deletePresetRow(
+  db: Db,
+  catalog: ClusterCatalog,
+  cluster: string,
+  name: string,
+) {
   const gone = await db.delete(presets).where(onePreset(cluster, name)).returning();
-  invalidateCatalog(db);
+  invalidateCatalog(catalog);
   return gone.length > 0;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Tx } from '../billing/metering.js';
 import { clusterMembers, clusterOrgs, clusters, organizations, users } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
-import { invalidateCatalog } from '../clusters/store.js';
+import { invalidateCatalog, type ClusterCatalog } from '../clusters/store.js';
 import { decimal } from '../../db/numeric.js';
 import { orgQuotasOf } from '../quotas/store.js';
 import { quotaWire } from '../quotas/wire.js';
@@ -91,21 +91,27 @@ type ClusterRow = typeof clusters.$inferSelect;
 /** Sets a cluster's storage volumes; the cached catalog drops its copy. */
 export async function setStorageVolumes(
   db: Db,
+  catalog: ClusterCatalog,
   cluster: string,
   volumes: ClusterRow['storageVolumes'],
 ) {
   await db.update(clusters).set({ storageVolumes: volumes }).where(eq(clusters.name, cluster));
-  invalidateCatalog(db);
+  invalidateCatalog(catalog);
 }
 
 /** Sets a cluster's disk price; answers it as stored. The cached catalog drops its copy. */
-export async function setDiskPrice(db: Db, cluster: string, creditsPerDayPerGb: string) {
+export async function setDiskPrice(
+  db: Db,
+  catalog: ClusterCatalog,
+  cluster: string,
+  creditsPerDayPerGb: string,
+) {
   const [row] = await db
     .update(clusters)
     .set({ diskCreditsPerDayPerGb: creditsPerDayPerGb })
     .where(eq(clusters.name, cluster))
     .returning({ price: clusters.diskCreditsPerDayPerGb });
-  invalidateCatalog(db);
+  invalidateCatalog(catalog);
   return row!.price;
 }
 

@@ -125,7 +125,7 @@ export class AppsService {
 
   /** The preset an instance runs on: the chosen one if the cluster has it, else the smallest fit. */
   private async presetFor(cluster: string, chosen: string | undefined): Promise<AppPreset> {
-    const [c] = await loadClusters(this.ctx.db, [cluster]);
+    const [c] = await loadClusters(this.ctx.clusterCatalog, [cluster]);
     const presets = c?.presets ?? [];
     const found = presets.find((p) => p.name === chosen) ?? fallbackPreset(presets);
     if (!found) throw inputError(['preset'], 'No preset name was found for the app in the cluster');
@@ -437,7 +437,7 @@ export class AppsService {
   }
 
   async outputContext(row: InstanceRow): Promise<OutputContext> {
-    const [c] = await loadClusters(this.ctx.db, [row.clusterName]);
+    const [c] = await loadClusters(this.ctx.clusterCatalog, [row.clusterName]);
     const p = c?.presets.find((x) => x.name === row.presetName);
     const preset: AppPreset = p
       ? { name: p.name, cpu: p.cpu, memoryBytes: p.memory, gpu: presetGpu(p) }

@@ -250,7 +250,7 @@ describe('the assistant on live work', () => {
       creditsPerHour: '2',
       gpus: { nvidia: { count: 1, model: 'A100' } },
     });
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
     for (const q of ['Does this cluster have GPU presets?', 'How do I run a job with a GPU?']) {
       const answer = await ask(owner, q);
       expect(answer.response).toContain('GPU presets of cluster default: gpu-test.');

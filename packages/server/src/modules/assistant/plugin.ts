@@ -85,6 +85,7 @@ export const assistantModule =
       publicUrl: ctx.config.publicUrl,
       ingressDomain: ctx.config.ingressDomain,
       catalogue,
+      clusterCatalog: ctx.clusterCatalog,
       scheduling: (j) => jobs.queue.scheduling(j),
     });
     const embedded = new EmbeddedAnswerer(knowledge, tools);

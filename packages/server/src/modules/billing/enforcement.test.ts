@@ -47,7 +47,7 @@ describe.skipIf(!existsSync('/usr/bin/bwrap'))(
         creditsPerHour: String(RATE),
         resourcePoolNames: ['local'],
       });
-      invalidateCatalog(s.ctx.db);
+      invalidateCatalog(s.ctx.clusterCatalog);
     });
 
     const submit = (who: TestUser, command: string) =>

@@ -42,7 +42,7 @@ describe('prices of jobs and apps', () => {
         gpuPreset('t4-1', '2', 'T4'),
         gpuPreset('t4-2', '3', 'T4', 2),
       ]);
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
   });
 
   /** Creates a job from bare resources (no preset) and answers its price on the wire. */

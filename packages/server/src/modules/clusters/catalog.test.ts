@@ -11,14 +11,16 @@ describe('cluster catalog', () => {
   });
   afterAll(() => s.stop());
 
-  const presetCpu = async () =>
-    (await loadClusters(s.ctx.db, ['default']))[0].presets.find((p) => p.name === 'cpu-small')!.cpu;
+  const presetCpu = async (on: TestServer = s) =>
+    (await loadClusters(on.ctx.clusterCatalog, ['default']))[0].presets.find(
+      (p) => p.name === 'cpu-small',
+    )!.cpu;
 
   it('serves a change made elsewhere after its TTL, and at once after an invalidation', async () => {
     const before = await presetCpu();
     await s.ctx.db.update(presets).set({ cpu: 0.25 }).where(eq(presets.name, 'cpu-small'));
     expect(await presetCpu()).toBe(before);
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
     expect(await presetCpu()).toBe(0.25);
 
     await s.ctx.db.update(presets).set({ cpu: 0.3 }).where(eq(presets.name, 'cpu-small'));
@@ -31,9 +33,23 @@ describe('cluster catalog', () => {
     }
   });
 
+  it('is each server’s own: a change on one server is not served by another', async () => {
+    const other = await startTestServer();
+    try {
+      const theirs = await presetCpu(other);
+      expect(theirs).not.toBe(0.375);
+      await s.ctx.db.update(presets).set({ cpu: 0.375 }).where(eq(presets.name, 'cpu-small'));
+      invalidateCatalog(s.ctx.clusterCatalog);
+      expect(await presetCpu()).toBe(0.375);
+      expect(await presetCpu(other)).toBe(theirs);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('returns only the clusters asked for, with no unknown names', async () => {
-    expect((await loadClusters(s.ctx.db, ['nope', 'default'])).map((c) => c.cluster.name)).toEqual([
-      'default',
-    ]);
+    expect(
+      (await loadClusters(s.ctx.clusterCatalog, ['nope', 'default'])).map((c) => c.cluster.name),
+    ).toEqual(['default']);
   });
 });

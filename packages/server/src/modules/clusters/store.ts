@@ -15,11 +15,19 @@ interface CatalogEntry {
 
 /**
  * Clusters with their node pools and presets change only by an administrator's hand, yet every
- * signed-in `GET /config` reads them: they are kept per database for a few seconds. A change
- * made here calls `invalidateCatalog`; other replicas see it when their copy expires.
+ * signed-in `GET /config` reads them: each server keeps them for a few seconds in its own
+ * catalog (server.ts makes it with the context, so servers in one process never share one). A
+ * change made through the admin stores calls `invalidateCatalog`; other replicas see it when
+ * their copy expires.
  */
 export const CATALOG_TTL_MS = 5_000;
-const catalogs = new WeakMap<Db, { at: number; entries: Promise<Map<string, CatalogEntry>> }>();
+export interface ClusterCatalog {
+  readonly db: Db;
+  held?: { at: number; entries: Promise<Map<string, CatalogEntry>> };
+}
+
+/** An empty catalog of the clusters in `db`, read on first use. */
+export const clusterCatalog = (db: Db): ClusterCatalog => ({ db });
 
 async function readCatalog(db: Db): Promise<Map<string, CatalogEntry>> {
   const [cs, pools, ps] = await Promise.all([
@@ -41,33 +49,33 @@ async function readCatalog(db: Db): Promise<Map<string, CatalogEntry>> {
   );
 }
 
-function catalog(db: Db, now = Date.now()) {
-  let held = catalogs.get(db);
+function entriesOf(catalog: ClusterCatalog, now = Date.now()) {
+  let held = catalog.held;
   if (!held || now - held.at > CATALOG_TTL_MS) {
-    held = { at: now, entries: readCatalog(db) };
+    held = { at: now, entries: readCatalog(catalog.db) };
     // A failed read is not kept.
-    held.entries.catch(() => catalogs.delete(db));
-    catalogs.set(db, held);
+    held.entries.catch(() => (catalog.held = undefined));
+    catalog.held = held;
   }
   return held.entries;
 }
 
-export const invalidateCatalog = (db: Db) => void catalogs.delete(db);
+export const invalidateCatalog = (catalog: ClusterCatalog) => void (catalog.held = undefined);
 
 /**
  * Clusters with their pools, presets and linked organizations: those of `links` when the caller
  * knows them already (the access snapshot has them), else read now.
  */
 export async function loadClusters(
-  db: Db,
+  catalog: ClusterCatalog,
   names: string[],
   links?: { cluster: string; org: string }[],
 ) {
   if (names.length === 0) return [];
   const [entries, known] = await Promise.all([
-    catalog(db),
+    entriesOf(catalog),
     links ??
-      db
+      catalog.db
         .select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName })
         .from(clusterOrgs)
         .where(inArray(clusterOrgs.clusterName, names)),
@@ -129,7 +137,10 @@ export const clusterNames = async (db: Db) =>
 export const clusterLinks = (db: Db) =>
   db.select({ cluster: clusterOrgs.clusterName, org: clusterOrgs.orgName }).from(clusterOrgs);
 
-/** Adds a cluster with its node pools and presets, all or nothing. */
+/**
+ * Adds a cluster with its node pools and presets, all or nothing. The first start does it before
+ * the server makes its catalog, so there is no copy to drop.
+ */
 export async function insertCluster(
   db: Db,
   cluster: typeof clusters.$inferInsert,
@@ -141,5 +152,4 @@ export async function insertCluster(
     if (pools.length) await tx.insert(nodePools).values(pools);
     if (presetRows.length) await tx.insert(presets).values(presetRows);
   });
-  invalidateCatalog(db);
 }

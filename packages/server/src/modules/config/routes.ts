@@ -52,7 +52,7 @@ export const configRoutes =
         const m = await access.memberships(user);
         const admin = user.systemRole === 'admin';
         const every = admin ? await access.clusters() : null;
-        const loaded = await configClusters(ctx.db, m, every);
+        const loaded = await configClusters(ctx.clusterCatalog, m, every);
         // Only the caller's own organizations are named, and those of their projects.
         const mine = admin
           ? null

@@ -1,7 +1,6 @@
-import type { Db } from '../../db/client.js';
 import type { Memberships } from '../../auth/memberships.js';
 import { visibleFrom } from '../clusters/visible.js';
-import { loadClusters } from '../clusters/store.js';
+import { loadClusters, type ClusterCatalog } from '../clusters/store.js';
 
 /**
  * The clusters a caller's config lists, with their node pools and presets: those their
@@ -9,13 +8,13 @@ import { loadClusters } from '../clusters/store.js';
  * own organizations are listed on each, unless the caller is an administrator.
  */
 export async function configClusters(
-  db: Db,
+  catalog: ClusterCatalog,
   m: Memberships,
   every: { names: string[]; links: { cluster: string; org: string }[] } | null,
 ) {
   const visible = visibleFrom(m, every?.names ?? []);
   return loadClusters(
-    db,
+    catalog,
     visible.map((c) => c.name),
     every?.links ?? m.orgClusters,
   );

@@ -45,8 +45,8 @@ describe('disk usage and lifespans', () => {
   it('refuses a write beyond the disk’s storage', async () => {
     const d = await create({ storage: 1000, name: 'limited' });
     writeFileSync(join(await diskVolumePath(s.ctx, d.id), 'b.bin'), Buffer.alloc(600));
-    await expect(assertDiskWrite(s.ctx, d.id, 400)).resolves.toBeUndefined();
-    await expect(assertDiskWrite(s.ctx, d.id, 401)).rejects.toThrow(
+    await expect(assertDiskWrite(s.ctx, disks.measures, d.id, 400)).resolves.toBeUndefined();
+    await expect(assertDiskWrite(s.ctx, disks.measures, d.id, 401)).rejects.toThrow(
       'Not enough space on disk limited: 400 bytes free',
     );
   });

@@ -69,7 +69,7 @@ export const diskRoutes =
       },
       async (request) => {
         const place = placeOfQuery(request.query);
-        return (await disksOf(ctx, place, request.query.owner)).map(diskWire);
+        return (await disksOf(ctx, holders.measures, place, request.query.owner)).map(diskWire);
       },
     );
 
@@ -109,7 +109,7 @@ export const diskRoutes =
         const place = placeOfQuery(request.query);
         const found = await diskOf(ctx, place, request.params.disk);
         // Reading one disk measures it now; lists use measurements up to 30 s old.
-        return diskWire(await withUsage(ctx, found, true));
+        return diskWire(await withUsage(ctx, holders.measures, found, true));
       },
     );
 

@@ -17,16 +17,18 @@ import {
   type DiskView,
   type ProjectPlace,
 } from './store.js';
-import { forgetMeasure, makeVolume, removeVolume, usedBytes, volumeDir } from './volume.js';
+import { DiskMeasures, makeVolume, removeVolume, volumeDir } from './volume.js';
 
 export type DiskContext = Pick<AppContext, 'db' | 'config'>;
 
 /**
  * What holds a disk beyond its row, answered by the jobs service once it starts: until then no
  * workload uses a disk and nothing else holds one's data. One per server (app.ts makes it), so
- * servers in one process, tests' or replicas', each keep their own.
+ * servers in one process, tests' or replicas', each keep their own, with their own measurements.
  */
 export class DiskHolders {
+  /** The disks' used bytes as this server last measured them. */
+  readonly measures = new DiskMeasures();
   /** Whether a workload uses the disk: deleting one then answers 409. */
   inUse: (id: string) => Promise<boolean> = async () => false;
   /** What else holds a deleted disk's data: a cluster runtime's claim (kubernetes). */
@@ -69,9 +71,14 @@ export async function createDisk(
  * Refreshes a disk's used bytes (from the cache unless `fresh`) and notices a directory that
  * vanished under a Ready disk.
  */
-export async function withUsage(ctx: DiskContext, d: DiskView, fresh: boolean) {
+export async function withUsage(
+  ctx: DiskContext,
+  measures: DiskMeasures,
+  d: DiskView,
+  fresh: boolean,
+) {
   const dir = volumeDir(ctx.config.dataDir, d);
-  const bytes = await usedBytes(dir, d.id, fresh);
+  const bytes = await measures.usedBytes(dir, d.id, fresh);
   if (bytes === null) {
     if (d.status === 'Ready') {
       await setDiskStatus(ctx.db, d.id, 'Broken');
@@ -93,7 +100,7 @@ export async function deleteDisk(
   await removeVolume(volumeDir(ctx.config.dataDir, d));
   await holders.removed(d.id);
   await deleteDiskRow(ctx.db, d.id);
-  forgetMeasure(d.id);
+  holders.measures.forget(d.id);
 }
 
 async function requireDisk(ctx: DiskContext, id: string) {
@@ -122,9 +129,14 @@ export async function diskStorage(ctx: DiskContext, id: string) {
  * For code that writes into a disk through Orrery (storage API, job outputs): refuses a write of
  * `bytes` that would take the disk beyond its storage.
  */
-export async function assertDiskWrite(ctx: DiskContext, id: string, bytes: number) {
+export async function assertDiskWrite(
+  ctx: DiskContext,
+  measures: DiskMeasures,
+  id: string,
+  bytes: number,
+) {
   const d = await requireDisk(ctx, id);
-  const used = (await usedBytes(volumeDir(ctx.config.dataDir, d), id, true)) ?? 0;
+  const used = (await measures.usedBytes(volumeDir(ctx.config.dataDir, d), id, true)) ?? 0;
   if (used + bytes > d.storage) {
     throw new HttpError(
       'unprocessable',
@@ -134,9 +146,14 @@ export async function assertDiskWrite(ctx: DiskContext, id: string, bytes: numbe
 }
 
 /** The disks of a project (one owner's, when given), each with its use measured lately. */
-export async function disksOf(ctx: DiskContext, place: ProjectPlace, owner?: string) {
+export async function disksOf(
+  ctx: DiskContext,
+  measures: DiskMeasures,
+  place: ProjectPlace,
+  owner?: string,
+) {
   const found = await disksIn(ctx.db, place, owner);
-  return Promise.all(found.map((d) => withUsage(ctx, d, false)));
+  return Promise.all(found.map((d) => withUsage(ctx, measures, d, false)));
 }
 
 /** One disk of the project, by id or name; 404 when there is none. */

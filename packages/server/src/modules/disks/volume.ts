@@ -63,14 +63,21 @@ export async function measure(dir: string): Promise<number | null> {
 
 /** Measurements are cached: walking a large disk on every list would be slow. */
 export const MEASURE_MAX_AGE_MS = 30_000;
-const measured = new Map<string, { at: number; bytes: number | null }>();
 
-export async function usedBytes(dir: string, id: string, fresh: boolean, now = Date.now()) {
-  const cached = measured.get(id);
-  if (!fresh && cached && now - cached.at < MEASURE_MAX_AGE_MS) return cached.bytes;
-  const bytes = await measure(dir);
-  measured.set(id, { at: now, bytes });
-  return bytes;
+/** A server's latest measurement of each disk, by id (its DiskHolders keeps one). */
+export class DiskMeasures {
+  private readonly measured = new Map<string, { at: number; bytes: number | null }>();
+
+  /** The bytes under `dir`: measured now when `fresh` or when the last measurement is old. */
+  async usedBytes(dir: string, id: string, fresh: boolean, now = Date.now()) {
+    const cached = this.measured.get(id);
+    if (!fresh && cached && now - cached.at < MEASURE_MAX_AGE_MS) return cached.bytes;
+    const bytes = await measure(dir);
+    this.measured.set(id, { at: now, bytes });
+    return bytes;
+  }
+
+  forget(id: string) {
+    this.measured.delete(id);
+  }
 }
-
-export const forgetMeasure = (id: string) => measured.delete(id);

@@ -179,7 +179,7 @@ export async function admit(
   if (!(await projectExists(ctx.db, place.cluster, place.org, place.project))) {
     throw notFound('Project not found');
   }
-  const [cluster] = await loadClusters(ctx.db, [place.cluster]);
+  const [cluster] = await loadClusters(ctx.clusterCatalog, [place.cluster]);
   if (!cluster) throw notFound(`Cluster ${place.cluster} not found`);
   const { preset, resources } = presetAndResources(cluster.presets, req);
   const container = await containerFor(ctx, grants, req, place, resources);

@@ -90,7 +90,7 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
       { ...preset, name: 'half' },
       { ...preset, name: 'half-spot', isPreemptible: true },
     ]);
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
   });
 
   it('refuses nodes below 1, not whole, or more than the machine could ever hold', async () => {

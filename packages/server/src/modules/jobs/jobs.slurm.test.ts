@@ -135,7 +135,7 @@ describe.skipIf(!conf)('jobs on the slurm runtime', () => {
       gpus: { nvidia: { count: 1 } },
       resourcePoolNames: ['gpu'],
     });
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
     const gpuJob = async () => {
       const r = await call(s, 'POST', '/api/v1/jobs?from_preset', owner, {
         ...SCOPE,

@@ -125,7 +125,7 @@ export const monitoringRoutes =
         config: { access: 'user-or-token' },
         schema: { tags: ['monitoring'], response: { 200: JobCapacity, ...errorResponses } },
       },
-      async () => presetCapacity(ctx.db, driver),
+      async () => presetCapacity(ctx.clusterCatalog, driver),
     );
 
     app.get(

@@ -29,7 +29,7 @@ describe('a GPU job while every GPU is taken', () => {
       creditsPerHour: '1',
       gpus: { nvidia: { count: 2, model: 'T4' } },
     });
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
   });
 
   it('waits for the GPU instead of failing, then starts when the GPU is given back', async () => {

@@ -54,7 +54,7 @@ describe('who runs next on a full machine', () => {
       { ...preset, name: 'half-spot', isPreemptible: true },
       { ...preset, name: 'too-big', cpu: cpus().length * 4 },
     ]);
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
   });
 
   it('admits the project furthest below its fair share first, and says why the others wait', async () => {

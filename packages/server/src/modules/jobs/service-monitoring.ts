@@ -1,16 +1,19 @@
 import { DEFAULT_CLUSTER } from '@orrery/contract';
 import type { Db } from '../../db/client.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
-import { loadClusters } from '../clusters/store.js';
+import { loadClusters, type ClusterCatalog } from '../clusters/store.js';
 import { updateJob, type JobRow } from './store.js';
 
 /**
  * How many more jobs of each of the default cluster's presets fit now, summed over the runtime's
  * pools (`apolo config show`).
  */
-export async function presetCapacity(db: Db, driver: Pick<RuntimeDriver, 'capacity'>) {
+export async function presetCapacity(
+  catalog: ClusterCatalog,
+  driver: Pick<RuntimeDriver, 'capacity'>,
+) {
   const pools = await driver.capacity();
-  const [cluster] = await loadClusters(db, [DEFAULT_CLUSTER]);
+  const [cluster] = await loadClusters(catalog, [DEFAULT_CLUSTER]);
   const out: Record<string, number> = {};
   for (const p of cluster?.presets ?? []) {
     out[p.name] = pools.reduce(

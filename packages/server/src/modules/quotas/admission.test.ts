@@ -37,7 +37,7 @@ describe('quotas hold jobs', () => {
       memory: 64 * 2 ** 20,
       creditsPerHour: '1',
     });
-    invalidateCatalog(s.ctx.db);
+    invalidateCatalog(s.ctx.clusterCatalog);
   });
 
   it("keeps a project's job waiting at its quota, and starts it when the quota is raised", async () => {

@@ -6,7 +6,7 @@ import type { RuntimeDriver } from '../../../runtime/driver.js';
 import type { Catalogue } from '../../apps/catalogue.js';
 import { endpointOf } from '../../apps/outputs.js';
 import { eventsOf, jobsOfRevision } from '../../apps/store.js';
-import { loadClusters } from '../../clusters/store.js';
+import { loadClusters, type ClusterCatalog } from '../../clusters/store.js';
 import { presetWire } from '../../clusters/wire.js';
 import { visibleClusters } from '../../clusters/visible.js';
 import { orgsOfUser } from '../../orgs/store.js';
@@ -21,6 +21,8 @@ export interface FactDeps {
   db: Db;
   /** The app templates, for install plans. */
   catalogue: Catalogue;
+  /** The server's clusters with their presets (clusters/store.ts). */
+  clusterCatalog: ClusterCatalog;
   driver: Pick<RuntimeDriver, 'logs'>;
   publicUrl: string;
   /** Where jobs are served (ORRERY_INGRESS_DOMAIN), for apps' URLs. */
@@ -100,7 +102,7 @@ export async function presetsFact(d: FactDeps, asker: Asker, gpu = false): Promi
     (c) => !asker.context.cluster || c.name === asker.context.cluster,
   );
   const loaded = await loadClusters(
-    d.db,
+    d.clusterCatalog,
     visible.map((c) => c.name),
   );
   if (loaded.every((c) => c.presets.length === 0))

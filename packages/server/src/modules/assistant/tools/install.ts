@@ -5,7 +5,7 @@ import { conflict, forbidden, invalid, notFound } from '../../../http/errors.js'
 import type { Catalogue } from '../../apps/catalogue.js';
 import { propertiesOf, validateInput } from '../../apps/input-schema.js';
 import { fallbackPreset } from '../../apps/service.js';
-import { loadClusters } from '../../clusters/store.js';
+import { loadClusters, type ClusterCatalog } from '../../clusters/store.js';
 import { presetWire } from '../../clusters/wire.js';
 import type { PlanSpec } from '../plans.js';
 import type { Asker } from '../types.js';
@@ -30,7 +30,7 @@ type Install = Extract<ChangeIntent, { kind: 'install-app' }>;
  * preset. A template whose required inputs the defaults leave empty is sent to its install page.
  */
 export async function proposeInstall(
-  deps: { db: Db; catalogue: Catalogue },
+  deps: { db: Db; catalogue: Catalogue; clusterCatalog: ClusterCatalog },
   asker: Asker,
   intent: Install,
 ): Promise<PlanSpec> {
@@ -43,7 +43,7 @@ export async function proposeInstall(
   const why = deps.catalogue.unavailable(t);
   if (why) throw conflict(why);
 
-  const [cluster] = await loadClusters(deps.db, [here.cluster]);
+  const [cluster] = await loadClusters(deps.clusterCatalog, [here.cluster]);
   const presets = cluster?.presets ?? [];
   const preset = intent.preset
     ? presets.find((p) => p.name === intent.preset)

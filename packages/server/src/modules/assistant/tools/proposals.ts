@@ -10,7 +10,7 @@ import { allows } from '../../../auth/permissions.js';
 import type { Db } from '../../../db/client.js';
 import { conflict, forbidden, invalid } from '../../../http/errors.js';
 import { diskCreditsPerDay } from '../../billing/disk-sampler.js';
-import { loadClusters } from '../../clusters/store.js';
+import { loadClusters, type ClusterCatalog } from '../../clusters/store.js';
 import type { PlanSpec } from '../plans.js';
 import type { Asker } from '../types.js';
 import type { Catalogue } from '../../apps/catalogue.js';
@@ -33,7 +33,7 @@ export const PROPOSAL_TEXTS = {
  * nothing is offered that the user could not do, and nothing is done here.
  */
 export async function proposeChange(
-  deps: { db: Db; catalogue: Catalogue },
+  deps: { db: Db; catalogue: Catalogue; clusterCatalog: ClusterCatalog },
   asker: Asker,
   intent: ChangeIntent,
 ): Promise<PlanSpec> {
@@ -83,7 +83,7 @@ export async function proposeChange(
         if (!named.success) throw invalid('name', named.error.issues[0]!.message);
       }
       const storage = intent.gigabytes * BYTES_PER_GB;
-      const [cluster] = await loadClusters(db, [here.cluster]);
+      const [cluster] = await loadClusters(deps.clusterCatalog, [here.cluster]);
       const perDay = cluster
         ? diskCreditsPerDay(storage, cluster.cluster.diskCreditsPerDayPerGb)
         : 0;

@@ -153,6 +153,7 @@ describe('assistant tools', () => {
       driver: { logs: async () => Readable.from(['one line\n']) },
       publicUrl: s.config.publicUrl,
       catalogue: appCatalogue(s.ctx, { name: 'process' }, s.app.log),
+      clusterCatalog: s.ctx.clusterCatalog,
     });
     const asker = await askerOf(s, owner, here);
     const audio = { cluster: 'default', org: 'acme', project: 'audio' };
@@ -254,7 +255,7 @@ describe('assistant tools', () => {
         .update(clusters)
         .set({ diskCreditsPerDayPerGb: '2.4' })
         .where(eq(clusters.name, 'default'));
-      invalidateCatalog(s.ctx.db);
+      invalidateCatalog(s.ctx.clusterCatalog);
       const answer = await ask(owner, 'create a disk of 5 GB named scratch');
       const plan = answer.plans[0]!;
       expect(plan).toMatchObject({
