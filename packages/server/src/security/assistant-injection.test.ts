@@ -1,4 +1,4 @@
-import { marked, type Token } from 'marked';
+import { marked, type Token, type Tokens } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { jobEnded, projectMember, submitJob, tenancy } from '../test/fixtures.js';
@@ -64,7 +64,7 @@ describe('assistant answers quoting a job', () => {
     );
     const tokens = tokensOf(answer.response);
     // The whole log is one code block: the attacker's lines are in it, as text.
-    const code = tokens.filter((t) => t.type === 'code');
+    const code = tokens.filter((t): t is Tokens.Code => t.type === 'code');
     expect(code, answer.response).toHaveLength(1);
     for (const line of [
       'training step 1',

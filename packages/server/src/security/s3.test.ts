@@ -15,7 +15,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { startTestServer, type TestServer, type TestUser } from '../test/harness.js';
 import { call, tenancy } from '../test/fixtures.js';
-import { clientFrom, type Keys, s3Outcome, bodyText } from '../test/s3-credentials.js';
+import {
+  bodyText,
+  clientFrom,
+  editRequests,
+  type Keys,
+  s3Outcome,
+} from '../test/s3-credentials.js';
 import { KEY_FILE } from '../modules/secrets/key.js';
 
 /**
@@ -44,18 +50,12 @@ async function bucketOf(s: TestServer, who: TestUser, org: string, project: stri
  */
 function rawClient(keys: Keys, marker: string, raw: string) {
   const client = clientFrom(keys);
-  client.middlewareStack.addRelativeTo(
-    (next: (a: unknown) => Promise<unknown>) =>
-      async (args: { request: { body: unknown; headers: Record<string, string> } }) => {
-        const r = args.request;
-        if (typeof r.body === 'string' && r.body.includes(marker)) {
-          r.body = r.body.replace(marker, raw);
-          r.headers['content-length'] = String(Buffer.byteLength(r.body as string));
-        }
-        return next(args);
-      },
-    { relation: 'before', toMiddleware: 'httpSigningMiddleware' },
-  );
+  editRequests(client, 'before', (r) => {
+    if (typeof r.body === 'string' && r.body.includes(marker)) {
+      r.body = r.body.replace(marker, raw);
+      r.headers['content-length'] = String(Buffer.byteLength(r.body as string));
+    }
+  });
   return client;
 }
 

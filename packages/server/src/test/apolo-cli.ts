@@ -122,7 +122,9 @@ export function apoloOf(s: () => TestServer, who: () => TestUser) {
       filter: (from) => from !== join(template!, 'logs'),
     });
     const mine = home;
-    onTestFailed(() => process.stderr.write(logsOf(mine)));
+    onTestFailed(() => {
+      process.stderr.write(logsOf(mine));
+    });
   });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   /** Runs and requires exit 0; the output otherwise, in the error. */

@@ -36,6 +36,33 @@ export const clientFrom = (c: Keys, secret = c.secret_access_key) =>
     credentials: { accessKeyId: c.access_key_id, secretAccessKey: secret },
   });
 
+/** A request as the S3 client's middleware sees it once built. */
+export interface BuiltRequest {
+  body: unknown;
+  headers: Record<string, string>;
+}
+type StackMiddleware = Parameters<S3Client['middlewareStack']['addRelativeTo']>[0];
+
+/**
+ * Edits every request of `client` just before or after the SDK signs it: `before`, what a
+ * hand-made request would send; `after`, what a man in the middle would.
+ */
+export function editRequests(
+  client: S3Client,
+  relation: 'before' | 'after',
+  edit: (request: BuiltRequest) => void,
+) {
+  const middleware =
+    (next: (a: unknown) => Promise<unknown>) => async (args: { request: BuiltRequest }) => {
+      edit(args.request);
+      return next(args);
+    };
+  client.middlewareStack.addRelativeTo(middleware as unknown as StackMiddleware, {
+    relation,
+    toMiddleware: 'httpSigningMiddleware',
+  });
+}
+
 export async function bucketWithKeys(s: TestServer, who: TestUser, name: string, readOnly = false) {
   const b = await call(s, 'POST', B, who, { name, ...SCOPE });
   expect(b.status).toBe(201);

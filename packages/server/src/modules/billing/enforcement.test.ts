@@ -23,7 +23,7 @@ interface Job {
   status: string;
   total_price_credits: string;
   price_credits_per_hour: string;
-  history: { run_time_seconds: number };
+  history: { run_time_seconds: number; finished_at: string | null };
   statuses: { status: string; reason: string | null; description: string | null }[];
 }
 

@@ -47,7 +47,7 @@ describe('jobs across a server restart', () => {
     second = await startTestServer({ ORRERY_RUNTIME: 'process' }, { restartOf: first.state });
     const quickAfter = await vi.waitFor(
       async () => {
-        const q = await get(second, quick.body.id);
+        const q = await get(second!, quick.body.id);
         expect(q.body.status).toBe('succeeded');
         return q;
       },

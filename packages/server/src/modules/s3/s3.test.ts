@@ -20,6 +20,7 @@ import { projectMembers } from '../../db/schema.js';
 import {
   bucketWithKeys,
   clientFrom,
+  editRequests,
   type Keys,
   s3Outcome,
   bodyText,
@@ -199,15 +200,10 @@ describe('the embedded S3 endpoint with the AWS SDK', () => {
     await client.send(new PutObjectCommand({ Bucket, Key: 'kept.txt', Body: 'original' }));
     const tamperer = clientFrom(rw);
     // Swaps the body after the SDK signed its SHA-256, as a man in the middle would.
-    tamperer.middlewareStack.addRelativeTo(
-      (next: (a: unknown) => Promise<unknown>) =>
-        async (args: { request: { body: unknown; headers: Record<string, string> } }) => {
-          args.request.body = 'tampered';
-          args.request.headers['content-length'] = '8';
-          return next(args);
-        },
-      { relation: 'after', toMiddleware: 'httpSigningMiddleware' },
-    );
+    editRequests(tamperer, 'after', (request) => {
+      request.body = 'tampered';
+      request.headers['content-length'] = '8';
+    });
     expect(
       await s3Outcome(
         tamperer.send(new PutObjectCommand({ Bucket, Key: 'kept.txt', Body: 'replaced' })),

@@ -35,7 +35,11 @@ const pod = (
   status: { phase },
 });
 
-const container = (name: string, requests?: object, limits?: object) => ({
+const container = (
+  name: string,
+  requests?: Record<string, string>,
+  limits?: Record<string, string>,
+) => ({
   name,
   image: 'x',
   resources: { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) },

@@ -152,6 +152,7 @@ describe('assistant tools', () => {
       db: s.ctx.db,
       driver: { logs: async () => Readable.from(['one line\n']) },
       publicUrl: s.config.publicUrl,
+      ingressDomain: s.config.ingressDomain,
       catalogue: appCatalogue(s.ctx, { name: 'process' }, s.app.log),
       clusterCatalog: s.ctx.clusterCatalog,
     });

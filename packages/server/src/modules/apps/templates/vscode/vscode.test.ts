@@ -24,7 +24,7 @@ describe.skipIf(!process.env.ORRERY_TEST_VSCODE)('vscode template (opt-in)', () 
 
   it('installs, serves the workbench and its health with a session only, uninstalls', async () => {
     expect(existsSync(CODE_SERVER), 'run node scripts/install-code-server.mjs first').toBe(true);
-    expect(vscodeRunner.unavailable!()).toBeNull();
+    expect(vscodeRunner.unavailable!('process')).toBeNull();
     const app = await installApp(s, owner, 'vscode', 'ide');
     const session = await openSession(s, app.url!, owner);
     const health = await fetch(`${app.url}healthz`, { headers: session });
