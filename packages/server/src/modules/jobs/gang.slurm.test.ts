@@ -217,9 +217,10 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
   }, 300_000);
 
   it('streams the stats of each worker, sampled on its node, and their sum', async () => {
-    // Worker 0 holds 48 MiB, worker 1 96 MiB, until killed.
+    // Worker 0 holds 48 MiB, worker 1 96 MiB, until killed; each listens on MASTER_PORT, as rank
+    // 0 must for the others to start.
     const hold = (mib: number) =>
-      `/usr/bin/python3 -c "import signal; b = b'x' * (${mib} << 20); print('holding', flush=True); signal.pause()"`;
+      `/usr/bin/python3 -c "import os, signal, socket; s = socket.create_server(('', int(os.environ['MASTER_PORT']))); b = b'x' * (${mib} << 20); signal.pause()"`;
     const id = await submit(`if [ "$RANK" = 1 ]; then exec ${hold(96)}; fi; exec ${hold(48)}`, {
       nodes: 2,
     });
