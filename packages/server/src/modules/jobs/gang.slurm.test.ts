@@ -3,10 +3,12 @@ import { randomInt } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, jobReaches, tenancy } from '../../test/fixtures.js';
-import { RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import { DDP_TRAINING, RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
+import { injectAt, whenServing } from '../../test/ingress.js';
 import { setupBlock } from '../../test/slurm-cluster.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
@@ -16,6 +18,9 @@ const user = process.env.ORRERY_TEST_SLURM_USER ?? 'orrery-slurm';
 /** Listens on MASTER_PORT for ten minutes: what lets a gang's other workers start (rank 0 listens). */
 const LISTEN = `/usr/bin/python3 -c "import os, signal, socket; s = socket.create_server(('', int(os.environ['MASTER_PORT']))); signal.pause()"`;
 
+/** Debian's python3-torch (1.13, CPU): scripts/test.mjs installs it where it can. */
+const torch = existsSync('/usr/lib/python3/dist-packages/torch/__init__.py');
+
 const slurm = (cmd: string, args: string[]) =>
   String(execFileSync(cmd, args, { env: { ...process.env, SLURM_CONF: conf } }));
 
@@ -23,7 +28,10 @@ const slurm = (cmd: string, args: string[]) =>
  * Jobs of several workers on the slurm runtime (docs/jobs.md "Distributed jobs"), through the
  * API, on the test cluster's two nodes. Both nodes are this machine: for the test each gets an
  * address of its own (on loopback, as NodeAddr), as two machines would have, since a worker's
- * network has its node's address and a worker reaching its own address reaches itself.
+ * network has its node's address and a worker reaching its own address reaches itself. A
+ * connection from one to the other leaves from the other's address, as between two machines (on
+ * one machine the kernel would take the address it connects to as its source, which in the
+ * listening worker's network is the worker's own).
  * Preset `cpu-large` takes a whole node: one worker per node, as Slurm places them.
  */
 describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
@@ -59,10 +67,30 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
       })
     ).body;
 
+  /** The first sample of the job's top stream (`?worker=N` in `query`), in bytes of memory. */
+  const memory = (id: string, query = '') =>
+    new Promise<number>((resolve, reject) => {
+      const url = `${s.url.replace('http', 'ws')}/api/v1/jobs/${id}/top${query}`;
+      const ws = new WebSocket(url, [], { headers: owner.headers });
+      ws.once('message', (d) => {
+        resolve((JSON.parse(String(d)) as { memory_bytes: number }).memory_bytes);
+        ws.close();
+      });
+      ws.once('error', reject);
+      ws.once('close', () => reject(new Error('closed before a sample')));
+    });
+
   beforeAll(async () => {
     for (const [i, node] of nodes.entries()) {
       execFileSync('ip', ['addr', 'replace', `${addresses[i]}/32`, 'dev', 'lo']);
       slurm('scontrol', ['update', `nodename=${node}`, `nodeaddr=${addresses[i]}`]);
+    }
+    for (const [i, address] of addresses.entries()) {
+      const other = addresses[(i + 1) % addresses.length];
+      execFileSync('ip', [
+        ...['route', 'change', 'local', address, 'dev', 'lo', 'table', 'local'],
+        ...['proto', 'kernel', 'scope', 'host', 'src', other],
+      ]);
     }
     shared = mkdtempSync(join(process.env.ORRERY_TEST_SLURM_SHARED ?? tmpdir(), 'gang-'));
     chmodSync(shared, 0o755);
@@ -74,7 +102,7 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
         ORRERY_SLURM_SHARED_DIR: shared,
         ORRERY_KILL_GRACE_SECONDS: '2',
       },
-      { persistent: true },
+      { persistent: true, listen: true },
     );
     ({ owner } = await tenancy(s));
   }, 300_000);
@@ -142,6 +170,25 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     }
   }, 300_000);
 
+  it.skipIf(!torch)(
+    `trains a model with PyTorch DDP (gloo) on two workers, one a node${torch ? '' : ' (skipped: python3-torch is not installed)'}`,
+    async () => {
+      const id = await submit(RUN_PROG, { nodes: 2, env: { PROG: DDP_TRAINING } });
+      const done = await until(id, 'succeeded');
+      const out = await log(id);
+      expect(done.history.exit_code, out).toBe(0);
+      const ranks = [
+        ...out.matchAll(/^rank (\d) of 2 params ([-\d. ]+) loss ([\d.]+) ([\d.]+)$/gm),
+      ];
+      expect(ranks.map((m) => m[1]).sort(), out).toEqual(['0', '1']);
+      // The gradients were all-reduced: both ranks end with the same parameters.
+      expect(ranks[0][2]).toBe(ranks[1][2]);
+      // And the model learned: the loss fell to a tenth at least.
+      for (const m of ranks) expect(Number(m[4])).toBeLessThan(Number(m[3]) / 10);
+    },
+    300_000,
+  );
+
   it('starts the other workers once rank 0 has exited, when it never listened', async () => {
     const id = await submit('echo "worker $RANK"', { nodes: 2 });
     expect((await until(id, 'succeeded')).history.exit_code).toBe(0);
@@ -162,6 +209,45 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     expect(await log(id, '?worker=0')).toBe('zero\n');
     // Nothing of the job is left in Slurm.
     expect(slurm('squeue', ['-h', '-n', `orrery-${id}`, '-t', 'R,CG'])).toBe('');
+  }, 300_000);
+
+  it("serves the job's HTTP port from worker 0, forwarded from its node", async () => {
+    const page = 'echo "worker $RANK" > /tmp/index.html; cd /tmp';
+    const id = await submit(
+      `${page}; if [ "$RANK" = 0 ]; then ${LISTEN} & fi; exec /usr/bin/python3 -m http.server "$PORT"`,
+      { nodes: 2, http: { port: 8000, requires_auth: true } },
+    );
+    await until(id, 'running');
+    const at = `http://${id}.jobs.localhost:${new URL(s.url!).port}/index.html`;
+    const answer = await whenServing(() => injectAt(s, at, { headers: owner.headers }));
+    expect(answer.body).toBe('worker 0\n');
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)).status).toBe(204);
+    await until(id, 'cancelled');
+  }, 300_000);
+
+  it('streams the stats of each worker, sampled on its node, and their sum', async () => {
+    // Worker 0 holds 48 MiB, worker 1 96 MiB, until killed; each listens on MASTER_PORT, as rank
+    // 0 must for the others to start.
+    const hold = (mib: number) =>
+      `/usr/bin/python3 -c "import os, signal, socket; s = socket.create_server(('', int(os.environ['MASTER_PORT']))); b = b'x' * (${mib} << 20); signal.pause()"`;
+    const id = await submit(`if [ "$RANK" = 1 ]; then exec ${hold(96)}; fi; exec ${hold(48)}`, {
+      nodes: 2,
+    });
+    await until(id, 'running');
+    const MiB = 2 ** 20;
+    const each = await vi.waitFor(
+      async () => {
+        const [zero, one] = [await memory(id, '?worker=0'), await memory(id, '?worker=1')];
+        expect(zero).toBeGreaterThan(48 * MiB);
+        expect(one).toBeGreaterThan(96 * MiB);
+        return zero;
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    // The job's own: both workers' added up, more than worker 0 holds alone by worker 1's.
+    expect(await memory(id)).toBeGreaterThan(each + 90 * MiB);
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)).status).toBe(204);
+    await until(id, 'cancelled');
   }, 300_000);
 
   it('kills both workers when the job is killed: cancelled', async () => {

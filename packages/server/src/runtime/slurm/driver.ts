@@ -14,6 +14,7 @@ import type {
   StatsSample,
 } from '../driver.js';
 import { JobListeners, shellCommand } from '../common.js';
+import { summedStats } from '../gang.js';
 import { LogFile } from '../log-file.js';
 import { readNumber } from '../process/exit.js';
 import { writeEtc } from '../process/identity.js';
@@ -282,19 +283,22 @@ export class SlurmDriver implements RuntimeDriver {
     return this.logFile(id, options.worker).readJob(options, () => this.observe(id));
   }
 
-  async *stats(id: string, abort: AbortSignal): AsyncIterable<StatsSample> {
+  /** A gang's: its workers' added up, or one worker's (`worker`), each sampled on its node. */
+  async *stats(id: string, abort: AbortSignal, worker?: number): AsyncIterable<StatsSample> {
     const rec = await this.record(id);
     const job = rec && (await this.client.job(rec.slurmId).catch(() => null));
     if (!rec || !job || job.state !== 'RUNNING') return;
-    // A gang's: its rank 0's node.
-    const at = rec.workers ? join(this.dir(id), workerDir(0)) : this.dir(id);
-    yield* statsFromFile(join(at, JOB_FILES.stats), abort);
+    if (!rec.workers) return yield* statsFromFile(join(this.dir(id), JOB_FILES.stats), abort);
+    const of = (rank: number) => (signal: AbortSignal) =>
+      statsFromFile(join(this.dir(id), workerDir(rank), JOB_FILES.stats), signal);
+    if (worker !== undefined) return yield* of(worker)(abort);
+    yield* summedStats([...Array(rec.workers).keys()].map(of), abort);
   }
 
   async endpoint(id: string): Promise<{ host: string; port: number } | null> {
     const rec = await this.record(id);
-    // A gang's workers forward their blocks of ports, not the HTTP port (gang-script.ts).
-    if (!rec?.httpPort || rec.workers) return null;
+    // A gang's is rank 0's, on the allocation's first node, the batch host (gang-script.ts).
+    if (!rec?.httpPort) return null;
     const job = await this.client.job(rec.slurmId).catch(() => null);
     if (!job || job.state !== 'RUNNING') return null;
     // The script forwards a free port of the node and says when the job listens (script.ts).

@@ -1,9 +1,10 @@
 import { gangEnv } from '../driver.js';
 import { BWRAP } from '../process/sandbox.js';
+import { SLIRP } from '../process/network.js';
 import {
+  FORWARD_PORTS,
   JOB_FILES,
   KILL_SIGNAL,
-  PASTA,
   SHELL,
   envLines,
   quote,
@@ -18,12 +19,16 @@ import {
  * worker script, which makes the worker's sandbox as a single job's batch script does, in a
  * directory of its own, `w<rank>/` (rank: SLURM_PROCID).
  *
- * The workers reach each other through their pasta networks: each worker's network namespace has
- * its node's address (`-a`, the NodeAddr), pasta forwards a block of GANG_PORTS from that address
- * into it, and the namespace's ephemeral ports are that block (less its first port, the worker's
- * rendezvous port): a port a worker binds without naming one (gloo's, Open MPI's) is reachable by
- * the others at its node's address. The namespace is made by `unshare --map-root-user` around
- * bwrap, so that the script, root in it, may set its `ip_local_port_range`.
+ * The workers reach each other through their slirp4netns networks: each worker's network namespace
+ * has its node's address (the NodeAddr) on its loopback, slirp4netns forwards a block of
+ * GANG_PORTS from that address of the node to that address in the namespace, and the namespace's
+ * ephemeral ports are that block (less its first port, the worker's rendezvous port): a port a
+ * worker binds without naming one (gloo's, Open MPI's) is reachable by the others at its node's
+ * address. slirp4netns, not the pasta of a single job's network: Debian 12's pasta completes a
+ * forwarded connection inside the namespace only once the connecting side has sent data, and
+ * gloo's pairs wait for the listening side to speak first; slirp4netns connects to the worker as
+ * it accepts. The namespace is made by `unshare --map-root-user` around bwrap, so that the
+ * script, root in it, may give it the node's address and set its `ip_local_port_range`.
  */
 
 /** The ports a worker's block is taken from, in blocks of `block`; `tries` blocks at most. */
@@ -42,6 +47,36 @@ export const GANG_FILES = {
   /** The worker script, which every task runs. */
   worker: 'worker.sh',
 } as const;
+
+/**
+ * Adds the forwards of a block of ports to slirp4netns (its API socket), from the node's address to
+ * the same address in the namespace: `perl -e FORWARD <socket> <address> <first> <blocks> <block>
+ * <tries> [<to>]` tries random blocks (a port of the node already taken fails its block, whose
+ * forwards are removed) and prints the first port of the one it got; with `to`, the block is one
+ * port, forwarded to port `to` in the namespace (the job's HTTP port). perl, which Debian always installs:
+ * the API is JSON over a Unix socket, which sh cannot speak.
+ */
+const FORWARD = `use IO::Socket::UNIX;
+my ($sock, $addr, $first, $blocks, $block, $tries, $to) = @ARGV;
+sub api {
+  my $c = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Peer => $sock) or return "";
+  print $c $_[0]; shutdown($c, 1); local $/; my $r = <$c>; return $r // "";
+}
+for (1 .. $tries) {
+  my $lo = $first + int(rand($blocks)) * $block;
+  my @ids;
+  for my $p ($lo .. $lo + $block - 1) {
+    my $r = api(qq({"execute":"add_hostfwd","arguments":{"proto":"tcp","host_addr":"$addr","host_port":$p,"guest_addr":"$addr","guest_port":@{[$to // $p]}}}));
+    if ($r =~ /"id":\\s*(\\d+)/) { push @ids, $1; next; }
+    print STDERR "orrery: port $p of $addr: $r\\n";
+    api(qq({"execute":"remove_hostfwd","arguments":{"id":$_}})) for @ids;
+    @ids = ();
+    last;
+  }
+  if (@ids) { print "$lo\\n"; exit 0; }
+}
+exit 1;
+`;
 
 /** Each worker's own output in its directory, beside its `exit`, `started` and `stats`. */
 export const WORKER_LOG = 'out.log';
@@ -107,7 +142,7 @@ export function gangBatchScript(p: GangPlan): string {
     // The batch script runs on the allocation's first node, where rank 0 runs.
     'address_of "$SLURMD_NODENAME" master',
     'export ORRERY_GANG_MASTER="$master"',
-    `rm -f ${GANG_FILES.masterPort} ${GANG_FILES.masterListening}`,
+    `rm -f ${GANG_FILES.masterPort} ${GANG_FILES.masterListening} ${f.port} ${f.listening}`,
     // The workers' output, merged by srun, is the job's log; Slurm's own messages (a cancel's)
     // go to the batch script's output, `batch.log`.
     `srun --kill-on-bad-exit=1 --ntasks-per-node=1 --cpus-per-task=${p.cpus} /bin/sh ${GANG_FILES.worker} >>out.log 2>>${GANG_FILES.srunLog}`,
@@ -131,11 +166,11 @@ export function gangWorkerScript(p: GangPlan): string {
     'rank=$SLURM_PROCID',
     `cd ${quote(p.jobDir)}/w$rank || exit 125`,
     `finish() { echo $1 > ${f.exit}.tmp && mv ${f.exit}.tmp ${f.exit}; exit $1; }`,
-    'pid=; sandbox=',
-    `stop() { kill -KILL $pid $sandbox 2>/dev/null; [ -s pasta.pid ] && kill -KILL $(cat pasta.pid) 2>/dev/null; finish 137; }`,
+    'pid=; sandbox=; slirp=',
+    `stop() { kill -KILL $pid $sandbox $slirp 2>/dev/null; finish 137; }`,
     `trap stop ${KILL_SIGNAL}`,
     `[ -e ../${f.killed} ] && finish 143`,
-    `for tool in ${BWRAP} ${PASTA} /usr/bin/unshare /usr/bin/nsenter; do`,
+    `for tool in ${BWRAP} ${SLIRP} /usr/bin/unshare /usr/bin/nsenter /usr/bin/perl /sbin/ip; do`,
     '  [ -x $tool ] && continue',
     `  echo "orrery: this node has no $tool, which the job's sandbox needs" >&2`,
     '  finish 125',
@@ -146,7 +181,7 @@ export function gangWorkerScript(p: GangPlan): string {
     'master=$ORRERY_GANG_MASTER',
     // The worker's host name is its own address in its sandbox: what gloo and Open MPI advertise.
     `printf '127.0.0.1 localhost\\n%s %s\\n' "$self" ${quote(`${p.spec.id}.w`)}$rank > hosts`,
-    `rm -f sandbox.json release pasta.pid output ${WORKER_LOG}`,
+    `rm -f sandbox.json release slirp.sock slirp.ready output ${WORKER_LOG}`,
     'failed=',
     'abort() { echo "orrery: $1 (see net.log)" >&2; failed=125; kill -KILL $pid $sandbox 2>/dev/null; }',
     'mkfifo release output && exec 5<>release || finish 125',
@@ -160,21 +195,25 @@ export function gangWorkerScript(p: GangPlan): string {
     '  sleep 0.02',
     'done',
     `pid=$(sed -n 's/.*"child-pid": *\\([0-9]*\\).*/\\1/p' sandbox.json)`,
-    // pasta and the script join the namespaces of unshare's process (bwrap's, outside its own).
-    'ns="--userns /proc/$sandbox/ns/user --netns /proc/$sandbox/ns/net"',
+    // slirp4netns and the script join the namespaces of unshare's process (bwrap's, outside its own).
     'port=',
     'if [ -n "$pid" ]; then',
-    `  for try in ${[...Array(tries).keys()].map((i) => i + 1).join(' ')}; do`,
-    `    lo=$(( ($(od -An -N2 -tu2 /dev/urandom) % ${count / block}) * ${block} + ${first} ))`,
-    `    hi=$(( lo + ${block - 1} ))`,
-    `    if ${PASTA} --config-net --no-map-gw -T none -U none -u none -a "$self" -t "$self/$lo-$hi" -P pasta.pid -l net.log -q $ns; then port=$lo; break; fi`,
+    `  ${SLIRP} --configure --mtu=65520 --disable-host-loopback --disable-dns --api-socket slirp.sock --ready-fd=3 \\`,
+    '    --userns-path=/proc/$sandbox/ns/user --netns-type=path /proc/$sandbox/ns/net tap0 3>slirp.ready >net.log 2>&1 &',
+    '  slirp=$!',
+    '  until [ -s slirp.ready ]; do',
+    '    kill -0 $slirp 2>/dev/null || break',
+    '    sleep 0.02',
     '  done',
-    '  if [ -z "$port" ]; then',
-    "    abort 'pasta could not give the worker its network'",
+    '  if ! [ -s slirp.ready ]; then',
+    "    abort 'slirp4netns could not give the worker its network'",
+    `  elif ! port=$(/usr/bin/perl -e ${quote(FORWARD)} slirp.sock "$self" ${first} ${count / block} ${block} ${tries} 2>>net.log); then`,
+    "    abort 'no free block of ports on this node for the worker'",
     '  elif ! /usr/bin/nsenter --preserve-credentials --user=/proc/$sandbox/ns/user --net=/proc/$sandbox/ns/net \\',
-    '      sh -c "echo $((port + 1)) $hi > /proc/sys/net/ipv4/ip_local_port_range"; then',
-    "    abort 'the worker could not have its ports'",
+    `      sh -c "/sbin/ip addr add $self/32 dev lo && echo $((port + 1)) $((port + ${block - 1})) > /proc/sys/net/ipv4/ip_local_port_range"; then`,
+    "    abort 'the worker could not have its address and ports'",
     '  fi',
+    ...httpForward(p).map((l) => `  ${l}`),
     'fi',
     // Rank 0's rendezvous port, for every worker's MASTER_PORT.
     'if [ "$rank" = 0 ]; then',
@@ -182,8 +221,8 @@ export function gangWorkerScript(p: GangPlan): string {
     'else',
     `  until [ -s ../${GANG_FILES.masterPort} ] || [ -e ../${f.killed} ]; do sleep 0.02; done`,
     `  port=$(cat ../${GANG_FILES.masterPort} 2>/dev/null)`,
-    // pasta accepts a connection on the node before it knows whether the worker listens, and
-    // closes it when not: a peer too early would see a broken connection, not a refused one, and
+    // slirp4netns accepts a connection on the node before it knows whether the worker listens,
+    // and closes it when not: a peer too early would see a broken connection, not a refused one, and
     // PyTorch's store gives up on it. The others start once rank 0 listens on its port.
     // Or once rank 0 has exited without listening (a job that needs no rendezvous).
     `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${workerDir(0)}/${f.exit} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
@@ -202,15 +241,54 @@ export function gangWorkerScript(p: GangPlan): string {
     '    sleep 0.05',
     '  done) &',
     'fi',
+    ...httpListening(p),
     ...sampler(),
     'wait $sandbox',
     'code=$?',
     '[ -n "$failed" ] && code=$failed',
-    '[ -s pasta.pid ] && kill $(cat pasta.pid) 2>/dev/null',
+    'kill $slirp 2>/dev/null',
     'wait $tee',
     'finish $code',
     '',
   ].join('\n');
+}
+
+/**
+ * Rank 0's HTTP port, for a job that has one: a forward from a free port of its node's address
+ * (as a single job's, script.ts), written to the job's `port`.
+ */
+function httpForward(p: GangPlan): string[] {
+  const port = p.spec.httpPort;
+  if (!port) return [];
+  const { first, count, tries } = FORWARD_PORTS;
+  const forward = `/usr/bin/perl -e ${quote(FORWARD)} slirp.sock "$self" ${first} ${count} 1 ${tries} ${port}`;
+  const f = JOB_FILES;
+  return [
+    'if [ -z "$failed" ] && [ "$rank" = 0 ]; then',
+    `  if http=$(${forward} 2>>net.log); then`,
+    `    echo $http > ../${f.port}.tmp && mv ../${f.port}.tmp ../${f.port}`,
+    '  else',
+    `    abort "no free port on this node for the job's HTTP port ${port}"`,
+    '  fi',
+    'fi',
+  ];
+}
+
+/** Makes the job's `listening` once rank 0 listens on the HTTP port (the forward accepts before). */
+function httpListening(p: GangPlan): string[] {
+  const port = p.spec.httpPort;
+  if (!port) return [];
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return [
+    `if [ "$rank" = 0 ] && [ -s ../${JOB_FILES.port} ]; then`,
+    '  (while kill -0 $sandbox 2>/dev/null; do',
+    `    if grep -qs ':${hex} [0-9A-F:]* 0A ' /proc/$pid/net/tcp /proc/$pid/net/tcp6; then`,
+    `      : > ../${JOB_FILES.listening}; break`,
+    '    fi',
+    '    sleep 0.25',
+    '  done) &',
+    'fi',
+  ];
 }
 
 /** The rank placeholder of the sandbox's per-worker paths and host name (gangWorkerScript). */

@@ -10,7 +10,7 @@ export const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 /** Restores the SIGTERM the script ignores, for the job's own command. */
 export const SHELL = '/usr/bin/env --default-signal=TERM,INT,QUIT /bin/sh -c';
 /** Host ports tried for the job's HTTP port: a busy one makes pasta fail, and the next is tried. */
-const FORWARD_PORTS = { first: 30000, count: 30000, tries: 10 };
+export const FORWARD_PORTS = { first: 30000, count: 30000, tries: 10 };
 
 /**
  * The signal of a kill's second stage: the script answers it with SIGKILL to the whole sandbox.
