@@ -4,6 +4,7 @@ import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { lazily } from '../lazy.js';
 
 export interface Mail {
   to: string;
@@ -29,7 +30,7 @@ export function createMailer(opts: {
 }): Mailer {
   if (opts.smtpUrl) {
     const smtpUrl = opts.smtpUrl;
-    const transport = once(async (): Promise<Transporter<SMTPTransport.SentMessageInfo>> => {
+    const transport = lazily(async (): Promise<Transporter<SMTPTransport.SentMessageInfo>> => {
       const { default: nodemailer } = await import('nodemailer');
       return nodemailer.createTransport(smtpUrl);
     });
@@ -47,7 +48,7 @@ export function createMailer(opts: {
       },
     };
   }
-  const transport = once(async (): Promise<Transporter<StreamTransport.SentMessageInfo>> => {
+  const transport = lazily(async (): Promise<Transporter<StreamTransport.SentMessageInfo>> => {
     const { default: nodemailer } = await import('nodemailer');
     return nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   });
@@ -73,10 +74,4 @@ export function createMailer(opts: {
       );
     },
   };
-}
-
-/** `make`'s answer, made on the first call and shared by the later ones. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
 }
