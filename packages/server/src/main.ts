@@ -31,8 +31,9 @@ async function serve(config: Config) {
     release = claimDataDir(config.dataDir);
     process.on('exit', () => release());
   }
-  // PGlite's start (its WebAssembly) runs while the rest of the server's modules load; the
-  // server owns the database from here, and closes it if it fails to start.
+  // Opened before the rest of the server is imported: PGlite's file reads and WebAssembly
+  // compilation overlap the loading (its start itself runs on this thread, after it). The server
+  // owns the database from here, and closes it if it fails to start.
   const database = openServerDatabase(config, pino({ level: config.logLevel }));
   database.catch(() => undefined);
   const { createServer } = await import('./server.js');

@@ -12,9 +12,8 @@ export interface ServerDatabaseOptions {
 
 /**
  * The server's database, migrated: PostgreSQL at the configured URL, else PGlite under the data
- * directory. Apart from server.ts (and all it imports) so that a start can open it while the rest
- * of the server's modules load (main.ts): opening PGlite and loading them each take a third of a
- * start.
+ * directory. Apart from server.ts (and all it imports) so that a start can begin opening it
+ * before the rest of the server's modules load (main.ts).
  */
 export function openServerDatabase(
   config: Config,
