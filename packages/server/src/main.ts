@@ -1,21 +1,20 @@
+// Only what every command needs is imported up front: `serve` opens the database while the rest of
+// the server loads (openServerDatabase), and the CLI commands load only what they use.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createServer } from './server.js';
-import { openDatabase } from './db/client.js';
-import { loadSigningKeys } from './auth/keys.js';
-import { issueTokenForEmail } from './auth/issue.js';
-import { parseTtl } from './auth/tokens.js';
-import { callControl, claimDataDir, listenControl, serverHolds } from './control.js';
 import { mkdirSync } from 'node:fs';
+import pino from 'pino';
 import type { JWK } from 'jose';
-import type { Db } from './db/client.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase, type Db } from './db/client.js';
+import { openServerDatabase } from './server-database.js';
+import { callControl, claimDataDir, listenControl, serverHolds } from './control.js';
+import type { Server } from './server.js';
 import {
   CliError,
   parseTokensArgs,
-  runTokens,
   TOKENS_USAGE,
   type TokensArgs,
-} from './modules/tokens/cli.js';
+} from './modules/tokens/cli-args.js';
 
 const USAGE = `Usage: orrery <command>
 
@@ -32,7 +31,13 @@ async function serve(config: Config) {
     release = claimDataDir(config.dataDir);
     process.on('exit', () => release());
   }
-  const server = await createServer(config);
+  // Opened before the rest of the server is imported: PGlite's file reads and WebAssembly
+  // compilation overlap the loading (its start itself runs on this thread, after it). The server
+  // owns the database from here, and closes it if it fails to start.
+  const database = openServerDatabase(config, pino({ level: config.logLevel }));
+  database.catch(() => undefined);
+  const { createServer } = await import('./server.js');
+  const server = await createServer(config, { database });
   const { app } = server;
   await app.listen({ port: config.port, host: config.host });
   const control =
@@ -57,15 +62,15 @@ async function serve(config: Config) {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-async function controlCommand(
-  ctx: Awaited<ReturnType<typeof createServer>>['ctx'],
-  command: string,
-  args: Record<string, unknown>,
-) {
+async function controlCommand(ctx: Server['ctx'], command: string, args: Record<string, unknown>) {
   if (command === 'token') {
+    const { issueTokenForEmail } = await import('./auth/issue.js');
     return { token: await issueTokenForEmail(ctx, String(args.email), Number(args.ttlSeconds)) };
   }
-  if (command === 'tokens') return { out: await runTokens(ctx, args as unknown as TokensArgs) };
+  if (command === 'tokens') {
+    const { runTokens } = await import('./modules/tokens/cli.js');
+    return { out: await runTokens(ctx, args as unknown as TokensArgs) };
+  }
   throw new Error(`Unknown control command ${command}`);
 }
 
@@ -94,6 +99,7 @@ async function onData<T>(
   }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
+    const { loadSigningKeys } = await import('./auth/keys.js');
     const keys = config.oidc.external ? [] : await loadSigningKeys(database.db);
     return await direct({ db: database.db, config, keys });
   } finally {
@@ -108,10 +114,12 @@ async function tokenCreate(config: Config, argv: string[]) {
   });
   if (!values.email) throw new ConfigError('token create: --email is required');
   const email = values.email;
+  const { parseTtl } = await import('./auth/tokens.js');
   const ttlSeconds = parseTtl(values.ttl!);
-  const { token } = await onData(config, 'token', { email, ttlSeconds }, async (deps) => ({
-    token: await issueTokenForEmail(deps, email, ttlSeconds),
-  }));
+  const { token } = await onData(config, 'token', { email, ttlSeconds }, async (deps) => {
+    const { issueTokenForEmail } = await import('./auth/issue.js');
+    return { token: await issueTokenForEmail(deps, email, ttlSeconds) };
+  });
   return token;
 }
 
@@ -133,9 +141,10 @@ async function main() {
       return;
     case 'tokens': {
       const args = parseTokensArgs(sub, rest);
-      const { out } = await onData(config, 'tokens', args, async (deps) => ({
-        out: await runTokens(deps, args),
-      }));
+      const { out } = await onData(config, 'tokens', args, async (deps) => {
+        const { runTokens } = await import('./modules/tokens/cli.js');
+        return { out: await runTokens(deps, args) };
+      });
       process.stdout.write(out);
       return;
     }

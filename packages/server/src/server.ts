@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import pino from 'pino';
 import type { Config } from './config.js';
-import { openDatabase, type PgliteAssets } from './db/client.js';
+import type { Database } from './db/client.js';
+import { openServerDatabase, type ServerDatabaseOptions } from './server-database.js';
 import { loadSigningKeys, publicJwks } from './auth/keys.js';
 import { createTokenVerifier } from './auth/verify.js';
 import { withProjectTokens } from './modules/tokens/verify.js';
@@ -29,18 +29,17 @@ export interface Server {
  */
 export async function createServer(
   config: Config,
-  opts: BuildOptions & { inMemory?: boolean; pgliteSeed?: Blob; pgliteAssets?: PgliteAssets } = {},
+  opts: BuildOptions &
+    ServerDatabaseOptions & {
+      /**
+       * The database, already being opened by openServerDatabase (main.ts opens it while this
+       * module loads); this server owns it from here and closes it with itself or on a failure.
+       */
+      database?: Promise<Database>;
+    } = {},
 ): Promise<Server> {
   const log = pino({ level: config.logLevel });
-  if (!opts.inMemory) mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: opts.inMemory ? null : config.dataDir,
-    seed: opts.pgliteSeed,
-    pgliteAssets: opts.pgliteAssets,
-    onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
-    onLoopTaken: (loop) => log.info({ loop }, 'leading a background loop'),
-  });
+  const database = await (opts.database ?? openServerDatabase(config, log, opts));
   try {
     if (config.runtime.kind === 'slurm') {
       // A cluster runtime describes itself: its partitions are the node pools of a first start.

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { whileLeading } from '../db/advisory-locks.js';
+import { lazily } from '../lazy.js';
 import { pruneRateLimits } from './oidc/rate-limit-store.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -9,20 +10,22 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * The embedded OpenID provider, mounted under `/oidc` when no external issuer is configured:
  * oidc-provider for the protocol endpoints, plus our own server-rendered pages for sign-in,
  * sign-up, e-mail verification and password reset. Loaded lazily, so a deployment with an
- * external issuer never loads it.
+ * external issuer never loads it; the provider itself (oidc-provider and the Koa it runs on, a
+ * tenth of a start) is made by the first request that needs it.
  */
 export async function registerIdentity(app: FastifyInstance, ctx: AppContext) {
   if (ctx.config.oidc.external) return;
-  const [{ createProvider }, { mountProvider }, { installForms }, interactions, accounts, adapter] =
-    await Promise.all([
-      import('./oidc/provider.js'),
-      import('./oidc/mount.js'),
-      import('./oidc/forms.js'),
-      import('./oidc/interactions.js'),
-      import('./oidc/account-routes.js'),
-      import('./oidc/store.js'),
-    ]);
-  const provider = await createProvider(ctx, app.log);
+  const [{ mountProvider }, { installForms }, interactions, accounts, adapter] = await Promise.all([
+    import('./oidc/mount.js'),
+    import('./oidc/forms.js'),
+    import('./oidc/interactions.js'),
+    import('./oidc/account-routes.js'),
+    import('./oidc/store.js'),
+  ]);
+  const provider = lazily(async () => {
+    const { createProvider } = await import('./oidc/provider.js');
+    return createProvider(ctx, app.log);
+  });
   const deps = { db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log: app.log };
 
   await app.register(mountProvider(provider, ctx.config.trustedProxies));

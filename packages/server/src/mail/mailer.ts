@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { lazily } from '../lazy.js';
 
 export interface Mail {
   to: string;
@@ -16,7 +19,8 @@ export interface Mailer {
 
 /**
  * SMTP when `SMTP_URL` is set; otherwise the outbox: one `.eml` file per mail under
- * `<data dir>/outbox/` and a log line with its links. Both build the message with nodemailer.
+ * `<data dir>/outbox/` and a log line with its links. Both build the message with nodemailer,
+ * loaded with the first mail: most starts send none, and loading it took a twentieth of a start.
  */
 export function createMailer(opts: {
   smtpUrl?: string;
@@ -25,10 +29,16 @@ export function createMailer(opts: {
   log: FastifyBaseLogger;
 }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const smtpUrl = opts.smtpUrl;
+    const transport = lazily(async (): Promise<Transporter<SMTPTransport.SentMessageInfo>> => {
+      const { default: nodemailer } = await import('nodemailer');
+      return nodemailer.createTransport(smtpUrl);
+    });
     return {
       async send(mail) {
-        await transport.sendMail({
+        await (
+          await transport()
+        ).sendMail({
           from: opts.from,
           to: mail.to,
           subject: mail.subject,
@@ -38,15 +48,16 @@ export function createMailer(opts: {
       },
     };
   }
-  const transport = nodemailer.createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'unix',
+  const transport = lazily(async (): Promise<Transporter<StreamTransport.SentMessageInfo>> => {
+    const { default: nodemailer } = await import('nodemailer');
+    return nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   });
   mkdirSync(opts.outboxDir, { recursive: true });
   return {
     async send(mail) {
-      const info = await transport.sendMail({
+      const info = await (
+        await transport()
+      ).sendMail({
         from: opts.from,
         to: mail.to,
         subject: mail.subject,

@@ -52,6 +52,8 @@ describe('DrizzleAdapter', () => {
   });
 
   it('hides expired payloads and prunes them', async () => {
+    // The provider makes its cookie keys with the first sign-in; this start has had none.
+    await loadCookieKeys(s.ctx.db);
     const interactions = new DrizzleAdapter(s.ctx.db, 'Interaction');
     await interactions.upsert('i1', { uid: 'x' }, 60);
     await s.ctx.db

@@ -21,7 +21,11 @@ type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
  * `/oidc/interaction/:uid` with a cookie naming the interaction; these routes show the forms,
  * check them, and hand the signed-in account back to the provider, which then issues the code.
  */
-export function interactionRoutes(ctx: AppContext, provider: Provider, deps: AccountDeps) {
+export function interactionRoutes(
+  ctx: AppContext,
+  provider: () => Promise<Provider>,
+  deps: AccountDeps,
+) {
   const dummy = dummyHash();
   const { config } = ctx;
   const limits = signInLimits(ctx.db, config.signInLimits);
@@ -29,7 +33,7 @@ export function interactionRoutes(ctx: AppContext, provider: Provider, deps: Acc
   /** The interaction of this browser, or null when its cookie is gone or names another one. */
   async function detailsOf(request: FastifyRequest<Params>, reply: FastifyReply) {
     try {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await (await provider()).interactionDetails(request.raw, reply.raw);
       return details.uid === request.params.uid ? details : null;
     } catch {
       return null;
@@ -56,7 +60,9 @@ export function interactionRoutes(ctx: AppContext, provider: Provider, deps: Acc
     reply: FastifyReply,
     result: Parameters<Provider['interactionResult']>[2],
   ) {
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
+    const returnTo = await (
+      await provider()
+    ).interactionResult(request.raw, reply.raw, result, {
       mergeWithLastSubmission: false,
     });
     return reply.redirect(returnTo, 303);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { lazily } from '../../lazy.js';
 import { proxyTrust } from '../../net/trusted-proxies.js';
 
 export const OIDC_PREFIX = '/oidc';
@@ -9,12 +10,15 @@ export const OIDC_PREFIX = '/oidc';
  * Hands every `/oidc` request that no Fastify route of ours claims (discovery, auth, token,
  * jwks, session/end, ...) to oidc-provider's own request handler, the way its docs mount it
  * under a path: the prefix is stripped from `url` and the full path kept in `originalUrl`,
- * from which the provider derives the mount path of the URLs it advertises.
+ * from which the provider derives the mount path of the URLs it advertises. The provider is
+ * made by the first such request (identity.ts); until then a failure to make it is an error of
+ * that request, answered by Fastify, and the next request tries again.
  */
-export function mountProvider(provider: Provider, trustedProxies: string[]) {
-  const callback = provider.callback();
+export function mountProvider(provider: () => Promise<Provider>, trustedProxies: string[]) {
+  const callbackOf = lazily(async () => (await provider()).callback());
   const trusted = proxyTrust(trustedProxies);
-  const forward = (request: FastifyRequest, reply: FastifyReply) => {
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const callback = await callbackOf();
     reply.hijack();
     // The provider's JSON and pages are never to be sniffed into something else.
     reply.raw.setHeader('x-content-type-options', 'nosniff');

@@ -14,8 +14,7 @@ import { DEFAULT_CLUSTER } from '@orrery/contract';
 import type { LocalGpus } from '../../runtime/machine.js';
 import type { ClusterCatalog, NodePoolRow } from '../clusters/store.js';
 import type { Config } from '../../config.js';
-import { readSlurmCapacity, type SlurmPool } from '../../runtime/slurm/capacity.js';
-import { slurmClient } from '../../runtime/slurm/connect.js';
+import type { readSlurmCapacity, SlurmPool } from '../../runtime/slurm/capacity.js';
 import { requireSlurmOptions } from '../../runtime/slurm/options.js';
 import { poolByName, poolsOf, presetsOf, updatePool } from './store-capacity.js';
 
@@ -94,6 +93,11 @@ function capacityOf(cluster: string, pool: NodePoolRow, machine: LocalGpus): Res
  */
 async function slurmView(cluster: string, runtime?: PoolsRuntime) {
   if (runtime?.kind !== 'slurm' || !runtime.slurm || cluster !== DEFAULT_CLUSTER) return null;
+  // The Slurm clients are loaded only where Slurm runs the jobs, as server.ts does.
+  const [{ readSlurmCapacity }, { slurmClient }] = await Promise.all([
+    import('../../runtime/slurm/capacity.js'),
+    import('../../runtime/slurm/connect.js'),
+  ]);
   try {
     return await readSlurmCapacity(slurmClient(requireSlurmOptions(runtime.slurm)));
   } catch (e) {

@@ -121,7 +121,7 @@ export async function checkBudgets(deps: BudgetCheckDeps, now = new Date()) {
   return sent;
 }
 
-/** Checks budgets at start and every BUDGET_CHECK_MS, one check at a time. */
+/** Checks budgets just after the start and every BUDGET_CHECK_MS, one check at a time. */
 export const startBudgetChecker = (
   deps: BudgetCheckDeps,
   host: LoopHost,

@@ -47,6 +47,6 @@ export async function sampleDisks(db: Db, now = new Date()) {
   return charged;
 }
 
-/** Samples disks at start and as often as storage, one sample at a time. */
+/** Samples disks just after the start and as often as storage, one sample at a time. */
 export const startDiskSampler = (db: Db, host: LoopHost, everyMs = STORAGE_CHECK_MS) =>
   runEvery(() => sampleDisks(db), everyMs, host, 'disk sample');

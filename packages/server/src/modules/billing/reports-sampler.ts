@@ -66,7 +66,7 @@ export async function poolUtilisation(db: Db, q: PoolSamplesQuery): Promise<Pool
   return { step: step / 1000, pools: [...pools.values()] };
 }
 
-/** Samples at start and every POOL_SAMPLE_MS, one sample at a time. */
+/** Samples just after the start and every POOL_SAMPLE_MS, one sample at a time. */
 export const startPoolSampler = (
   db: Db,
   poolsOf: PoolsOf,

@@ -22,7 +22,6 @@ import { errorResponses } from '../../http/route.js';
 import { cancelTestCheckout, checkoutWire, findTestCheckout, payTestCheckout } from './checkout.js';
 import { ledgerPage } from './service.js';
 import { paymentsOf } from './payments.js';
-import { handleStripeEvent } from './stripe.js';
 
 export const BILLING_API = '/apis/billing/v1';
 const tags = ['billing'];
@@ -33,7 +32,7 @@ const OrgParams = z.object({ org: z.string().min(1) });
 export const paymentRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const payments = paymentsOf(ctx);
+    const payments = await paymentsOf(ctx);
 
     app.get(
       `${BILLING_API}/payments`,
@@ -133,6 +132,7 @@ export const paymentRoutes =
 
     const stripe = payments.stripe;
     if (!stripe) return;
+    const { handleStripeEvent } = await import('./stripe.js');
     const secret = ctx.config.payments.stripe!.webhookSecret;
     // The signature covers the exact bytes Stripe sent: this scope alone keeps the body raw.
     await app.register(async (raw) => {

@@ -67,7 +67,7 @@ export async function sampleStorage(db: Db, files: BlobBackend, now = new Date()
   return charged;
 }
 
-/** Samples storage at start and every STORAGE_CHECK_MS, one sample at a time. */
+/** Samples storage just after the start and every STORAGE_CHECK_MS, one sample at a time. */
 export const startStorageSampler = (
   db: Db,
   files: BlobBackend,

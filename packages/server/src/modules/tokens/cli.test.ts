@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { TOKEN_TEXTS } from '@orrery/contract';
 import { type TestServer, type TestUser } from '../../test/harness.js';
 import { bearer, call, projectMember, tenantServer } from '../../test/fixtures.js';
-import { runTokens, type TokensArgs } from './cli.js';
+import { runTokens } from './cli.js';
+import type { TokensArgs } from './cli-args.js';
 
 const PROJECT = 'default/acme/vision';
 

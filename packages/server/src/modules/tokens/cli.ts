@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { MemberRole, ProjectTokenCreate, TOKEN_TEXTS, projectUri } from '@orrery/contract';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -9,40 +8,7 @@ import { userByEmail } from '../users/store.js';
 import { projectId } from '../projects/store.js';
 import { createToken, listTokens, revokeToken } from './store.js';
 import { expiryOf } from './service.js';
-
-export const TOKENS_USAGE = `  tokens create --email E --project CLUSTER/ORG/PROJECT --name N [--role writer] [--ttl 30d]
-                                         create a project token as the user with e-mail E (a
-                                         project manager); prints the token only
-  tokens list --email E --project C/O/P  list the project's tokens
-  tokens revoke --email E --project C/O/P --name N
-                                         revoke the project's live token named N
-`;
-
-export class CliError extends Error {}
-
-/** What `orrery tokens …` was asked: parsed in the CLI, carried as JSON to a running server. */
-export interface TokensArgs {
-  action: string;
-  email?: string;
-  project?: string;
-  name?: string;
-  role?: string;
-  ttl?: string;
-}
-
-export function parseTokensArgs(action: string | undefined, argv: string[]): TokensArgs {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      email: { type: 'string' },
-      project: { type: 'string' },
-      name: { type: 'string' },
-      role: { type: 'string', default: 'writer' },
-      ttl: { type: 'string', default: '30d' },
-    },
-  });
-  return { action: action ?? '', ...values };
-}
+import { CliError, type TokensArgs } from './cli-args.js';
 
 /**
  * `orrery tokens create|list|revoke`, run with the database (directly, or inside the server that
