@@ -11,7 +11,7 @@ export default tseslint.config(
       '.orrery/**',
       'packages/server/drizzle/**',
       // code-server, installed on demand (scripts/install-code-server.mjs)
-      'packages/server/app-runtime/vscode/code-server/**',
+      'packages/server/src/modules/apps/templates/vscode/runtime/code-server/**',
     ],
   },
   js.configs.recommended,

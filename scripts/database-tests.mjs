@@ -111,7 +111,7 @@ function sourceOf(path) {
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
-    if (e.isDirectory()) return testFiles(p);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : testFiles(p);
     return e.name.endsWith('.test.ts') ? [p] : [];
   });
 }

@@ -1,16 +1,16 @@
-// Installs code-server 4.100.3 (the last release for Node 20) for the vscode app, into
-// packages/server/app-runtime/vscode/code-server, which sandboxed jobs see read-only at
-// /opt/orrery/app-runtime/vscode/code-server. Opt-in: about 2.5 minutes and 308 MB, too heavy for
-// every CI run. Nothing is downloaded from outside npm and Debian: the npm package's install
-// scripts would fetch ripgrep from GitHub, so they are skipped and the native modules are rebuilt
-// here, with Debian's ripgrep in place of the download.
+// Installs code-server 4.100.3 (the last release for Node 20) for the vscode app, into the
+// template's in-job programs, packages/server/src/modules/apps/templates/vscode/runtime/code-server,
+// which sandboxed jobs see read-only at /opt/orrery/app-runtime/vscode/code-server. Opt-in: about
+// 2.5 minutes and 308 MB, too heavy for every CI run. Nothing is downloaded from outside npm and
+// Debian: the npm package's install scripts would fetch ripgrep from GitHub, so they are skipped
+// and the native modules are rebuilt here, with Debian's ripgrep in place of the download.
 import { existsSync, mkdirSync, copyFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, ensureApt, log, run } from './lib.mjs';
 
 export const VERSION = '4.100.3';
-const TARGET = join(ROOT, 'packages/server/app-runtime/vscode');
+const TARGET = join(ROOT, 'packages/server/src/modules/apps/templates/vscode/runtime');
 const HOME = join(TARGET, 'code-server');
 
 const apt = ensureApt([

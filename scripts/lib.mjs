@@ -58,7 +58,7 @@ export function ensureDependencies() {
  * the optional packages of other platforms).
  */
 export function ensureAppRuntimes() {
-  const llm = join(ROOT, 'packages/server/app-runtime/llm-inference');
+  const llm = join(ROOT, 'packages/server/src/modules/apps/templates/llm-inference/runtime');
   if (existsSync(join(llm, 'node_modules/node-llama-cpp'))) return;
   log('Installing node-llama-cpp for the llm-inference app');
   run(

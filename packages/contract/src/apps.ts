@@ -22,7 +22,7 @@ export const AppRuntimeName = z.enum(APP_RUNTIMES);
 const fileOrUrl = z.string().min(1);
 
 /**
- * `manifest.yaml` of `app-templates/<name>/<version>/`. A template runs through a built-in
+ * `manifest.yaml` of a template's `<name>/<version>/` folder. A template runs through a built-in
  * runner (`runner`), or, for operator templates, through the declarative `deploy` section that
  * the generic deploy runner starts as one served job.
  */

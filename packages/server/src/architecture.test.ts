@@ -91,7 +91,9 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'test' ? [] : sourceFiles(path);
+    // An app template's runtime/ holds programs run in jobs, with node_modules of their own.
+    const programs = /\/templates\/[^/]+\/runtime$/.test(path);
+    if (e.isDirectory()) return e.name === 'test' || programs ? [] : sourceFiles(path);
     return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : [];
   });
 }

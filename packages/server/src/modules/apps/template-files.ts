@@ -1,13 +1,20 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { AppManifest } from '@orrery/contract';
 
-/** The templates that ship with Orrery: `packages/server/app-templates` (same depth from dist). */
+/**
+ * The templates that ship with Orrery, each in `src/modules/apps/templates/<name>/` with its
+ * versions, runner and in-job programs (docs/apps.md). The sources, not dist/ (which holds no
+ * such files): `../../../` is packages/server from both.
+ */
 export const BUILT_IN_TEMPLATES_DIR = fileURLToPath(
-  new URL('../../../app-templates', import.meta.url),
+  new URL('../../../src/modules/apps/templates', import.meta.url),
 );
+
+/** A template's folder of in-job programs, never one of its versions. */
+const PROGRAMS = 'runtime';
 
 /** One version of a template as read from its folder. */
 export interface TemplateFiles {
@@ -67,7 +74,7 @@ const subdirs = (dir: string) =>
     .map((d) => join(dir, d.name));
 
 /**
- * Every `<name>/<version>/manifest.yaml` under `root`. A version that cannot be read is a warning
+ * Every `<name>/<version>/manifest.yaml` under `root` (a `<name>/runtime/` is no version). A version that cannot be read is a warning
  * naming its file and is left out; the others load.
  */
 export function readTemplateDir(
@@ -81,7 +88,7 @@ export function readTemplateDir(
   }
   const found: TemplateFiles[] = [];
   for (const nameDir of subdirs(root)) {
-    for (const versionDir of subdirs(nameDir)) {
+    for (const versionDir of subdirs(nameDir).filter((d) => basename(d) !== PROGRAMS)) {
       try {
         found.push(readVersion(versionDir, source));
       } catch (e) {

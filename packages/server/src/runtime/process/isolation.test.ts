@@ -14,6 +14,7 @@ import {
 import { createServer, connect, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobSpec } from '../driver.js';
@@ -114,6 +115,23 @@ describe.skipIf(missing.length > 0)(`Process runtime isolation${why}`, () => {
     // The test could see them: the host has a shadow file with content and the checkout.
     expect(readFileSync('/etc/shadow').length).toBeGreaterThan(0);
     expect(existsSync(join(checkout, 'package.json'))).toBe(true);
+  });
+
+  it("shows Orrery's app programs alone: each template's runtime/ and the launch agent", async () => {
+    const templates = fileURLToPath(new URL('../../modules/apps/templates', import.meta.url));
+    const log = await output(
+      'cd /opt/orrery/app-runtime && ls; echo --; ls shell; echo --; ls bin',
+    );
+    const [top, shell, bin] = log.split('--\n').map((l) => l.trim().split('\n').sort());
+    const withPrograms = readdirSync(templates).filter((n) =>
+      existsSync(join(templates, n, 'runtime')),
+    );
+    expect(top).toEqual([...withPrograms, 'bin'].sort());
+    expect(top).toEqual(expect.arrayContaining(['shell', 'jupyter', 'llm-inference']));
+    // A template's runtime/ alone: not its runner, its tests or its versions.
+    expect(shell).toEqual(readdirSync(join(templates, 'shell', 'runtime')).sort());
+    expect(shell).not.toContain('runner.ts');
+    expect(bin).toEqual(['orrery-worker-exec', 'worker-exec.mjs']);
   });
 
   it('cannot reach the host loopback (the server, the registry), directly or through the gateway', async () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { firewallRules } from './network.js';
 import { assignGpus, bwrapArgs, gpuEnv } from './sandbox.js';
 import { inOwnerUserns } from './ptys.js';
-import { closedToJobs, reachableByJobs } from './app-runtime.js';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { appRuntimeBinds, appRuntimeEnv, closedToJobs, reachableByJobs } from './app-runtime.js';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, sep } from 'node:path';
 
 const base = {
   etcDir: '/data/jobs/j/etc',
@@ -84,6 +84,42 @@ describe('sandbox arguments', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it("shows each template's in-job programs alone, read-only, at their guest paths", () => {
+    const binds = pairs(
+      appRuntimeBinds(() => true),
+      '--ro-bind',
+    );
+    const guests = binds.map((b) => b.split(' ')[1]);
+    for (const name of ['shell', 'jupyter', 'llm-inference', 'bin']) {
+      expect(guests).toContain(`/opt/orrery/app-runtime/${name}`);
+    }
+    expect(guests).toContain('/opt/orrery/node_modules');
+    // Nothing of the server's sources: each host folder is a template's runtime/ or the agent's.
+    for (const bind of binds) {
+      const [host, guest] = bind.split(' ');
+      if (guest === '/opt/orrery/node_modules') continue;
+      expect(host, guest).toMatch(
+        new RegExp(`(${sep}templates${sep}[^${sep}]+${sep}runtime|${sep}process${sep}bin)$`),
+      );
+    }
+    // On a Slurm node the same folders, each bound only if there.
+    expect(
+      pairs(
+        appRuntimeBinds(() => true, true),
+        '--ro-bind-try',
+      ),
+    ).toEqual(binds);
+  });
+
+  it('shows the programs outside the sandbox at the same relative paths', () => {
+    const { ORRERY_APP_RUNTIME: view } = appRuntimeEnv(false);
+    expect(existsSync(join(view, 'shell', 'server.mjs'))).toBe(true);
+    expect(existsSync(join(view, 'jupyter', 'start.mjs'))).toBe(true);
+    expect(existsSync(join(view, 'bin', 'orrery-worker-exec'))).toBe(true);
+    expect(appRuntimeEnv(false).ORRERY_APP_RUNTIME).toBe(view);
+    expect(appRuntimeEnv(true)).toEqual({ ORRERY_APP_RUNTIME: '/opt/orrery/app-runtime' });
   });
 
   it('numbers CUDA devices from 0, as the job sees only its own', () => {

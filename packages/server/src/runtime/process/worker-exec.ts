@@ -3,11 +3,11 @@ import { chmod, chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { ExecSession } from '../driver.js';
-import { APP_RUNTIME_GUEST, APP_RUNTIME_HOST } from './app-runtime.js';
+import { WORKER_EXEC_GUEST, WORKER_EXEC_HOST } from './app-runtime.js';
 
 /**
  * The remote launch agent of a gang's workers (docs/jobs.md "MPI"): `orrery-worker-exec <host>
- * <command>` (app-runtime/bin) in one worker starts a command in another worker of the same job,
+ * <command>` (bin/, beside this file) in one worker starts a command in another worker of the same job,
  * as `ssh` would between a cluster's nodes, so `mpirun` launches its daemons with no SSH server.
  * Each gang has a directory of its own (its hostfile and this socket), bound into its workers'
  * sandboxes alone at GUEST_DIR; the socket's server knows only that gang's workers, so a job
@@ -27,7 +27,6 @@ const MAX_FRAME = 1 << 20;
 
 /** Where a sandboxed worker sees its gang's directory. */
 export const GUEST_DIR = '/run/orrery';
-const AGENT = 'bin/orrery-worker-exec';
 
 /** What the socket's server may do, all of it within one gang. */
 export interface GangTarget {
@@ -57,7 +56,7 @@ export function mpiEnv(o: {
   path: string;
 }): Record<string, string> {
   const dir = o.sandboxed ? GUEST_DIR : o.dir;
-  const agent = join(o.sandboxed ? APP_RUNTIME_GUEST : APP_RUNTIME_HOST, AGENT);
+  const agent = o.sandboxed ? WORKER_EXEC_GUEST : WORKER_EXEC_HOST;
   const hostfile = join(dir, 'hostfile');
   return {
     PATH: `${o.path}:${join(agent, '..')}`,

@@ -1,5 +1,5 @@
 import type { AppRunner } from '../runner.js';
-import { deployRunner } from './orrery-deploy/runner.js';
+import { orreryDeployRunner } from './orrery-deploy/runner.js';
 import { DOCKER_ONLY_RUNNERS } from './docker-only/apps.js';
 import { jobRunner } from './job/runner.js';
 import { jupyterRunner } from './jupyter/runner.js';
@@ -11,7 +11,7 @@ import { vscodeRunner } from './vscode/runner.js';
 /** The runners of the built-in templates, by template name (a manifest's `runner`). */
 export const BUILT_IN_RUNNERS: AppRunner[] = [
   jobRunner,
-  deployRunner,
+  orreryDeployRunner,
   shellRunner,
   jupyterRunner,
   postgresqlRunner,

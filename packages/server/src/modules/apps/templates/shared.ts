@@ -1,6 +1,6 @@
 import { JobCreateFromPreset } from '@orrery/contract';
 import { existsSync } from 'node:fs';
-import { APP_RUNTIME_HOST, closedToJobs } from '../../../runtime/process/app-runtime.js';
+import { programsClosedToJobs } from '../../../runtime/process/app-runtime.js';
 import { BWRAP } from '../../../runtime/process/sandbox.js';
 import type { AppEndpoint, AppJob, InstanceContext } from '../runner.js';
 
@@ -106,10 +106,11 @@ export function mlflowEnv(v: unknown): Record<string, string> {
  * through a bind that only works if every directory on the way is searchable by others.
  */
 export function appProgramsUnavailable(): string | null {
-  const closed = existsSync(BWRAP) ? closedToJobs(APP_RUNTIME_HOST) : null;
-  if (!closed) return null;
+  const found = existsSync(BWRAP) ? programsClosedToJobs() : null;
+  if (!found) return null;
+  const { folder, closed } = found;
   return (
-    `Jobs cannot read Orrery's app programs in ${APP_RUNTIME_HOST}: ${closed} is closed to other ` +
+    `Jobs cannot read Orrery's app programs in ${folder}: ${closed} is closed to other ` +
     `users (as /root is). Put the checkout where they can read it, such as /opt/orrery, or open ` +
     `that directory to them (chmod o+x ${closed})`
   );

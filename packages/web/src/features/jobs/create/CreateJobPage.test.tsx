@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { AppTemplate, Preset, toCamel } from '@orrery/contract';
 import { describe, expect, it, vi } from 'vitest';
 // The real built-in template's schema, so that the page and the server cannot drift apart.
-import jobInput from '../../../../../server/app-templates/job/1.0.0/input.schema.json';
+import jobInput from '../../../../../server/src/modules/apps/templates/job/1.0.0/input.schema.json';
 import { addEnvVariable } from '../../../forms/testdata/render-form';
 import { world } from '../../../test/fixtures';
 import { stubFetch, type CannedResponse } from '../../../test/fetch';

@@ -10,7 +10,7 @@ import type { AppJob, OutputContext } from '../../runner.js';
 import { difyRunner } from './dify.js';
 import { difyInput, planContext } from '../../../../test/app-plans.js';
 
-const SCHEMA = '../../../../../app-templates/dify/1.0.0/input.schema.json';
+const SCHEMA = '../dify/1.0.0/input.schema.json';
 
 const ctx = planContext({ home: 'storage:.apps/dify/demo' });
 const input = difyInput('app-pg-postgres-dify-password');

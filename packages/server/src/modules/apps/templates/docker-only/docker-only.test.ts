@@ -8,7 +8,7 @@ import { validateInput } from '../../input-schema.js';
 import { DOCKER_ONLY_RUNNERS } from './apps.js';
 import { TEMPLATE_INPUTS as INPUTS, planContext } from '../../../../test/app-plans.js';
 
-const TEMPLATES = fileURLToPath(new URL('../../../../../app-templates', import.meta.url));
+const TEMPLATES = fileURLToPath(new URL('..', import.meta.url));
 const read = (name: string, file: string) =>
   readFileSync(`${TEMPLATES}/${name}/1.0.0/${file}`, 'utf8');
 

@@ -16,7 +16,7 @@ interface Kernel {
 /**
  * `jupyter`: Debian's classic Notebook (not JupyterLab, which Debian does not package) in one
  * job on the process runtime, its notebooks and `pip install --user` packages in the instance's
- * home, served at the root of the job's own host (app-runtime/jupyter/start.mjs).
+ * home, served at the root of the job's own host (runtime/start.mjs beside this file).
  */
 export const jupyterRunner: AppRunner = {
   template: 'jupyter',

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { APP_RUNTIME_HOST } from '../../../../runtime/process/app-runtime.js';
+import { templateRuntimeHost } from '../../../../runtime/process/app-runtime.js';
 import type { AppEndpoint, AppRunner, InstanceContext } from '../../runner.js';
 import { appProgramsUnavailable, httpApi, jobSpec, requiresAuth } from '../shared.js';
 
 const PORT = 8000;
 const MODELS = '/models';
-const LLAMA = join(APP_RUNTIME_HOST, 'llm-inference', 'node_modules', 'node-llama-cpp');
+const LLAMA = join(templateRuntimeHost('llm-inference'), 'node_modules', 'node-llama-cpp');
 
 /** The project secret holding the instance's API key. */
 export const apiKeyKey = (ctx: Pick<InstanceContext, 'name'>) => `app-${ctx.name}-llm-api-key`;
@@ -34,7 +34,7 @@ function modelOf(input: Record<string, unknown>): Model {
 /**
  * `llm-inference`: llama.cpp through node-llama-cpp (its prebuilt Linux x64 CPU binary) serving
  * a GGUF model from the project's Files with an OpenAI-compatible API, in one job on the process
- * runtime (app-runtime/llm-inference/server.mjs). Behind `apolo_auth` the session is the
+ * runtime (runtime/server.mjs beside this file). Behind `apolo_auth` the session is the
  * credential (both would travel in `Authorization`); with `no_auth` the API asks for a generated
  * key, kept as a project secret and named in the outputs, so a public endpoint is not open.
  */
@@ -45,7 +45,7 @@ export const llmInferenceRunner: AppRunner = {
   unavailable: () =>
     existsSync(LLAMA)
       ? appProgramsUnavailable()
-      : 'node-llama-cpp is not installed: npm start or npm test installs it (packages/server/app-runtime/llm-inference)',
+      : 'node-llama-cpp is not installed: npm start or npm test installs it (packages/server/src/modules/apps/templates/llm-inference/runtime)',
   plan(input, ctx) {
     const model = modelOf(input);
     const open = !requiresAuth(input);

@@ -51,7 +51,7 @@ const runnerOf = (
 const str = (v: unknown, fallback: string) => (typeof v === 'string' && v ? v : fallback);
 
 /** `orrery-deploy`: any image or command, served on one HTTP port. */
-export const deployRunner = runnerOf(DEPLOY_TEMPLATE, (input) => {
+export const orreryDeployRunner = runnerOf(DEPLOY_TEMPLATE, (input) => {
   const http = (input.http ?? {}) as { port?: unknown; health_path?: unknown; auth?: unknown };
   return {
     image: str(input.image, 'busybox'),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_RUNTIME_HOST } from '../../../../runtime/process/app-runtime.js';
+import { templateRuntimeHost } from '../../../../runtime/process/app-runtime.js';
 import { sandboxPtys } from '../../../../runtime/process/ptys.js';
 import { BWRAP } from '../../../../runtime/process/sandbox.js';
 import type { AppRunner } from '../../runner.js';
@@ -19,11 +19,11 @@ const PORT = 7681;
 export const SHELL_HOME = '/var/storage';
 /** Apolo's shell image (ttyd + screen) for the docker runtime. */
 const IMAGE = 'ghcr.io/neuro-inc/web-shell';
-const PROGRAM = join(APP_RUNTIME_HOST, 'shell', 'server.mjs');
+const PROGRAM = join(templateRuntimeHost('shell'), 'server.mjs');
 
 /**
  * `shell`: a login shell on a pty inside the instance's job, served to xterm in the browser over
- * a WebSocket (app-runtime/shell/server.mjs) on the process runtime; Apolo's web-shell image on
+ * a WebSocket (runtime/server.mjs beside this file) on the process runtime; Apolo's web-shell image on
  * docker. Its working directory and HOME are the instance's persistent home.
  */
 export const shellRunner: AppRunner = {

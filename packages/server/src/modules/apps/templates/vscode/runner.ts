@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_RUNTIME_HOST } from '../../../../runtime/process/app-runtime.js';
+import { templateRuntimeHost } from '../../../../runtime/process/app-runtime.js';
 import type { AppRunner } from '../../runner.js';
 import {
   appProgramsUnavailable,
@@ -18,8 +18,7 @@ const PORT = 8080;
 export const VSCODE_HOME = '/home/coder';
 /** Where scripts/install-code-server.mjs puts code-server 4.100.3. */
 export const CODE_SERVER = join(
-  APP_RUNTIME_HOST,
-  'vscode',
+  templateRuntimeHost('vscode'),
   'code-server',
   'out',
   'node',

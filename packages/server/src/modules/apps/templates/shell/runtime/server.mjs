@@ -1,7 +1,7 @@
 // The shell app's program, run inside the instance's job: one login shell on a pty, shown by
 // xterm in the browser over a WebSocket. The session outlives a closed tab (a reconnecting page
 // gets the recent output back), as ttyd + screen do for Apolo's shell. Plain Node, no build step:
-// the job loads it and its modules read-only from /opt/orrery (runtime/process/app-runtime.ts).
+// the job loads it and its modules read-only from /opt/orrery (src/runtime/process/app-runtime.ts).
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
