@@ -35,6 +35,7 @@ export const RUNTIME_UNIT_TESTS = [
   'packages/server/src/runtime/gpu-stats.test.ts',
   'packages/server/src/runtime/gpus.test.ts',
   'packages/server/src/runtime/log-file.test.ts',
+  'packages/server/src/runtime/docker/logs.test.ts',
   'packages/server/src/runtime/slurm/state.test.ts',
   'packages/server/src/runtime/slurm/capacity.test.ts',
   'packages/server/src/runtime/slurm/nodes.test.ts',

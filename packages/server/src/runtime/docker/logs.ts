@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { LogOptions } from '../driver.js';
 import { LogFile } from '../log-file.js';
+import { ignore } from './engine.js';
 import { containerLog, logEntries } from './streams.js';
 
 /**
@@ -25,9 +26,9 @@ export class ContainerLogs {
     return join(this.dataDir, 'jobs', id);
   }
 
-  /** Resolves once no archive is being written. */
+  /** Resolves once no archive is being written; a failed one is reported to its own caller. */
   async settled(): Promise<void> {
-    await Promise.all(this.archiving.values());
+    await Promise.allSettled(this.archiving.values());
   }
 
   async read(id: string, options: LogOptions): Promise<Readable> {
@@ -69,12 +70,11 @@ export class ContainerLogs {
       if (!c || c.State.Running || (await this.archived(id)) === c.Id) return;
       // Followed, the log of a stopped container streams and ends: a large log never sits in
       // memory whole; it is appended in batches of about a megabyte.
-      const body = (await this.container(id).logs({
-        stdout: true,
-        stderr: true,
-        timestamps: true,
-        follow: true,
-      })) as NodeJS.ReadableStream;
+      const body = (await this.container(id)
+        .logs({ stdout: true, stderr: true, timestamps: true, follow: true })
+        .catch(ignore(404))) as NodeJS.ReadableStream | undefined;
+      // Removed since it was inspected (its job removed meanwhile): its log went with it.
+      if (!body) return;
       const dir = this.dir(id);
       await mkdir(dir, { recursive: true });
       const file = new LogFile(dir);

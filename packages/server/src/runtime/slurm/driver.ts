@@ -186,12 +186,23 @@ export class SlurmDriver implements RuntimeDriver {
     // The job's directory may be gone already; scancel below still stops the job.
     await writeFile(join(this.dir(id), JOB_FILES.killed), '').catch(() => undefined);
     // `--full`: every process of the job gets SIGTERM, not only the batch shell (which ignores it).
-    await this.client.terminate(rec.slurmId);
+    await this.signal(rec.slurmId, 'TERM');
     if (await this.ended(id, this.killGraceMs)) return;
-    await this.client.terminate(rec.slurmId, KILL_SIGNAL);
+    await this.signal(rec.slurmId, KILL_SIGNAL);
     // Ends a job still launching; one whose processes are gone ends at once.
     await this.client.cancel(rec.slurmId);
     await this.ended(id, KILLED_SETTLE_MS);
+  }
+
+  /**
+   * A signal to every process of the job. Slurm refuses one to a job between states (its batch
+   * step still launching, on a loaded node): the kill goes on, and the cancel that follows it
+   * ends such a job, or fails the kill with Slurm's own answer. An unreachable Slurm fails it now.
+   */
+  private async signal(slurmId: number, signal: 'TERM' | typeof KILL_SIGNAL) {
+    await this.client.terminate(slurmId, signal).catch((e: unknown) => {
+      if (e instanceof SlurmUnreachable) throw e;
+    });
   }
 
   /** Whether Slurm says the job is over within `ms`. */
