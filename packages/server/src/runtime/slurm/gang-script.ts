@@ -234,12 +234,7 @@ export function gangWorkerScript(p: GangPlan): string {
     'echo >&5; exec 5>&-',
     'if [ "$rank" = 0 ] && [ -n "$port" ]; then',
     '  hex=$(printf %04X $port)',
-    '  (while kill -0 $sandbox 2>/dev/null; do',
-    `    if grep -qs ":$hex [0-9A-F:]* 0A " /proc/$pid/net/tcp /proc/$pid/net/tcp6; then`,
-    `      : > ../${GANG_FILES.masterListening}; break`,
-    '    fi',
-    '    sleep 0.05',
-    '  done) &',
+    ...markWhenListening('$hex', `../${GANG_FILES.masterListening}`, 0.05),
     'fi',
     ...httpListening(p),
     ...sampler(),
@@ -281,13 +276,23 @@ function httpListening(p: GangPlan): string[] {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   return [
     `if [ "$rank" = 0 ] && [ -s ../${JOB_FILES.port} ]; then`,
-    '  (while kill -0 $sandbox 2>/dev/null; do',
-    `    if grep -qs ':${hex} [0-9A-F:]* 0A ' /proc/$pid/net/tcp /proc/$pid/net/tcp6; then`,
-    `      : > ../${JOB_FILES.listening}; break`,
-    '    fi',
-    '    sleep 0.25',
-    '  done) &',
+    ...markWhenListening(hex, `../${JOB_FILES.listening}`, 0.25),
     'fi',
+  ];
+}
+
+/**
+ * Lines that, in the background while the sandbox lives, write `marker` once the worker listens
+ * on the port `hex` (its four hex digits as /proc/net/tcp shows them; a shell word or a literal).
+ */
+function markWhenListening(hex: string, marker: string, everySeconds: number): string[] {
+  return [
+    '  (while kill -0 $sandbox 2>/dev/null; do',
+    `    if grep -qs ":${hex} [0-9A-F:]* 0A " /proc/$pid/net/tcp /proc/$pid/net/tcp6; then`,
+    `      : > ${marker}; break`,
+    '    fi',
+    `    sleep ${everySeconds}`,
+    '  done) &',
   ];
 }
 
