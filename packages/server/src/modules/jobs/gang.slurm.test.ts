@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, jobReaches, tenancy } from '../../test/fixtures.js';
 import { DDP_TRAINING, RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
-import { injectAt, whenServing } from '../../test/ingress.js';
+import { framesUntilClose, injectAt, whenServing } from '../../test/ingress.js';
 import { setupBlock } from '../../test/slurm-cluster.js';
 
 const SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
@@ -66,6 +66,23 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
         headers: owner.headers,
       })
     ).body;
+
+  /** What `cmd` prints in the job (`&worker=N` in `query`), with `input` on its stdin (read to its end, not closed), and its exit. */
+  const exec = async (id: string, cmd: string, query = '', input?: string) => {
+    const stdin = input === undefined ? '' : '&stdin=1';
+    const url = `${s.url.replace('http', 'ws')}/api/v1/jobs/${id}/exec?cmd=${encodeURIComponent(cmd)}${stdin}${query}`;
+    const ws = new WebSocket(url, [], { headers: owner.headers });
+    if (input !== undefined) {
+      ws.once('open', () => {
+        ws.send(Buffer.concat([Buffer.from([0]), Buffer.from(input)]));
+      });
+    }
+    const frames = await framesUntilClose(ws);
+    const of = (c: number) =>
+      Buffer.concat(frames.filter((f) => f[0] === c).map((f) => f.subarray(1))).toString();
+    const exit = frames.find((f) => f[0] === 3);
+    return { out: of(1), err: of(2), exit: exit && JSON.parse(exit.subarray(1).toString()) };
+  };
 
   /** The first sample of the job's top stream (`?worker=N` in `query`), in bytes of memory. */
   const memory = (id: string, query = '') =>
@@ -248,6 +265,46 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     expect(await memory(id)).toBeGreaterThan(each + 90 * MiB);
     expect((await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)).status).toBe(204);
     await until(id, 'cancelled');
+  }, 300_000);
+
+  it('runs a command in a chosen worker, and in a job of one worker, as a step on its node', async () => {
+    const id = await submit(`echo "up $RANK"; exec ${LISTEN}`, { nodes: 2 });
+    await until(id, 'running');
+    // In the worker's sandbox: its host name, its environment, its pid namespace.
+    const where = 'echo "$RANK $(hostname) $$"';
+    const zero = await exec(id, where);
+    expect(zero).toMatchObject({
+      out: expect.stringMatching(`^0 ${id}.w0 \\d+\n$`),
+      exit: { exit_code: 0 },
+    });
+    const one = await exec(id, where, '&worker=1');
+    expect(one).toMatchObject({
+      out: expect.stringMatching(`^1 ${id}.w1 \\d+\n$`),
+      exit: { exit_code: 0 },
+    });
+    // Its own pid namespace: few processes, not the node's.
+    expect(Number(one.out.trim().split(' ')[2])).toBeLessThan(100);
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${id}`, owner)).status).toBe(204);
+    await until(id, 'cancelled');
+    // Both nodes are free again for a job of one worker (the preset takes a whole node).
+    const single = await submit('echo up; exec sleep 600');
+    await until(single, 'running');
+    // Input in, the command's exit code back; the job's sandbox and its files.
+    const read = await exec(
+      single,
+      'read -r line; echo "$line" > /tmp/note; cat /tmp/note; hostname; exit 3',
+      '',
+      'hello\n',
+    );
+    expect(read).toEqual({ out: `hello\n${single}\n`, err: '', exit: { exit_code: 3 } });
+    expect(await exec(single, 'cat /tmp/note')).toMatchObject({
+      out: 'hello\n',
+      exit: { exit_code: 0 },
+    });
+    // Nothing of the node: its processes stay out of sight.
+    expect((await exec(single, 'ls /proc | grep -c "^[0-9]"')).out.trim()).toMatch(/^\d$/);
+    expect((await call(s, 'DELETE', `/api/v1/jobs/${single}`, owner)).status).toBe(204);
+    await until(single, 'cancelled');
   }, 300_000);
 
   it('kills both workers when the job is killed: cancelled', async () => {

@@ -1,3 +1,5 @@
+import type { ExecSession } from '../driver.js';
+
 /**
  * What the slurm driver asks of Slurm, answered by its commands (commands.ts) or by slurmrestd
  * (rest.ts). Both speak openapi v0.0.38 JSON (squeue/sinfo --json and the REST daemon alike), so
@@ -85,6 +87,11 @@ export interface SlurmClient {
   cancel(id: number): Promise<void>;
   /** Every node with its partitions, shape, state and what jobs hold (capacity.ts). */
   nodes(): Promise<SlurmNode[]>;
+  /**
+   * Starts `srun` with these arguments (a step of a running job, exec.ts), its input and output
+   * relayed; absent where the server has no Slurm commands to run (slurmrestd).
+   */
+  step?(args: string[], stdin: boolean): ExecSession;
 }
 
 /** slurmctld (or slurmrestd) could not be reached: say nothing about the jobs, keep their state. */

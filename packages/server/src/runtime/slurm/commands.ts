@@ -8,6 +8,8 @@ import {
   type SlurmJob,
   type Submission,
 } from './client.js';
+import type { ExecSession } from '../driver.js';
+import { startStep } from './exec.js';
 import { passwdIds } from './options.js';
 
 /** Slurm's commands, run as the service user (never root: root's jobs would run as root). */
@@ -72,11 +74,20 @@ export class CommandsClient implements SlurmClient {
     }
   }
 
-  private async run(command: string, args: string[], input?: string): Promise<string> {
-    const env = {
+  /** A step of a running job (exec.ts): srun as the service user, its streams relayed. */
+  step(args: string[], stdin: boolean): ExecSession {
+    return startStep(args, { stdin, ...this.ids, env: this.env() });
+  }
+
+  private env() {
+    return {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...(this.conf ? { SLURM_CONF: this.conf } : {}),
     };
+  }
+
+  private async run(command: string, args: string[], input?: string): Promise<string> {
+    const env = this.env();
     try {
       return (await runCommand(command, args, { env, ...this.ids, timeout: 30_000, input })).stdout;
     } catch (e) {

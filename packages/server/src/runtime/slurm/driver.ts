@@ -5,6 +5,8 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JOB_REASONS } from '@orrery/contract';
 import type {
+  ExecOptions,
+  ExecSession,
   JobSpec,
   LogOptions,
   ObservedState,
@@ -32,6 +34,7 @@ import {
   workerDir,
 } from './gang-script.js';
 import { gangExit, gangStarted, gangState } from './gang.js';
+import { EXEC_NEEDS_COMMANDS, stepArgs, stepTarget } from './exec.js';
 import { slurmMounts } from './volumes.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
 import { slurmNodes } from './nodes.js';
@@ -287,6 +290,16 @@ export class SlurmDriver implements RuntimeDriver {
     this.records.delete(id);
     this.last.delete(id);
     this.unwatch(id);
+  }
+
+  /** A command in the job's sandbox, or a gang worker's, as a step of its allocation (exec.ts). */
+  async exec(id: string, options: ExecOptions): Promise<ExecSession> {
+    const rec = await this.record(id);
+    const own = rec?.workers ? join(this.dir(id), workerDir(options.worker ?? 0)) : this.dir(id);
+    const target = rec && (await stepTarget(rec.slurmId, own));
+    if (!target) throw new Error('The job has no process to exec in');
+    if (!this.client.step) throw new Error(EXEC_NEEDS_COMMANDS);
+    return this.client.step(stepArgs(target, options), options.stdin);
   }
 
   /** A gang's log is its workers' merged (srun's output); `worker` picks one worker's own. */

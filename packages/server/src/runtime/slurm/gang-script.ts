@@ -170,6 +170,7 @@ export function gangWorkerScript(p: GangPlan): string {
     `stop() { kill -KILL $pid $sandbox $slirp 2>/dev/null; finish 137; }`,
     `trap stop ${KILL_SIGNAL}`,
     `[ -e ../${f.killed} ] && finish 143`,
+    `echo "$SLURMD_NODENAME" > ${f.node}`,
     `for tool in ${BWRAP} ${SLIRP} /usr/bin/unshare /usr/bin/nsenter /usr/bin/perl /sbin/ip; do`,
     '  [ -x $tool ] && continue',
     `  echo "orrery: this node has no $tool, which the job's sandbox needs" >&2`,

@@ -22,6 +22,7 @@ const WORKER_STATE = [
   JOB_FILES.exit,
   JOB_FILES.started,
   JOB_FILES.stats,
+  JOB_FILES.node,
 ];
 
 const ranks = (workers: number) => [...Array(workers).keys()];

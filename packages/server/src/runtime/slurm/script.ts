@@ -32,6 +32,8 @@ export const JOB_FILES = {
   started: 'started',
   /** Made by the server's kill: a script that finds it never starts the command. */
   killed: 'killed',
+  /** The node the job (or a gang's worker) runs on: where an exec's step goes (exec.ts). */
+  node: 'node',
 } as const;
 
 export interface BatchPlan {
@@ -72,6 +74,7 @@ export function batchScript(p: BatchPlan): string {
     `trap stop ${KILL_SIGNAL}`,
     // Killed while Slurm was still launching it, before any signal could reach it.
     `[ -e ${f.killed} ] && finish 143`,
+    `echo "$SLURMD_NODENAME" > ${f.node}`,
     `for tool in ${BWRAP} ${PASTA}; do`,
     '  [ -x $tool ] && continue',
     `  echo "orrery: this node has no $tool, which the job's sandbox needs" >&2`,
