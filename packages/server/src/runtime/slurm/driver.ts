@@ -35,6 +35,7 @@ import {
 } from './gang-script.js';
 import { gangExit, gangStarted, gangState } from './gang.js';
 import { EXEC_NEEDS_COMMANDS, stepArgs, stepTarget } from './exec.js';
+import { gangMpi } from './mpi.js';
 import { slurmMounts } from './volumes.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
 import { slurmNodes } from './nodes.js';
@@ -128,9 +129,11 @@ export class SlurmDriver implements RuntimeDriver {
       joinsNetwork: gang,
       batch: { gpus: !!spec.limits.gpu },
     });
-    if (gang) {
+    // A worker's /etc/hosts names it (gang-script.ts); its run directory serves MPI (mpi.ts).
+    const mpi = gang ? await gangMpi(spec, dir, workers, perWorker, this.ids) : undefined;
+    if (mpi) {
       const ids = ['--uid', String(this.ids.uid), '--gid', String(this.ids.gid)];
-      sandbox.push('--ro-bind', join(perWorker, 'hosts'), '/etc/hosts', ...ids);
+      sandbox.push('--ro-bind', join(perWorker, 'hosts'), '/etc/hosts', ...ids, ...mpi.binds);
     }
     const pools = spec.placement?.pools ?? [];
     // Asked once: the forward's addresses and the partitions come from the same list.
@@ -138,7 +141,8 @@ export class SlurmDriver implements RuntimeDriver {
     const nodeAddresses =
       spec.httpPort || gang ? Object.fromEntries(nodes.map((n) => [n.name, n.address])) : {};
     const cpus = Math.max(1, Math.ceil(spec.limits.cpu));
-    const plan = { spec: { ...spec, mounts }, jobDir: dir, command, sandbox, nodeAddresses };
+    const env = { ...spec.env, ...mpi?.env };
+    const plan = { spec: { ...spec, mounts, env }, jobDir: dir, command, sandbox, nodeAddresses };
     const gangPlan = { ...plan, workers, cpus, ...this.ids };
     const script = gang ? gangBatchScript(gangPlan) : batchScript(plan);
     await writeFile(join(dir, 'job.sh'), script, { mode: 0o600 });

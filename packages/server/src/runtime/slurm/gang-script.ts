@@ -1,5 +1,6 @@
 import { gangEnv } from '../driver.js';
 import { BWRAP } from '../process/sandbox.js';
+import { WORKER_BRIDGE_HOST } from '../process/app-runtime.js';
 import { SLIRP } from '../process/network.js';
 import {
   FORWARD_PORTS,
@@ -85,6 +86,21 @@ const WORKER_ENV = '.orrery-worker.env';
 
 export const workerDir = (rank: number) => `w${rank}`;
 
+/**
+ * The device of the worker's own address in its network. A device of its own, not loopback:
+ * Open MPI takes an interface's addresses by device, and would send from 127.0.0.1 beside it.
+ * A dummy device where the kernel has them, else one end of a veth pair (Debian's kernels
+ * load either on demand).
+ */
+const DEVICE = 'orrery0';
+const ownDevice = () =>
+  `{ /sbin/ip link add ${DEVICE} type dummy 2>/dev/null || /sbin/ip link add ${DEVICE} type veth peer name orrery1; } && /sbin/ip link set ${DEVICE} up`;
+
+/** Open MPI's interfaces for its daemons' and ranks' connections: each worker's own address. */
+const MPI_ADDRESS = ['OMPI_MCA_oob_tcp_if_include', 'OMPI_MCA_btl_tcp_if_include'];
+/** The ranks' listening ports: the worker's block, which slirp4netns forwards. */
+const MPI_PORTS = ['OMPI_MCA_btl_tcp_port_min_v4', 'OMPI_MCA_btl_tcp_port_range_v4'];
+
 export interface GangPlan extends BatchPlan {
   workers: number;
   /** CPUs of each worker: srun of Slurm 22.05 no longer takes the job's --cpus-per-task. */
@@ -166,8 +182,8 @@ export function gangWorkerScript(p: GangPlan): string {
     'rank=$SLURM_PROCID',
     `cd ${quote(p.jobDir)}/w$rank || exit 125`,
     `finish() { echo $1 > ${f.exit}.tmp && mv ${f.exit}.tmp ${f.exit}; exit $1; }`,
-    'pid=; sandbox=; slirp=',
-    `stop() { kill -KILL $pid $sandbox $slirp 2>/dev/null; finish 137; }`,
+    'pid=; sandbox=; slirp=; bridge=',
+    `stop() { kill -KILL $pid $sandbox $slirp $bridge 2>/dev/null; finish 137; }`,
     `trap stop ${KILL_SIGNAL}`,
     `[ -e ../${f.killed} ] && finish 143`,
     `echo "$SLURMD_NODENAME" > ${f.node}`,
@@ -183,6 +199,9 @@ export function gangWorkerScript(p: GangPlan): string {
     // The worker's host name is its own address in its sandbox: what gloo and Open MPI advertise.
     `printf '127.0.0.1 localhost\\n%s %s\\n' "$self" ${quote(`${p.spec.id}.w`)}$rank > hosts`,
     `rm -f sandbox.json release slirp.sock slirp.ready output ${WORKER_LOG}`,
+    // MPI's launch agent reaches the other workers through this worker's bridge (mpi.ts).
+    `/usr/bin/env node ${quote(WORKER_BRIDGE_HOST)} "$PWD/run/exec.sock" ${quote(p.jobDir)} ${quote(p.spec.id)} ${p.workers} >>net.log 2>&1 &`,
+    'bridge=$!',
     'failed=',
     'abort() { echo "orrery: $1 (see net.log)" >&2; failed=125; kill -KILL $pid $sandbox 2>/dev/null; }',
     'mkfifo release output && exec 5<>release || finish 125',
@@ -211,11 +230,12 @@ export function gangWorkerScript(p: GangPlan): string {
     `  elif ! port=$(/usr/bin/perl -e ${quote(FORWARD)} slirp.sock "$self" ${first} ${count / block} ${block} ${tries} 2>>net.log); then`,
     "    abort 'no free block of ports on this node for the worker'",
     '  elif ! /usr/bin/nsenter --preserve-credentials --user=/proc/$sandbox/ns/user --net=/proc/$sandbox/ns/net \\',
-    `      sh -c "/sbin/ip addr add $self/32 dev lo && echo $((port + 1)) $((port + ${block - 1})) > /proc/sys/net/ipv4/ip_local_port_range"; then`,
+    `      sh -c "${ownDevice()} && /sbin/ip addr add $self/32 dev ${DEVICE} && echo $((port + 1)) $((port + ${block - 1})) > /proc/sys/net/ipv4/ip_local_port_range"; then`,
     "    abort 'the worker could not have its address and ports'",
     '  fi',
     ...httpForward(p).map((l) => `  ${l}`),
     'fi',
+    'own=$port',
     // Rank 0's rendezvous port, for every worker's MASTER_PORT.
     'if [ "$rank" = 0 ]; then',
     `  echo "$port" > ../${GANG_FILES.masterPort}.tmp && mv ../${GANG_FILES.masterPort}.tmp ../${GANG_FILES.masterPort}`,
@@ -229,7 +249,11 @@ export function gangWorkerScript(p: GangPlan): string {
     `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${workerDir(0)}/${f.exit} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
     'fi',
     `{ ${gangEnvLines(p.workers).join('; ')}; } 2>/dev/null`,
-    `export -p | grep -E '^export (${Object.keys(gangEnv(0, 1, { address: '', port: 0 })).join('|')})=' > tmp/${WORKER_ENV}`,
+    // Open MPI's daemons and ranks listen and are reached at the worker's own address alone: its
+    // network's other one (slirp4netns's) is every worker's, and leads nowhere from another.
+    ...MPI_ADDRESS.map((k) => `export ${k}=${DEVICE}`),
+    `export ${MPI_PORTS[0]}=$((own + 1)) ${MPI_PORTS[1]}=${block - 1}`,
+    `export -p | grep -E '^export (${[...Object.keys(gangEnv(0, 1, { address: '', port: 0 })), ...MPI_ADDRESS, ...MPI_PORTS].join('|')})=' > tmp/${WORKER_ENV}`,
     `if [ -e ../${f.killed} ] || [ -z "$port" ]; then kill -KILL $pid $sandbox 2>/dev/null; failed=\${failed:-143}; fi`,
     `[ -z "$failed" ] && : > ${f.started}`,
     'echo >&5; exec 5>&-',
@@ -242,7 +266,7 @@ export function gangWorkerScript(p: GangPlan): string {
     'wait $sandbox',
     'code=$?',
     '[ -n "$failed" ] && code=$failed',
-    'kill $slirp 2>/dev/null',
+    'kill $slirp $bridge 2>/dev/null',
     'wait $tee',
     'finish $code',
     '',

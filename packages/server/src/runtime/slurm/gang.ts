@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readNumber } from '../process/exit.js';
 import { GANG_FILES, workerDir } from './gang-script.js';
+import { ENTER_FILE, RUN_DIR } from './mpi.js';
 import { JOB_FILES } from './script.js';
 
 /**
@@ -23,6 +24,7 @@ const WORKER_STATE = [
   JOB_FILES.started,
   JOB_FILES.stats,
   JOB_FILES.node,
+  RUN_DIR,
 ];
 
 const ranks = (workers: number) => [...Array(workers).keys()];
@@ -31,7 +33,7 @@ const ranks = (workers: number) => [...Array(workers).keys()];
 export function gangState(workers: number): string[] {
   if (!workers) return [];
   const own = ranks(workers).flatMap((r) => WORKER_STATE.map((f) => join(workerDir(r), f)));
-  return [...own, ...Object.values(GANG_FILES)];
+  return [...own, ...Object.values(GANG_FILES), ENTER_FILE];
 }
 
 /** When the last worker's command started, once every worker's has; null before. */
