@@ -1,4 +1,6 @@
 import { execFile, type ChildProcess, type ExecFileOptions } from 'node:child_process';
+import { constants } from 'node:os';
+import type { ExecSession } from './driver.js';
 
 /**
  * Every stream of a child process gets an error listener: a stream without one that fails (EPIPE
@@ -8,6 +10,25 @@ import { execFile, type ChildProcess, type ExecFileOptions } from 'node:child_pr
 export function guardStreams<T extends ChildProcess>(child: T): T {
   for (const s of child.stdio) s?.on('error', () => undefined);
   return child;
+}
+
+/**
+ * A command started with its stdout and stderr piped (stdin piped or not) as an exec session:
+ * its exit code, or 128 + the signal that ended it, or 127 when it could not start.
+ */
+export function childSession(child: ChildProcess): ExecSession {
+  guardStreams(child);
+  const exitCode = new Promise<number>((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('exit', (code, sig) => resolve(code ?? 128 + (sig ? constants.signals[sig] : 0)));
+  });
+  return {
+    stdin: child.stdin ?? undefined,
+    // Piped by the caller.
+    stdout: child.stdout!,
+    stderr: child.stderr!,
+    exitCode,
+  };
 }
 
 export interface CommandOutput {

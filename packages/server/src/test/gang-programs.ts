@@ -1,3 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** Debian's openmpi-bin and python3-mpi4py: scripts/test.mjs installs them where it can. */
+export const MPI_INSTALLED =
+  existsSync('/usr/bin/mpirun') &&
+  spawnSync('/usr/bin/python3', ['-c', 'import mpi4py'], { stdio: 'ignore' }).status === 0;
+
 /**
  * Programs for the workers of a distributed job (docs/jobs.md "Distributed jobs") in tests, run
  * by /usr/bin/python3 from the environment variable PROG (`python3 -c "$PROG"`): they find each
@@ -104,3 +112,23 @@ print(f'mpi rank {comm.Get_rank()} of {comm.Get_size()} on {socket.gethostname()
  * the hostfile and the launch agent), the others wait for it with `orrery-worker-exec --wait`.
  */
 export const MPI_RUN = `if [ "$RANK" = 0 ]; then mpirun -np "$WORLD_SIZE" /usr/bin/python3 -c "$PROG"; else orrery-worker-exec --wait; fi`;
+
+/** Worker 0 asks the job's launch agent for this machine and for a worker the job lacks. */
+export const MPI_REFUSALS =
+  'for h in localhost 2; do orrery-worker-exec "$h" true; echo "refused $h $?"; done';
+
+/**
+ * What the merged log of MPI_RUN after MPI_REFUSALS in job `id` of two workers holds: each rank's
+ * sum, each in its own worker, and the agent's refusals of anything but the job's workers.
+ */
+export function mpiLines(id: string): string[] {
+  const workers = `${id}.w0, ${id}.w1`;
+  return [
+    `mpi rank 0 of 2 on ${id}.w0 sum 1\n`,
+    `mpi rank 1 of 2 on ${id}.w1 sum 1\n`,
+    ...['localhost', '2'].flatMap((host) => [
+      `orrery-worker-exec: ${host} is not a worker of this job; its workers are ${workers}\n`,
+      `refused ${host} 255\n`,
+    ]),
+  ];
+}

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFile, readlink } from 'node:fs/promises';
-import { constants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { guardStreams } from '../child.js';
+import { childSession } from '../child.js';
 import type { ExecOptions, ExecSession } from '../driver.js';
 import { readNumber } from './exit.js';
 import type { JobIdentity } from './identity.js';
@@ -66,24 +65,13 @@ export async function execIn(
       ? [SETPRIV, [...asOwnUser(c.ownUid).slice(1), ...command], await jobCwd(target.pid)]
       : [command[0], command.slice(1), await jobCwd(target.pid)];
   // The session's reader adds its own listeners; until then a failing pipe is no crash.
-  const child = guardStreams(
+  return childSession(
     spawn(file, args, {
       cwd,
       env,
       stdio: [c.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     }),
   );
-  const exitCode = new Promise<number>((resolve) => {
-    child.once('error', () => resolve(127));
-    child.once('exit', (code, sig) => resolve(code ?? 128 + (sig ? constants.signals[sig] : 0)));
-  });
-  return {
-    stdin: child.stdin ?? undefined,
-    // Both piped above.
-    stdout: child.stdout!,
-    stderr: child.stderr!,
-    exitCode,
-  };
 }
 
 function enterArgs(pid: number, command: string[], c: ExecContext): string[] {

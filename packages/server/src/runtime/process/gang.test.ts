@@ -12,6 +12,7 @@ import { logOf, spec, until } from '../../test/process-jobs.js';
 import {
   DDP_TRAINING,
   MPI_ALLREDUCE,
+  MPI_INSTALLED,
   MPI_RUN,
   RANK_EXCHANGE,
   RUN_PROG,
@@ -30,10 +31,7 @@ const dataDir = mkdtempSync('/var/tmp/orrery-gang-');
 const torch =
   existsSync('/usr/bin/python3') &&
   spawnSync('/usr/bin/python3', ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
-/** Debian's openmpi-bin and python3-mpi4py: scripts/test.mjs installs them where it can. */
-const mpi =
-  existsSync('/usr/bin/mpirun') &&
-  spawnSync('/usr/bin/python3', ['-c', 'import mpi4py'], { stdio: 'ignore' }).status === 0;
+const mpi = MPI_INSTALLED;
 
 describe.skipIf(missing.length > 0)(`Jobs of several workers on the process runtime${why}`, () => {
   let driver: ProcessDriver;

@@ -33,7 +33,7 @@ import {
   gangWorkerScript,
   workerDir,
 } from './gang-script.js';
-import { gangExit, gangStarted, gangState } from './gang.js';
+import { gangExit, gangStarted, stateFiles } from './gang.js';
 import { EXEC_NEEDS_COMMANDS, stepArgs, stepTarget } from './exec.js';
 import { gangMpi } from './mpi.js';
 import { slurmMounts } from './volumes.js';
@@ -275,21 +275,7 @@ export class SlurmDriver implements RuntimeDriver {
       if (s && s.state !== 'exited' && s.state !== 'missing') await this.kill(id);
     }
     // The output and its index stay: logs() reads them after the job is gone.
-    const state = [
-      ...[
-        'job.json',
-        'job.sh',
-        'etc',
-        'tmp',
-        'secrets',
-        'release',
-        'sandbox.json',
-        'pasta.pid',
-        'net.log',
-      ],
-      ...Object.values(JOB_FILES),
-    ];
-    state.push(...gangState((await this.record(id))?.workers ?? 0));
+    const state = stateFiles((await this.record(id))?.workers ?? 0);
     await Promise.all(state.map((f) => rm(join(dir, f), { recursive: true, force: true })));
     this.records.delete(id);
     this.last.delete(id);

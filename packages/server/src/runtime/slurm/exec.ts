@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { constants } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
-import { guardStreams } from '../child.js';
+import { childSession } from '../child.js';
 import type { ExecOptions, ExecSession } from '../driver.js';
 import { NSENTER, SETPRIV } from '../process/launch.js';
 import { JOB_FILES, quote } from './script.js';
@@ -94,7 +93,7 @@ export function startStep(
   args: string[],
   o: { stdin: boolean; uid?: number; gid?: number; env: NodeJS.ProcessEnv },
 ): ExecSession {
-  const child = guardStreams(
+  const session = childSession(
     spawn('srun', args, {
       env: o.env,
       uid: o.uid,
@@ -102,17 +101,7 @@ export function startStep(
       stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     }),
   );
-  const exitCode = new Promise<number>((resolve) => {
-    child.once('error', () => resolve(127));
-    child.once('exit', (code, sig) => resolve(code ?? 128 + (sig ? constants.signals[sig] : 0)));
-  });
-  return {
-    stdin: child.stdin ?? undefined,
-    // Both piped above.
-    stdout: child.stdout!,
-    stderr: child.stderr!.pipe(withoutTaskExit()),
-    exitCode,
-  };
+  return { ...session, stderr: session.stderr!.pipe(withoutTaskExit()) };
 }
 
 /**
@@ -122,7 +111,7 @@ export function startStep(
  */
 const TASK_EXIT = /^srun: error: [^:\n]+: task \d+: Exited with exit code \d+\n/gm;
 
-function withoutTaskExit() {
+export function withoutTaskExit() {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       const text = chunk.toString('latin1');

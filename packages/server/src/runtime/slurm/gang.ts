@@ -29,11 +29,27 @@ const WORKER_STATE = [
 
 const ranks = (workers: number) => [...Array(workers).keys()];
 
-/** What remove() takes of a gang of `workers` (none: not a gang): all but the workers' logs. */
-export function gangState(workers: number): string[] {
-  if (!workers) return [];
+/** What the driver's remove() takes from a job's directory: all but its output and its index. */
+const JOB_STATE = [
+  'job.json',
+  'job.sh',
+  'etc',
+  'tmp',
+  'secrets',
+  'release',
+  'sandbox.json',
+  'pasta.pid',
+  'net.log',
+];
+
+/**
+ * What remove() takes of a job, with its gang of `workers` (none: not a gang): all but the logs,
+ * which logs() reads after the job is gone.
+ */
+export function stateFiles(workers: number): string[] {
   const own = ranks(workers).flatMap((r) => WORKER_STATE.map((f) => join(workerDir(r), f)));
-  return [...own, ...Object.values(GANG_FILES), ENTER_FILE];
+  const gang = workers ? [...own, ...Object.values(GANG_FILES), ENTER_FILE] : [];
+  return [...JOB_STATE, ...Object.values(JOB_FILES), ...gang];
 }
 
 /** When the last worker's command started, once every worker's has; null before. */

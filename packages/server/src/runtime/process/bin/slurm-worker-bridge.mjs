@@ -67,8 +67,10 @@ function serve(socket) {
       if (type === REQUEST && !requested) {
         requested = true;
         void start(payload).catch((e) => finish(255, e.message));
-      } else if (type === STDIN) child ? child.stdin.write(payload) : early.push(payload);
-      else if (type === STDIN_END) {
+      } else if (type === STDIN) {
+        if (child) child.stdin.write(payload);
+        else early.push(payload);
+      } else if (type === STDIN_END) {
         inputEnded = true;
         child?.stdin.end();
       }
