@@ -39,6 +39,7 @@ export const RUNTIME_UNIT_TESTS = [
   'packages/server/src/runtime/slurm/state.test.ts',
   'packages/server/src/runtime/slurm/capacity.test.ts',
   'packages/server/src/runtime/slurm/nodes.test.ts',
+  'packages/server/src/runtime/slurm/exec.test.ts',
   'packages/server/src/runtime/kubernetes/deploy.test.ts',
   'packages/server/src/runtime/kubernetes/manifests.test.ts',
   'packages/server/src/runtime/kubernetes/driver.test.ts',

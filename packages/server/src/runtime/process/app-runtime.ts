@@ -38,8 +38,6 @@ export const templateRuntimeHost = (name: string) => join(TEMPLATES_HOST, name, 
 export const WORKER_EXEC_HOST = join(BIN_HOST, 'orrery-worker-exec');
 /** Its path in a sandboxed job. */
 export const WORKER_EXEC_GUEST = `${APP_RUNTIME_GUEST}/bin/orrery-worker-exec`;
-/** The agent's other end on a Slurm node, outside the sandbox (slurm/mpi.ts). */
-export const WORKER_BRIDGE_HOST = join(BIN_HOST, 'slurm-worker-bridge.mjs');
 
 /** Each folder of programs the sandbox shows, host path to guest path; read at each job's start. */
 function programFolders(): [string, string][] {

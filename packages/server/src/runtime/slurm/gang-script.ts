@@ -1,6 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { gangEnv } from '../driver.js';
 import { BWRAP } from '../process/sandbox.js';
-import { WORKER_BRIDGE_HOST } from '../process/app-runtime.js';
 import { SLIRP } from '../process/network.js';
 import {
   FORWARD_PORTS,
@@ -85,6 +85,15 @@ export const WORKER_LOG = 'out.log';
 const WORKER_ENV = '.orrery-worker.env';
 
 export const workerDir = (rank: number) => `w${rank}`;
+
+/**
+ * The launch agent's other end on a worker's node (mpi.ts), run from the server's checkout as the
+ * app programs are; not in the programs the sandbox shows: it runs outside. The path names the
+ * source, from src/ and dist/ alike (`../../../` is packages/server from both).
+ */
+const WORKER_BRIDGE = fileURLToPath(
+  new URL('../../../src/runtime/slurm/node/worker-bridge.mjs', import.meta.url),
+);
 
 /**
  * The device of the worker's own address in its network. A device of its own, not loopback:
@@ -199,8 +208,10 @@ export function gangWorkerScript(p: GangPlan): string {
     // The worker's host name is its own address in its sandbox: what gloo and Open MPI advertise.
     `printf '127.0.0.1 localhost\\n%s %s\\n' "$self" ${quote(`${p.spec.id}.w`)}$rank > hosts`,
     `rm -f sandbox.json release slirp.sock slirp.ready output ${WORKER_LOG}`,
-    // MPI's launch agent reaches the other workers through this worker's bridge (mpi.ts).
-    `/usr/bin/env node ${quote(WORKER_BRIDGE_HOST)} "$PWD/run/exec.sock" ${quote(p.jobDir)} ${quote(p.spec.id)} ${p.workers} >>net.log 2>&1 &`,
+    // MPI's launch agent reaches the other workers through this worker's bridge (mpi.ts). Its
+    // socket's path is relative to the worker's directory: the shared directory's may be longer
+    // than a socket's path can be.
+    `/usr/bin/env node ${quote(WORKER_BRIDGE)} run/exec.sock ${quote(p.jobDir)} ${quote(p.spec.id)} ${p.workers} >>net.log 2>&1 &`,
     'bridge=$!',
     'failed=',
     'abort() { echo "orrery: $1 (see net.log)" >&2; failed=125; kill -KILL $pid $sandbox 2>/dev/null; }',

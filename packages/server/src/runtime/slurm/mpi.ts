@@ -11,7 +11,7 @@ import { PATH } from './script.js';
  * MPI across a Slurm gang's workers (docs/jobs.md "MPI"), as on the process runtime: worker 0 runs
  * plain `mpirun`, whose remote launch agent `orrery-worker-exec` asks the socket at
  * /run/orrery/exec.sock to start a command in another worker. On Slurm that socket is served on
- * each worker's node, outside its sandbox, by the bridge (process/bin/slurm-worker-bridge.mjs,
+ * each worker's node, outside its sandbox, by the bridge (node/worker-bridge.mjs,
  * started by the worker script), which starts the command as a step of the job's own allocation
  * on the target worker's node and enters that worker's sandbox with the job's `enter.sh` (exec.ts):
  * no SSH daemon, and nothing but the job's own workers within reach.

@@ -1,11 +1,12 @@
-// node slurm-worker-bridge.mjs <socket> <job dir> <job id> <workers>: the launch agent's other end
+// node worker-bridge.mjs <socket> <job dir> <job id> <workers>: the launch agent's other end
 // for a worker of a Slurm gang (runtime/slurm/mpi.ts, docs/jobs.md "MPI"). It runs on the worker's
 // node, outside its sandbox, as the service user, and serves the socket the sandbox sees at
 // /run/orrery/exec.sock with the frames `orrery-worker-exec` speaks (a type byte, a 4-byte length,
 // the payload). A command for another worker of the job becomes a step of the job's own
 // allocation on that worker's node (`srun --overlap --jobid=$SLURM_JOB_ID`), which enters that
 // worker's sandbox (the job's enter.sh): nothing outside this job's workers can be reached through
-// it. Plain Node, no build step: it runs where the server's build may not be.
+// it. Plain Node, no build step: it runs where the server's build may not be, so it reads the
+// frames itself, as the process runtime's server of the same socket does (worker-exec.ts).
 import { spawn } from 'node:child_process';
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
