@@ -134,7 +134,9 @@ except OSError as e:
       exitCode: 3,
       message: 'Worker 1 of 2 exited with code 3; the other workers were stopped',
     });
-    expect(await liveWorkers(id)).toBe(0);
+    // Each worker's command has ended (its exit is written); its wrapper, which wrote it, ends
+    // a moment later.
+    await expect.poll(() => liveWorkers(id), { timeout: 10_000 }).toBe(0);
   });
 
   it('is running once every worker runs, and a kill stops them all', async () => {
