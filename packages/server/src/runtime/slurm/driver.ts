@@ -21,7 +21,7 @@ import { LogFile } from '../log-file.js';
 import { readNumber } from '../process/exit.js';
 import { writeEtc } from '../process/identity.js';
 import { bwrapArgs } from '../process/sandbox.js';
-import { SlurmUnreachable, type SlurmClient, type SlurmJob, type SlurmNode } from './client.js';
+import { SlurmUnreachable, type SlurmClient, type SlurmJob } from './client.js';
 import { slurmClient } from './connect.js';
 import { passwdIds, type SlurmOptions } from './options.js';
 import { JOB_FILES, KILL_SIGNAL, batchScript } from './script.js';
@@ -38,7 +38,7 @@ import { EXEC_NEEDS_COMMANDS, stepArgs, stepTarget } from './exec.js';
 import { gangMpi } from './mpi.js';
 import { slurmMounts } from './volumes.js';
 import { poolCapacityOf, readSlurmCapacity } from './capacity.js';
-import { slurmNodes } from './nodes.js';
+import { partitionOf, slurmNodes } from './nodes.js';
 import { statsFromFile } from './stats.js';
 import { observedOf, requeued } from './state.js';
 
@@ -492,10 +492,4 @@ export class SlurmDriver implements RuntimeDriver {
     }
     return f;
   }
-}
-
-/** The first of the preset's pools that is a Slurm partition; none: the default partition. */
-function partitionOf(pools: string[], nodes: SlurmNode[]): string | undefined {
-  const partitions = new Set(nodes.flatMap((n) => n.partitions));
-  return pools.find((p) => partitions.has(p));
 }

@@ -74,3 +74,9 @@ export function slurmNodes(
   }
   return out;
 }
+
+/** The first of the preset's pools that is a Slurm partition; none: the default partition. */
+export function partitionOf(pools: string[], nodes: SlurmNode[]): string | undefined {
+  const partitions = new Set(nodes.flatMap((n) => n.partitions));
+  return pools.find((p) => partitions.has(p));
+}
