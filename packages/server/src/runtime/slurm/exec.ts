@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { childSession } from '../child.js';
 import type { ExecOptions, ExecSession } from '../driver.js';
 import { NSENTER, SETPRIV } from '../process/launch.js';
-import { JOB_FILES, quote } from './script.js';
+import { JOB_FILES, quote, sandboxPid } from './script.js';
 
 /**
  * A command in a running Slurm job (docs/runtimes.md "Exec on Slurm"): a step of the job's own
@@ -25,7 +25,7 @@ import { JOB_FILES, quote } from './script.js';
  */
 export const ENTER = [
   'dir=$1; shift',
-  `pid=$(sed -n 's/.*"child-pid": *\\([0-9]*\\).*/\\1/p' "$dir/sandbox.json" 2>/dev/null)`,
+  `pid=$(${sandboxPid('"$dir/sandbox.json"')})`,
   `if [ -z "$pid" ] || ! [ -e "$dir/${JOB_FILES.started}" ] || [ -e "$dir/${JOB_FILES.exit}" ]; then`,
   '  echo "orrery: the job has no process to exec in" >&2; exit 125',
   'fi',

@@ -10,6 +10,7 @@ import {
   envLines,
   quote,
   sampler,
+  sandboxPid,
   type BatchPlan,
 } from './script.js';
 
@@ -225,7 +226,7 @@ export function gangWorkerScript(p: GangPlan): string {
     '  kill -0 $sandbox 2>/dev/null || break',
     '  sleep 0.02',
     'done',
-    `pid=$(sed -n 's/.*"child-pid": *\\([0-9]*\\).*/\\1/p' sandbox.json)`,
+    `pid=$(${sandboxPid('sandbox.json')})`,
     // slirp4netns and the script join the namespaces of unshare's process (bwrap's, outside its own).
     'port=',
     'if [ -n "$pid" ]; then',

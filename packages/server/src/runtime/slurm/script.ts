@@ -19,6 +19,10 @@ export const FORWARD_PORTS = { first: 30000, count: 30000, tries: 10 };
  */
 export const KILL_SIGNAL = 'USR2';
 
+/** A command printing the pid of the sandbox's first process, from bwrap's info in `file`. */
+export const sandboxPid = (file: string) =>
+  `sed -n 's/.*"child-pid": *\\([0-9]*\\).*/\\1/p' ${file} 2>/dev/null`;
+
 /** Files the script writes in the job's directory, read by the driver. */
 export const JOB_FILES = {
   exit: 'exit',
@@ -93,7 +97,7 @@ export function batchScript(p: BatchPlan): string {
     '  kill -0 $sandbox 2>/dev/null || break',
     '  sleep 0.02',
     'done',
-    `pid=$(sed -n 's/.*"child-pid": *\\([0-9]*\\).*/\\1/p' sandbox.json)`,
+    `pid=$(${sandboxPid('sandbox.json')})`,
     'network() {',
     `  ${PASTA} --config-net --no-map-gw -T none -U none -u none -t "$1" -P pasta.pid -l net.log -q \\`,
     '    --userns /proc/$pid/ns/user --netns /proc/$pid/ns/net',
