@@ -125,24 +125,43 @@ export async function jobEnded(s: TestServer, who: TestUser, id: string) {
 }
 
 /**
- * Waits until a job is in `status` (polling as the console does) and returns it; a failure names
- * the job's last reason and description.
+ * Waits until a job is in `status` (polling as the console does) and returns it. A job that
+ * ended otherwise fails at once, not at the timeout: the failure names its status, reason and
+ * description and ends with its log's last lines, which say why.
  */
-export const jobReaches = (
+export async function jobReaches(
   s: TestServer,
   who: TestUser,
   id: string,
   status: string,
   timeout = 30_000,
-) =>
-  vi.waitFor(
-    async () => {
-      const j = (await call(s, 'GET', `/api/v1/jobs/${id}`, who)).body;
-      expect(j.status, `${j.history?.reason} ${j.history?.description}`).toBe(status);
-      return j;
-    },
-    { timeout, interval: 50 },
-  );
+) {
+  const ended = ['succeeded', 'failed', 'cancelled'].filter((e) => e !== status);
+  const j = await vi
+    .waitFor(
+      async () => {
+        const job = (await call(s, 'GET', `/api/v1/jobs/${id}`, who)).body;
+        if (job.status !== status && !ended.includes(job.status)) {
+          throw new Error(`job ${id} is ${job.status}: ${job.history?.reason}`);
+        }
+        return job;
+      },
+      { timeout, interval: 50 },
+    )
+    .catch((e: Error) => expect.fail(`${e.message}, not ${status} after ${timeout} ms`));
+  if (j.status !== status) {
+    const log = await s.app.inject({
+      method: 'GET',
+      url: `/api/v1/jobs/${id}/log`,
+      headers: who.headers,
+    });
+    const tail = log.body.split('\n').slice(-30).join('\n');
+    expect.fail(
+      `job ${id} ended ${j.status}, not ${status}: ${j.history?.reason} ${j.history?.description}\n${tail}`,
+    );
+  }
+  return j;
+}
 
 /** Where the test jobs run: the tenancy() project on the default cluster. */
 export const JOB_SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };

@@ -42,17 +42,69 @@ else:
 `;
 
 /**
- * RANK_EXCHANGE in busybox's shell, for images without Python (the docker runtime's tests): rank 0 listens on
- * MASTER_PORT and answers `0`; every other rank connects to MASTER_ADDR:MASTER_PORT (retrying
- * until rank 0 listens) and says its rank. Each prints what it heard. Rank 0 then answers again
- * until no one has asked for 3 s: a rank whose answer was lost (rank 0 slower to answer than the
- * asker's 2 s wait, as under load) asks again, where it once waited for ever.
+ * Rank 0 sends rank 1 as much as its connection takes while rank 1 reads nothing, tells rank 1
+ * how much on a second connection and exits; rank 1 waits for rank 0's end (the second
+ * connection's), only then reads the first to its end, and prints what it got of what was sent.
+ * As between two machines, what a worker sent before it exited arrives whole: its network
+ * outlives its command while a peer still reads.
+ */
+export const SENT_BEFORE_EXIT = `
+import os, select, socket, time
+rank, addr, port = int(os.environ['RANK']), os.environ['MASTER_ADDR'], int(os.environ['MASTER_PORT'])
+if rank == 0:
+    server = socket.create_server(('', port))
+    conns = {}
+    for _ in range(2):
+        c = server.accept()[0]
+        conns[c.recv(1)] = c
+    data, told = conns[b'd'], conns[b't']
+    data.setblocking(False)
+    sent, chunk = 0, b'x' * 65536
+    # Until the connection has taken nothing for a second: rank 1 reads nothing yet.
+    while select.select([], [data], [], 1)[1]:
+        try:
+            sent += data.send(chunk)
+        except BlockingIOError:
+            pass
+    told.sendall(f'{sent}\\n'.encode())
+    os._exit(0)
+def connect(tag):
+    for _ in range(1200):
+        try:
+            c = socket.create_connection((addr, port))
+            c.sendall(tag)
+            return c
+        except OSError:
+            time.sleep(0.05)
+data = connect(b'd')
+told = connect(b't')
+reader = told.makefile('rb')
+sent = int(reader.readline())
+assert reader.read() == b''  # rank 0 has exited
+got = 0
+while True:
+    b = data.recv(1 << 20)
+    if not b:
+        break
+    got += len(b)
+print(f'rank 1 got {got} of {sent} bytes', flush=True)
+`;
+
+/**
+ * RANK_EXCHANGE in busybox's shell, for images without Python (the docker runtime's tests): rank 0
+ * serves MASTER_PORT with a shell per connection that reads the asker's rank, answers `0` and
+ * then notes the rank; every other rank connects to MASTER_ADDR:MASTER_PORT (retrying until rank 0
+ * listens), says its rank and reads the answer to the connection's end. Each prints what it heard.
+ * The answer is written before the connection closes, whatever the load: a server nc whose own
+ * `echo 0` came after the asker's end once closed without answering, and under load the asker
+ * asked again and again.
  */
 export const RANK_EXCHANGE_BUSYBOX = `
 if [ "$RANK" = 0 ]; then
-  until [ -n "$heard" ]; do heard=$(echo 0 | nc -l -p "$MASTER_PORT"); done
-  while echo 0 | nc -l -w 3 -p "$MASTER_PORT" >/dev/null 2>&1; do :; done
-  echo "rank 0 of $WORLD_SIZE heard rank $heard"
+  until [ -f /tmp/heard ] && [ "$(wc -l < /tmp/heard)" -ge $((WORLD_SIZE - 1)) ]; do
+    nc -l -p "$MASTER_PORT" -e sh -c 'read r && echo 0 && echo "$r" >> /tmp/heard'
+  done
+  echo "rank 0 of $WORLD_SIZE heard rank $(sort -n /tmp/heard | tr '\\n' ' ' | sed 's/ $//')"
 else
   until heard=$(echo "$RANK" | nc -w 2 "$MASTER_ADDR" "$MASTER_PORT" 2>/dev/null) && [ -n "$heard" ]; do
     sleep 0.1

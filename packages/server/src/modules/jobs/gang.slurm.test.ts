@@ -16,6 +16,7 @@ import {
   mpiLines,
   RANK_EXCHANGE,
   RUN_PROG,
+  SENT_BEFORE_EXIT,
 } from '../../test/gang-programs.js';
 import { framesUntilClose, injectAt, whenServing } from '../../test/ingress.js';
 import { setupBlock } from '../../test/slurm-cluster.js';
@@ -173,6 +174,16 @@ describe.skipIf(!conf)('jobs of several workers on the slurm runtime', () => {
     // Each worker's own output.
     expect(await log(id, '?worker=1')).toBe(`${lines[1]}\n`);
     expect(await log(id, '?worker=0')).toBe(`${lines[0]}\n`);
+  }, 300_000);
+
+  it("keeps a worker's network until the others have ended: what it sent before exiting arrives", async () => {
+    const id = await submit(RUN_PROG, { nodes: 2, env: { PROG: SENT_BEFORE_EXIT } });
+    const done = await until(id, 'succeeded');
+    const out = await log(id);
+    expect(done.history.exit_code, out).toBe(0);
+    const [, got, sent] = /^rank 1 got (\d+) of (\d+) bytes$/m.exec(out) ?? [];
+    expect(Number(sent), out).toBeGreaterThan(65536);
+    expect(got).toBe(sent);
   }, 300_000);
 
   it('lets the workers reach each other under the node rule of docs/operations.md', async () => {

@@ -16,6 +16,7 @@ import {
   MPI_RUN,
   RANK_EXCHANGE,
   RUN_PROG,
+  SENT_BEFORE_EXIT,
 } from '../../test/gang-programs.js';
 
 /** Each worker a real sandbox: bwrap, slirp4netns and a root server, as in isolation.test.ts. */
@@ -94,6 +95,16 @@ describe.skipIf(missing.length > 0)(`Jobs of several workers on the process runt
     const log = await logOf(driver, id);
     expect(done, log).toMatchObject({ exitCode: 0 });
     expect(log.trim().split('\n').sort()).toEqual(['worker 0', 'worker 1', 'worker 2']);
+  });
+
+  it('delivers what a worker sent before it exited to a peer that reads after', async () => {
+    const id = await run(gang(RUN_PROG, 2, { env: { PROG: SENT_BEFORE_EXIT } }));
+    const done = await until(driver, id, 'exited', 60_000);
+    const log = await logOf(driver, id);
+    expect(done, log).toMatchObject({ exitCode: 0 });
+    const [, got, sent] = /^rank 1 got (\d+) of (\d+) bytes$/m.exec(log) ?? [];
+    expect(Number(sent), log).toBeGreaterThan(65536);
+    expect(got).toBe(sent);
   });
 
   it("keeps the gang's network to itself: another job does not reach its rendezvous port", async () => {

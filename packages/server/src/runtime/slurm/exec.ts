@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { childSession } from '../child.js';
 import type { ExecOptions, ExecSession } from '../driver.js';
 import { NSENTER, SETPRIV } from '../process/launch.js';
+import { WORKER_ENDED } from './gang-script.js';
 import { JOB_FILES, quote, sandboxPid } from './script.js';
 
 /**
@@ -26,7 +27,7 @@ import { JOB_FILES, quote, sandboxPid } from './script.js';
 export const ENTER = [
   'dir=$1; shift',
   `pid=$(${sandboxPid('"$dir/sandbox.json"')})`,
-  `if [ -z "$pid" ] || ! [ -e "$dir/${JOB_FILES.started}" ] || [ -e "$dir/${JOB_FILES.exit}" ]; then`,
+  `if [ -z "$pid" ] || ! [ -e "$dir/${JOB_FILES.started}" ] || [ -e "$dir/${JOB_FILES.exit}" ] || [ -e "$dir/${WORKER_ENDED}" ]; then`,
   '  echo "orrery: the job has no process to exec in" >&2; exit 125',
   'fi',
   // A gang worker's network belongs to the user namespace made around bwrap (gang-script.ts),

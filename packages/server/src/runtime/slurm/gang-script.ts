@@ -82,6 +82,8 @@ exit 1;
 
 /** Each worker's own output in its directory, beside its `exit`, `started` and `stats`. */
 export const WORKER_LOG = 'out.log';
+/** Made in a worker's directory once its command has ended; its `exit` may come later. */
+export const WORKER_ENDED = 'ended';
 /** The file in the worker's /tmp that sets its rendezvous variables before its command runs. */
 const WORKER_ENV = '.orrery-worker.env';
 
@@ -208,7 +210,7 @@ export function gangWorkerScript(p: GangPlan): string {
     'master=$ORRERY_GANG_MASTER',
     // The worker's host name is its own address in its sandbox: what gloo and Open MPI advertise.
     `printf '127.0.0.1 localhost\\n%s %s\\n' "$self" ${quote(`${p.spec.id}.w`)}$rank > hosts`,
-    `rm -f sandbox.json release slirp.sock slirp.ready output ${WORKER_LOG}`,
+    `rm -f sandbox.json release slirp.sock slirp.ready output ${WORKER_LOG} ${WORKER_ENDED}`,
     // MPI's launch agent reaches the other workers through this worker's bridge (mpi.ts). Its
     // socket's path is relative to the worker's directory: the shared directory's may be longer
     // than a socket's path can be.
@@ -258,7 +260,7 @@ export function gangWorkerScript(p: GangPlan): string {
     // and closes it when not: a peer too early would see a broken connection, not a refused one, and
     // PyTorch's store gives up on it. The others start once rank 0 listens on its port.
     // Or once rank 0 has exited without listening (a job that needs no rendezvous).
-    `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${workerDir(0)}/${f.exit} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
+    `  until [ -e ../${GANG_FILES.masterListening} ] || [ -e ../${workerDir(0)}/${WORKER_ENDED} ] || [ -e ../${f.killed} ]; do sleep 0.05; done`,
     'fi',
     `{ ${gangEnvLines(p.workers).join('; ')}; } 2>/dev/null`,
     // Open MPI's daemons and ranks listen and are reached at the worker's own address alone: its
@@ -278,6 +280,12 @@ export function gangWorkerScript(p: GangPlan): string {
     'wait $sandbox',
     'code=$?',
     '[ -n "$failed" ] && code=$failed',
+    `: > ${WORKER_ENDED}`,
+    // The worker's network outlives its command until every worker's has ended, as a machine's
+    // does: a peer may still be reading what this one sent before it exited, which its
+    // slirp4netns has yet to pass on. A worker that failed stops the others (srun) instead.
+    `ended() { for e in ${[...Array(p.workers).keys()].map((r) => `../${workerDir(r)}/${WORKER_ENDED}`).join(' ')}; do [ -e $e ] || return 1; done; }`,
+    `[ "$code" = 0 ] && until ended || [ -e ../${f.killed} ]; do sleep 0.05; done`,
     'kill $slirp $bridge 2>/dev/null',
     'wait $tee',
     'finish $code',

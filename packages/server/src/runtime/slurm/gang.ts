@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readNumber } from '../process/exit.js';
-import { GANG_FILES, workerDir } from './gang-script.js';
+import { GANG_FILES, WORKER_ENDED, workerDir } from './gang-script.js';
 import { ENTER_FILE, RUN_DIR } from './mpi.js';
 import { JOB_FILES } from './script.js';
 
@@ -21,6 +21,7 @@ const WORKER_STATE = [
   'slirp.ready',
   'net.log',
   JOB_FILES.exit,
+  WORKER_ENDED,
   JOB_FILES.started,
   JOB_FILES.stats,
   JOB_FILES.node,

@@ -33,6 +33,12 @@ const frame = (type, payload) => {
   return Buffer.concat([head, payload]);
 };
 
+/**
+ * Whether worker `rank`'s command has ended: its `ended` (gang-script.ts's WORKER_ENDED, made as
+ * the command ends, while the worker keeps its network for its peers) or its `exit`.
+ */
+const ended = (rank) => ['ended', 'exit'].some((f) => existsSync(join(workerDir(rank), f)));
+
 /** Until `ready()` or the client leaves: what a request waits on (a file another node writes). */
 async function until(ready, abort) {
   while (!ready() && !abort.aborted) await sleep(POLL_MS);
@@ -85,8 +91,7 @@ function serve(socket) {
       return finish(255, 'refused: not a worker of this job');
     }
     if (request.wait === true) {
-      const ended = () => existsSync(join(workerDir(0), 'exit'));
-      return (await until(ended, abort.signal)) && finish(0);
+      return (await until(() => ended(0), abort.signal)) && finish(0);
     }
     const { host, command } = request;
     if (typeof host !== 'string' || typeof command !== 'string') return finish(255, 'bad request');
@@ -103,9 +108,9 @@ function serve(socket) {
     const released = join(jobDir, 'master.listening');
     if (!existsSync(released)) writeFileSync(released, '');
     const dir = workerDir(rank);
-    const up = () => existsSync(join(dir, 'started')) || existsSync(join(dir, 'exit'));
+    const up = () => existsSync(join(dir, 'started')) || ended(rank);
     if (!(await until(up, abort.signal))) return;
-    if (existsSync(join(dir, 'exit'))) return finish(255, `${host} has ended`);
+    if (ended(rank)) return finish(255, `${host} has ended`);
     const node = readFileSync(join(dir, 'node'), 'utf8').trim();
     child = spawn(
       'srun',
