@@ -38,7 +38,7 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
   const subnet = `10.${150 + (process.pid % 50)}.${process.pid % 250}.0/24`;
 
   const until = <T extends ObservedState['state']>(id: string, state: T) =>
-    untilState(driver, id, state, 20_000);
+    untilState(driver, id, state, 60_000);
   const inspect = (name: string) => JSON.parse(dockerd.docker(['inspect', name]))[0];
   const networks = () => dockerd.docker(['network', 'ls', '--format', '{{.Name}}']).split('\n');
   const log = async (id: string, worker?: number) =>
@@ -257,13 +257,13 @@ describe.skipIf(!canRunDockerd)('DockerDriver, jobs of several workers', () => {
           expect(answer).toContain('served');
           return answer;
         },
-        { timeout: 5_000, interval: 50 },
+        { timeout: 30_000, interval: 50 },
       );
       expect(peer).toMatch(/^HTTP\/1\.[01] 200 OK\r\n[^]*\r\n\r\nserved\n$/);
       // Each serves: the host reaches them, the prober does not.
       for (const target of [otherJobAddress, otherGangAddress]) {
         await vi.waitFor(async () => expect(await listening(8080, 500, target)).toBe(true), {
-          timeout: 10_000,
+          timeout: 30_000,
         });
         const out = await get(target, 8080);
         expect(out).toContain('unreached');
