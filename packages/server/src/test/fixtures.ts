@@ -163,6 +163,15 @@ export async function jobReaches(
   return j;
 }
 
+/**
+ * A job's first move to `status` in its history (`statuses`): what said why it got there, which a
+ * later reason (a preempted job's wait in the queue, say) replaces in `history`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const firstMove = (job: any, status: string) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  (job.statuses as any[]).find((t) => t.status === status);
+
 /** Where the test jobs run: the tenancy() project on the default cluster. */
 export const JOB_SCOPE = { cluster_name: 'default', org_name: 'acme', project_name: 'vision' };
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { presets } from '../../db/schema.js';
 import type { TestServer, TestUser } from '../../test/harness.js';
-import { call, jobReaches, submitJob, tenantServer } from '../../test/fixtures.js';
+import { call, firstMove, jobReaches, submitJob, tenantServer } from '../../test/fixtures.js';
 import { framesUntilClose, upgrade } from '../../test/ingress.js';
 import {
   MPI_ALLREDUCE,
@@ -237,9 +237,9 @@ describe.skipIf(missing.length > 0)(`jobs of several workers${why}`, () => {
     });
     // Both low-priority jobs give way: one alone would not make room for both workers.
     for (const victim of low) {
-      const stopped = await until(victim, 'suspended');
-      expect(stopped.history).toMatchObject({ reason: 'Preempted' });
-      expect(stopped.history.description).toBe(
+      const stopped = firstMove(await until(victim, 'suspended'), 'suspended');
+      expect(stopped).toMatchObject({ reason: 'Preempted' });
+      expect(stopped.description).toBe(
         `Preempted for job ${id} of higher priority in the same project`,
       );
     }
