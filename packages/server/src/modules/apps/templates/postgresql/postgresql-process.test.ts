@@ -94,7 +94,10 @@ describe('postgresql on the process runtime', () => {
       cluster_name: 'default',
     });
     expect(other.status).toBe(201);
-    const foreign = await jobRun(psql, 'other', { env: { PGPASSWORD: PASSWORD } });
+    // Asked again while refused, as the job above retries (a moment when the firewall lets no
+    // job through to the relay yet): what is checked is that the relay, reached, resets it.
+    const untilReached = `for i in 1 2 3 4 5 6 7 8 9 10; do out=$(${psql} 2>&1); echo "$out"; case "$out" in *"Connection refused"*) sleep 1 ;; *) exit 1 ;; esac; done; exit 1`;
+    const foreign = await jobRun(untilReached, 'other', { env: { PGPASSWORD: PASSWORD } });
     expect(foreign.status).toBe('failed');
     expect(foreign.log).toMatch(/server closed the connection unexpectedly|Connection reset/);
     expect(foreign.log).not.toContain('from a job');
