@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { isFinalJobStatus } from '@orrery/contract';
 import { and, eq } from 'drizzle-orm';
 import { clusterMembers, orgMembers, projectMembers, projects } from '../db/schema.js';
 import { startReplica, startTestServer, type TestServer, type TestUser } from './harness.js';
@@ -118,7 +119,7 @@ export async function joinCluster(
 export async function jobEnded(s: TestServer, who: TestUser, id: string) {
   for (let i = 0; i < 600; i++) {
     const j = await call(s, 'GET', `/api/v1/jobs/${id}`, who);
-    if (['succeeded', 'failed', 'cancelled'].includes(j.body.status)) return j.body;
+    if (isFinalJobStatus(j.body.status)) return j.body;
     await new Promise((done) => setTimeout(done, 50));
   }
   throw new Error(`job ${id} did not end`);
@@ -136,12 +137,11 @@ export async function jobReaches(
   status: string,
   timeout = 30_000,
 ) {
-  const ended = ['succeeded', 'failed', 'cancelled'].filter((e) => e !== status);
   const j = await vi
     .waitFor(
       async () => {
         const job = (await call(s, 'GET', `/api/v1/jobs/${id}`, who)).body;
-        if (job.status !== status && !ended.includes(job.status)) {
+        if (job.status !== status && !isFinalJobStatus(job.status)) {
           throw new Error(`job ${id} is ${job.status}: ${job.history?.reason}`);
         }
         return job;
