@@ -136,7 +136,10 @@ export function ensureApt(wanted, { quiet = false } = {}) {
       const t0 = Date.now();
       if (quiet) process.stdout.write(`\x1b[36m▸ ${msg}…\x1b[0m`);
       run('apt-get', args, quiet ? { env, stdio: ['ignore', 'pipe', 'pipe'] } : { env });
-      if (quiet) process.stdout.write(` done in ${Math.round((Date.now() - t0) / 1000)} s\n`);
+      const took = Math.round((Date.now() - t0) / 1000);
+      // Said in both modes: on a machine without the packages this is the install's share of the run.
+      if (quiet) process.stdout.write(` done in ${took} s\n`);
+      else log(`${msg}: ${took} s`);
     };
     if (!quiet) log(`Installing ${plan.install.join(' ')} from Debian`);
     if (plan.install.includes('postgresql')) keepPostgresClusterless();
