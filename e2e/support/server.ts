@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { killJobsOf } from '../../packages/server/src/test/leftover-jobs.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -109,7 +110,11 @@ async function startOn(
   };
 }
 
-export const removeDataDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+/** The data directory goes, and the jobs its server left running with it (leftover-jobs.ts). */
+export function removeDataDir(dir: string) {
+  killJobsOf(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
 
 /** Decodes quoted-printable soft breaks and escapes, as mail bodies are written. */
 const decodeQp = (s: string) =>

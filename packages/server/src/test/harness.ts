@@ -1,6 +1,6 @@
 import type { BuildOptions } from '../app.js';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../config.js';
@@ -11,6 +11,7 @@ import { issueTokenForEmail } from '../auth/issue.js';
 import { users } from '../db/schema.js';
 import { freePort } from '../net/ports.js';
 import { freshPostgresDatabase, migratedPgliteSeed, pgliteAssets } from './databases.js';
+import { killJobsOf } from './leftover-jobs.js';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -171,27 +172,6 @@ async function startOnce(
     },
   };
   return self;
-}
-
-/**
- * Process-runtime jobs outlive their server by design (docs/runtimes.md); a test server's jobs
- * must not outlive the test. Each job's sandbox names its directory under the data directory.
- */
-function killJobsOf(dataDir: string) {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  } catch {
-    return;
-  }
-  for (const pid of pids) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dataDir}/jobs/`))
-        process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
 }
 
 /** Marks a user's e-mail as verified (tests of flows that need it). */
