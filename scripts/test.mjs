@@ -19,6 +19,7 @@ import { embeddedPackages } from './packages.mjs';
 import { postgresBin, startPostgres } from './postgres.mjs';
 import { slurmAvailable, startSlurm } from './slurm.mjs';
 import { databaseTests, runtimeTests } from './database-tests.mjs';
+import { reportLeftoverJobs } from './leftovers.mjs';
 import { passLines, passTable, readReport } from './test-report.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -178,6 +179,8 @@ if (
   })
 )
   finish(1);
+// Between passes, never during one: a pass beside another may still have jobs of its own.
+reportLeftoverJobs('Unit and API tests (PGlite)');
 
 // The Slurm pass runs beside the runtime pass: that one runs a file at a time and the Slurm
 // tests mostly wait on the cluster, so together they keep two cores busy where each alone left
@@ -191,6 +194,7 @@ const [runtimeCode, slurmCode] = await Promise.all([
   }),
   slurmPass(),
 ]);
+reportLeftoverJobs('Runtime tests and Slurm runtime tests');
 if (runtimeCode || slurmCode) finish(1);
 
 async function slurmPass() {
@@ -242,16 +246,19 @@ if (pg) {
   } finally {
     pg.stop();
   }
+  reportLeftoverJobs('API tests (PostgreSQL)');
   if (code) finish(code);
 } else {
   process.stdout.write('! PostgreSQL is not installed: API tests ran on PGlite only\n');
 }
 
 if (haveChromium) {
-  if (
-    await vitest('Browser tests (Chromium, production build)', ['--config', 'e2e/vitest.config.ts'])
-  )
-    finish(1);
+  const code = await vitest('Browser tests (Chromium, production build)', [
+    '--config',
+    'e2e/vitest.config.ts',
+  ]);
+  reportLeftoverJobs('Browser tests');
+  if (code) finish(1);
 } else {
   process.stdout.write('! Chromium is not installed: browser tests skipped\n');
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { killJobsOf } from '../../packages/server/src/test/leftover-jobs.js';
+import { stopJobsUnder } from '../../scripts/leftovers.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -110,9 +110,9 @@ async function startOn(
   };
 }
 
-/** The data directory goes, and the jobs its server left running with it (leftover-jobs.ts). */
+/** The data directory goes, and the jobs its server left running with it (scripts/leftovers.mjs). */
 export function removeDataDir(dir: string) {
-  killJobsOf(dir);
+  stopJobsUnder(`${dir}/`);
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -11,7 +11,7 @@ import { issueTokenForEmail } from '../auth/issue.js';
 import { users } from '../db/schema.js';
 import { freePort } from '../net/ports.js';
 import { freshPostgresDatabase, migratedPgliteSeed, pgliteAssets } from './databases.js';
-import { killJobsOf } from './leftover-jobs.js';
+import { stopJobsUnder } from '../../../../scripts/leftovers.mjs';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -166,7 +166,8 @@ async function startOnce(
     },
     async stop() {
       await server.close(500);
-      killJobsOf(dataDir);
+      // Jobs outlive their server by design; a test server's must not outlive the test.
+      stopJobsUnder(`${dataDir}/`);
       await pgdb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
