@@ -173,14 +173,12 @@ function finish(code) {
 // vitest's default on two cores is one worker, which left a third of the CPU idle; the runtimes'
 // tests share host-wide state (nft table, cgroups, dockerd), so they run apart, one file at a
 // time, each in a fresh process (ORRERY_TEST_PASS=runtime in vitest.config.ts).
-if (
-  await vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], {
-    ORRERY_TEST_RUNTIME_APART: '1',
-  })
-)
-  finish(1);
+const pgliteCode = await vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'], {
+  ORRERY_TEST_RUNTIME_APART: '1',
+});
 // Between passes, never during one: a pass beside another may still have jobs of its own.
 reportLeftoverJobs('Unit and API tests (PGlite)');
+if (pgliteCode) finish(1);
 
 // The Slurm pass runs beside the runtime pass: that one runs a file at a time and the Slurm
 // tests mostly wait on the cluster, so together they keep two cores busy where each alone left
