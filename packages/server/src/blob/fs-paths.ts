@@ -29,6 +29,7 @@ export class PathJail {
     // The jail itself (a project's root, the most listed directory) is resolved already.
     if (key.length <= this.jailDepth) return jail;
     let existing = key.length;
+    let made = 0;
     let base: string;
     for (;;) {
       try {
@@ -41,8 +42,11 @@ export class PathJail {
         }
         // realpath says ENOENT for a dangling symlink too; following one later could create a
         // file wherever it points, so a dangling link on the way counts as leaving the jail.
-        if (await exists(join(this.root, ...key.slice(0, existing)))) throw blobError('EACCES');
-        existing -= 1;
+        // An entry that is no link was made meanwhile (a concurrent mkdirs of the same path):
+        // resolved again, it is found this time.
+        const found = await lstat(join(this.root, ...key.slice(0, existing))).catch(() => null);
+        if (found?.isSymbolicLink() || (found && ++made > 3)) throw blobError('EACCES');
+        if (!found) existing -= 1;
       }
     }
     return join(base, ...key.slice(existing));
@@ -68,12 +72,3 @@ export class PathJail {
 }
 
 const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
-
-async function exists(path: string) {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import { RANK_EXCHANGE, RUN_PROG } from '../../test/gang-programs.js';
@@ -78,6 +79,26 @@ describe('app instances', () => {
     expect(r.body.message).toBe(
       'Who am I needs the docker runtime; this installation runs jobs on process',
     );
+  });
+
+  it('refuses an install whose home a job’s symlink leads out of the storage, with the reason', async () => {
+    // A job of the project may plant any symlink in its storage, where the apps' homes go.
+    const apps = join(s.config.dataDir, 'storage', 'default', 'acme', 'vision', '.apps');
+    const outside = tempDir();
+    mkdirSync(dirname(apps), { recursive: true });
+    symlinkSync(outside, apps);
+    try {
+      const r = await install(s, owner, {
+        template_name: 'orrery-deploy',
+        display_name: 'planted',
+        input: deployInput('sleep 600'),
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ message: 'Path leads outside the storage', errno: 'EACCES' });
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(apps);
+    }
   });
 
   it('installs orrery-deploy: queued, then healthy when its HTTP check answers', async () => {

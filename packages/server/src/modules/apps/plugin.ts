@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { RuntimeDriver } from '../../runtime/driver.js';
 import type { JobsService } from '../jobs/service.js';
 import { loadSecretsKey } from '../secrets/key.js';
+import { blob } from '../storage/errors.js';
 import { storageBackendOf } from '../storage/routes.js';
 import { Catalogue } from './catalogue.js';
 import { appLogRoutes } from './routes-logs.js';
@@ -57,7 +58,8 @@ export const appsModule =
     const files = await storageBackendOf(ctx);
     const service = new AppsService(ctx, catalogue, jobs, {
       sealKey,
-      makeDir: (key) => files.mkdirs(key),
+      // A refusal of the storage (a job's symlink where the app's home goes) is the caller's 400.
+      makeDir: (key) => blob(() => files.mkdirs(key)),
       log: app.log,
     });
     const watcher = new InstanceWatcher(ctx, service, app.log, opts);
