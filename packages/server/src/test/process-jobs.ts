@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import type { JobSpec, ObservedState, RuntimeDriver } from '../runtime/driver.js';
 
@@ -35,3 +36,18 @@ export async function until<T extends ObservedState['state']>(
 
 export const logOf = async (driver: RuntimeDriver, id: string, timestamps = false) =>
   text(await driver.logs(id, { follow: false, timestamps }));
+
+/** Live processes running as the uid (zombies excluded). */
+export function processesOf(uid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'latin1');
+        return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

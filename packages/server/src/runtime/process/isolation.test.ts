@@ -22,7 +22,7 @@ import { ProcessDriver } from './driver.js';
 import { JOB_UIDS } from './identity.js';
 import { SLIRP } from './network.js';
 import { BWRAP } from './sandbox.js';
-import { logOf, spec, until } from '../../test/process-jobs.js';
+import { logOf, processesOf, spec, until } from '../../test/process-jobs.js';
 
 /** Each job of these tests is a real sandbox: bwrap, slirp4netns and a root server. */
 const missing = [
@@ -447,19 +447,4 @@ function hostConnects(host: string, port: number): Promise<boolean> {
     });
     s.once('error', () => resolve(false));
   });
-}
-
-/** Live processes running as the uid (zombies excluded). */
-function processesOf(uid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        const status = readFileSync(`/proc/${pid}/status`, 'latin1');
-        return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }

@@ -1,32 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopJobsUnder } from '../../../../../scripts/leftovers.mjs';
-import { logOf, spec, until } from '../../test/process-jobs.js';
+import { logOf, processesOf, spec, until } from '../../test/process-jobs.js';
 import { eventually } from '../../test/app-instance.js';
 import { ProcessDriver } from './driver.js';
 import { SLIRP } from './network.js';
 import { BWRAP } from './sandbox.js';
 
 const sandboxed = process.getuid?.() === 0 && existsSync(BWRAP) && existsSync(SLIRP);
-
-/** The pids of uid `uid`'s processes. */
-function processesOf(uid: number): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return (
-          /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] === String(uid)
-        );
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /**
  * The sweep of the tests' harnesses and of npm test between passes (scripts/leftovers.mjs): the
