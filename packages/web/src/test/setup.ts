@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 import { TOKEN_STORAGE } from '../app/session/oidc';
 
@@ -8,12 +9,17 @@ import { TOKEN_STORAGE } from '../app/session/oidc';
 // is generous, and short of the test's own (vitest.config.ts).
 const WAIT_MS = 30_000;
 configure({ asyncUtilTimeout: WAIT_MS });
-const waitFor = vi.waitFor;
-vi.waitFor = ((callback, options) =>
+// Files share their worker (vitest.config.ts), so this file runs once for each of them: the
+// wrapper keeps the original and wraps it, never a wrapper of an earlier file.
+type WaitFor = typeof vi.waitFor & { original?: typeof vi.waitFor };
+const waitFor = (vi.waitFor as WaitFor).original ?? vi.waitFor;
+const patient: WaitFor = ((callback, options) =>
   waitFor(
     callback,
     typeof options === 'number' ? options : { timeout: WAIT_MS, ...options },
   )) as typeof vi.waitFor;
+patient.original = waitFor;
+vi.waitFor = patient;
 
 // jsdom lacks the layout APIs Mantine relies on.
 Object.defineProperty(window, 'matchMedia', {
@@ -40,6 +46,11 @@ window.HTMLElement.prototype.scrollIntoView = () => {};
 
 afterEach(() => {
   cleanup();
+  // Mantine keeps its notifications in a store of the module's, which the next test (of this
+  // file or of the next one in the worker) would otherwise show.
+  notifications.clean();
+  // A test that moved the page (a checkout's URL, a way back with a query) leaves it at the root.
+  window.history.replaceState(null, '', '/');
   vi.useRealTimers();
   vi.unstubAllGlobals();
   window.localStorage.clear();
