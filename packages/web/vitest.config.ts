@@ -17,8 +17,8 @@ export default defineConfig({
     restoreMocks: true,
     // Files share their worker's modules and jsdom window: a fresh window and React, Mantine and
     // the console imported again took 2 s a file, most of this project's time. What a test
-    // leaves behind is put back after each (src/test/setup.ts: the DOM, the page's URL, timers, globals,
-    // storage, notifications; mocks by restoreMocks), as it was between the tests of one file.
+    // leaves behind is put back after each (src/test/setup.ts: the DOM, the page's URL, timers,
+    // globals, storage, notifications; mocks by restoreMocks), as between the tests of a file.
     isolate: false,
     // A budget for a test that hangs, not a measure: on two loaded cores a lazy chunk's first
     // import in jsdom (the chat panel's markdown) alone can take seconds. Above the waits' own
