@@ -31,7 +31,9 @@ describe('resource quotas of organizations and projects', () => {
   let clusterManager: TestUser;
   let other: TestUser;
   beforeAll(async () => {
-    s = await startTestServer();
+    // The jobs loop stays quiet (an hour): a test here writes running jobs straight into the
+    // table, which no runtime runs, and the loop would end them as lost between two reads.
+    s = await startTestServer({}, { jobs: { tickMs: 3_600_000 } });
     admin = await s.user({ systemRole: 'admin' });
     ({ owner } = await tenancy(s));
     await addProject(s, owner, 'acme', 'speech');
