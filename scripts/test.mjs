@@ -180,50 +180,20 @@ const pgliteCode = await vitest('Unit and API tests (PGlite)', ['--maxWorkers=2'
 reportLeftoverJobs('Unit and API tests (PGlite)');
 if (pgliteCode) finish(1);
 
-// The runtime pass runs a file at a time, so beside it, one after the other, run the Slurm pass
-// (its tests mostly wait on the cluster) and then the PostgreSQL pass: together they keep both
-// cores busy where the runtime pass alone left one idle, and the two lanes take about as long. They
-// share no host state that a test asserts on: the Slurm jobs run as the cluster's service user
-// under nft table `orrery-slurm`; the runtime pass's and the PostgreSQL pass's jobs under uids each
-// claimed for one job in `/run/orrery/uids`, behind the one host firewall that every server writes
-// alike (docs/testing.md). A lane stops at its first failure; the other runs to its end.
-const [runtimeCode, laneCode] = await Promise.all([
+// The Slurm pass runs beside the runtime pass: that one runs a file at a time and the Slurm
+// tests mostly wait on the cluster, so together they keep two cores busy where each alone left
+// one idle. They share no host state: the Slurm jobs run as the cluster's service user under
+// nft table `orrery-slurm`, the runtime pass's jobs under uids and the table of their own
+// (docs/testing.md).
+const [runtimeCode, slurmCode] = await Promise.all([
   vitest('Runtime tests (PGlite)', ['--project', 'server', ...runtimeTests(ROOT)], {
     ...apolo,
     ORRERY_TEST_PASS: 'runtime',
   }),
-  slurmPass().then((code) => code || postgresPass()),
+  slurmPass(),
 ]);
-reportLeftoverJobs('Runtime, Slurm and PostgreSQL passes');
-if (runtimeCode || laneCode) finish(1);
-
-async function postgresPass() {
-  const pg = startPostgres();
-  if (!pg) {
-    process.stdout.write('! PostgreSQL is not installed: API tests ran on PGlite only\n');
-    return 0;
-  }
-  try {
-    const files = ['--maxWorkers=2', ...databaseTests(ROOT)];
-    const projects = ['--project', 'server', '--project', 'server-isolated'];
-    return await vitest(
-      'API tests (PostgreSQL)',
-      [...projects, ...files],
-      {
-        TEST_DATABASE_URL: pg.url,
-        // This pass checks the routes on PostgreSQL; what the PGlite pass measured (memory under
-        // slow readers, the fuzz's many runs) runs here at a size for that purpose: payloads
-        // still twice the memory bound, a fifth of the fuzz runs on a seed of their own.
-        ORRERY_TEST_SLOW_READER_MB: '300',
-        FUZZ_RUNS: '5',
-        FUZZ_SEED: '20261206',
-      },
-      join(reports, 'postgresql.log'),
-    );
-  } finally {
-    pg.stop();
-  }
-}
+reportLeftoverJobs('Runtime tests and Slurm runtime tests');
+if (runtimeCode || slurmCode) finish(1);
 
 async function slurmPass() {
   if (!slurmAvailable()) {
@@ -254,6 +224,30 @@ async function slurmPass() {
     await slurm.stop();
     slurmPg?.stop();
   }
+}
+
+const pg = startPostgres();
+if (pg) {
+  let code = 1;
+  try {
+    const files = ['--maxWorkers=2', ...databaseTests(ROOT)];
+    const projects = ['--project', 'server', '--project', 'server-isolated'];
+    code = await vitest('API tests (PostgreSQL)', [...projects, ...files], {
+      TEST_DATABASE_URL: pg.url,
+      // This pass checks the routes on PostgreSQL; what the PGlite pass measured (memory under
+      // slow readers, the fuzz's many runs) runs here at a size for that purpose: payloads
+      // still twice the memory bound, a fifth of the fuzz runs on a seed of their own.
+      ORRERY_TEST_SLOW_READER_MB: '300',
+      FUZZ_RUNS: '5',
+      FUZZ_SEED: '20261206',
+    });
+  } finally {
+    pg.stop();
+  }
+  reportLeftoverJobs('API tests (PostgreSQL)');
+  if (code) finish(code);
+} else {
+  process.stdout.write('! PostgreSQL is not installed: API tests ran on PGlite only\n');
 }
 
 if (haveChromium) {
