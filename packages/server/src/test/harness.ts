@@ -50,6 +50,12 @@ export interface TestUser {
 
 export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
+/**
+ * Options for a server whose test writes jobs into the table itself (jobs no runtime runs): its
+ * jobs loop comes once an hour, so it never ends them as lost, nor charges them, under the test.
+ */
+export const QUIET_JOBS = { jobs: { tickMs: 3_600_000 } };
+
 export async function startTestServer(
   env: Record<string, string> = {},
   opts: TestServerOptions = {},

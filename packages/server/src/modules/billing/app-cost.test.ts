@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { APPS_V2 } from '@orrery/contract';
-import { type TestServer, type TestUser } from '../../test/harness.js';
+import { QUIET_JOBS, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, jobEnded, submitJob, tenantServer } from '../../test/fixtures.js';
 import { jobs, usageRecords } from '../../db/schema.js';
 import { insertAppInstance } from '../../test/apps.js';
@@ -14,7 +14,7 @@ describe("an app instance's credits", () => {
   let s: TestServer;
   let owner: TestUser;
   // The jobs loop leaves the rows alone: only the charges below touch them.
-  tenantServer((x) => ({ s, owner } = x), {}, { jobs: { tickMs: 3_600_000 } });
+  tenantServer((x) => ({ s, owner } = x), {}, QUIET_JOBS);
 
   it('sums the usage rows of every job it ran; per hour, the jobs it runs now', async () => {
     const instance = await insertAppInstance(s, owner, {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { engine, type TestServer, type TestUser } from '../../test/harness.js';
+import { engine, QUIET_JOBS, type TestServer, type TestUser } from '../../test/harness.js';
 import { twoReplicas, tenantServer } from '../../test/fixtures.js';
 import { clusters, jobs, organizations, usageRecords } from '../../db/schema.js';
 import { storageBackendOf } from '../storage/routes.js';
@@ -11,8 +11,6 @@ import { chargeableJob } from '../../test/billing.js';
 import type { JobRow } from '../jobs/store.js';
 import { creditLedger } from './tables.js';
 
-/** The jobs loop never looks at the rows these tests write: only their own charges move them. */
-const QUIET = { jobs: { tickMs: 3_600_000 } };
 const RATE = 3.6; // credits per hour: 0.001 a second
 const T0 = new Date('2026-11-01T10:00:00Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -40,7 +38,7 @@ const setBalance = (s: TestServer, credits: string) =>
 describe('idempotent accrual', () => {
   let s: TestServer;
   let owner: TestUser;
-  tenantServer((x) => ({ s, owner } = x), {}, QUIET);
+  tenantServer((x) => ({ s, owner } = x), {}, QUIET_JOBS);
 
   it('charges a period once when two charges start from the same row', async () => {
     await setBalance(s, '100');
@@ -103,7 +101,7 @@ describe('idempotent accrual', () => {
 
 /** Two servers on one PostgreSQL database, each charging the same running job at once. */
 describe.skipIf(engine !== 'postgres')('idempotent accrual, on two replicas', () => {
-  const r = twoReplicas(QUIET);
+  const r = twoReplicas(QUIET_JOBS);
 
   it('charges a job once when both replicas charge it at the same moment', async () => {
     await setBalance(r.a, '100');

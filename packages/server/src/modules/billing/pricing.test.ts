@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, type TestUser } from '../../test/harness.js';
+import { QUIET_JOBS, type TestServer, type TestUser } from '../../test/harness.js';
 import { call, JOB_SCOPE, tenantServer } from '../../test/fixtures.js';
 import { jobs, presets, usageRecords } from '../../db/schema.js';
 import { invalidateCatalog } from '../clusters/store.js';
@@ -30,7 +30,7 @@ describe('prices of jobs and apps', () => {
   tenantServer(
     (x) => ({ s, owner } = x),
     { ORRERY_GPU_DESCRIPTION: '{"nvidia":{"count":2,"model":"T4"}}' },
-    { jobs: { tickMs: 3_600_000 } },
+    QUIET_JOBS,
   );
   beforeAll(async () => {
     // The first start made a preset of the described GPU: these prices are the test's own.

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, projects } from '../../db/schema.js';
-import { startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
+import { QUIET_JOBS, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
 import {
   addProject,
   bearer,
@@ -31,9 +31,9 @@ describe('resource quotas of organizations and projects', () => {
   let clusterManager: TestUser;
   let other: TestUser;
   beforeAll(async () => {
-    // The jobs loop stays quiet (an hour): a test here writes running jobs straight into the
-    // table, which no runtime runs, and the loop would end them as lost between two reads.
-    s = await startTestServer({}, { jobs: { tickMs: 3_600_000 } });
+    // A test here writes running jobs straight into the table: the loop would end them as lost
+    // between two reads.
+    s = await startTestServer({}, QUIET_JOBS);
     admin = await s.user({ systemRole: 'admin' });
     ({ owner } = await tenancy(s));
     await addProject(s, owner, 'acme', 'speech');
